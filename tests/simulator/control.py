@@ -1,0 +1,184 @@
+"""The control interface under ``/_simulator/``: not part of the service.
+
+Tests and benchmarks use it to reset and seed the state, move the clock, inject faults,
+read request statistics and look into the target cloud.
+"""
+
+from typing import List, Literal, Optional
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from .clock import iso
+from .errors import not_found, unprocessable
+from .seed import seed
+from .state import Fault
+
+router = APIRouter(prefix="/_simulator", tags=["simulator control"])
+
+
+class Control(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ClockChange(Control):
+    advanceSeconds: float = Field(0, ge=0)
+    timeScale: Optional[float] = Field(None, ge=0)
+
+
+class FaultRule(Control):
+    method: str = "*"
+    route: str = "*"
+    status: Optional[int] = Field(None, ge=400, le=599)
+    rate: Optional[float] = Field(None, ge=0, le=1)
+    count: Optional[int] = Field(None, ge=1)
+    latencyMs: int = Field(0, ge=0, le=60000)
+    retryAfter: Optional[int] = Field(None, ge=0)
+    dropAfterWrite: bool = False
+
+    @model_validator(mode="after")
+    def one_effect(self):
+        if not (self.status or self.latencyMs or self.dropAfterWrite):
+            raise ValueError("a fault needs status, latencyMs or dropAfterWrite")
+        if self.status and self.dropAfterWrite:
+            raise ValueError("status and dropAfterWrite exclude each other")
+        if self.rate is not None and self.count is not None:
+            raise ValueError("give rate or count, not both")
+        return self
+
+
+class FaultRules(Control):
+    rules: List[FaultRule]
+
+
+class Settings(Control):
+    sessionLifetimeSeconds: Optional[float] = Field(None, gt=0)
+    initiationStepSeconds: Optional[float] = Field(None, gt=0)
+
+
+class MachineControl(Control):
+    agentConnected: Optional[bool] = None
+    writeRateMbps: Optional[float] = Field(None, ge=0)
+
+
+def _sim(request):
+    return request.app.state.sim
+
+
+@router.post("/reset")
+async def reset(request: Request):
+    sim = _sim(request)
+    sim.reset()
+    return {"now": iso(sim.now())}
+
+
+@router.post("/seed")
+async def seed_state(request: Request, description: dict):
+    try:
+        return seed(_sim(request), description)
+    except (KeyError, StopIteration, TypeError, ValueError) as error:
+        raise unprocessable("The seed description does not fit: %s %s." % (type(error).__name__, error))
+
+
+@router.get("/clock")
+async def get_clock(request: Request):
+    sim = _sim(request)
+    return {"now": iso(sim.now()), "timeScale": sim.clock.scale}
+
+
+@router.post("/clock")
+async def change_clock(change: ClockChange, request: Request):
+    sim = _sim(request)
+    if change.timeScale is not None:
+        sim.clock.set_scale(change.timeScale)
+    sim.clock.advance(change.advanceSeconds)
+    return {"now": iso(sim.now()), "timeScale": sim.clock.scale}
+
+
+@router.get("/stats")
+async def get_stats(request: Request):
+    return _sim(request).stats.to_wire()
+
+
+@router.delete("/stats", status_code=204)
+async def clear_stats(request: Request):
+    _sim(request).stats.clear()
+    return Response(status_code=204)
+
+
+def _fault_wire(fault):
+    return {"method": fault.method, "route": fault.route, "status": fault.status, "rate": fault.rate, "count": fault.count,
+            "latencyMs": fault.latency_ms, "retryAfter": fault.retry_after, "dropAfterWrite": fault.drop_after_write}
+
+
+@router.get("/faults")
+async def list_faults(request: Request):
+    return {"rules": [_fault_wire(f) for f in _sim(request).faults]}
+
+
+@router.post("/faults")
+async def add_faults(body: FaultRules, request: Request):
+    """Add rules. Routes are path templates after the base URL, e.g. ``/projects/{projectId}/machines``."""
+    sim = _sim(request)
+    for rule in body.rules:
+        sim.faults.append(Fault(method=rule.method.upper(), route=rule.route, status=rule.status, rate=rule.rate, count=rule.count,
+                                latency_ms=rule.latencyMs, retry_after=rule.retryAfter, drop_after_write=rule.dropAfterWrite))
+    return {"rules": [_fault_wire(f) for f in sim.faults]}
+
+
+@router.delete("/faults", status_code=204)
+async def clear_faults(request: Request):
+    _sim(request).faults.clear()
+    return Response(status_code=204)
+
+
+@router.get("/settings")
+async def get_settings(request: Request):
+    sim = _sim(request)
+    return {"sessionLifetimeSeconds": sim.session_lifetime, "initiationStepSeconds": sim.step_seconds}
+
+
+@router.patch("/settings")
+async def change_settings(body: Settings, request: Request):
+    """The session idle lifetime (virtual seconds) and, for machines seeded from now on, the initiation step length."""
+    sim = _sim(request)
+    if body.sessionLifetimeSeconds is not None:
+        sim.session_lifetime = body.sessionLifetimeSeconds
+    if body.initiationStepSeconds is not None:
+        sim.step_seconds = body.initiationStepSeconds
+    return await get_settings(request)
+
+
+@router.patch("/machines/{machineId}")
+async def control_machine(machineId: str, body: MachineControl, request: Request):
+    """Disconnect a machine's agent (it goes stale) or change how fast its source writes (lag)."""
+    sim = _sim(request)
+    for project in sim.projects.values():
+        machine = project.machines.get(machineId)
+        if machine is not None:
+            sim.sync(project, machine)
+            if body.agentConnected is not None:
+                machine.replication.connected = body.agentConnected
+            if body.writeRateMbps is not None:
+                machine.replication.write_rate = body.writeRateMbps * 1000 * 1000 / 8
+            return {"id": machine.id, "agentConnected": machine.replication.connected,
+                    "writeRateMbps": machine.replication.write_rate * 8 / 1000 / 1000}
+    raise not_found("Machine %s" % machineId)
+
+
+@router.get("/cloud")
+async def cloud(request: Request):
+    """Every machine that exists in the target cloud, and the replication artifacts kept there."""
+    return _sim(request).cloud_inventory()
+
+
+@router.get("/audit")
+async def audit(request: Request, projectId: Optional[str] = None):
+    entries = [e for e in _sim(request).audit if projectId is None or e["projectId"] == projectId]
+    return {"items": [dict(e, time=iso(e["time"])) for e in entries]}
+
+
+@router.get("/outbox")
+async def outbox(request: Request, kind: Optional[Literal["invitation"]] = None):
+    """The e-mails the service sent: invitations carry the token that /setPassword takes."""
+    return {"items": [m for m in _sim(request).outbox if kind is None or m["kind"] == kind]}

@@ -1,0 +1,478 @@
+"""Pydantic models of the wire shapes (WIRE.md, "Models").
+
+Response models have every member optional: the routes serialise them with
+``exclude_none``, so a member with no value is left out and never sent as ``null``.
+Request models forbid unknown members, so a body that does not fit answers 422.
+"""
+
+from typing import Dict, Generic, List, Literal, Optional, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+T = TypeVar("T")
+
+Role = Literal["USER", "ACCOUNT_ADMIN", "ACCOUNT_OWNER", "GLOBAL_READONLY"]
+ProjectType = Literal["MIGRATION", "DR", "BACKUP"]
+ReplicationStatus = Literal["STARTED", "PAUSED", "STOPPED"]
+
+
+class Wire(BaseModel):
+    """A response shape; members the simulator does not set are left out of the JSON."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Request(BaseModel):
+    """A request body; anything the model does not name answers 422."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Items(Wire, Generic[T]):
+    items: List[T]
+
+
+# -- users, accounts, clouds, licences ------------------------------------------------------
+
+
+class NotificationProjects(Wire):
+    projectIDs: List[str] = []
+
+
+class UserSettings(Wire):
+    sendNotifications: Optional[NotificationProjects] = None
+
+
+class User(Wire):
+    id: Optional[str] = None
+    username: Optional[str] = None
+    account: Optional[str] = None
+    roles: Optional[List[Role]] = None
+    status: Optional[Literal["PENDING", "CONFIRMED", "DELETED"]] = None
+    apiToken: Optional[str] = None
+    hasPassword: Optional[bool] = None
+    termsAccepted: Optional[bool] = None
+    selfLink: Optional[str] = None
+    settings: Optional[UserSettings] = None
+
+
+class Account(Wire):
+    id: Optional[str] = None
+    ownerId: Optional[str] = None
+    defaultLicenseType: Optional[str] = None
+    maxProjectsAllowed: Optional[int] = None
+    name: Optional[str] = None
+
+
+class AccountAccess(Wire):
+    username: str
+    hasAccess: bool
+    roles: List[Role] = []
+
+
+class Cloud(Wire):
+    id: str
+    name: Literal["AWS", "GCP", "AZURE", "AZURE_ARM", "VCENTER", "GENERIC"]
+    roles: List[Literal["SOURCE", "TARGET"]]
+
+
+class CloudCredentials(Wire):
+    id: Optional[str] = None
+    name: Optional[str] = None
+    cloud: Optional[str] = None
+    publicKey: Optional[str] = None
+    accountIdentifier: Optional[str] = None
+
+
+class Subnet(Wire):
+    subnetId: str
+    networkId: Optional[str] = None
+    name: Optional[str] = None
+
+
+class SecurityGroup(Wire):
+    securityGroupId: str
+    networkId: Optional[str] = None
+    name: Optional[str] = None
+
+
+class Region(Wire):
+    id: Optional[str] = None
+    name: Optional[str] = None
+    cloud: Optional[str] = None
+    subnets: Optional[List[Subnet]] = None
+    securityGroups: Optional[List[SecurityGroup]] = None
+    instanceTypes: Optional[List[str]] = None
+    zones: Optional[List[str]] = None
+    volumeEncryptionKeys: Optional[List[str]] = None
+    iamRoles: Optional[List[str]] = None
+
+
+class License(Wire):
+    id: Optional[str] = None
+    type: Optional[Literal["MIGRATION", "DR", "BACKUP", "DR_TRIAL"]] = None
+    count: Optional[int] = None
+    used: Optional[int] = None
+    expirationDateTime: Optional[str] = None
+    durationFromStartOfUse: Optional[str] = None
+    features: Optional[Dict[str, bool]] = None
+
+
+# -- projects and replication configurations --------------------------------------------------
+
+
+class Project(Wire):
+    id: Optional[str] = None
+    name: Optional[str] = None
+    type: Optional[ProjectType] = None
+    targetCloudId: Optional[str] = None
+    sourceCloudId: Optional[str] = None
+    sourceRegion: Optional[str] = None
+    replicationConfiguration: Optional[str] = None
+    cloudCredentialsIDs: Optional[List[str]] = None
+    sourceCloudCredentialsId: Optional[str] = None
+    licensesIDs: Optional[List[str]] = None
+    usersIDs: Optional[List[str]] = None
+    agentInstallationToken: Optional[str] = None
+    replicationReversed: Optional[bool] = None
+    features: Optional[Dict[str, bool]] = None
+
+
+class ReplicationTag(Wire):
+    key: StrictStr
+    value: StrictStr
+
+
+class ReplicationConfiguration(Wire):
+    id: Optional[str] = None
+    region: Optional[str] = None
+    cloudCredentials: Optional[str] = None
+    subnetId: Optional[str] = None
+    replicatorSecurityGroupIDs: Optional[List[str]] = None
+    replicationServerType: Optional[str] = None
+    useDedicatedServer: Optional[bool] = None
+    usePrivateIp: Optional[bool] = None
+    volumeEncryptionAllowed: Optional[bool] = None
+    volumeEncryptionKey: Optional[str] = None
+    replicationTags: Optional[List[ReplicationTag]] = None
+    bandwidthThrottling: Optional[int] = None
+    proxyUrl: Optional[str] = None
+    zone: Optional[str] = None
+    storageLocationId: Optional[str] = None
+    computeLocationId: Optional[str] = None
+    logicalLocationId: Optional[str] = None
+    subnetHostProject: Optional[str] = None
+    archivingEnabled: Optional[bool] = None
+    objectStorageLocation: Optional[str] = None
+
+
+class ProjectStorageWorking(Wire):
+    disksTotalBytes: int
+    snapshotsTotalBytes: int
+
+
+class ProjectStorage(Wire):
+    projectId: str
+    pointsInTimeTotalBytes: int
+    runningMachinesTotalBytes: int
+    calculationDateTime: str
+    workingStorage: ProjectStorageWorking
+
+
+# -- machines ---------------------------------------------------------------------------------
+
+
+class Cpu(Wire):
+    cores: Optional[int] = None
+    modelName: Optional[str] = None
+
+
+class Disk(Wire):
+    name: Optional[str] = None
+    isProtected: Optional[bool] = None
+    size: Optional[int] = None
+
+
+class ApplicationItem(Wire):
+    applicationName: str
+
+
+class ServiceItem(Wire):
+    serviceName: str
+
+
+class SourceProperties(Wire):
+    name: Optional[str] = None
+    machineCloudId: Optional[str] = None
+    machineCloudState: Optional[str] = None
+    os: Optional[str] = None
+    memory: Optional[int] = None
+    publicIps: Optional[List[str]] = None
+    cpu: Optional[List[Cpu]] = None
+    disks: Optional[List[Disk]] = None
+    installedApplications: Optional[Items[ApplicationItem]] = None
+    runningServices: Optional[Items[ServiceItem]] = None
+
+
+class InitiationStep(Wire):
+    name: str
+    status: Literal["NOT_STARTED", "STARTED", "SUCCEEDED", "FAILED", "SKIPPED"]
+    message: Optional[str] = None
+
+
+class InitiationState(Wire):
+    startDateTime: str
+    steps: List[InitiationStep]
+
+
+class ReplicationInfo(Wire):
+    lastConsistencyDateTime: Optional[str] = None
+    nextConsistencyEstimatedDateTime: Optional[str] = None
+    lastSeenDateTime: Optional[str] = None
+    lastScanStartDateTime: Optional[str] = None
+    totalStorageBytes: Optional[int] = None
+    replicatedStorageBytes: Optional[int] = None
+    backloggedStorageBytes: Optional[int] = None
+    rescannedStorageBytes: Optional[int] = None
+    initiationStates: Optional[Items[InitiationState]] = None
+
+
+class LifeCycle(Wire):
+    agentInstallationDateTime: Optional[str] = None
+    connectionEstablishedDateTime: Optional[str] = None
+    lastTestLaunchDateTime: Optional[str] = None
+    lastRecoveryLaunchDateTime: Optional[str] = None
+    lastCutoverDateTime: Optional[str] = None
+
+
+class MachineLicense(Wire):
+    licenseId: Optional[str] = None
+    startOfUseDateTime: Optional[str] = None
+
+
+class Machine(Wire):
+    id: Optional[str] = None
+    sourceProperties: Optional[SourceProperties] = None
+    replicationInfo: Optional[ReplicationInfo] = None
+    lifeCycle: Optional[LifeCycle] = None
+    replicationStatus: Optional[ReplicationStatus] = None
+    replica: Optional[str] = None
+    isAgentInstalled: Optional[bool] = None
+    tags: Optional[List[str]] = None
+    restoreServers: Optional[List[str]] = None
+    license: Optional[MachineLicense] = None
+    replicationConfiguration: Optional[Dict[str, str]] = None
+    fromPointInTime: Optional[str] = None
+
+
+class Replica(Wire):
+    id: Optional[str] = None
+    machine: Optional[str] = None
+    name: Optional[str] = None
+    machineCloudId: Optional[str] = None
+    machineCloudState: Optional[str] = None
+    publicIps: Optional[List[str]] = None
+    regionId: Optional[str] = None
+    pointInTime: Optional[str] = None
+    cloudEndureCreationDateTime: Optional[str] = None
+
+
+class PointInTime(Wire):
+    id: str
+    dateTime: str
+
+
+class BandwidthThrottling(Wire):
+    bandwidthThrottling: int
+
+
+class Job(Wire):
+    id: Optional[str] = None
+    type: Optional[str] = None
+    status: Optional[Literal["PENDING", "STARTED", "COMPLETED", "FAILED"]] = None
+    creationDateTime: Optional[str] = None
+    endDateTime: Optional[str] = None
+    initiatedBy: Optional[str] = None
+    participatingMachines: Optional[List[str]] = None
+
+
+class MachinesListInvalidIDsAndJob(Wire):
+    items: List[Machine]
+    invalidMachineIDs: List[str]
+    job: Optional[Job] = None
+
+
+# -- audit log and account info ---------------------------------------------------------------
+
+
+class ChangedField(Wire):
+    fieldName: str
+    oldValue: Optional[str] = None
+    newValue: Optional[str] = None
+
+
+class AuditLogEntry(Wire):
+    username: Optional[str] = None
+    eventName: str
+    description: Optional[str] = None
+    timestamp: str
+    jobId: Optional[str] = None
+    changedFields: Optional[List[ChangedField]] = None
+    participatingMachines: Optional[List[str]] = None
+
+
+class AuditLog(Wire):
+    items: List[AuditLogEntry]
+    hasMoreResults: bool
+
+
+class DateTimeWrapper(Wire):
+    dateTime: str
+
+
+class ExtendedAccountInfo(Wire):
+    account: Account
+    user: User
+    projects: Items[Project]
+    clouds: Items[Cloud]
+    replicationConfigurations: Items[ReplicationConfiguration]
+    genericRegion: Optional[Region] = None
+    dateTime: DateTimeWrapper
+
+
+class ApiToken(Wire):
+    apiToken: str
+
+
+# -- request bodies ---------------------------------------------------------------------------
+
+
+class PasswordLogin(Request):
+    username: StrictStr
+    password: StrictStr
+
+
+class TokenLogin(Request):
+    userApiToken: StrictStr
+
+
+class ProjectCreate(Request):
+    name: StrictStr = Field(min_length=1, max_length=256)
+    type: ProjectType = "DR"
+    targetCloudId: Optional[StrictStr] = None
+    sourceCloudId: Optional[StrictStr] = None
+    sourceRegion: Optional[StrictStr] = None
+    replicationConfiguration: Optional[StrictStr] = None
+    cloudCredentialsIDs: Optional[List[StrictStr]] = None
+    sourceCloudCredentialsId: Optional[StrictStr] = None
+    licensesIDs: Optional[List[StrictStr]] = None
+    features: Optional[Dict[str, StrictBool]] = None
+
+
+class ProjectPatch(Request):
+    name: Optional[StrictStr] = Field(default=None, min_length=1, max_length=256)
+    sourceCloudId: Optional[StrictStr] = None
+    sourceRegion: Optional[StrictStr] = None
+    replicationConfiguration: Optional[StrictStr] = None
+    cloudCredentialsIDs: Optional[List[StrictStr]] = None
+    sourceCloudCredentialsId: Optional[StrictStr] = None
+    licensesIDs: Optional[List[StrictStr]] = None
+    features: Optional[Dict[str, StrictBool]] = None
+
+
+class ReplicationConfigurationPatch(Request):
+    region: Optional[StrictStr] = None
+    cloudCredentials: Optional[StrictStr] = None
+    subnetId: Optional[StrictStr] = None
+    replicatorSecurityGroupIDs: Optional[List[StrictStr]] = None
+    replicationServerType: Optional[StrictStr] = None
+    useDedicatedServer: Optional[StrictBool] = None
+    usePrivateIp: Optional[StrictBool] = None
+    volumeEncryptionAllowed: Optional[StrictBool] = None
+    volumeEncryptionKey: Optional[StrictStr] = None
+    replicationTags: Optional[List[ReplicationTag]] = None
+    bandwidthThrottling: Optional[StrictInt] = Field(default=None, ge=0)
+    proxyUrl: Optional[StrictStr] = None
+    zone: Optional[StrictStr] = None
+    storageLocationId: Optional[StrictStr] = None
+    computeLocationId: Optional[StrictStr] = None
+    logicalLocationId: Optional[StrictStr] = None
+    subnetHostProject: Optional[StrictStr] = None
+    archivingEnabled: Optional[StrictBool] = None
+    objectStorageLocation: Optional[StrictStr] = None
+
+
+class ReplicationConfigurationCreate(ReplicationConfigurationPatch):
+    region: StrictStr
+    cloudCredentials: StrictStr
+
+
+class MachinePatch(Request):
+    """Launch-time settings: the tags given to the machines launched from this one."""
+
+    tags: Optional[List[StrictStr]] = None
+
+
+class MachinePatchItem(MachinePatch):
+    id: StrictStr
+
+
+class MachinesPatch(Request):
+    items: List[MachinePatchItem]
+
+
+class MachineIDs(Request):
+    machineIDs: List[StrictStr]
+
+
+class BandwidthThrottlingRequest(Request):
+    bandwidthThrottling: StrictInt = Field(ge=0)
+
+
+class CloudCredentialsRequest(Request):
+    name: Optional[StrictStr] = None
+    cloudId: Optional[StrictStr] = None
+    publicKey: Optional[StrictStr] = None
+    privateKey: Optional[StrictStr] = None
+    accountIdentifier: Optional[StrictStr] = None
+
+
+class RegionPatch(Request):
+    name: StrictStr = Field(min_length=1)
+
+
+class UserCreate(Request):
+    username: StrictStr = Field(min_length=3)
+
+
+class UserPatch(Request):
+    settings: Optional[UserSettings] = None
+    termsAccepted: Optional[StrictBool] = None
+
+
+class UserRoles(Request):
+    userId: StrictStr
+    roles: List[Role]
+
+
+class UserRolesRequest(Request):
+    items: List[UserRoles]
+
+
+class ChangePassword(Request):
+    oldPassword: StrictStr
+    newPassword: StrictStr
+
+
+class SetPassword(Request):
+    token: StrictStr
+    newPassword: StrictStr
+
+
+class ProjectUsers(Request):
+    projectId: StrictStr
+    userIDs: List[StrictStr]
+
+
+class ProjectUsersRequest(Request):
+    items: List[ProjectUsers]

@@ -1,0 +1,374 @@
+"""The simulator's state: accounts, users, projects, machines and the target cloud, in memory.
+
+Route handlers are ``async`` functions with no awaits while they touch this state, so each
+request sees and leaves it consistent without locks.
+"""
+
+import base64
+import collections
+import random
+import secrets
+import uuid
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from . import catalog
+from .clock import VirtualClock, iso
+from .errors import not_found
+from .replication import MBPS, Replication
+
+DEFAULT_BANDWIDTH_MBPS = 100
+SESSION_LIFETIME = 3600.0
+LOCKOUT_FAILURES = 5
+LOCKOUT_WINDOW = 15 * 60.0
+
+
+@dataclass
+class Account:
+    id: str
+    name: str
+    owner_id: Optional[str] = None
+    default_license_type: str = "DR"
+    max_projects: int = 100
+
+
+@dataclass
+class User:
+    id: str
+    account_id: str
+    username: str
+    roles: List[str]
+    status: str = "CONFIRMED"
+    password: Optional[str] = None
+    api_token: str = ""
+    terms_accepted: bool = True
+    notify_project_ids: List[str] = field(default_factory=list)
+
+    @property
+    def read_only(self):
+        return "GLOBAL_READONLY" in self.roles
+
+    @property
+    def admin(self):
+        return bool({"ACCOUNT_ADMIN", "ACCOUNT_OWNER"} & set(self.roles))
+
+    @property
+    def sees_all_projects(self):
+        return self.admin or self.read_only
+
+
+@dataclass
+class License:
+    id: str
+    account_id: str
+    type: str
+    count: int
+    expiration: float
+    duration: Optional[str] = None
+    features: Dict[str, bool] = field(default_factory=dict)
+
+
+@dataclass
+class Credentials:
+    id: str
+    account_id: str
+    name: str
+    cloud_id: str
+    public_key: str
+    private_key: str
+    account_identifier: str
+    region_names: Dict[str, str] = field(default_factory=dict)  # renamed (generic) regions
+    deleted_regions: List[str] = field(default_factory=list)
+
+    @property
+    def cloud_name(self):
+        return catalog.CLOUD_NAMES[self.cloud_id]
+
+
+@dataclass
+class Machine:
+    id: str
+    project_id: str
+    source: dict
+    replication: Replication
+    installed_at: float
+    license_id: Optional[str] = None
+    tags: List[str] = field(default_factory=list)
+    throttle: int = 0
+    replica_id: Optional[str] = None
+    life_cycle: Dict[str, float] = field(default_factory=dict)
+
+    @property
+    def name(self):
+        return self.source["name"]
+
+
+@dataclass
+class Project:
+    id: str
+    account_id: str
+    name: str
+    type: str
+    target_cloud_id: str
+    agent_token: str
+    source_cloud_id: Optional[str] = None
+    source_region: Optional[str] = None
+    config_id: Optional[str] = None
+    credentials_ids: List[str] = field(default_factory=list)
+    source_credentials_id: Optional[str] = None
+    license_ids: List[str] = field(default_factory=list)
+    user_ids: List[str] = field(default_factory=list)
+    replication_reversed: bool = False
+    features: Dict[str, bool] = field(default_factory=dict)
+    configs: Dict[str, dict] = field(default_factory=dict)
+    machines: Dict[str, Machine] = field(default_factory=dict)
+
+
+@dataclass
+class Replica:
+    """A machine launched in the target cloud. It may outlive its project and its source."""
+
+    id: str
+    project_id: str
+    project_name: str
+    machine_id: str
+    machine_name: str
+    launch_type: str
+    cloud_id: str
+    public_ips: List[str]
+    region_id: Optional[str]
+    point_in_time: Optional[str]
+    created: float
+    state: str = "running"
+
+
+@dataclass
+class Session:
+    id: str
+    user_id: str
+    xsrf: str
+    last_used: float
+
+
+@dataclass
+class Fault:
+    method: str
+    route: str
+    status: Optional[int] = None
+    rate: Optional[float] = None
+    count: Optional[int] = None
+    latency_ms: int = 0
+    retry_after: Optional[int] = None
+    drop_after_write: bool = False
+
+    def matches(self, method, route):
+        return self.method in ("*", method) and self.route in ("*", route)
+
+
+class Stats:
+    def __init__(self):
+        self.clear()
+
+    def clear(self):
+        self.total = 0
+        self.writes = 0
+        self.per_route = collections.Counter()
+
+    def record(self, method, route):
+        self.total += 1
+        if method not in ("GET", "HEAD") and route not in ("/login", "/logout"):
+            self.writes += 1
+        self.per_route[(method, route)] += 1
+
+    def to_wire(self):
+        requests = [{"method": m, "route": r, "count": n} for (m, r), n in sorted(self.per_route.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+        return {"total": self.total, "writes": self.writes, "requests": requests}
+
+
+class Simulator:
+    """Everything the simulated service knows, and the settings of the simulator itself."""
+
+    def __init__(self, seed="empty", time_scale=1.0, clock=None):
+        self.seed_name = seed
+        self.clock = clock or VirtualClock(scale=time_scale)
+        self.stats = Stats()
+        self.faults = []
+        self.session_lifetime = SESSION_LIFETIME
+        self.step_seconds = 60.0
+        self.reset()
+
+    # -- basics ----------------------------------------------------------------------------
+
+    def reset(self):
+        self.rng = random.Random(self.seed_name)
+        self.accounts: Dict[str, Account] = {}
+        self.users: Dict[str, User] = {}
+        self.licenses: Dict[str, License] = {}
+        self.credentials: Dict[str, Credentials] = {}
+        self.projects: Dict[str, Project] = {}
+        self.replicas: Dict[str, Replica] = {}
+        self.sessions: Dict[str, Session] = {}
+        self.failed_logins: Dict[str, List[float]] = {}
+        self.locked_until: Dict[str, float] = {}
+        self.audit: List[dict] = []
+        self.outbox: List[dict] = []
+        self.ip_counter = 0
+        self.faults = []
+        self.stats.clear()
+
+    def now(self):
+        return self.clock.now()
+
+    def new_id(self):
+        return str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
+
+    def new_token(self, nbytes=24):
+        return base64.b64encode(secrets.token_bytes(nbytes)).decode()
+
+    # -- look-ups, always within what the caller may see -------------------------------------
+
+    def visible_projects(self, user):
+        return [p for p in self.projects.values() if p.account_id == user.account_id and (user.sees_all_projects or user.id in p.user_ids)]
+
+    def project(self, user, project_id):
+        project = self.projects.get(project_id)
+        if project is None or project.account_id != user.account_id or not (user.sees_all_projects or user.id in project.user_ids):
+            raise not_found("Project %s" % project_id)
+        return project
+
+    def machine(self, project, machine_id):
+        machine = project.machines.get(machine_id)
+        if machine is None:
+            raise not_found("Machine %s" % machine_id)
+        self.sync(project, machine)
+        return machine
+
+    def account_user(self, user, user_id):
+        other = self.users.get(user_id)
+        if other is None or other.account_id != user.account_id or other.status == "DELETED":
+            raise not_found("User %s" % user_id)
+        return other
+
+    def account_credentials(self, user, credentials_id):
+        creds = self.credentials.get(credentials_id)
+        if creds is None or creds.account_id != user.account_id:
+            raise not_found("Cloud credentials %s" % credentials_id)
+        return creds
+
+    def account_licenses(self, account_id):
+        return [lic for lic in self.licenses.values() if lic.account_id == account_id]
+
+    def regions_of(self, creds):
+        names = catalog.REGION_NAMES[creds.cloud_name]
+        views = []
+        for name in names:
+            view = catalog.region(creds.cloud_name, name, creds.account_identifier)
+            if view["id"] in creds.deleted_regions:
+                continue
+            view["name"] = creds.region_names.get(view["id"], view["name"])
+            views.append(view)
+        return views
+
+    def region_of(self, creds, region_id):
+        for view in self.regions_of(creds):
+            if view["id"] == region_id:
+                return view
+        return None
+
+    # -- replication ------------------------------------------------------------------------
+
+    def default_config(self, project):
+        return project.configs.get(project.config_id) if project.config_id else None
+
+    def bandwidth(self, project, machine):
+        """Bytes per second: the machine's throttle, else the configuration's, else the link."""
+        config = self.default_config(project) or {}
+        mbps = machine.throttle or config.get("bandwidthThrottling") or DEFAULT_BANDWIDTH_MBPS
+        return mbps * MBPS
+
+    def sync(self, project, machine):
+        machine.replication.advance(self.now(), self.bandwidth(project, machine), project.config_id is not None)
+
+    def sync_project(self, project):
+        """Bring every machine up to now; call before a change that alters their rates."""
+        for machine in project.machines.values():
+            self.sync(project, machine)
+
+    # -- the audit log ------------------------------------------------------------------------
+
+    def record(self, user, event, description, project=None, changed=None, machines=None, job_id=None):
+        entry = {
+            "projectId": project.id if project else None,
+            "accountId": user.account_id if user else None,
+            "username": user.username if user else None,
+            "eventName": event,
+            "description": description,
+            "time": self.now(),
+            "jobId": job_id,
+            "changedFields": changed or None,
+            "participatingMachines": machines or None,
+        }
+        self.audit.append(entry)
+        return entry
+
+    # -- the target cloud ---------------------------------------------------------------------
+
+    def cloud_inventory(self):
+        machines = [
+            {
+                "id": r.cloud_id,
+                "replicaId": r.id,
+                "projectId": r.project_id,
+                "projectName": r.project_name,
+                "sourceMachineId": r.machine_id,
+                "sourceMachineName": r.machine_name,
+                "launchType": r.launch_type,
+                "state": r.state,
+                "publicIps": r.public_ips,
+                "launchDateTime": iso(r.created),
+            }
+            for r in self.replicas.values()
+            if r.state != "terminated"
+        ]
+        artifacts = []
+        for project in self.projects.values():
+            for machine in project.machines.values():
+                self.sync(project, machine)
+                rep = machine.replication
+                if rep.has_server():
+                    artifacts.append({"kind": "replicationServer", "projectId": project.id, "machineId": machine.id, "name": "replicator-" + machine.name})
+                if rep.has_disks():
+                    for disk in machine.source.get("disks", []):
+                        if disk.get("isProtected", True):
+                            artifacts.append({"kind": "replicationDisk", "projectId": project.id, "machineId": machine.id, "name": "%s-%s" % (machine.name, disk["name"])})
+                if rep.intervals:
+                    artifacts.append({"kind": "snapshots", "projectId": project.id, "machineId": machine.id, "name": machine.name + "-snapshots"})
+        return {"items": machines, "replicationArtifacts": artifacts}
+
+
+def launch_replica(sim, project, machine, launch_type, point_in_time=None):
+    """Start a target machine for ``machine``; a previous one is terminated first."""
+    now = sim.now()
+    old = sim.replicas.get(machine.replica_id) if machine.replica_id else None
+    if old is not None:
+        old.state = "terminated"
+    sim.ip_counter += 1
+    config = sim.default_config(project) or {}
+    replica = Replica(
+        id=sim.new_id(), project_id=project.id, project_name=project.name, machine_id=machine.id,
+        machine_name=machine.name, launch_type=launch_type, cloud_id="i-%017x" % sim.rng.getrandbits(68),
+        public_ips=["203.0.113.%d" % (1 + (sim.ip_counter - 1) % 254)], region_id=config.get("region"),
+        point_in_time=point_in_time, created=now,
+    )
+    sim.replicas[replica.id] = replica
+    machine.replica_id = replica.id
+    machine.life_cycle[LIFE_CYCLE_MEMBER[launch_type]] = now
+    return replica
+
+
+LIFE_CYCLE_MEMBER = {
+    "TEST": "lastTestLaunchDateTime",
+    "DEBUG": "lastTestLaunchDateTime",
+    "RECOVERY": "lastRecoveryLaunchDateTime",
+    "CUTOVER": "lastCutoverDateTime",
+}
