@@ -7,7 +7,7 @@ from fastapi import Depends, Query, Request, Response
 from . import catalog, views
 from .audit import changed_fields
 from .auth import Caller, admin, authenticated, writer
-from .clock import iso, parse_iso
+from .clock import iso, micros, parse_iso
 from .errors import conflict, invalid, not_found, unprocessable
 from .models import (AuditLog, Items, Project, ProjectCreate, ProjectPatch, ProjectStorage, ProjectUsersRequest,
                      ReplicationConfiguration, ReplicationConfigurationCreate, ReplicationConfigurationPatch)
@@ -295,8 +295,8 @@ async def audit_log(projectId: str, request: Request, caller: Caller = Depends(a
     entries = [entry for entry in sim.audit if entry["projectId"] == project.id]
     if fromDateTime is not None:
         try:
-            start, end = parse_iso(fromDateTime), parse_iso(toDateTime)
+            start, end = micros(parse_iso(fromDateTime)), micros(parse_iso(toDateTime))
         except ValueError:
             raise unprocessable("fromDateTime and toDateTime must be RFC 3339 date-times.")
-        entries = [entry for entry in entries if start <= entry["time"] <= end]
+        entries = [entry for entry in entries if start <= micros(entry["time"]) <= end]
     return {"items": [views.audit_entry(entry) for entry in entries[:limit]], "hasMoreResults": len(entries) > limit}

@@ -40,6 +40,11 @@ def iso(seconds):
     return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="microseconds")
 
 
+def micros(seconds):
+    """Whole microseconds: the precision of the wire, for comparing with a date-time it gave."""
+    return int(round(seconds * 1e6))
+
+
 def parse_iso(text):
     """Parse an RFC 3339 date-time into epoch seconds; a value with no zone is taken as UTC."""
     value = datetime.fromisoformat(text.replace("Z", "+00:00"))
