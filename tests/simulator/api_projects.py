@@ -7,7 +7,7 @@ from fastapi import Depends, Query, Request, Response
 from . import catalog, views
 from .audit import changed_fields
 from .auth import Caller, admin, authenticated, writer
-from .clock import iso, micros, parse_iso
+from .clock import iso, micros, parse_micros
 from .errors import conflict, invalid, not_found, unprocessable
 from .models import (AuditLog, Items, Project, ProjectCreate, ProjectPatch, ProjectStorage, ProjectUsersRequest,
                      ReplicationConfiguration, ReplicationConfigurationCreate, ReplicationConfigurationPatch)
@@ -295,7 +295,7 @@ async def audit_log(projectId: str, request: Request, caller: Caller = Depends(a
     entries = [entry for entry in sim.audit if entry["projectId"] == project.id]
     if fromDateTime is not None:
         try:
-            start, end = micros(parse_iso(fromDateTime)), micros(parse_iso(toDateTime))
+            start, end = parse_micros(fromDateTime), parse_micros(toDateTime)
         except ValueError:
             raise unprocessable("fromDateTime and toDateTime must be RFC 3339 date-times.")
         entries = [entry for entry in entries if start <= micros(entry["time"]) <= end]

@@ -6,7 +6,7 @@ call instead of waiting.
 """
 
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 
 class VirtualClock:
@@ -35,19 +35,24 @@ class VirtualClock:
         self._scale = float(scale)
 
 
-def iso(seconds):
-    """RFC 3339 in UTC with microseconds, as the service writes date-times."""
-    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="microseconds")
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+MICROSECOND = timedelta(microseconds=1)
 
 
 def micros(seconds):
-    """Whole microseconds: the precision of the wire, for comparing with a date-time it gave."""
+    """Whole microseconds, the precision of the wire. Every conversion goes through here, so a
+    date-time the simulator wrote compares equal to the moment it was written from."""
     return int(round(seconds * 1e6))
 
 
-def parse_iso(text):
-    """Parse an RFC 3339 date-time into epoch seconds; a value with no zone is taken as UTC."""
+def iso(seconds):
+    """RFC 3339 in UTC with microseconds, as the service writes date-times."""
+    return (EPOCH + micros(seconds) * MICROSECOND).isoformat(timespec="microseconds")
+
+
+def parse_micros(text):
+    """An RFC 3339 date-time as whole microseconds since the epoch; no zone means UTC."""
     value = datetime.fromisoformat(text.replace("Z", "+00:00"))
     if value.tzinfo is None:
         value = value.replace(tzinfo=timezone.utc)
-    return value.timestamp()
+    return (value - EPOCH) // MICROSECOND

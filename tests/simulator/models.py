@@ -121,49 +121,70 @@ class License(Wire):
 # -- projects and replication configurations --------------------------------------------------
 
 
-class Project(Wire):
-    id: Optional[str] = None
-    name: Optional[str] = None
-    type: Optional[ProjectType] = None
-    targetCloudId: Optional[str] = None
-    sourceCloudId: Optional[str] = None
-    sourceRegion: Optional[str] = None
-    replicationConfiguration: Optional[str] = None
-    cloudCredentialsIDs: Optional[List[str]] = None
-    sourceCloudCredentialsId: Optional[str] = None
-    licensesIDs: Optional[List[str]] = None
-    usersIDs: Optional[List[str]] = None
-    agentInstallationToken: Optional[str] = None
-    replicationReversed: Optional[bool] = None
-    features: Optional[Dict[str, bool]] = None
-
-
-class ReplicationTag(Wire):
+class ReplicationTag(Request):
     key: StrictStr
     value: StrictStr
 
 
-class ReplicationConfiguration(Wire):
+class ProjectPatch(Request):
+    name: Optional[StrictStr] = Field(default=None, min_length=1, max_length=256)
+    sourceCloudId: Optional[StrictStr] = None
+    sourceRegion: Optional[StrictStr] = None
+    replicationConfiguration: Optional[StrictStr] = None
+    cloudCredentialsIDs: Optional[List[StrictStr]] = None
+    sourceCloudCredentialsId: Optional[StrictStr] = None
+    licensesIDs: Optional[List[StrictStr]] = None
+    features: Optional[Dict[str, StrictBool]] = None
+
+
+class ProjectCreate(ProjectPatch):
+    name: StrictStr = Field(min_length=1, max_length=256)
+    type: ProjectType = "DR"
+    targetCloudId: Optional[StrictStr] = None
+
+
+class Project(ProjectPatch):
+    """As the service answers it: the settable members and those the service keeps."""
+
     id: Optional[str] = None
-    region: Optional[str] = None
-    cloudCredentials: Optional[str] = None
-    subnetId: Optional[str] = None
-    replicatorSecurityGroupIDs: Optional[List[str]] = None
-    replicationServerType: Optional[str] = None
-    useDedicatedServer: Optional[bool] = None
-    usePrivateIp: Optional[bool] = None
-    volumeEncryptionAllowed: Optional[bool] = None
-    volumeEncryptionKey: Optional[str] = None
+    type: Optional[ProjectType] = None
+    targetCloudId: Optional[str] = None
+    usersIDs: Optional[List[str]] = None
+    agentInstallationToken: Optional[str] = None
+    replicationReversed: Optional[bool] = None
+
+
+class ReplicationConfigurationPatch(Request):
+    region: Optional[StrictStr] = None
+    cloudCredentials: Optional[StrictStr] = None
+    subnetId: Optional[StrictStr] = None
+    replicatorSecurityGroupIDs: Optional[List[StrictStr]] = None
+    replicationServerType: Optional[StrictStr] = None
+    useDedicatedServer: Optional[StrictBool] = None
+    usePrivateIp: Optional[StrictBool] = None
+    volumeEncryptionAllowed: Optional[StrictBool] = None
+    volumeEncryptionKey: Optional[StrictStr] = None
     replicationTags: Optional[List[ReplicationTag]] = None
-    bandwidthThrottling: Optional[int] = None
-    proxyUrl: Optional[str] = None
-    zone: Optional[str] = None
-    storageLocationId: Optional[str] = None
-    computeLocationId: Optional[str] = None
-    logicalLocationId: Optional[str] = None
-    subnetHostProject: Optional[str] = None
-    archivingEnabled: Optional[bool] = None
-    objectStorageLocation: Optional[str] = None
+    bandwidthThrottling: Optional[StrictInt] = Field(default=None, ge=0)
+    proxyUrl: Optional[StrictStr] = None
+    zone: Optional[StrictStr] = None
+    storageLocationId: Optional[StrictStr] = None
+    computeLocationId: Optional[StrictStr] = None
+    logicalLocationId: Optional[StrictStr] = None
+    subnetHostProject: Optional[StrictStr] = None
+    archivingEnabled: Optional[StrictBool] = None
+    objectStorageLocation: Optional[StrictStr] = None
+
+
+class ReplicationConfiguration(ReplicationConfigurationPatch):
+    """As the service answers it: the settable members and the ID."""
+
+    id: Optional[str] = None
+
+
+class ReplicationConfigurationCreate(ReplicationConfigurationPatch):
+    region: StrictStr
+    cloudCredentials: StrictStr
 
 
 class ProjectStorageWorking(Wire):
@@ -354,57 +375,6 @@ class PasswordLogin(Request):
 
 class TokenLogin(Request):
     userApiToken: StrictStr
-
-
-class ProjectCreate(Request):
-    name: StrictStr = Field(min_length=1, max_length=256)
-    type: ProjectType = "DR"
-    targetCloudId: Optional[StrictStr] = None
-    sourceCloudId: Optional[StrictStr] = None
-    sourceRegion: Optional[StrictStr] = None
-    replicationConfiguration: Optional[StrictStr] = None
-    cloudCredentialsIDs: Optional[List[StrictStr]] = None
-    sourceCloudCredentialsId: Optional[StrictStr] = None
-    licensesIDs: Optional[List[StrictStr]] = None
-    features: Optional[Dict[str, StrictBool]] = None
-
-
-class ProjectPatch(Request):
-    name: Optional[StrictStr] = Field(default=None, min_length=1, max_length=256)
-    sourceCloudId: Optional[StrictStr] = None
-    sourceRegion: Optional[StrictStr] = None
-    replicationConfiguration: Optional[StrictStr] = None
-    cloudCredentialsIDs: Optional[List[StrictStr]] = None
-    sourceCloudCredentialsId: Optional[StrictStr] = None
-    licensesIDs: Optional[List[StrictStr]] = None
-    features: Optional[Dict[str, StrictBool]] = None
-
-
-class ReplicationConfigurationPatch(Request):
-    region: Optional[StrictStr] = None
-    cloudCredentials: Optional[StrictStr] = None
-    subnetId: Optional[StrictStr] = None
-    replicatorSecurityGroupIDs: Optional[List[StrictStr]] = None
-    replicationServerType: Optional[StrictStr] = None
-    useDedicatedServer: Optional[StrictBool] = None
-    usePrivateIp: Optional[StrictBool] = None
-    volumeEncryptionAllowed: Optional[StrictBool] = None
-    volumeEncryptionKey: Optional[StrictStr] = None
-    replicationTags: Optional[List[ReplicationTag]] = None
-    bandwidthThrottling: Optional[StrictInt] = Field(default=None, ge=0)
-    proxyUrl: Optional[StrictStr] = None
-    zone: Optional[StrictStr] = None
-    storageLocationId: Optional[StrictStr] = None
-    computeLocationId: Optional[StrictStr] = None
-    logicalLocationId: Optional[StrictStr] = None
-    subnetHostProject: Optional[StrictStr] = None
-    archivingEnabled: Optional[StrictBool] = None
-    objectStorageLocation: Optional[StrictStr] = None
-
-
-class ReplicationConfigurationCreate(ReplicationConfigurationPatch):
-    region: StrictStr
-    cloudCredentials: StrictStr
 
 
 class MachinePatch(Request):
