@@ -219,26 +219,29 @@ class Replication:
 
         Taken every ten minutes of continuous replication; the service keeps all of the last
         hour, the newest of each hour for a day and the newest of each day for thirty days.
+        "Newest" is among every point taken, not only the old ones, so that a point once
+        thinned out never comes back later as the newest of what remains.
         """
         horizon = now - RETENTION
-        kept = {}
+        taken = []
         for start, end in self.intervals:
             end = now if end is None else min(end, now)
-            if end < horizon:
-                continue
             k = max(0, math.ceil((horizon - start) / POINT_EVERY))
-            taken = start + k * POINT_EVERY
-            while taken <= end:
-                age = now - taken
-                if age <= HOUR:
-                    bucket = ("taken", taken)
-                elif age <= DAY:
-                    bucket = ("hour", taken // HOUR)
-                else:
-                    bucket = ("day", taken // DAY)
-                kept[bucket] = max(kept.get(bucket, taken), taken)
-                taken += POINT_EVERY
-        return [(point_id(machine_id, taken), taken) for taken in sorted(set(kept.values()))]
+            moment = start + k * POINT_EVERY
+            while moment <= end:
+                taken.append(moment)
+                moment += POINT_EVERY
+        newest_of_hour, newest_of_day = {}, {}
+        for moment in taken:
+            newest_of_hour[moment // HOUR] = max(newest_of_hour.get(moment // HOUR, moment), moment)
+            newest_of_day[moment // DAY] = max(newest_of_day.get(moment // DAY, moment), moment)
+        kept = [
+            moment for moment in taken
+            if now - moment <= HOUR
+            or (now - moment <= DAY and newest_of_hour[moment // HOUR] == moment)
+            or newest_of_day[moment // DAY] == moment
+        ]
+        return [(point_id(machine_id, moment), moment) for moment in sorted(set(kept))]
 
 
 def point_id(machine_id, taken):

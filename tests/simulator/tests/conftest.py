@@ -9,10 +9,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.simulator import Simulator, create_app
+from tests.simulator.clock import VirtualClock
 from tests.simulator.seed import seed
 from tests.simulator.server import BackgroundServer
 
 BASE = "/api/latest"
+START = 1795000000.0  # 2026-11-18T11:06:40Z: a fixed start, so every run sees the same clock
 PASSWORD = "secret-pass"
 GIB = 1024 ** 3
 
@@ -102,7 +104,7 @@ def assert_no_nulls(value, where="body"):
 
 @pytest.fixture
 def sim():
-    return Simulator(seed="tests", time_scale=0)
+    return Simulator(seed="tests", clock=VirtualClock(scale=0, start=START))
 
 
 @pytest.fixture

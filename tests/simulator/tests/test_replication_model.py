@@ -10,7 +10,7 @@ import pytest
 
 from tests.simulator.replication import STEP_NAMES, Replication
 
-from .conftest import advance
+from .conftest import START, advance
 
 STEPS = len(STEP_NAMES) * 60
 M1_SYNC = 1_000_000_000 / 12_500_000  # 80 s
@@ -211,6 +211,22 @@ def test_a_machine_seen_while_stopped_is_still_seen(api, world, client, machine)
     api.ok("POST", "/projects/%s/stopReplication" % world["project"]["id"], json={"machineIDs": [world["project"]["machines"]["m1"]]})
     advance(client, 600)
     assert seconds(machine()["replicationInfo"]["lastSeenDateTime"]) == pytest.approx(now(client))
+
+
+@pytest.mark.parametrize("offset", [0, 599, 3599, 43210, 86399])
+def test_a_thinned_point_never_comes_back(offset):
+    """Whatever the alignment of the clock with hours and days."""
+    rep = Replication(START + offset, total=1_000_000_000)
+    seen, gone = set(), set()
+    moment = START + offset
+    while moment < START + offset + 33 * 86400:
+        moment += 47 * 60  # reads drift across hour and day boundaries
+        rep.advance(moment, rate=12_500_000, ready=True)
+        now = {taken for _, taken in rep.points_in_time(moment, "m")}
+        assert not now & gone
+        gone |= seen - now
+        seen |= now
+    assert len(gone) > 4000 and 50 < len(now) < 62
 
 
 @pytest.mark.parametrize("pieces", [1, 7, 1000])
