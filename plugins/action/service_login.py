@@ -1,0 +1,28 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Runs service_login and hides its result from every output, at any verbosity.
+
+A module cannot mark a return value ``no_log``; an action plugin can mark the whole result.
+The registered variable keeps the session, so later tasks can use it. A failed login stays
+visible: its error holds no secret.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible.plugins.action import ActionBase
+
+
+class ActionModule(ActionBase):
+    _supports_check_mode = True
+
+    def run(self, tmp=None, task_vars=None):
+        result = super(ActionModule, self).run(tmp, task_vars)
+        result.update(self._execute_module(module_name="replication.recovery.service_login", module_args=self._task.args,
+                                           task_vars=task_vars))
+        if "session" in result:
+            result["_ansible_no_log"] = True
+        return result

@@ -1,0 +1,79 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+
+class ModuleDocFragment(object):
+    # The connection options every module takes. Set them once for a play with
+    # module_defaults and the action group replication.recovery.service.
+    DOCUMENTATION = r"""
+options:
+  api_url:
+    description:
+      - Base URL of the service's interface, for example V(https://dr.example.com/api/latest).
+      - If not set, the value of the environment variable E(REPLICATION_SERVICE_URL) is used.
+      - Not needed with O(session), which carries the URL it was made for.
+    type: str
+  username:
+    description:
+      - User to log in as, with O(password).
+      - If not set, the value of the environment variable E(REPLICATION_SERVICE_USERNAME) is used.
+    type: str
+  password:
+    description:
+      - Password of O(username).
+      - If not set, the value of the environment variable E(REPLICATION_SERVICE_PASSWORD) is used.
+    type: str
+  api_token:
+    description:
+      - API token of a user, used instead of O(username) and O(password) when both are set.
+      - If not set, the value of the environment variable E(REPLICATION_SERVICE_API_TOKEN) is used.
+    type: str
+  session:
+    description:
+      - A session returned by M(replication.recovery.service_login), used instead of logging in.
+        A play that logs in once saves two requests per task (the login and the logout).
+      - When the session has ended and credentials are also given, the module logs in again;
+        without credentials it fails and says so.
+    type: str
+  validate_certs:
+    description:
+      - Whether to verify the service's TLS certificate.
+      - If not set, the value of the environment variable E(REPLICATION_SERVICE_VALIDATE_CERTS) is used.
+    type: bool
+    default: true
+  ca_path:
+    description:
+      - A file of CA certificates to verify the service's certificate with, instead of the system's.
+      - If not set, the value of the environment variable E(REPLICATION_SERVICE_CA_PATH) is used.
+    type: path
+  timeout:
+    description:
+      - Seconds to wait for each answer of the service.
+      - If not set, the value of the environment variable E(REPLICATION_SERVICE_TIMEOUT) is used.
+    type: int
+    default: 30
+notes:
+  - Reads are retried with backoff on connection errors and on HTTP 429, 502, 503 and 504,
+    honouring C(Retry-After); a call answered 401 is sent once more after a fresh login.
+    Writes that got no answer are never repeated blindly.
+  - All modules of this collection are in the action group C(replication.recovery.service), so
+    C(module_defaults) can set the connection options once for a play.
+requirements:
+  - requests
+"""
+
+    # For modules that only read: they change nothing, so check mode changes nothing either.
+    INFO = r"""
+attributes:
+  check_mode:
+    support: full
+    details: This module only reads, in check mode as otherwise.
+  diff_mode:
+    support: N/A
+    details: This module changes nothing.
+"""

@@ -1,0 +1,266 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The one client of the Replication and Recovery Service that every module uses.
+
+It logs in (password or API token) or takes a session from ``service_login``, sends the
+``session`` cookie and the ``X-XSRF-TOKEN`` header, pages through lists, turns error bodies
+into ``ServiceError`` and retries what is safe to retry:
+
+* reads (GET) are retried on connection errors and on 429, 502, 503 and 504, with backoff,
+  honouring ``Retry-After``;
+* any call answered 401 is sent once more after one fresh login, because a 401 means the
+  service did nothing;
+* a write that went out and got no answer is never repeated here: the caller decides, because
+  only it knows how to find out whether the write happened (for example by looking for the job
+  a launch created). ``ServiceError.maybe_done`` says when that is the case.
+
+While check mode is on, the client refuses every write, so a module that forgot to predict
+instead of act fails loudly rather than changing anything.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import base64
+import json
+import time
+import traceback
+from email.utils import parsedate_to_datetime
+
+try:
+    import requests
+except ImportError:
+    HAS_REQUESTS = False
+    REQUESTS_IMPORT_ERROR = traceback.format_exc()
+else:
+    HAS_REQUESTS = True
+    REQUESTS_IMPORT_ERROR = None
+
+COLLECTION_VERSION = "1.0.0"
+USER_AGENT = "replication.recovery/%s (Ansible collection)" % COLLECTION_VERSION
+PAGE_LIMIT = 1500
+READ_METHODS = ("GET", "HEAD")
+RETRY_STATUSES = (429, 502, 503, 504)
+SESSION_PATHS = ("/login", "/logout")
+MAX_RETRY_AFTER = 120.0
+
+
+class ServiceError(Exception):
+    """A call that failed: what was asked, and what the service (or the network) answered."""
+
+    def __init__(self, method, path, status=None, code=None, message=None, maybe_done=False):
+        self.method = method
+        self.path = path
+        self.status = status
+        self.code = code
+        self.message = message
+        self.maybe_done = maybe_done
+        super(ServiceError, self).__init__(str(self))
+
+    def __str__(self):
+        where = "%s %s" % (self.method, self.path)
+        if self.status is None:
+            return "%s failed: %s" % (where, self.message)
+        return "%s failed: HTTP %s %s: %s" % (where, self.status, self.code or "error", self.message or "(no message)")
+
+    def details(self):
+        """The error as a dictionary for fail_json; it never holds a body, cookie or secret."""
+        return dict(method=self.method, path=self.path, status=self.status, code=self.code, message=self.message)
+
+
+class WriteInCheckMode(Exception):
+    """A module tried to change something while check mode is on: a bug in that module."""
+
+
+def encode_session(api_url, session, xsrf):
+    """The opaque value ``service_login`` returns and other modules accept as ``session``."""
+    raw = json.dumps({"url": api_url, "session": session, "xsrf": xsrf}, sort_keys=True)
+    return base64.urlsafe_b64encode(raw.encode("utf-8")).decode("ascii")
+
+
+def decode_session(value):
+    try:
+        data = json.loads(base64.urlsafe_b64decode(value.encode("ascii")).decode("utf-8"))
+        return data["url"], data["session"], data["xsrf"]
+    except (ValueError, KeyError, TypeError, UnicodeError):
+        raise ValueError("session is not a value returned by replication.recovery.service_login")
+
+
+class ServiceClient:
+    """A logged-in conversation with the service, at ``api_url`` (``…/api/latest``)."""
+
+    def __init__(self, api_url, username=None, password=None, api_token=None, session=None,
+                 validate_certs=True, ca_path=None, timeout=30, check_mode=False,
+                 retries=3, backoff=0.5, sleep=time.sleep, http=None):
+        if session:
+            session_url, self._session, self._xsrf = decode_session(session)
+            api_url = api_url or session_url
+        else:
+            self._session = self._xsrf = None
+        if not api_url:
+            raise ValueError("api_url is required (or the environment variable REPLICATION_SERVICE_URL)")
+        self.api_url = api_url.rstrip("/")
+        self._username = username
+        self._password = password
+        self._api_token = api_token
+        self._owns_session = False
+        self.timeout = timeout
+        self.check_mode = check_mode
+        self.retries = retries
+        self.backoff = backoff
+        self._sleep = sleep
+        self.requests_sent = 0
+        self.http = http or requests.Session()
+        self.http.headers["User-Agent"] = USER_AGENT
+        self.http.verify = ca_path if ca_path else validate_certs
+        if self._session:
+            self.http.cookies.set("session", self._session)
+
+    # -- sessions ---------------------------------------------------------------------------
+
+    @property
+    def has_credentials(self):
+        return bool(self._api_token or (self._username and self._password))
+
+    def login(self):
+        """Log in with the API token, else username and password; answers the user."""
+        if self._api_token:
+            body = {"userApiToken": self._api_token}
+        elif self._username and self._password:
+            body = {"username": self._username, "password": self._password}
+        else:
+            raise ServiceError("POST", "/login", message="no credentials: give api_token, or username and password, or session")
+        # A session given earlier may have ended; its cookie must not shadow the new one.
+        self.http.cookies.clear()
+        user = self._send("POST", "/login", body=body)
+        self._session = self.http.cookies.get("session")
+        self._xsrf = self.http.cookies.get("XSRF-TOKEN")
+        if not self._session or not self._xsrf:
+            raise ServiceError("POST", "/login", status=200, message="the service set no session cookie")
+        self._owns_session = True
+        return user
+
+    def logout(self):
+        if self._session:
+            try:
+                self._send("POST", "/logout")
+            finally:
+                self._session = self._xsrf = None
+                self._owns_session = False
+                self.http.cookies.clear()
+
+    def close(self):
+        """End the session if this client started it; a session it was given stays open."""
+        if self._owns_session:
+            self.logout()
+
+    def forget_session(self):
+        """Leave the session open when this client is done, for whoever holds its value."""
+        self._owns_session = False
+
+    def session_value(self):
+        if not self._session:
+            self.login()
+        return encode_session(self.api_url, self._session, self._xsrf)
+
+    # -- calls -------------------------------------------------------------------------------
+
+    def get(self, path, params=None):
+        return self.request("GET", path, params=params)
+
+    def post(self, path, body=None):
+        return self.request("POST", path, body=body)
+
+    def patch(self, path, body):
+        return self.request("PATCH", path, body=body)
+
+    def delete(self, path, body=None):
+        return self.request("DELETE", path, body=body)
+
+    def list(self, path, params=None):
+        """Every item of a paged list, reading pages of 1500 until one comes back short."""
+        items = []
+        offset = 0
+        while True:
+            query = dict(params or {}, offset=offset, limit=PAGE_LIMIT)
+            page = self.get(path, params=query)["items"]
+            items.extend(page)
+            if len(page) < PAGE_LIMIT:
+                return items
+            offset += PAGE_LIMIT
+
+    def request(self, method, path, params=None, body=None):
+        """One call of the interface, logged in, with the retries of the module docstring."""
+        if self.check_mode and method not in READ_METHODS:
+            raise WriteInCheckMode("%s %s was about to be sent in check mode" % (method, path))
+        if not self._session:
+            self.login()
+        try:
+            return self._send(method, path, params=params, body=body)
+        except ServiceError as error:
+            if error.status != 401:
+                raise
+            if not self.has_credentials:
+                raise ServiceError(method, path, 401, error.code,
+                                   "%s; the session has ended: log in again with service_login, or give credentials" % error.message)
+        self.login()
+        return self._send(method, path, params=params, body=body)
+
+    def _send(self, method, path, params=None, body=None):
+        url = self.api_url + path
+        headers = {}
+        if method not in READ_METHODS and self._xsrf:
+            headers["X-XSRF-TOKEN"] = self._xsrf
+        attempt = 0
+        while True:
+            attempt += 1
+            self.requests_sent += 1
+            try:
+                response = self.http.request(method, url, params=params, json=body, headers=headers, timeout=self.timeout)
+            except (requests.ConnectionError, requests.Timeout) as error:
+                if method in READ_METHODS and attempt <= self.retries:
+                    self._sleep(self._backoff(attempt))
+                    continue
+                # A write may have reached the service before the connection failed.
+                raise ServiceError(method, path, message="no answer from the service (%s)" % type(error).__name__,
+                                   maybe_done=method not in READ_METHODS)
+            if response.status_code in RETRY_STATUSES and method in READ_METHODS and attempt <= self.retries:
+                self._sleep(self._retry_after(response) or self._backoff(attempt))
+                continue
+            if response.status_code >= 400:
+                raise self._error(method, path, response)
+            if not response.content:
+                return None
+            try:
+                return response.json()
+            except ValueError:
+                raise ServiceError(method, path, response.status_code, message="the answer is not JSON")
+
+    def _backoff(self, attempt):
+        return self.backoff * (2 ** (attempt - 1))
+
+    @staticmethod
+    def _retry_after(response):
+        value = response.headers.get("Retry-After")
+        if response.status_code != 429 or not value:
+            return None
+        try:
+            seconds = float(value)
+        except ValueError:
+            try:
+                seconds = parsedate_to_datetime(value).timestamp() - time.time()
+            except (TypeError, ValueError):
+                return None
+        return min(max(seconds, 0.0), MAX_RETRY_AFTER)
+
+    @staticmethod
+    def _error(method, path, response):
+        try:
+            body = response.json()
+            code, message = body.get("code"), body.get("message")
+        except (ValueError, AttributeError):
+            code, message = None, (response.reason or "").strip() or None
+        return ServiceError(method, path, response.status_code, code, message)

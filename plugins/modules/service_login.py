@@ -1,0 +1,113 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: service_login
+short_description: Log in to the Replication and Recovery Service once, for the tasks that follow
+version_added: 1.0.0
+description:
+  - Logs in and returns a session that every other module of the collection accepts as O(session),
+    so that a play pays one login instead of a login and a logout per task.
+  - With O(state=absent), ends the session given in O(session).
+  - The task's result is hidden from the output at every verbosity because it holds the session;
+    register it to use it.
+options:
+  state:
+    description:
+      - V(present) logs in and returns a new session.
+      - V(absent) logs out of O(session). A session that has already ended is not an error.
+    type: str
+    choices: [present, absent]
+    default: present
+extends_documentation_fragment:
+  - replication.recovery.connection
+attributes:
+  check_mode:
+    support: full
+    details: Logging in changes nothing, so it happens in check mode too; logging out is only predicted.
+  diff_mode:
+    support: none
+  action_group:
+    support: full
+    membership: [replication.recovery.service]
+author:
+  - Replication and Recovery collection maintainers
+"""
+
+EXAMPLES = r"""
+- name: Log in once
+  replication.recovery.service_login:
+    api_url: https://dr.example.com/api/latest
+    username: "{{ dr_username }}"
+    password: "{{ dr_password }}"
+  register: login
+
+- name: Use the session in every task of the play
+  module_defaults:
+    group/replication.recovery.service:
+      api_url: https://dr.example.com/api/latest
+      session: "{{ login.session }}"
+  block:
+    - name: Read the project
+      replication.recovery.service_project_info:
+        name: production
+  always:
+    - name: Log out
+      replication.recovery.service_login:
+        state: absent
+"""
+
+RETURN = r"""
+session:
+  description:
+    - The session, to pass as O(session) to other modules. Treat it as a secret.
+  returned: when O(state=present)
+  type: str
+user:
+  description: The user logged in, as the service describes it, without its API token.
+  returned: when O(state=present)
+  type: dict
+  sample: {"id": "5b0e2a4c-1f43-4bf0-9b8e-0c6f61e4b0a1", "username": "dr@example.com", "roles": ["ACCOUNT_ADMIN"]}
+"""
+
+from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
+
+
+class LoginModule(ServiceModule):
+    def work(self):
+        if self.params["state"] == "absent":
+            return self.logout()
+        client = self.client
+        user = client.login()
+        user.pop("apiToken", None)
+        session = client.session_value()
+        client.forget_session()  # the session outlives this task: do not log out
+        return dict(changed=False, session=session, user=user)
+
+    def logout(self):
+        if not self.params["session"]:
+            self.fail_json(msg="state=absent needs the session to end (session).")
+        if self.check_mode:
+            return dict(changed=True)
+        try:
+            self.client.logout()
+        except ServiceError as error:
+            if error.status != 401:
+                raise
+            return dict(changed=False)  # already ended
+        return dict(changed=True)
+
+
+def main():
+    LoginModule(argument_spec=dict(state=dict(type="str", choices=["present", "absent"], default="present"))).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,227 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: service_project
+short_description: Manage projects of the Replication and Recovery Service
+version_added: 1.0.0
+description:
+  - Creates, updates and deletes a project, the unit that holds source machines, their
+    replication configurations and the machines launched from them.
+  - The project is found by O(name). Only the options you set are compared and changed.
+options:
+  name:
+    description: Name of the project; unique in the account.
+    type: str
+    required: true
+  state:
+    description:
+      - V(present) creates the project or brings it to the options given.
+      - V(absent) deletes it with everything in it, B(except machines already launched in the
+        target cloud, which stay there) (the service's stated rule 4). Clean those up first
+        with the collection's cleanup module if they should go too.
+    type: str
+    choices: [present, absent]
+    default: present
+  type:
+    description:
+      - Kind of project. Set when the project is created (V(dr) if not given); a different value
+        for an existing project fails, because the service cannot change it.
+    type: str
+    choices: [dr, migration, backup]
+  target_cloud:
+    description:
+      - Cloud that machines are replicated into and launched in, by name (for example V(AWS)) or ID.
+      - Set when the project is created (the cloud of O(cloud_credentials) if not given); it cannot change.
+    type: str
+  source_cloud:
+    description: Cloud the source machines run in, by name (for example V(GENERIC) for a data centre) or ID.
+    type: str
+  source_cloud_credentials:
+    description: Cloud credentials of the source cloud, by name or ID.
+    type: str
+  source_region:
+    description:
+      - Region the source machines run in, by ID or by name. A name is looked up among the regions
+        of O(source_cloud_credentials), or else is the account's generic region.
+    type: str
+  cloud_credentials:
+    description:
+      - Cloud credentials of the target cloud, by name or ID. The order does not matter.
+    type: list
+    elements: str
+  replication_configuration:
+    description:
+      - The replication configuration that new machines of the project use, by the name or ID of
+        its region, or by its own ID. It must exist; create it with
+        M(replication.recovery.service_replication_config), which can also make it the default.
+    type: str
+  licenses:
+    description: IDs of the licenses the project's machines use. The order does not matter.
+    type: list
+    elements: str
+  features:
+    description: Feature switches of the project, as the service names them.
+    type: dict
+extends_documentation_fragment:
+  - replication.recovery.connection
+attributes:
+  check_mode:
+    support: full
+    details: Nothing is sent that would change the service; the result is the predicted project.
+  diff_mode:
+    support: full
+    details: Shows the members this task manages, before and after.
+  action_group:
+    support: full
+    membership: [replication.recovery.service]
+seealso:
+  - module: replication.recovery.service_project_info
+  - module: replication.recovery.service_replication_config
+author:
+  - Replication and Recovery collection maintainers
+"""
+
+EXAMPLES = r"""
+- name: A DR project replicating into AWS
+  replication.recovery.service_project:
+    name: production
+    type: dr
+    cloud_credentials:
+      - aws-dr-account
+    source_cloud: GENERIC
+
+- name: Make the us-east-1 replication configuration the project's default
+  replication.recovery.service_project:
+    name: production
+    replication_configuration: us-east-1
+
+- name: Delete the project (launched machines stay in the target cloud)
+  replication.recovery.service_project:
+    name: old-migration
+    state: absent
+"""
+
+RETURN = r"""
+project:
+  description:
+    - The project as the service describes it after the task; in check mode, as it would be.
+    - Absent when O(state=absent).
+  returned: when O(state=present)
+  type: dict
+  sample:
+    id: 0f8d5a43-3d5b-4a4e-9d43-7a6c2c0c1e11
+    name: production
+    type: DR
+    targetCloudId: 5b9e2b7e-0a43-5c53-9e7c-6b0f6f0d2b51
+    cloudCredentialsIDs: [d17e8db2-194a-4e5c-bdb1-e4dca17da47e]
+    replicationConfiguration: 454ad2b0-5148-4a67-a4b2-d2b190c75c8b
+    licensesIDs: [08052837-18cd-401f-9eb5-050b8391cd2f]
+    usersIDs: []
+    replicationReversed: false
+"""
+
+from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
+
+SET_ON_CREATE = {"type": "type", "target_cloud": "targetCloudId"}
+UNORDERED = ("cloudCredentialsIDs", "licensesIDs")
+
+
+class ProjectModule(ServiceModule):
+    def work(self):
+        params = self.params
+        current = self.find(self.list("/projects"), "Project", params["name"])
+        if params["state"] == "absent":
+            self.ensure_absent(current, lambda project: self.client.delete("/projects/" + project["id"]), members=["name"])
+            return dict()
+        desired = self.desired(current)
+        project = self.ensure(current, desired, create=self.create, update=lambda changes: self.update(current, changes),
+                              unordered=UNORDERED)
+        return dict(project=project)
+
+    def desired(self, current):
+        params = self.params
+        desired = dict(name=params["name"])
+        if params["type"] is not None:
+            desired["type"] = params["type"].upper()
+        if params["target_cloud"] is not None:
+            desired["targetCloudId"] = self.resolve("/clouds", "Cloud", params["target_cloud"])
+        if params["source_cloud"] is not None:
+            desired["sourceCloudId"] = self.resolve("/clouds", "Cloud", params["source_cloud"])
+        if params["source_cloud_credentials"] is not None:
+            desired["sourceCloudCredentialsId"] = self.resolve("/cloudCredentials", "Cloud credentials", params["source_cloud_credentials"])
+        if params["cloud_credentials"] is not None:
+            desired["cloudCredentialsIDs"] = [self.resolve("/cloudCredentials", "Cloud credentials", value) for value in params["cloud_credentials"]]
+        if params["source_region"] is not None:
+            desired["sourceRegion"] = self.source_region(params["source_region"], desired.get("sourceCloudCredentialsId"))
+        if params["replication_configuration"] is not None:
+            desired["replicationConfiguration"] = self.configuration(current, params["replication_configuration"])
+        if params["licenses"] is not None:
+            desired["licensesIDs"] = list(params["licenses"])
+        if params["features"] is not None:
+            desired["features"] = params["features"]
+        if current is not None:
+            for option, member in SET_ON_CREATE.items():
+                if member in desired and desired[member] != current.get(member):
+                    self.fail_json(msg="%s of project %r is %s and cannot change to %s; create another project instead."
+                                   % (option, current["name"], current.get(member), desired[member]))
+        return desired
+
+    def source_region(self, value, credentials_id):
+        if looks_like_id(value):
+            return value
+        if credentials_id:
+            return self.resolve("/cloudCredentials/%s/regions" % credentials_id, "Region", value)
+        generic = self.client.get("/extendedAccountInfo").get("genericRegion")
+        if generic and value in (generic.get("name"), "generic", "Generic"):
+            return generic["id"]
+        self.fail_json(msg="Region %r was not found: without source_cloud_credentials only the generic region is known by name." % value)
+
+    def configuration(self, current, value):
+        """A configuration of the project by its ID, or by its region's ID or name."""
+        if current is None:
+            self.fail_json(msg="replication_configuration can only be set on an existing project: create the project, "
+                               "then the configuration with replication.recovery.service_replication_config (default: true).")
+        configs = self.list("/projects/%s/replicationConfigurations" % current["id"])
+        for config in configs:
+            if value in (config["id"], config.get("region")):
+                return config["id"]
+        for config in configs:
+            regions = self.list("/cloudCredentials/%s/regions" % config["cloudCredentials"])
+            if any(region["name"] == value and region["id"] == config["region"] for region in regions):
+                return config["id"]
+        self.fail_json(msg="Project %r has no replication configuration for %r." % (current["name"], value))
+
+    def create(self, desired):
+        return self.client.post("/projects", desired)
+
+    def update(self, current, changes):
+        return self.client.patch("/projects/" + current["id"], changes)
+
+
+def main():
+    ProjectModule(
+        argument_spec=dict(
+            name=dict(type="str", required=True),
+            state=dict(type="str", choices=["present", "absent"], default="present"),
+            type=dict(type="str", choices=["dr", "migration", "backup"]),
+            target_cloud=dict(type="str"),
+            source_cloud=dict(type="str"),
+            source_cloud_credentials=dict(type="str"),
+            source_region=dict(type="str"),
+            cloud_credentials=dict(type="list", elements="str"),
+            replication_configuration=dict(type="str"),
+            licenses=dict(type="list", elements="str"),
+            features=dict(type="dict"),
+        ),
+    ).run()
+
+
+if __name__ == "__main__":
+    main()
