@@ -1,22 +1,29 @@
 # Everything runs from a virtual environment that this Makefile creates and fills,
-# so a fresh machine needs only Python 3.11+ and make.
+# so a fresh machine needs only Python 3.11+, git and make.
 
 PYTHON ?= python3
 VENV := .venv
-BIN := $(VENV)/bin
+BIN := $(abspath $(VENV))/bin
 STAMP := $(VENV)/.installed
 REQUIREMENTS := requirements.txt requirements-dev.txt tests/simulator/requirements.txt
+
+# ansible-test wants the collection at ansible_collections/<namespace>/<name>; it is staged
+# there from the files git knows (tracked, or new and not ignored).
+BUILD := .build
+COLLECTION := $(BUILD)/ansible_collections/replication/recovery
+ANSIBLE_TEST := cd $(COLLECTION) && $(BIN)/ansible-test
+TEST_PYTHON := 3.11
 
 SIMULATOR_HOST ?= 127.0.0.1
 SIMULATOR_PORT ?= 8080
 TIME_SCALE ?= 60
 
-.PHONY: help venv simulator test test-simulator clean
+.PHONY: help venv simulator test test-sanity test-units test-simulator stage clean
 
 help:
 	@echo "make test       run every test (what CI runs)"
 	@echo "make simulator  serve the simulator with the demo seed on $(SIMULATOR_HOST):$(SIMULATOR_PORT)"
-	@echo "make clean      remove the virtual environment and test output"
+	@echo "make clean      remove the virtual environment, staged collection and test output"
 
 $(STAMP): $(REQUIREMENTS)
 	$(PYTHON) -m venv $(VENV)
@@ -29,11 +36,25 @@ venv: $(STAMP)
 simulator: $(STAMP)
 	$(BIN)/python -m tests.simulator --host $(SIMULATOR_HOST) --port $(SIMULATOR_PORT) --seed demo --time-scale $(TIME_SCALE)
 
-test: test-simulator
+stage: $(STAMP)
+	rm -rf $(BUILD)/ansible_collections
+	mkdir -p $(COLLECTION)
+	git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C $(COLLECTION)
+	# ansible-test lists the collection's files through git: give the copy a repository of its own.
+	cd $(COLLECTION) && git init -q && git add -A
+	$(BIN)/python tests/utils/install_get_pip.py
+
+test: test-sanity test-units test-simulator
+
+test-sanity: stage
+	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
+
+test-units: stage
+	$(ANSIBLE_TEST) units --venv --python $(TEST_PYTHON) --requirements
 
 test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q tests/simulator/tests
 
 clean:
-	rm -rf $(VENV) tests/output .pytest_cache
+	rm -rf $(VENV) $(BUILD) tests/output .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

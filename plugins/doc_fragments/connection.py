@@ -65,6 +65,10 @@ notes:
     C(module_defaults) can set the connection options once for a play.
 requirements:
   - requests
+attributes:
+  platform:
+    platforms: all
+    details: The module talks to the service over HTTP(S) from the host it runs on, usually C(localhost).
 """
 
     # For modules that only read: they change nothing, so check mode changes nothing either.

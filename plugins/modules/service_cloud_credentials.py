@@ -52,6 +52,8 @@ options:
     choices: [on_create, always]
     default: on_create
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
   - replication.recovery.connection
 attributes:
   check_mode:
@@ -66,7 +68,7 @@ attributes:
 seealso:
   - module: replication.recovery.service_cloud_credentials_info
 author:
-  - Replication and Recovery collection maintainers
+  - Replication and Recovery collection maintainers (@replication-recovery)
 """
 
 EXAMPLES = r"""

@@ -24,6 +24,8 @@ options:
     type: bool
     default: false
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
   - replication.recovery.connection
   - replication.recovery.connection.INFO
 attributes:
@@ -33,7 +35,7 @@ attributes:
 seealso:
   - module: replication.recovery.service_cloud_credentials
 author:
-  - Replication and Recovery collection maintainers
+  - Replication and Recovery collection maintainers (@replication-recovery)
 """
 
 EXAMPLES = r"""

@@ -26,6 +26,8 @@ options:
     choices: [present, absent]
     default: present
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
   - replication.recovery.connection
 attributes:
   check_mode:
@@ -37,7 +39,7 @@ attributes:
     support: full
     membership: [replication.recovery.service]
 author:
-  - Replication and Recovery collection maintainers
+  - Replication and Recovery collection maintainers (@replication-recovery)
 """
 
 EXAMPLES = r"""

@@ -70,6 +70,8 @@ options:
     description: Feature switches of the project, as the service names them.
     type: dict
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
   - replication.recovery.connection
 attributes:
   check_mode:
@@ -85,7 +87,7 @@ seealso:
   - module: replication.recovery.service_project_info
   - module: replication.recovery.service_replication_config
 author:
-  - Replication and Recovery collection maintainers
+  - Replication and Recovery collection maintainers (@replication-recovery)
 """
 
 EXAMPLES = r"""

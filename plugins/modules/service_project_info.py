@@ -18,6 +18,8 @@ options:
     description: Name or ID of the project to return. All projects if not given.
     type: str
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
   - replication.recovery.connection
   - replication.recovery.connection.INFO
 attributes:
@@ -27,7 +29,7 @@ attributes:
 seealso:
   - module: replication.recovery.service_project
 author:
-  - Replication and Recovery collection maintainers
+  - Replication and Recovery collection maintainers (@replication-recovery)
 """
 
 EXAMPLES = r"""

@@ -101,6 +101,8 @@ options:
     type: bool
     default: false
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
   - replication.recovery.connection
 attributes:
   check_mode:
@@ -116,7 +118,7 @@ seealso:
   - module: replication.recovery.service_replication_config_info
   - module: replication.recovery.service_project
 author:
-  - Replication and Recovery collection maintainers
+  - Replication and Recovery collection maintainers (@replication-recovery)
 """
 
 EXAMPLES = r"""

@@ -2,8 +2,6 @@
 
 import base64
 import binascii
-from typing import Optional
-
 from fastapi import Depends, Query, Request, Response
 
 from . import catalog, views
@@ -98,7 +96,7 @@ def _change_roles(request, body, caller, assign):
             user.roles = [role for role in user.roles if role not in roles]
         sim.record(caller.user, "USER_ROLES_ASSIGNED" if assign else "USER_ROLES_REVOKED", "Roles of %s changed." % user.username,
                    changed=changed_fields({"roles": before}, {"roles": user.roles}))
-    return {"items": [views.user(sim, user) for user, _ in users]}
+    return {"items": [views.user(sim, user) for user, unused_roles in users]}
 
 
 @router.post("/users/assignRoles", response_model=Items[User], tags=["users"])

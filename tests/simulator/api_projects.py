@@ -184,7 +184,7 @@ def _change_project_users(request, body, caller, assign):
                 project.user_ids.remove(user.id)
         sim.record(caller.user, "PROJECT_USERS_ASSIGNED" if assign else "PROJECT_USERS_REMOVED", "Users of project %s changed." % project.name,
                    project=project, changed=changed_fields({"usersIDs": before}, {"usersIDs": project.user_ids}))
-    return {"items": [views.project(sim, project) for project, _ in pairs]}
+    return {"items": [views.project(sim, project) for project, unused_users in pairs]}
 
 
 @router.post("/projects/assignUsers", response_model=Items[Project], tags=["projects"])

@@ -334,16 +334,22 @@ class Simulator:
         for project in self.projects.values():
             for machine in project.machines.values():
                 self.sync(project, machine)
-                rep = machine.replication
-                if rep.has_server():
-                    artifacts.append({"kind": "replicationServer", "projectId": project.id, "machineId": machine.id, "name": "replicator-" + machine.name})
-                if rep.has_disks():
-                    for disk in machine.source.get("disks", []):
-                        if disk.get("isProtected", True):
-                            artifacts.append({"kind": "replicationDisk", "projectId": project.id, "machineId": machine.id, "name": "%s-%s" % (machine.name, disk["name"])})
-                if rep.intervals:
-                    artifacts.append({"kind": "snapshots", "projectId": project.id, "machineId": machine.id, "name": machine.name + "-snapshots"})
+                artifacts.extend(self._artifacts(project, machine))
         return {"items": machines, "replicationArtifacts": artifacts}
+
+    @staticmethod
+    def _artifacts(project, machine):
+        """What replication keeps in the target cloud for one machine: server, disks, snapshots."""
+        rep = machine.replication
+        names = []
+        if rep.has_server():
+            names.append(("replicationServer", "replicator-" + machine.name))
+        if rep.has_disks():
+            names.extend(("replicationDisk", "%s-%s" % (machine.name, disk["name"]))
+                         for disk in machine.source.get("disks", []) if disk.get("isProtected", True))
+        if rep.intervals:
+            names.append(("snapshots", machine.name + "-snapshots"))
+        return [{"kind": kind, "projectId": project.id, "machineId": machine.id, "name": name} for kind, name in names]
 
 
 def launch_replica(sim, project, machine, launch_type, point_in_time=None):

@@ -41,7 +41,8 @@ WORLD = {"accounts": [{
             "replicationConfiguration": {"cloudCredentials": "aws-main", "region": "us-east-1", "subnet": "private-a"},
             "machines": [
                 {"name": "m1", "disks": [{"name": "/dev/sda", "size": 1_000_000_000}], "tags": ["web", "prod"]},
-                {"name": "m2", "tags": ["db"], "disks": [{"name": "/dev/sda", "size": 2_000_000_000}, {"name": "/dev/sdb", "size": 500_000_000, "isProtected": False}]},
+                {"name": "m2", "tags": ["db"], "disks": [{"name": "/dev/sda", "size": 2_000_000_000},
+                                                         {"name": "/dev/sdb", "size": 500_000_000, "isProtected": False}]},
                 {"name": "m3", "disks": [{"name": "/dev/sda", "size": 1_000_000_000}], "launched": "TEST"},
             ],
         },

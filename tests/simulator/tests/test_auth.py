@@ -55,7 +55,7 @@ def test_an_account_without_an_active_license_answers_402(client, sim):
 
 def test_five_failures_lock_the_username_for_fifteen_minutes(client, world):
     api = Api(client)
-    for _ in range(5):
+    for attempt in range(5):
         assert api.login(password="wrong").status_code == 401
     locked = api.login()  # even the right password
     assert locked.status_code == 429
@@ -71,7 +71,7 @@ def test_five_failures_lock_the_username_for_fifteen_minutes(client, world):
 
 def test_failures_spread_over_more_than_fifteen_minutes_do_not_lock(client, world):
     api = Api(client)
-    for _ in range(4):
+    for attempt in range(4):
         assert api.login(password="wrong").status_code == 401
     advance(client, 16 * 60)
     assert api.login(password="wrong").status_code == 401

@@ -7,7 +7,7 @@ from tests.simulator.clock import VirtualClock, iso, micros, parse_micros
 
 def test_a_written_date_time_reads_back_as_the_same_moment():
     rng = random.Random(7)
-    for _ in range(20000):
+    for attempt in range(20000):
         moment = 1.7e9 + rng.random() * 1e8
         assert parse_micros(iso(moment)) == micros(moment)
 

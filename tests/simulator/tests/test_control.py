@@ -96,22 +96,22 @@ def _fault(client, **rule):
 
 def test_a_status_fault_with_a_count(api, client):
     _fault(client, method="GET", route="/projects", status=503, count=2)
-    assert [api.get("/projects").status_code for _ in range(3)] == [503, 503, 200]
+    assert [api.get("/projects").status_code for attempt in range(3)] == [503, 503, 200]
     assert api.get("/me").status_code == 200  # other routes are untouched
 
 
 def test_a_status_fault_with_a_rate(api, client):
     _fault(client, route="/projects", status=502, rate=1.0)
-    assert {api.get("/projects").status_code for _ in range(5)} == {502}
+    assert {api.get("/projects").status_code for attempt in range(5)} == {502}
     assert api.get("/projects").json()["code"] == "internalError"
     client.delete("/_simulator/faults")
     _fault(client, route="/projects", status=502, rate=0.0)
-    assert {api.get("/projects").status_code for _ in range(5)} == {200}
+    assert {api.get("/projects").status_code for attempt in range(5)} == {200}
 
 
 def test_a_rate_fault_hits_some_requests(api, client):
     _fault(client, route="/me", status=500, rate=0.5)
-    codes = [api.get("/me").status_code for _ in range(200)]
+    codes = [api.get("/me").status_code for attempt in range(200)]
     assert 50 < codes.count(500) < 150
 
 

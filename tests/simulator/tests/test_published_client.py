@@ -22,7 +22,7 @@ def simulator():
     try:
         url = process.stdout.readline().strip()
         tokens = {}
-        for _ in range(2):
+        for line in range(2):
             words = process.stdout.readline().split()
             tokens[words[1]] = words[-1]
         yield url, tokens
@@ -52,7 +52,7 @@ def test_password_and_token_logins(simulator):
 
 
 def test_projects_and_replication_configurations(simulator):
-    url, _ = simulator
+    url, unused_tokens = simulator
     client = PublishedClient(url)
     client.login("demo@example.com", "demo")
     credentials = client.list("/cloudCredentials")[0]
@@ -76,7 +76,7 @@ def test_projects_and_replication_configurations(simulator):
 
 
 def test_machines_and_points_in_time(simulator):
-    url, _ = simulator
+    url, unused_tokens = simulator
     client = PublishedClient(url)
     client.login("demo@example.com", "demo")
     project = [p for p in client.list("/projects") if p["name"] == "demo"][0]

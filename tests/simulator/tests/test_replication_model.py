@@ -222,7 +222,7 @@ def test_a_thinned_point_never_comes_back(offset):
     while moment < START + offset + 33 * 86400:
         moment += 47 * 60  # reads drift across hour and day boundaries
         rep.advance(moment, rate=12_500_000, ready=True)
-        now = {taken for _, taken in rep.points_in_time(moment, "m")}
+        now = {taken for unused_id, taken in rep.points_in_time(moment, "m")}
         assert not now & gone
         gone |= seen - now
         seen |= now
