@@ -1,0 +1,233 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import re
+
+import pytest
+import requests
+
+from ansible_collections.replication.recovery.plugins.module_utils import client as client_module
+from ansible_collections.replication.recovery.plugins.module_utils.client import (
+    ServiceClient, ServiceError, WriteInCheckMode, decode_session, encode_session)
+from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.fake_service import (
+    XSRF_COOKIE, Answer, FakeService, login_answer)
+
+URL = "https://dr.example.com/api/latest"
+
+
+@pytest.fixture
+def service():
+    return FakeService().on("POST", "/login", login_answer()).on("POST", "/logout", Answer(204))
+
+
+def make_client(service, sleeps=None, **options):
+    http = requests.Session()
+    http.mount("https://", service)
+    credentials = dict(username="dr@example.com", password="pw")
+    credentials.update(options)
+    return ServiceClient(URL, http=http, sleep=(sleeps.append if sleeps is not None else lambda seconds: None), **credentials)
+
+
+def test_password_login_then_the_session_cookie_on_every_call(service):
+    service.on("GET", "/projects/p1", Answer(200, {"id": "p1"}))
+    client = make_client(service)
+    assert client.get("/projects/p1") == {"id": "p1"}
+    login, read = service.sent
+    assert login.json_body == {"username": "dr@example.com", "password": "pw"}
+    assert "session=s3ss10n" in read.headers["Cookie"]
+    assert "X-XSRF-TOKEN" not in read.headers  # reads do not need it
+
+
+def test_token_login_is_preferred_to_a_password(service):
+    service.on("GET", "/me", Answer(200, {}))
+    make_client(service, api_token="t0k3n").get("/me")
+    assert service.sent[0].json_body == {"userApiToken": "t0k3n"}
+
+
+def test_writes_send_the_xsrf_token_of_the_cookie(service):
+    service.on("POST", "/projects", Answer(201, {"id": "p1"})).on("PATCH", "/projects/p1", Answer(200, {})).on("DELETE", "/projects/p1", Answer(204))
+    client = make_client(service)
+    client.post("/projects", {"name": "x"})
+    client.patch("/projects/p1", {"name": "y"})
+    assert client.delete("/projects/p1") is None
+    for request in service.sent[1:]:
+        assert request.headers["X-XSRF-TOKEN"] == XSRF_COOKIE
+
+
+def test_every_call_has_a_timeout_tls_settings_and_the_user_agent(service):
+    service.on("GET", "/me", Answer(200, {}))
+    client = make_client(service, timeout=7, ca_path="/etc/ca.pem")
+    client.get("/me")
+    for request in service.sent:
+        assert request.sent_kwargs["timeout"] == 7
+        assert request.sent_kwargs["verify"] == "/etc/ca.pem"
+        assert request.headers["User-Agent"].startswith("replication.recovery/")
+    service.sent.clear()
+    make_client(service, validate_certs=False).get("/me")
+    assert service.sent[0].sent_kwargs["verify"] is False
+
+
+def test_the_user_agent_names_the_collection_version():
+    galaxy = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "galaxy.yml")
+    with open(galaxy) as handle:
+        version = re.search(r"^version: (\S+)$", handle.read(), re.M).group(1)
+    assert client_module.COLLECTION_VERSION == version
+
+
+@pytest.mark.parametrize("status", [502, 503, 504])
+def test_reads_are_retried_on_gateway_errors_with_backoff(service, status):
+    service.on("GET", "/projects", Answer(status, {"code": "internalError", "message": "busy"}), Answer(200, {"items": []}))
+    sleeps = []
+    assert make_client(service, sleeps).get("/projects") == {"items": []}
+    assert len(service.calls("GET")) == 2 and sleeps == [0.5]
+
+
+def test_reads_are_retried_on_connection_errors(service):
+    service.on("GET", "/me", Answer(raises=requests.ConnectionError("reset")), Answer(raises=requests.Timeout("slow")), Answer(200, {}))
+    sleeps = []
+    make_client(service, sleeps).get("/me")
+    assert sleeps == [0.5, 1.0]
+
+
+def test_429_waits_as_long_as_retry_after_says(service):
+    service.on("GET", "/me", Answer(429, {"code": "tooManyRequests", "message": "slow down"}, headers={"Retry-After": "7"}), Answer(200, {}))
+    sleeps = []
+    make_client(service, sleeps).get("/me")
+    assert sleeps == [7.0]
+
+
+def test_retries_end(service):
+    service.on("GET", "/me", Answer(503, {"code": "internalError", "message": "down"}))
+    sleeps = []
+    with pytest.raises(ServiceError) as failure:
+        make_client(service, sleeps, retries=3).get("/me")
+    assert failure.value.status == 503 and len(service.calls("GET")) == 4
+    assert sleeps == [0.5, 1.0, 2.0]
+
+
+@pytest.mark.parametrize("answer", [Answer(503, {"code": "internalError", "message": "down"}), Answer(429, {}, headers={"Retry-After": "1"})])
+def test_a_write_answered_with_an_error_is_not_retried(service, answer):
+    service.on("POST", "/projects/p1/launchMachines", answer)
+    with pytest.raises(ServiceError) as failure:
+        make_client(service).post("/projects/p1/launchMachines", {})
+    assert len(service.calls("POST", "/projects/p1/launchMachines")) == 1
+    assert failure.value.maybe_done is False
+
+
+def test_a_write_without_an_answer_is_not_retried_and_may_be_done(service):
+    service.on("POST", "/projects/p1/launchMachines", Answer(raises=requests.ConnectionError("dropped")))
+    with pytest.raises(ServiceError) as failure:
+        make_client(service).post("/projects/p1/launchMachines", {})
+    assert len(service.calls("POST", "/projects/p1/launchMachines")) == 1
+    assert failure.value.maybe_done is True and failure.value.status is None
+    assert "no answer from the service" in str(failure.value)
+
+
+def test_a_401_leads_to_one_fresh_login(service):
+    service.on("POST", "/login", login_answer("first"), login_answer("second"))
+    service.on("PATCH", "/projects/p1", Answer(401, {"code": "sessionExpired", "message": "expired"}), Answer(200, {"id": "p1"}))
+    assert make_client(service).patch("/projects/p1", {"name": "n"}) == {"id": "p1"}
+    assert [r.path for r in service.sent] == ["/login", "/projects/p1", "/login", "/projects/p1"]
+    assert "session=second" in service.sent[-1].headers["Cookie"]
+
+
+def test_only_one_fresh_login(service):
+    service.on("GET", "/me", Answer(401, {"code": "unauthenticated", "message": "no"}))
+    with pytest.raises(ServiceError) as failure:
+        make_client(service).get("/me")
+    assert failure.value.status == 401
+    assert [r.path for r in service.sent] == ["/login", "/me", "/login", "/me"]
+
+
+def test_a_session_without_credentials_says_how_to_go_on(service):
+    service.on("GET", "/me", Answer(401, {"code": "sessionExpired", "message": "The session has expired"}))
+    session = encode_session(URL, "old", XSRF_COOKIE)
+    client = make_client(service, username=None, password=None, session=session)
+    with pytest.raises(ServiceError) as failure:
+        client.get("/me")
+    assert "log in again with service_login" in str(failure.value)
+    assert service.calls("POST", "/login") == []
+
+
+def test_a_reused_session_needs_no_login_and_is_not_logged_out(service):
+    service.on("GET", "/me", Answer(200, {})).on("POST", "/projects", Answer(201, {}))
+    client = make_client(service, username=None, password=None, session=encode_session(URL, "reused", XSRF_COOKIE))
+    client.get("/me")
+    client.post("/projects", {"name": "x"})
+    client.close()
+    assert [r.path for r in service.sent] == ["/me", "/projects"]
+    assert "session=reused" in service.sent[0].headers["Cookie"]
+    assert service.sent[1].headers["X-XSRF-TOKEN"] == XSRF_COOKIE
+
+
+def test_close_logs_out_a_session_the_client_started(service):
+    service.on("GET", "/me", Answer(200, {}))
+    client = make_client(service)
+    client.get("/me")
+    client.close()
+    assert [r.path for r in service.sent] == ["/login", "/me", "/logout"]
+    assert service.sent[-1].headers["X-XSRF-TOKEN"] == XSRF_COOKIE
+
+
+def test_session_values_round_trip_and_carry_the_url():
+    value = encode_session(URL, "sid", XSRF_COOKIE)
+    assert decode_session(value) == (URL, "sid", XSRF_COOKIE)
+    assert ServiceClient(None, session=value).api_url == URL
+    with pytest.raises(ValueError):
+        decode_session("not a session")
+
+
+@pytest.mark.parametrize("total,pages", [(0, 1), (1499, 1), (1500, 2), (3001, 3)])
+def test_paging_reads_until_a_short_page(service, total, pages):
+    items = list(range(total))
+    answers = [Answer(200, {"items": items[start:start + 1500]}) for start in range(0, pages * 1500, 1500)]
+    service.on("GET", "/projects", *answers)
+    assert make_client(service).list("/projects") == items
+    offsets = [int(re.search(r"offset=(\d+)", r.url).group(1)) for r in service.calls("GET", "/projects")]
+    assert offsets == [1500 * page for page in range(pages)]
+    assert all("limit=1500" in r.url for r in service.calls("GET", "/projects"))
+
+
+def test_errors_carry_method_path_status_code_and_message(service):
+    service.on("GET", "/projects/nope", Answer(404, {"code": "notFound", "message": "Project nope was not found."}))
+    with pytest.raises(ServiceError) as failure:
+        make_client(service).get("/projects/nope")
+    error = failure.value
+    assert str(error) == "GET /projects/nope failed: HTTP 404 notFound: Project nope was not found."
+    assert error.details() == {"method": "GET", "path": "/projects/nope", "status": 404, "code": "notFound", "message": "Project nope was not found."}
+
+
+def test_an_error_without_a_json_body_still_says_what_happened(service):
+    service.on("GET", "/me", Answer(500, None))
+    with pytest.raises(ServiceError) as failure:
+        make_client(service, retries=0).get("/me")
+    assert "HTTP 500" in str(failure.value)
+
+
+def test_bad_credentials_fail_the_login(service):
+    service.on("POST", "/login", Answer(401, {"code": "unauthenticated", "message": "The username and password are not valid."}))
+    with pytest.raises(ServiceError) as failure:
+        make_client(service).get("/me")
+    assert str(failure.value) == "POST /login failed: HTTP 401 unauthenticated: The username and password are not valid."
+    assert "pw" not in str(failure.value.details())
+
+
+def test_check_mode_refuses_every_write_before_sending_it(service):
+    service.on("GET", "/projects", Answer(200, {"items": []}))
+    client = make_client(service, check_mode=True)
+    assert client.list("/projects") == []  # reads, and the login they need, go on
+    for method in ("POST", "PATCH", "DELETE"):
+        with pytest.raises(WriteInCheckMode):
+            client.request(method, "/projects", body={})
+    assert [r.method for r in service.sent] == ["POST", "GET"]  # the login and the read
+    client.close()  # logging out is not a write
+
+
+def test_no_url_no_client():
+    with pytest.raises(ValueError):
+        ServiceClient(None, username="u", password="p")
