@@ -18,7 +18,7 @@ SIMULATOR_HOST ?= 127.0.0.1
 SIMULATOR_PORT ?= 8080
 TIME_SCALE ?= 60
 
-.PHONY: help venv simulator test test-sanity test-units test-simulator stage clean
+.PHONY: help venv simulator test test-sanity test-units test-simulator test-integration stage clean
 
 help:
 	@echo "make test       run every test (what CI runs)"
@@ -44,13 +44,18 @@ stage: $(STAMP)
 	cd $(COLLECTION) && git init -q && git add -A
 	$(BIN)/python tests/utils/install_get_pip.py
 
-test: test-sanity test-units test-simulator
+test: test-sanity test-units test-simulator test-integration
 
 test-sanity: stage
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
 
 test-units: stage
 	$(ANSIBLE_TEST) units --venv --python $(TEST_PYTHON) --requirements
+
+# Integration targets run against a simulator started for them on a free port.
+test-integration: stage
+	$(BIN)/python tests/utils/with_simulator.py --vars-file $(COLLECTION)/tests/integration/integration_config.yml -- \
+		sh -c 'cd $(COLLECTION) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(TARGETS)'
 
 test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q tests/simulator/tests

@@ -77,7 +77,8 @@ class ServiceModule(AnsibleModule):
 
     def _close(self):
         """Log out if the module logged in; a failing logout must not hide the task's result."""
-        client, self._client = self._client, None
+        # Argument validation fails inside AnsibleModule.__init__, before there is a client.
+        client, self._client = getattr(self, "_client", None), None
         if client is not None:
             try:
                 client.close()

@@ -1,0 +1,47 @@
+"""Run a command against a simulator started for it, and stop the simulator afterwards.
+
+    python tests/utils/with_simulator.py [--seed demo] [--time-scale 0] [--vars-file F] -- COMMAND...
+
+The simulator listens on a free port of 127.0.0.1. Its URL reaches the command twice: in the
+environment (SIMULATOR_URL, and REPLICATION_SERVICE_URL for the collection's modules) and, with
+--vars-file, as ``simulator_url`` in a YAML file (ansible-test's integration_config.yml).
+The command's exit status is this script's.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", default="empty")
+    parser.add_argument("--time-scale", default="0")
+    parser.add_argument("--vars-file")
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    simulator = subprocess.Popen(
+        [sys.executable, "-m", "tests.simulator", "--host", "127.0.0.1", "--port", "0", "--seed", args.seed, "--time-scale", args.time_scale],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        api_url = simulator.stdout.readline().strip()
+        if not api_url.startswith("http"):
+            print("the simulator did not start", file=sys.stderr)
+            return 1
+        root = api_url[: -len("/api/latest")]
+        if args.vars_file:
+            with open(args.vars_file, "w", encoding="utf-8") as handle:
+                handle.write("---\nsimulator_url: %s\n" % root)
+        env = dict(os.environ, SIMULATOR_URL=root, REPLICATION_SERVICE_URL=api_url)
+        return subprocess.call(command, env=env)
+    finally:
+        simulator.terminate()
+        simulator.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
