@@ -18,9 +18,10 @@ SIMULATOR_HOST ?= 127.0.0.1
 SIMULATOR_PORT ?= 8080
 TIME_SCALE ?= 60
 
-.PHONY: help venv simulator test test-sanity test-units test-simulator test-integration stage clean
+.PHONY: help venv simulator demo test test-sanity test-units test-simulator test-integration test-lint test-build test-demo stage clean
 
 help:
+	@echo "make demo       run the demo playbook against the simulator (demo seed)"
 	@echo "make test       run every test (what CI runs)"
 	@echo "make simulator  serve the simulator with the demo seed on $(SIMULATOR_HOST):$(SIMULATOR_PORT)"
 	@echo "make clean      remove the virtual environment, staged collection and test output"
@@ -44,7 +45,14 @@ stage: $(STAMP)
 	cd $(COLLECTION) && git init -q && git add -A
 	$(BIN)/python tests/utils/install_get_pip.py
 
-test: test-sanity test-units test-simulator test-integration
+# The collection is installed where ansible-playbook finds it: the staged tree.
+PLAYBOOK_ENV := ANSIBLE_COLLECTIONS_PATH=$(abspath $(BUILD)) PATH=$(BIN):$$PATH
+
+demo: stage
+	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale $(TIME_SCALE) -- \
+		env $(PLAYBOOK_ENV) $(BIN)/ansible-playbook tests/demo/demo.yml
+
+test: test-sanity test-units test-simulator test-integration test-lint test-build test-demo
 
 test-sanity: stage
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
@@ -59,6 +67,15 @@ test-integration: stage
 
 test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q tests/simulator/tests
+
+test-lint: $(STAMP)
+	$(BIN)/antsibull-changelog lint
+	env PATH=$(BIN):$$PATH $(BIN)/ansible-lint
+
+test-build: stage
+	$(BIN)/ansible-galaxy collection build --force --output-path $(BUILD)/dist $(COLLECTION)
+
+test-demo: demo
 
 clean:
 	rm -rf $(VENV) $(BUILD) tests/output .pytest_cache
