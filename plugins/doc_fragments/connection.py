@@ -69,6 +69,20 @@ attributes:
   platform:
     platforms: all
     details: The module talks to the service over HTTP(S) from the host it runs on, usually C(localhost).
+  action_group:
+    support: full
+    membership: [replication.recovery.service]
+"""
+
+    # For modules that change the service.
+    STATE = r"""
+attributes:
+  check_mode:
+    support: full
+    details: Nothing that would change the service is sent; the result is what it would be.
+  diff_mode:
+    support: full
+    details: Shows the members the task manages, before and after; never a secret.
 """
 
     # For modules that only read: they change nothing, so check mode changes nothing either.

@@ -24,14 +24,11 @@ options:
     type: bool
     default: false
 extends_documentation_fragment:
-  - ansible.builtin.action_common_attributes
-  - ansible.builtin.action_common_attributes.actiongroups
   - replication.recovery.connection
   - replication.recovery.connection.INFO
-attributes:
-  action_group:
-    support: full
-    membership: [replication.recovery.service]
+  # The built-in fragments describe the attributes; the ones above, listed first, set them.
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
 seealso:
   - module: replication.recovery.service_cloud_credentials
 author:

@@ -26,18 +26,16 @@ options:
     choices: [present, absent]
     default: present
 extends_documentation_fragment:
+  - replication.recovery.connection
+  # The built-in fragments describe the attributes; the ones above, listed first, set them.
   - ansible.builtin.action_common_attributes
   - ansible.builtin.action_common_attributes.actiongroups
-  - replication.recovery.connection
 attributes:
   check_mode:
     support: full
     details: Logging in changes nothing, so it happens in check mode too; logging out is only predicted.
   diff_mode:
     support: none
-  action_group:
-    support: full
-    membership: [replication.recovery.service]
 author:
   - Replication and Recovery collection maintainers (@replication-recovery)
 """

@@ -18,14 +18,11 @@ options:
     description: Name or ID of the project to return. All projects if not given.
     type: str
 extends_documentation_fragment:
-  - ansible.builtin.action_common_attributes
-  - ansible.builtin.action_common_attributes.actiongroups
   - replication.recovery.connection
   - replication.recovery.connection.INFO
-attributes:
-  action_group:
-    support: full
-    membership: [replication.recovery.service]
+  # The built-in fragments describe the attributes; the ones above, listed first, set them.
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
 seealso:
   - module: replication.recovery.service_project
 author:

@@ -101,19 +101,11 @@ options:
     type: bool
     default: false
 extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.connection.STATE
+  # The built-in fragments describe the attributes; the ones above, listed first, set them.
   - ansible.builtin.action_common_attributes
   - ansible.builtin.action_common_attributes.actiongroups
-  - replication.recovery.connection
-attributes:
-  check_mode:
-    support: full
-    details: Nothing is sent that would change the service; the result is the predicted configuration.
-  diff_mode:
-    support: full
-    details: Shows the members this task manages, before and after.
-  action_group:
-    support: full
-    membership: [replication.recovery.service]
 seealso:
   - module: replication.recovery.service_replication_config_info
   - module: replication.recovery.service_project
