@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The connection options come from the environment, as AWX / Automation Controller
+# credentials inject them: no module option names the service.
+set -eux
+
+url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
+
+# Seed the world first; setup_simulator needs simulator_url only.
+ANSIBLE_ROLES_PATH=.. ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
+
+REPLICATION_SERVICE_URL="$url/api/latest" \
+REPLICATION_SERVICE_USERNAME=admin@example.test \
+REPLICATION_SERVICE_PASSWORD=integration-password \
+REPLICATION_SERVICE_TIMEOUT=10 \
+REPLICATION_SERVICE_VALIDATE_CERTS=false \
+    ansible-playbook -i ../../inventory with_password.yml
+
+REPLICATION_SERVICE_URL="$url/api/latest" \
+REPLICATION_SERVICE_API_TOKEN=integration-token-0001 \
+    ansible-playbook -i ../../inventory with_token.yml
+
+# Without a URL anywhere the module says where to give one.
+if REPLICATION_SERVICE_URL='' ansible-playbook -i ../../inventory with_token.yml >output.txt 2>&1; then
+    echo "a play without api_url should fail"; exit 1
+fi
+grep -q "api_url is required (or the environment variable REPLICATION_SERVICE_URL)" output.txt
+rm -f output.txt
