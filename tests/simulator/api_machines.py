@@ -12,6 +12,7 @@ from .clock import iso
 from .errors import invalid, not_found
 from .models import (BandwidthThrottling, BandwidthThrottlingRequest, Items, Machine, MachineIDs, MachinePatch,
                      MachinesListInvalidIDsAndJob, MachinesPatch, PointInTime, Replica)
+from .api_jobs import busy_machines
 from .routing import Page, ServiceRouter, paging
 
 router = ServiceRouter()
@@ -90,6 +91,7 @@ async def patch_machines(projectId: str, body: MachinesPatch, request: Request, 
 
 def _uninstall(sim, caller, project, machines):
     """Stated rule 3: replication, agent, disks and points in time go; launched machines stay."""
+    busy_machines(project, [m.id for m in machines])
     for machine in machines:
         del project.machines[machine.id]
     sim.record(caller.user, "AGENT_UNINSTALLED", "Agent uninstalled from %s." % ", ".join(m.name for m in machines), project=project,
@@ -168,6 +170,8 @@ def _set_replication(request, project_id, body, caller, status):
     """Machines not in the project, or whose status does not allow the change, come back as invalid."""
     sim = _sim(request)
     project = sim.project(caller.user, project_id)
+    if status == "STOPPED":
+        busy_machines(project, body.machineIDs)
     sim.sync_project(project)
     now = sim.now()
     acted, invalid_ids = [], []

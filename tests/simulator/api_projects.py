@@ -129,6 +129,9 @@ async def delete_project(projectId: str, request: Request, caller: Caller = Depe
     """Stated rule 4: everything of the project goes, except machines launched in the target cloud."""
     sim = _sim(request)
     project = sim.project(caller.user, projectId)
+    job = project.running_job()
+    if job is not None:
+        raise conflict("Job %s (%s) is running in this project; wait for it to end." % (job.id, job.type))
     del sim.projects[project.id]
     for user in sim.users.values():
         if project.id in user.notify_project_ids:

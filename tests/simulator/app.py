@@ -7,12 +7,13 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from . import api_account, api_machines, api_projects, auth, control
+from . import api_account, api_backup, api_blueprints, api_jobs, api_machines, api_projects, auth, control
 from .errors import ServiceError
 from .routing import API_PREFIXES, describe_validation
 from .state import Simulator
 
-SERVICE_ROUTERS = (auth.router, api_account.router, api_projects.router, api_machines.router)
+SERVICE_ROUTERS = (auth.router, api_account.router, api_projects.router, api_machines.router, api_jobs.router, api_backup.router,
+                   api_blueprints.router)
 STATUS_CODES = {401: "unauthenticated", 403: "forbidden", 404: "notFound", 409: "conflict", 429: "tooManyRequests"}
 
 

@@ -74,6 +74,12 @@ def writer(request: Request, caller: Caller = Depends(authenticated)) -> Caller:
     return caller
 
 
+def poster(request: Request, caller: Caller = Depends(authenticated)) -> Caller:
+    """A read sent as a POST (a search): the XSRF header is needed, any role may."""
+    _check_xsrf(request, caller)
+    return caller
+
+
 def admin(caller: Caller = Depends(writer)) -> Caller:
     if not caller.user.admin:
         raise forbidden("Only an ACCOUNT_ADMIN or ACCOUNT_OWNER can do that.")

@@ -5,6 +5,7 @@ session lifetimes, lockouts) reads this clock, so a test can age the service by 
 call instead of waiting.
 """
 
+import re
 import time
 from datetime import datetime, timedelta, timezone
 
@@ -56,3 +57,15 @@ def parse_micros(text):
     if value.tzinfo is None:
         value = value.replace(tzinfo=timezone.utc)
     return (value - EPOCH) // MICROSECOND
+
+
+_DURATION = re.compile(r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$")
+
+
+def parse_duration(text):
+    """Seconds in an ISO 8601 duration of days, hours, minutes and seconds (``PT10M``, ``P1DT2H``)."""
+    match = _DURATION.match(text or "")
+    if not match or text in ("P", "PT") or text.endswith("T"):
+        raise ValueError("%r is not an ISO 8601 duration such as PT10M" % text)
+    days, hours, minutes, seconds = match.groups()
+    return int(days or 0) * 86400 + int(hours or 0) * 3600 + int(minutes or 0) * 60 + float(seconds or 0)

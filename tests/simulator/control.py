@@ -35,11 +35,20 @@ class FaultRule(Control):
     latencyMs: int = Field(0, ge=0, le=60000)
     retryAfter: Optional[int] = Field(None, ge=0)
     dropAfterWrite: bool = False
+    # Faults of jobs: machines that fail (by name, or a rate), a whole job that fails, slow jobs.
+    failMachines: List[str] = []
+    failRate: Optional[float] = Field(None, ge=0, le=1)
+    failJob: bool = False
+    slowFactor: Optional[float] = Field(None, ge=1)
+    jobTypes: List[str] = []
 
     @model_validator(mode="after")
     def one_effect(self):
-        if not (self.status or self.latencyMs or self.dropAfterWrite):
-            raise ValueError("a fault needs status, latencyMs or dropAfterWrite")
+        request_fault = bool(self.status or self.latencyMs or self.dropAfterWrite)
+        job_fault = bool(self.failMachines or self.failRate is not None or self.failJob or self.slowFactor)
+        if request_fault == job_fault:
+            raise ValueError("a fault needs one effect: status, latencyMs or dropAfterWrite on requests, "
+                             "or failMachines, failRate, failJob or slowFactor on jobs")
         if self.status and self.dropAfterWrite:
             raise ValueError("status and dropAfterWrite exclude each other")
         if self.rate is not None and self.count is not None:
@@ -107,6 +116,9 @@ async def clear_stats(request: Request):
 
 
 def _fault_wire(fault):
+    if fault.for_jobs:
+        return {"failMachines": fault.fail_machines, "failRate": fault.fail_rate, "failJob": fault.fail_job, "slowFactor": fault.slow,
+                "jobTypes": fault.job_types, "count": fault.count}
     return {"method": fault.method, "route": fault.route, "status": fault.status, "rate": fault.rate, "count": fault.count,
             "latencyMs": fault.latency_ms, "retryAfter": fault.retry_after, "dropAfterWrite": fault.drop_after_write}
 
@@ -122,7 +134,9 @@ async def add_faults(body: FaultRules, request: Request):
     sim = _sim(request)
     for rule in body.rules:
         sim.faults.append(Fault(method=rule.method.upper(), route=rule.route, status=rule.status, rate=rule.rate, count=rule.count,
-                                latency_ms=rule.latencyMs, retry_after=rule.retryAfter, drop_after_write=rule.dropAfterWrite))
+                                latency_ms=rule.latencyMs, retry_after=rule.retryAfter, drop_after_write=rule.dropAfterWrite,
+                                fail_machines=rule.failMachines, fail_rate=rule.failRate, fail_job=rule.failJob, slow=rule.slowFactor,
+                                job_types=rule.jobTypes))
     return {"rules": [_fault_wire(f) for f in sim.faults]}
 
 

@@ -307,6 +307,11 @@ class BandwidthThrottling(Wire):
     bandwidthThrottling: int
 
 
+class JobLogEntry(Wire):
+    message: str
+    logDateTime: str
+
+
 class Job(Wire):
     id: Optional[str] = None
     type: Optional[str] = None
@@ -315,6 +320,7 @@ class Job(Wire):
     endDateTime: Optional[str] = None
     initiatedBy: Optional[str] = None
     participatingMachines: Optional[List[str]] = None
+    log: Optional[List[JobLogEntry]] = None
 
 
 class MachinesListInvalidIDsAndJob(Wire):
@@ -446,3 +452,134 @@ class ProjectUsers(Request):
 
 class ProjectUsersRequest(Request):
     items: List[ProjectUsers]
+
+
+# -- jobs, launches, recovery plans, files, blueprints (part 2) ----------------------------------
+
+
+class LaunchItem(Request):
+    machineId: StrictStr
+    pointInTimeId: Optional[StrictStr] = None
+
+
+class DebugScripts(Request):
+    preboot: List[StrictStr] = []
+    postboot: List[StrictStr] = []
+
+
+class LaunchMachinesParameters(Request):
+    launchType: Literal["TEST", "RECOVERY", "CUTOVER", "DEBUG"]
+    items: List[LaunchItem] = Field(min_length=1)
+    debugScripts: Optional[DebugScripts] = None
+
+
+class ReplicaIDs(Request):
+    replicaIDs: List[StrictStr] = Field(min_length=1)
+
+
+class RecoveryPlanStep(Request):
+    name: StrictStr = Field(min_length=1)
+    machineIDs: List[StrictStr]
+    waitBefore: Optional[StrictStr] = None
+
+
+class RecoveryPlanSteps(Request):
+    items: List[RecoveryPlanStep]
+
+
+class RecoveryPlanPatch(Request):
+    name: Optional[StrictStr] = Field(default=None, min_length=1)
+    steps: Optional[RecoveryPlanSteps] = None
+
+
+class RecoveryPlanCreate(RecoveryPlanPatch):
+    name: StrictStr = Field(min_length=1)
+    steps: RecoveryPlanSteps
+
+
+class RecoveryPlan(RecoveryPlanPatch):
+    id: Optional[str] = None
+
+
+class RunRecoveryPlan(Request):
+    recoveryPlanID: StrictStr
+    executionMode: Literal["TEST", "RECOVERY", "CUTOVER", "CLEANUP"]
+    pointInTimeID: Optional[StrictStr] = None
+
+
+class FindFilesParameters(Request):
+    query: StrictStr = Field(min_length=1)
+    machineIDs: List[StrictStr] = Field(min_length=1)
+
+
+class FoundFile(Wire):
+    machineId: str
+    filePath: str
+    pointsInTime: List[PointInTime]
+
+
+class FindFilesResults(Wire):
+    count: int
+    query: str
+    items: List[FoundFile]
+    invalidMachineIDs: List[str]
+
+
+class RestoreFileItem(Request):
+    machineId: StrictStr
+    filePath: StrictStr
+    pointInTimeId: StrictStr
+
+
+class RestoreFilesParameters(Request):
+    items: List[RestoreFileItem] = Field(min_length=1)
+
+
+class MoveMachines(Request):
+    machineIDs: List[StrictStr] = Field(min_length=1)
+    destinationProjectId: StrictStr
+
+
+class BlueprintTag(Request):
+    key: StrictStr
+    value: StrictStr
+
+
+class BlueprintDisk(Request):
+    name: StrictStr
+    type: Optional[StrictStr] = None
+    iops: Optional[StrictInt] = Field(default=None, ge=0)
+
+
+class BlueprintPatch(Request):
+    """Every member; read-only ones are accepted when equal to the stored values."""
+
+    id: Optional[StrictStr] = None
+    machineId: Optional[StrictStr] = None
+    region: Optional[StrictStr] = None
+    machineName: Optional[StrictStr] = None
+    instanceType: Optional[StrictStr] = None
+    subnetIDs: Optional[List[StrictStr]] = None
+    securityGroupIDs: Optional[List[StrictStr]] = None
+    privateIPs: Optional[List[StrictStr]] = None
+    privateIPAction: Optional[Literal["CREATE_NEW", "COPY_ORIGIN", "CUSTOM_IP", "USE_NETWORK_INTERFACE"]] = None
+    publicIPAction: Optional[Literal["ALLOCATE", "DONT_ALLOCATE", "AS_SUBNET"]] = None
+    staticIp: Optional[StrictStr] = None
+    staticIpAction: Optional[StrictStr] = None
+    iamRole: Optional[StrictStr] = None
+    tenancy: Optional[Literal["SHARED", "DEDICATED", "HOST"]] = None
+    placementGroup: Optional[StrictStr] = None
+    runAfterLaunch: Optional[StrictBool] = None
+    tags: Optional[List[BlueprintTag]] = None
+    disks: Optional[List[BlueprintDisk]] = None
+    recommendedInstanceType: Optional[StrictStr] = None
+    recommendedPrivateIP: Optional[StrictStr] = None
+
+
+class BlueprintCreate(BlueprintPatch):
+    machineId: StrictStr
+    region: StrictStr
+
+
+class Blueprint(BlueprintPatch):
+    pass

@@ -96,6 +96,7 @@ class Machine:
     tags: List[str] = field(default_factory=list)
     throttle: int = 0
     replica_id: Optional[str] = None
+    restore_servers: List[str] = field(default_factory=list)
     life_cycle: Dict[str, float] = field(default_factory=dict)
 
     @property
@@ -119,9 +120,16 @@ class Project:
     license_ids: List[str] = field(default_factory=list)
     user_ids: List[str] = field(default_factory=list)
     replication_reversed: bool = False
+    reverse_allowed: bool = False  # a recovery or cutover launch happened since the last reverse
     features: Dict[str, bool] = field(default_factory=dict)
     configs: Dict[str, dict] = field(default_factory=dict)
     machines: Dict[str, Machine] = field(default_factory=dict)
+    jobs: List = field(default_factory=list)  # newest last
+    plans: Dict[str, dict] = field(default_factory=dict)
+    blueprints: Dict[str, dict] = field(default_factory=dict)
+
+    def running_job(self):
+        return next((job for job in self.jobs if job.running), None)
 
 
 @dataclass
@@ -140,6 +148,9 @@ class Replica:
     point_in_time: Optional[str]
     created: float
     state: str = "running"
+    instance_type: Optional[str] = None
+    subnet_id: Optional[str] = None
+    private_ip: Optional[str] = None
 
 
 @dataclass
@@ -160,9 +171,22 @@ class Fault:
     latency_ms: int = 0
     retry_after: Optional[int] = None
     drop_after_write: bool = False
+    # Faults of jobs rather than of requests.
+    fail_machines: List[str] = field(default_factory=list)
+    fail_rate: Optional[float] = None
+    fail_job: bool = False
+    slow: Optional[float] = None
+    job_types: List[str] = field(default_factory=list)
+
+    @property
+    def for_jobs(self):
+        return bool(self.fail_machines or self.fail_rate is not None or self.fail_job or self.slow)
 
     def matches(self, method, route):
-        return self.method in ("*", method) and self.route in ("*", route)
+        return not self.for_jobs and self.method in ("*", method) and self.route in ("*", route)
+
+    def matches_job(self, job_type):
+        return self.for_jobs and (not self.job_types or job_type in self.job_types)
 
 
 class Stats:
@@ -174,9 +198,12 @@ class Stats:
         self.writes = 0
         self.per_route = collections.Counter()
 
+    # Requests that change nothing although they are not GETs.
+    NOT_WRITES = ("/login", "/logout", "/projects/{projectId}/findFiles")
+
     def record(self, method, route):
         self.total += 1
-        if method not in ("GET", "HEAD") and route not in ("/login", "/logout"):
+        if method not in ("GET", "HEAD") and route not in self.NOT_WRITES:
             self.writes += 1
         self.per_route[(method, route)] += 1
 
@@ -234,6 +261,7 @@ class Simulator:
         project = self.projects.get(project_id)
         if project is None or project.account_id != user.account_id or not (user.sees_all_projects or user.id in project.user_ids):
             raise not_found("Project %s" % project_id)
+        self.sync_jobs(project)
         return project
 
     def machine(self, project, machine_id):
@@ -289,6 +317,13 @@ class Simulator:
     def sync(self, project, machine):
         machine.replication.advance(self.now(), self.bandwidth(project, machine), project.config_id is not None)
 
+    def sync_jobs(self, project):
+        """Fire every job event that is due: launched machines appear, terminated ones go."""
+        now = self.now()
+        for job in project.jobs:
+            if job.running:
+                job.advance(now)
+
     def sync_project(self, project):
         """Bring every machine up to now; call before a change that alters their rates."""
         for machine in project.machines.values():
@@ -314,6 +349,8 @@ class Simulator:
     # -- the target cloud ---------------------------------------------------------------------
 
     def cloud_inventory(self):
+        for project in self.projects.values():
+            self.sync_jobs(project)
         machines = [
             {
                 "id": r.cloud_id,
@@ -325,6 +362,10 @@ class Simulator:
                 "launchType": r.launch_type,
                 "state": r.state,
                 "publicIps": r.public_ips,
+                "privateIp": r.private_ip,
+                "instanceType": r.instance_type,
+                "subnetId": r.subnet_id,
+                "regionId": r.region_id,
                 "launchDateTime": iso(r.created),
             }
             for r in self.replicas.values()
@@ -352,24 +393,47 @@ class Simulator:
         return [{"kind": kind, "projectId": project.id, "machineId": machine.id, "name": name} for kind, name in names]
 
 
-def launch_replica(sim, project, machine, launch_type, point_in_time=None):
-    """Start a target machine for ``machine``; a previous one is terminated first."""
-    now = sim.now()
+def launch_replica(sim, project, machine, launch_type, point_in_time=None, shape=None, when=None):
+    """Start a target machine for ``machine`` at ``when`` (now); a previous one is terminated first.
+
+    ``shape`` (instance type, subnet, IPs) comes from the machine's blueprint, if it has one.
+    """
+    now = sim.now() if when is None else when
     old = sim.replicas.get(machine.replica_id) if machine.replica_id else None
-    if old is not None:
+    if old is not None and launch_type != "RESTORE":
         old.state = "terminated"
+    shape = shape or {}
     sim.ip_counter += 1
     config = sim.default_config(project) or {}
+    public_ips = ["203.0.113.%d" % (1 + (sim.ip_counter - 1) % 254)] if shape.get("publicIp", True) else []
     replica = Replica(
         id=sim.new_id(), project_id=project.id, project_name=project.name, machine_id=machine.id,
         machine_name=machine.name, launch_type=launch_type, cloud_id="i-%017x" % sim.rng.getrandbits(68),
-        public_ips=["203.0.113.%d" % (1 + (sim.ip_counter - 1) % 254)], region_id=config.get("region"),
-        point_in_time=point_in_time, created=now,
+        public_ips=public_ips, region_id=config.get("region"), point_in_time=point_in_time, created=now,
+        instance_type=shape.get("instanceType"), subnet_id=shape.get("subnetId") or config.get("subnetId"),
+        private_ip=shape.get("privateIp") or "10.0.%d.%d" % (sim.ip_counter // 250 % 250, 10 + sim.ip_counter % 240),
     )
     sim.replicas[replica.id] = replica
+    if launch_type == "RESTORE":
+        machine.restore_servers.append(replica.id)
+        return replica
     machine.replica_id = replica.id
     machine.life_cycle[LIFE_CYCLE_MEMBER[launch_type]] = now
+    if launch_type in ("RECOVERY", "CUTOVER"):
+        project.reverse_allowed = True
     return replica
+
+
+def terminate_replica(sim, replica):
+    """Terminate a target machine; its source machine no longer points at it."""
+    replica.state = "terminated"
+    project = sim.projects.get(replica.project_id)
+    machine = project.machines.get(replica.machine_id) if project else None
+    if machine is not None:
+        if machine.replica_id == replica.id:
+            machine.replica_id = None
+        if replica.id in machine.restore_servers:
+            machine.restore_servers.remove(replica.id)
 
 
 LIFE_CYCLE_MEMBER = {

@@ -116,7 +116,7 @@ def machine(sim, p, m):
         "replica": m.replica_id,
         "isAgentInstalled": True,
         "tags": list(m.tags),
-        "restoreServers": [],
+        "restoreServers": list(m.restore_servers),
         "license": {"licenseId": lic.id, "startOfUseDateTime": iso(m.installed_at)} if lic else None,
     })
 
@@ -145,3 +145,24 @@ def audit_entry(entry):
         "changedFields": entry["changedFields"],
         "participatingMachines": entry["participatingMachines"],
     })
+
+
+def job(sim, j):
+    return drop_none({
+        "id": j.id,
+        "type": j.type,
+        "status": j.status,
+        "creationDateTime": iso(j.created),
+        "endDateTime": iso(j.ended) if j.ended is not None else None,
+        "initiatedBy": j.initiated_by,
+        "participatingMachines": list(j.machine_ids),
+        "log": [{"message": message, "logDateTime": iso(when)} for when, message in j.log],
+    })
+
+
+def plan(sim, p):
+    return {"id": p["id"], "name": p["name"], "steps": {"items": [drop_none(dict(step)) for step in p["steps"]["items"]]}}
+
+
+def blueprint(sim, b):
+    return drop_none({key: (list(value) if isinstance(value, list) else value) for key, value in b.items()})

@@ -159,3 +159,26 @@ def live(app):
 def long_sessions(client):
     """For tests that jump the clock by hours: sessions would expire, as they do in the service."""
     client.patch("/_simulator/settings", json={"sessionLifetimeSeconds": 100 * 86400})
+
+
+@pytest.fixture
+def replicating(long_sessions, client, world):
+    """WORLD an hour later: every machine has finished initial sync and has points in time."""
+    advance(client, 3600)
+    return world
+
+
+def follow(api, client, project_id, job, step=30, limit=4 * 3600):
+    """Jump the clock until the job ends; the job as it ended."""
+    waited = 0
+    while job["status"] in ("PENDING", "STARTED"):
+        assert waited <= limit, "job %s did not end" % job["id"]
+        advance(client, step)
+        waited += step
+        job = api.ok("GET", "/projects/%s/jobs/%s" % (project_id, job["id"]))
+    return job
+
+
+def cloud(client):
+    """Machines that exist in the target cloud."""
+    return client.get("/_simulator/cloud").json()["items"]

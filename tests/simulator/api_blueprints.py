@@ -1,0 +1,125 @@
+"""Blueprints: how a machine is launched in one region. One per machine and region."""
+
+import ipaddress
+
+from fastapi import Depends, Request
+
+from . import views
+from .actions import recommended_instance_type
+from .audit import changed_fields
+from .auth import Caller, authenticated, writer
+from .errors import conflict, invalid, not_found
+from .models import Blueprint, BlueprintCreate, BlueprintPatch, Items
+from .routing import Page, ServiceRouter, paging
+
+router = ServiceRouter()
+READ_ONLY = ("id", "machineId", "region", "machineName", "recommendedInstanceType", "recommendedPrivateIP")
+
+
+def _sim(request):
+    return request.app.state.sim
+
+
+def _region_view(sim, project, region_id):
+    """The region as the project's credentials see it: those of its configuration there, else its own."""
+    credentials = [c["cloudCredentials"] for c in project.configs.values() if c["region"] == region_id] + list(project.credentials_ids)
+    for credentials_id in credentials:
+        creds = sim.credentials.get(credentials_id)
+        view = sim.region_of(creds, region_id) if creds else None
+        if view is not None:
+            return view
+    raise invalid("region: %s is not a region the project's cloud credentials can use." % region_id)
+
+
+def _recommended_ip(machine):
+    number = int(machine.id.replace("-", "")[:6], 16)
+    return "10.0.%d.%d" % (number // 250 % 250, 10 + number % 240)
+
+
+def _validate(sim, project, blueprint):
+    region = _region_view(sim, project, blueprint["region"])
+    if blueprint.get("instanceType") and blueprint["instanceType"] not in region["instanceTypes"]:
+        raise invalid("instanceType: %s is not an instance type of region %s." % (blueprint["instanceType"], region["name"]))
+    subnets = {s["subnetId"] for s in region["subnets"]}
+    for subnet in blueprint.get("subnetIDs", []):
+        if subnet not in subnets:
+            raise invalid("subnetIDs: %s is not a subnet of region %s." % (subnet, region["name"]))
+    groups = {g["securityGroupId"] for g in region["securityGroups"]}
+    for group in blueprint.get("securityGroupIDs", []):
+        if group not in groups:
+            raise invalid("securityGroupIDs: %s is not a security group of region %s." % (group, region["name"]))
+    if blueprint.get("iamRole") and blueprint["iamRole"] not in region["iamRoles"]:
+        raise invalid("iamRole: %s is not an IAM role of region %s." % (blueprint["iamRole"], region["name"]))
+    for address in blueprint.get("privateIPs", []) + ([blueprint["staticIp"]] if blueprint.get("staticIp") else []):
+        try:
+            ipaddress.IPv4Address(address)
+        except ValueError:
+            raise invalid("%s is not an IPv4 address." % address)
+
+
+def _blueprint(project, blueprint_id):
+    found = project.blueprints.get(blueprint_id)
+    if found is None:
+        raise not_found("Blueprint %s" % blueprint_id)
+    return found
+
+
+@router.get("/projects/{projectId}/blueprints", response_model=Items[Blueprint], tags=["blueprints"])
+async def list_blueprints(projectId: str, request: Request, page: Page = Depends(paging), caller: Caller = Depends(authenticated)):
+    sim = _sim(request)
+    project = sim.project(caller.user, projectId)
+    return page.of([views.blueprint(sim, b) for b in project.blueprints.values()])
+
+
+@router.post("/projects/{projectId}/blueprints", response_model=Blueprint, status_code=201, tags=["blueprints"])
+async def create_blueprint(projectId: str, body: BlueprintCreate, request: Request, caller: Caller = Depends(writer)):
+    sim = _sim(request)
+    project = sim.project(caller.user, projectId)
+    machine = project.machines.get(body.machineId)
+    if machine is None:
+        raise invalid("machineId: %s is not a machine of this project." % body.machineId)
+    if any(b["machineId"] == machine.id and b["region"] == body.region for b in project.blueprints.values()):
+        raise conflict("Machine %s has a blueprint for that region already." % machine.name)
+    computed = {"machineName": machine.name, "recommendedInstanceType": recommended_instance_type(machine),
+                "recommendedPrivateIP": _recommended_ip(machine)}
+    values = body.model_dump(exclude_none=True)
+    for member, value in computed.items():
+        if member in values and values[member] != value:
+            raise invalid("%s is read-only." % member)
+    blueprint = {
+        "id": sim.new_id(), "privateIPAction": "CREATE_NEW", "publicIPAction": "ALLOCATE", "tenancy": "SHARED", "runAfterLaunch": True,
+        "subnetIDs": [], "securityGroupIDs": [], "privateIPs": [], "tags": [],
+        "disks": [{"name": d["name"], "type": "SSD"} for d in machine.source.get("disks", [])],
+    }
+    blueprint.update(values)
+    blueprint.update(computed)
+    _validate(sim, project, blueprint)
+    project.blueprints[blueprint["id"]] = blueprint
+    sim.record(caller.user, "BLUEPRINT_CREATED", "Blueprint of %s created." % machine.name, project=project, machines=[machine.id])
+    return views.blueprint(sim, blueprint)
+
+
+@router.get("/projects/{projectId}/blueprints/{blueprintId}", response_model=Blueprint, tags=["blueprints"])
+async def get_blueprint(projectId: str, blueprintId: str, request: Request, caller: Caller = Depends(authenticated)):
+    sim = _sim(request)
+    return views.blueprint(sim, _blueprint(sim.project(caller.user, projectId), blueprintId))
+
+
+@router.patch("/projects/{projectId}/blueprints/{blueprintId}", response_model=Blueprint, tags=["blueprints"])
+async def patch_blueprint(projectId: str, blueprintId: str, body: BlueprintPatch, request: Request, caller: Caller = Depends(writer)):
+    """The whole blueprint or a part; read-only members equal to the stored values are ignored."""
+    sim = _sim(request)
+    project = sim.project(caller.user, projectId)
+    stored = _blueprint(project, blueprintId)
+    values = body.model_dump(exclude_none=True)
+    for member in READ_ONLY:
+        if member in values and values.pop(member) != stored.get(member):
+            raise invalid("%s is read-only." % member)
+    merged = dict(stored, **values)
+    _validate(sim, project, merged)
+    changes = changed_fields(stored, values)
+    stored.update(values)
+    if changes:
+        sim.record(caller.user, "BLUEPRINT_UPDATED", "Blueprint of %s updated." % stored["machineName"], project=project, changed=changes,
+                   machines=[stored["machineId"]])
+    return views.blueprint(sim, stored)
