@@ -60,8 +60,9 @@ def _fails(sim, job, machine):
     return False
 
 
-def latest_point(sim, machine, at_or_before=None):
+def latest_point(sim, project, machine, at_or_before=None):
     """The machine's newest point in time, or the newest at or before a moment; None if there is none."""
+    sim.sync(project, machine)
     points = machine.replication.points_in_time(sim.now(), machine.id)
     if at_or_before is not None:
         points = [point for point in points if point[1] <= at_or_before]
@@ -156,7 +157,7 @@ def plan_recovery_plan(sim, project, job, plan, mode, at_or_before, start):
             live = [sim.replicas[m.replica_id] for m in machines if m.replica_id and sim.replicas[m.replica_id].state != "terminated"]
             moment, failing = plan_cleanup(sim, job, live, moment)
         else:
-            items = [(m, latest_point(sim, m, at_or_before)) for m in machines]
+            items = [(m, latest_point(sim, project, m, at_or_before)) for m in machines]
             moment, failing = plan_launch(sim, project, job, items, mode, moment)
         if failing:
             job.at(moment, "%s: failed." % label)

@@ -50,10 +50,10 @@ def launch_items(sim, project, items):
         machine = project.machines.get(item.machineId)
         if machine is None:
             raise invalid("items: machine %s is not in this project." % item.machineId)
-        sim.sync(project, machine)
         if item.pointInTimeId is None:
-            point = latest_point(sim, machine)
+            point = latest_point(sim, project, machine)
         else:
+            sim.sync(project, machine)
             points = dict(machine.replication.points_in_time(sim.now(), machine.id))
             if item.pointInTimeId not in points:
                 raise invalid("items: %s is not a point in time of machine %s." % (item.pointInTimeId, machine.name))

@@ -63,8 +63,8 @@ class PublishedClient:
     def patch(self, path, body):
         return self._call("PATCH", path, body)
 
-    def delete(self, path):
-        return self._call("DELETE", path)
+    def delete(self, path, body=None):
+        return self._call("DELETE", path, body)
 
     def list(self, path, limit=PAGE, **params):
         """Every item of a paged list: pages until one comes back shorter than ``limit``."""

@@ -46,7 +46,10 @@ def test_one_jump_gives_the_same_job_as_many_small_ones(api, client, project, si
     second = launch(api, project, ["m1", "m2"])
     advance(client, 3600)
     jumped = api.ok("GET", _path(project, "/jobs/" + second["id"]))
-    shape = lambda job: [line["message"].split(" target machine i-")[0] for line in job["log"]]  # noqa: E731
+
+    def shape(job):
+        return [line["message"].split(" target machine i-")[0] for line in job["log"]]
+
     assert jumped["status"] == stepwise["status"] == "COMPLETED"
     assert len(jumped["log"]) == len(stepwise["log"]) + 2  # plus the termination of the first launch's machines
     assert shape(jumped)[-1] == shape(stepwise)[-1]

@@ -90,3 +90,36 @@ def test_machines_and_points_in_time(simulator):
         assert "lastConsistencyDateTime" in machine["replicationInfo"]  # initial sync done
         points = client.list("/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"]))
         assert points and all(set(p) == {"id", "dateTime"} for p in points)
+
+
+def _follow(client, control, project_id, job):
+    """Poll the job until it ends, moving the simulator's clock between polls."""
+    for unused_poll in range(200):
+        if job["status"] not in ("PENDING", "STARTED"):
+            return job
+        requests.post(control + "/_simulator/clock", json={"advanceSeconds": 15}, timeout=5)
+        job = client.get("/projects/%s/jobs/%s" % (project_id, job["id"]))
+    raise AssertionError("job %s did not end" % job["id"])
+
+
+def test_a_full_test_launch_and_cleanup(simulator):
+    url, unused_tokens = simulator
+    control = url[: -len("/api/latest")]
+    requests.post(control + "/_simulator/clock", json={"advanceSeconds": 3600}, timeout=5)  # every machine replicating
+    client = PublishedClient(url)
+    client.login("demo@example.com", "demo")
+    project = [p for p in client.list("/projects") if p["name"] == "demo"][0]
+    machines = client.list("/projects/%s/machines" % project["id"])
+    launched = client.post("/projects/%s/launchMachines" % project["id"],
+                           {"launchType": "TEST", "items": [{"machineId": m["id"]} for m in machines]})
+    assert launched["type"] == "TEST_LAUNCH" and launched["status"] == "PENDING"
+    job = _follow(client, control, project["id"], launched)
+    assert job["status"] == "COMPLETED", job["log"]
+    assert sorted(job["participatingMachines"]) == sorted(m["id"] for m in machines)
+    replicas = [client.get("/projects/%s/replicas/%s" % (project["id"], m["replica"]))
+                for m in client.list("/projects/%s/machines" % project["id"])]
+    assert len(replicas) == 5 and {r["machineCloudState"] for r in replicas} == {"running"}
+    cleanup = client.delete("/projects/%s/replicas" % project["id"], {"replicaIDs": [r["id"] for r in replicas]})
+    assert _follow(client, control, project["id"], cleanup)["status"] == "COMPLETED"
+    assert not any("replica" in m for m in client.list("/projects/%s/machines" % project["id"]))
+    assert requests.get(control + "/_simulator/cloud", timeout=5).json()["items"] == []
