@@ -20,6 +20,7 @@ from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_requ
 from ansible_collections.replication.recovery.plugins.module_utils.client import (
     HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ServiceClient, ServiceError, WriteInCheckMode)
 from ansible_collections.replication.recovery.plugins.module_utils.compare import differences, managed
+from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of, parse_time
 
 ID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
@@ -152,6 +153,44 @@ class ServiceModule(AnsibleModule):
             self.fail_json(msg="%s %r was not found. Known: %s." % (what, value, ", ".join(known) if known else "none"))
         return item["id"]
 
+    def region_item(self, region, collection, id_key, what, value):
+        """The ID of a subnet, security group... of ``region``, named by its ID or name."""
+        items = region.get(collection, [])
+        for item in items:
+            if value in (item[id_key], item.get("name")):
+                return item[id_key]
+        self.fail_json(msg="%s %r is not in region %s. Known: %s." % (what, value, region["name"], ", ".join(
+            "%s (%s)" % (item.get("name"), item[id_key]) for item in items) or "none"))
+
+    def machines(self, project):
+        """Every machine of the project, stopped ones included: one list call per run."""
+        return self.list("/projects/%s/machines" % project["id"], dict(all="true"))
+
+    def resolve_machines(self, project, values):
+        """The machines named (or with the IDs) in ``values``, all of them if None.
+
+        Unknown names fail the task before anything is written.
+        """
+        machines = self.machines(project)
+        if values is None:
+            return list(machines)
+        found, unknown = [], []
+        for value in values:
+            machine = next((m for m in machines if value in (m["id"], name_of(m))), None)
+            if machine is None:
+                unknown.append(value)
+            elif machine not in found:
+                found.append(machine)
+        if unknown:
+            self.fail_json(msg="Project %r has no machine %s. Known: %s." % (
+                project["name"], ", ".join(repr(v) for v in unknown), ", ".join(sorted(name_of(m) for m in machines)) or "none"))
+        return found
+
+    def service_now(self):
+        """The service's own time, in epoch seconds: lags are measured against it, not this host's clock."""
+        info = self.client.get("/extendedAccountInfo")
+        return parse_time(info["dateTime"]["dateTime"])
+
     def project(self, value):
         """The project named (or with the ID) ``value``; the task fails if there is none."""
         items = self.list("/projects")
@@ -194,4 +233,6 @@ class ServiceModule(AnsibleModule):
         self._record_diff(managed(current, members or list(current), secrets), {})
 
     def _record_diff(self, before, after):
-        self.diff = dict(before=before, after=after)
+        """Merge into the task's diff, so that a module may ensure several things in one task."""
+        self.diff["before"].update(before)
+        self.diff["after"].update(after)

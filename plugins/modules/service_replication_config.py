@@ -237,20 +237,13 @@ class ReplicationConfigModule(ServiceModule):
             if params[option] is not None:
                 desired[member] = params[option]
         if params["subnet"] is not None:
-            desired["subnetId"] = self.in_region(region["subnets"], "subnetId", "Subnet", params["subnet"], region)
+            desired["subnetId"] = self.region_item(region, "subnets", "subnetId", "Subnet", params["subnet"])
         if params["security_groups"] is not None:
             desired["replicatorSecurityGroupIDs"] = [
-                self.in_region(region["securityGroups"], "securityGroupId", "Security group", value, region) for value in params["security_groups"]]
+                self.region_item(region, "securityGroups", "securityGroupId", "Security group", value) for value in params["security_groups"]]
         if params["replication_tags"] is not None:
             desired["replicationTags"] = [dict(key=key, value=str(value)) for key, value in sorted(params["replication_tags"].items())]
         return desired
-
-    def in_region(self, items, id_key, what, value, region):
-        for item in items:
-            if value in (item[id_key], item.get("name")):
-                return item[id_key]
-        self.fail_json(msg="%s %r is not in region %s. Known: %s." % (what, value, region["name"], ", ".join(
-            "%s (%s)" % (item.get("name"), item[id_key]) for item in items) or "none"))
 
     def resync(self, project, current, desired):
         """Whether the change restarts initial sync (stated rules 1 and 2); fails unless allowed."""

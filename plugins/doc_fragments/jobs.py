@@ -1,0 +1,34 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+
+class ModuleDocFragment(object):
+    # Options of modules that start a job or wait for one.
+    DOCUMENTATION = r"""
+options:
+  wait:
+    description:
+      - Wait until the job ends. Without waiting, the task returns the job as it was when started.
+    type: bool
+    default: true
+  wait_timeout:
+    description:
+      - Seconds to wait, in all, for a job that blocks the project and for the job itself. When
+        they run out the task fails; the job goes on in the service.
+    type: int
+    default: 1800
+  poll_interval:
+    description:
+      - Seconds between the first two looks at a running job; later ones are further apart, up to
+        30 seconds, so a long job costs few requests.
+    type: float
+    default: 5
+notes:
+  - Only one job runs in a project at a time. When another job blocks the project, the task waits
+    for it (within O(wait_timeout)) instead of failing.
+"""

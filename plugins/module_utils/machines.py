@@ -1,0 +1,83 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""What the service says of a machine, and what a DR engineer wants to know from it.
+
+The service has no lag or state member: lag is the service's now minus
+``lastConsistencyDateTime``, and initial sync is done once that member is present.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from datetime import datetime, timezone
+
+REPLICATION_STATES = ("initiating", "initial_sync", "continuous", "lagging", "paused", "stopped", "stale")
+LAUNCH_TYPE_MEMBERS = (
+    ("test", "lastTestLaunchDateTime"),
+    ("recovery", "lastRecoveryLaunchDateTime"),
+    ("cutover", "lastCutoverDateTime"),
+)
+
+
+def parse_time(value):
+    """An RFC 3339 date-time (``Z`` or an offset; none means UTC) as epoch seconds."""
+    moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp()
+
+
+def name_of(machine):
+    return machine.get("sourceProperties", {}).get("name", machine["id"])
+
+
+def replication_facts(machine, now, lag_threshold, stale_after):
+    """The computed members of a machine, by the rule in service_machine_info's documentation."""
+    info = machine.get("replicationInfo", {})
+    consistent = info.get("lastConsistencyDateTime")
+    seen = info.get("lastSeenDateTime")
+    total = info.get("totalStorageBytes") or 0
+    replicated = info.get("replicatedStorageBytes") or 0
+    facts = dict(
+        name=name_of(machine),
+        lag_seconds=max(0, int(now - parse_time(consistent))) if consistent else None,
+        backlog_bytes=info.get("backloggedStorageBytes", 0),
+        sync_percent=100.0 if consistent else (round(100.0 * replicated / total, 1) if total else 0.0),
+        last_seen_seconds=max(0, int(now - parse_time(seen))) if seen else None,
+    )
+    facts["replication_state"] = _state(machine, info, facts, lag_threshold, stale_after)
+    return facts
+
+
+def _state(machine, info, facts, lag_threshold, stale_after):
+    status = machine.get("replicationStatus")
+    if status == "STOPPED":
+        return "stopped"
+    if status == "PAUSED":
+        return "paused"
+    if facts["last_seen_seconds"] is None or facts["last_seen_seconds"] > stale_after:
+        return "stale"
+    if facts["lag_seconds"] is None:
+        attempts = info.get("initiationStates", {}).get("items", [])
+        steps = attempts[-1]["steps"] if attempts else []
+        done = steps and all(step.get("status") in ("SUCCEEDED", "SKIPPED") for step in steps)
+        return "initial_sync" if done else "initiating"
+    return "lagging" if facts["lag_seconds"] > lag_threshold else "continuous"
+
+
+def launch_type_of_replica(machine):
+    """The launch type of the machine's current target machine: that of its latest launch."""
+    life_cycle = machine.get("lifeCycle", {})
+    launched = [(parse_time(life_cycle[member]), kind) for kind, member in LAUNCH_TYPE_MEMBERS if life_cycle.get(member)]
+    return max(launched)[1] if launched else None
+
+
+def pick_point(points, at_or_before=None):
+    """The newest of ``points`` (newest first), or the newest at or before a moment; None if none."""
+    for point in points:
+        if at_or_before is None or parse_time(point["dateTime"]) <= at_or_before:
+            return point
+    return None

@@ -1,0 +1,239 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: service_blueprint
+short_description: Manage how a machine is launched in a region (its blueprint)
+version_added: 1.0.0
+description:
+  - Sets the launch settings of one source machine for one target region - instance type,
+    network, addresses, IAM role, tags, disks. The service keeps one blueprint per machine and region.
+  - Reads the blueprint, changes what the options say and writes back only what differs; members
+    you do not name are never dropped. O(disks) change only the disks they name.
+options:
+  project:
+    description: The project, by name or ID.
+    type: str
+    required: true
+  machine:
+    description: The source machine, by name or ID.
+    type: str
+    required: true
+  region:
+    description: The target region, by name or ID. The region of the project's default replication configuration if not given.
+    type: str
+  instance_type:
+    description: Instance type of the launched machine; one the region offers.
+    type: str
+  subnets:
+    description: Subnets of the launched machine, by ID or name. The order does not matter.
+    type: list
+    elements: str
+  security_groups:
+    description: Security groups of the launched machine, by ID or name. The order does not matter.
+    type: list
+    elements: str
+  private_ip_action:
+    description: How the launched machine gets its private IP address.
+    type: str
+    choices: [CREATE_NEW, COPY_ORIGIN, CUSTOM_IP, USE_NETWORK_INTERFACE]
+  private_ips:
+    description: Private IP addresses, with O(private_ip_action=CUSTOM_IP).
+    type: list
+    elements: str
+  public_ip_action:
+    description: Whether the launched machine gets a public IP address.
+    type: str
+    choices: [ALLOCATE, DONT_ALLOCATE, AS_SUBNET]
+  static_ip:
+    description: A static (elastic) IP address for the launched machine.
+    type: str
+  static_ip_action:
+    description: How the static IP address is used, as the service names it.
+    type: str
+  iam_role:
+    description: IAM role of the launched machine; one the region offers.
+    type: str
+  tenancy:
+    description: Tenancy of the launched machine.
+    type: str
+    choices: [SHARED, DEDICATED, HOST]
+  placement_group:
+    description: Placement group of the launched machine.
+    type: str
+  run_after_launch:
+    description: Whether the launched machine runs after launch.
+    type: bool
+  tags:
+    description: Tags of the launched machine, as a dictionary of key and value.
+    type: dict
+  disks:
+    description: Settings of the launched machine's disks, by disk name; disks not named keep theirs.
+    type: list
+    elements: dict
+    suboptions:
+      name:
+        description: Name of the source disk.
+        type: str
+        required: true
+      type:
+        description: Volume type of the launched disk.
+        type: str
+      iops:
+        description: Provisioned IOPS of the launched disk.
+        type: int
+extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.connection.STATE
+  # The built-in fragments describe the attributes; the ones above, listed first, set them.
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
+seealso:
+  - module: replication.recovery.service_launch
+author:
+  - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: Launch the database server big, private, on fast disks
+  replication.recovery.service_blueprint:
+    project: production
+    machine: db-1
+    instance_type: r5.large
+    subnets: [private-a]
+    security_groups: [default]
+    public_ip_action: DONT_ALLOCATE
+    private_ip_action: CUSTOM_IP
+    private_ips: [10.20.0.15]
+    tags: {role: database, dr: "true"}
+    disks:
+      - name: /dev/sdb
+        type: io2
+        iops: 6000
+"""
+
+RETURN = r"""
+blueprint:
+  description: The blueprint as the service describes it after the task; in check mode, as it would be.
+  returned: always
+  type: dict
+  sample:
+    id: 2b7e9c1a-55d3-4c2e-8f0a-3f6d2e1b9a44
+    machineId: 9db2cf6d-4b41-41b5-8f77-b40af8fa16ff
+    machineName: db-1
+    region: 8c94d736-9a3e-5ef5-88c4-c3f1daf9ae3c
+    instanceType: r5.large
+    publicIPAction: DONT_ALLOCATE
+    tags: [{key: role, value: database}]
+    disks: [{name: /dev/sda, type: SSD}, {name: /dev/sdb, type: io2, iops: 6000}]
+"""
+
+from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+
+OPTIONS = {
+    "instance_type": "instanceType",
+    "private_ip_action": "privateIPAction",
+    "private_ips": "privateIPs",
+    "public_ip_action": "publicIPAction",
+    "static_ip": "staticIp",
+    "static_ip_action": "staticIpAction",
+    "iam_role": "iamRole",
+    "tenancy": "tenancy",
+    "placement_group": "placementGroup",
+    "run_after_launch": "runAfterLaunch",
+}
+UNORDERED = ("subnetIDs", "securityGroupIDs", "tags", "privateIPs")
+
+
+class BlueprintModule(ServiceModule):
+    def work(self):
+        params = self.params
+        project = self.project(params["project"])
+        machine = self.resolve_machines(project, [params["machine"]])[0]
+        region = self.region(project)
+        path = "/projects/%s/blueprints" % project["id"]
+        current = next((b for b in self.list(path) if b["machineId"] == machine["id"] and b["region"] == region["id"]), None)
+        desired = self.desired(region, current)
+        blueprint = self.ensure(
+            current, desired, unordered=UNORDERED,
+            create=lambda body: self.client.post(path, dict(body, machineId=machine["id"], region=region["id"])),
+            update=lambda changes: self.client.patch("%s/%s" % (path, current["id"]), changes))
+        return dict(blueprint=blueprint)
+
+    def region(self, project):
+        """The region, as the credentials of the project's configuration there (or the project's) see it."""
+        configs = self.list("/projects/%s/replicationConfigurations" % project["id"])
+        value = self.params["region"]
+        if value is None:
+            default = next((c for c in configs if c["id"] == project.get("replicationConfiguration")), None)
+            if default is None:
+                self.fail_json(msg="Project %r has no default replication configuration: give region." % project["name"])
+            value = default["region"]
+        credentials = [c["cloudCredentials"] for c in configs] + list(project.get("cloudCredentialsIDs", []))
+        for credentials_id in dict.fromkeys(credentials):
+            region = self.find(self.list("/cloudCredentials/%s/regions" % credentials_id), "Region", value)
+            if region is not None:
+                return region
+        self.fail_json(msg="Region %r is not one the cloud credentials of project %r can use." % (value, project["name"]))
+
+    def desired(self, region, current):
+        params = self.params
+        desired = dict((member, params[option]) for option, member in OPTIONS.items() if params[option] is not None)
+        if params["subnets"] is not None:
+            desired["subnetIDs"] = [self.region_item(region, "subnets", "subnetId", "Subnet", value) for value in params["subnets"]]
+        if params["security_groups"] is not None:
+            desired["securityGroupIDs"] = [self.region_item(region, "securityGroups", "securityGroupId", "Security group", value)
+                                           for value in params["security_groups"]]
+        if params["tags"] is not None:
+            desired["tags"] = [dict(key=key, value=str(value)) for key, value in sorted(params["tags"].items())]
+        if params["disks"] is not None:
+            desired["disks"] = self.merged_disks((current or {}).get("disks", []), params["disks"])
+        return desired
+
+    @staticmethod
+    def merged_disks(current, changes):
+        """The current disks with the named ones changed; disks not named keep their settings."""
+        disks = [dict(disk) for disk in current]
+        for change in changes:
+            settings = dict((key, value) for key, value in change.items() if value is not None)
+            disk = next((d for d in disks if d["name"] == change["name"]), None)
+            if disk is None:
+                disks.append(settings)
+            else:
+                disk.update(settings)
+        return disks
+
+
+def main():
+    BlueprintModule(
+        argument_spec=dict(
+            project=dict(type="str", required=True),
+            machine=dict(type="str", required=True),
+            region=dict(type="str"),
+            instance_type=dict(type="str"),
+            subnets=dict(type="list", elements="str"),
+            security_groups=dict(type="list", elements="str"),
+            private_ip_action=dict(type="str", choices=["CREATE_NEW", "COPY_ORIGIN", "CUSTOM_IP", "USE_NETWORK_INTERFACE"]),
+            private_ips=dict(type="list", elements="str"),
+            public_ip_action=dict(type="str", choices=["ALLOCATE", "DONT_ALLOCATE", "AS_SUBNET"]),
+            static_ip=dict(type="str"),
+            static_ip_action=dict(type="str"),
+            iam_role=dict(type="str"),
+            tenancy=dict(type="str", choices=["SHARED", "DEDICATED", "HOST"]),
+            placement_group=dict(type="str"),
+            run_after_launch=dict(type="bool"),
+            tags=dict(type="dict"),
+            disks=dict(type="list", elements="dict", options=dict(name=dict(type="str", required=True), type=dict(type="str"),
+                                                                  iops=dict(type="int"))),
+        ),
+    ).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,299 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: service_launch
+short_description: Launch test, recovery or cutover machines from replicated data
+version_added: 1.0.0
+description:
+  - Launches target machines for source machines of a project, from their latest point in time or
+    one you choose, and waits for the launch job to end.
+  - Idempotent - when every machine already has a live target machine of this launch type (from
+    the point in time asked for, if one was), nothing is launched; when a launch job of this type
+    for these machines is already running, the task follows it instead of starting another.
+  - Relaunching (with O(force=true)) replaces a machine's previous target machine; the service
+    terminates it first.
+  - A launch is never sent twice by accident - when the connection drops after the request went
+    out, the task looks for the job the request may have created before it sends again.
+  - A job that fails for some machines fails the task, with the job's log lines for those machines.
+options:
+  project:
+    description: The project, by name or ID.
+    type: str
+    required: true
+  machines:
+    description:
+      - The machines to launch, by name or ID. Every machine whose replication is not stopped, if
+        not given. Unknown names fail the task before anything is launched.
+    type: list
+    elements: str
+  launch_type:
+    description:
+      - V(test) for a DR test, V(recovery) for a real failover, V(cutover) for the end of a
+        migration, V(debug) for a test launch that runs O(debug_scripts).
+      - Recovery and cutover launches make reverse replication possible afterwards.
+    type: str
+    choices: [test, recovery, cutover, debug]
+    default: test
+  point_in_time:
+    description:
+      - V(latest) (the default) launches each machine from its newest point in time.
+      - The ID of a point in time launches its machine from it, and the other machines from their
+        last point at or before its moment.
+      - An RFC 3339 date-time (for example V(2026-11-22T08:00:00Z)) launches each machine from its
+        last point at or before that moment; a machine that has none fails the task before anything
+        is launched.
+    type: str
+    default: latest
+  force:
+    description: Launch even when the machines already have live target machines of this type, replacing them.
+    type: bool
+    default: false
+  debug_scripts:
+    description: Scripts a V(debug) launch runs in the target machine.
+    type: dict
+    suboptions:
+      preboot:
+        description: Scripts run before the machine boots.
+        type: list
+        elements: str
+        default: []
+      postboot:
+        description: Scripts run after the machine booted.
+        type: list
+        elements: str
+        default: []
+extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.jobs
+  # The built-in fragments describe the attributes; the ones above, listed first, set them.
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
+attributes:
+  check_mode:
+    support: full
+    details: Nothing is launched; the task says whether it would launch, and for which machines.
+  diff_mode:
+    support: none
+seealso:
+  - module: replication.recovery.service_replica_cleanup
+  - module: replication.recovery.service_point_in_time_info
+  - module: replication.recovery.service_job_info
+author:
+  - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: Test machines for the whole project
+  replication.recovery.service_launch:
+    project: production
+    launch_type: test
+  register: launch
+
+- name: Their addresses
+  ansible.builtin.debug:
+    msg: "{{ launch.launched | map(attribute='replica.publicIps') | flatten }}"
+
+- name: Recover the databases as they were at 06:00
+  replication.recovery.service_launch:
+    project: production
+    machines: [db-1, db-2]
+    launch_type: recovery
+    point_in_time: "2026-11-22T06:00:00Z"
+    wait_timeout: 3600
+"""
+
+RETURN = r"""
+job:
+  description: The launch job as the service describes it, with its log; absent when nothing was launched.
+  returned: when a job was started or followed
+  type: dict
+  sample:
+    id: 6a1f8c2e-0d4b-4e1a-9a55-2c7e3f0b9d11
+    type: TEST_LAUNCH
+    status: COMPLETED
+    participatingMachines: [9db2cf6d-4b41-41b5-8f77-b40af8fa16ff]
+    log: [{message: Job started., logDateTime: "2026-11-22T08:15:05.000000+00:00"}]
+launched:
+  description:
+    - For each machine, its target machine after the task. Absent in check mode and with O(wait=false).
+  returned: when the task waited, outside check mode
+  type: list
+  elements: dict
+  contains:
+    machine_id:
+      description: ID of the source machine.
+      type: str
+    machine_name:
+      description: Name of the source machine.
+      type: str
+    replica:
+      description: The target machine as the service describes it (C(id), C(machineCloudId), C(machineCloudState), C(publicIps), C(pointInTime), ...).
+      type: dict
+    point_in_time_date_time:
+      description: When the point in time the target machine was launched from was taken.
+      type: str
+would_launch:
+  description: Names of the machines this task launched, or in check mode would launch.
+  returned: always
+  type: list
+  elements: str
+"""
+
+from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, active, same_job
+from ansible_collections.replication.recovery.plugins.module_utils.machines import (
+    LAUNCH_TYPE_MEMBERS, launch_type_of_replica, name_of, parse_time, pick_point)
+
+JOB_TYPES = {"test": "TEST_LAUNCH", "debug": "TEST_LAUNCH", "recovery": "RECOVERY_LAUNCH", "cutover": "CUTOVER_LAUNCH"}
+
+
+class LaunchModule(ServiceModule):
+    def work(self):
+        params = self.params
+        project = self.project(params["project"])
+        if params["machines"] is None:
+            machines = [m for m in self.machines(project) if m.get("replicationStatus") != "STOPPED"]
+        else:
+            machines = self.resolve_machines(project, params["machines"])
+        if not machines:
+            self.fail_json(msg="Project %r has no machine to launch." % project["name"])
+        points = self.chosen_points(project, machines)
+        job_type = JOB_TYPES[params["launch_type"]]
+        ids = [m["id"] for m in machines]
+        jobs = Jobs.of(self, project)
+
+        if not params["force"] and self.already_launched(project, machines, points):
+            return dict(launched=self.launched(project, machines), would_launch=[])
+        if self.check_mode:
+            running = jobs.newest()
+            self.changed = not (active(running) and same_job(job_type, ids)(running))
+            return dict(would_launch=[name_of(m) for m in machines] if self.changed else [])
+
+        body = dict(launchType=params["launch_type"].upper(),
+                    items=[dict(machineId=m["id"], **({"pointInTimeId": points[m["id"]]["id"]} if m["id"] in points else {}))
+                           for m in machines])
+        if params["launch_type"] == "debug" and params["debug_scripts"]:
+            body["debugScripts"] = params["debug_scripts"]
+        job, sent = jobs.start(lambda: self.client.post("/projects/%s/launchMachines" % project["id"], body), same_job(job_type, ids))
+        self.changed = sent
+        result = dict(job=job, would_launch=[name_of(m) for m in machines])
+        if not params["wait"]:
+            return result
+        job = jobs.wait(job)
+        result["job"] = job
+        self.forget("/projects/%s/machines" % project["id"])
+        machines = self.resolve_machines(project, ids)
+        if job["status"] != "COMPLETED":
+            self.fail_launch(job, machines, result)
+        result["launched"] = self.launched(project, machines)
+        return result
+
+    # -- points in time ---------------------------------------------------------------------
+
+    def points_of(self, project, machine):
+        """The machine's points in time, newest first."""
+        return list(reversed(self.list("/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"]))))
+
+    def chosen_points(self, project, machines):
+        """{machine ID: point} for the points asked for; empty for the latest (the service's default)."""
+        value = self.params["point_in_time"]
+        if value == "latest":
+            return {}
+        moment, chosen = None, {}
+        if looks_like_id(value):
+            for machine in machines:
+                point = next((p for p in self.points_of(project, machine) if p["id"] == value), None)
+                if point is not None:
+                    chosen[machine["id"]] = point
+                    moment = parse_time(point["dateTime"])
+                    break
+            else:
+                self.fail_json(msg="%s is not a point in time of any of the machines." % value)
+        else:
+            try:
+                moment = parse_time(value)
+            except ValueError:
+                self.fail_json(msg="point_in_time must be latest, the ID of a point in time, or an RFC 3339 date-time; not %r." % value)
+        missing = []
+        for machine in machines:
+            if machine["id"] in chosen:
+                continue
+            point = pick_point(self.points_of(project, machine), moment)
+            if point is None:
+                missing.append(name_of(machine))
+            else:
+                chosen[machine["id"]] = point
+        if missing:
+            self.fail_json(msg="No point in time at or before %s for %s; nothing was launched." % (value, ", ".join(missing)))
+        return chosen
+
+    # -- what exists ------------------------------------------------------------------------
+
+    def replica(self, project, machine):
+        return self.client.get("/projects/%s/replicas/%s" % (project["id"], machine["replica"]))
+
+    def already_launched(self, project, machines, points):
+        """Whether every machine has a live target machine of this type (and point in time)."""
+        wanted = "test" if self.params["launch_type"] == "debug" else self.params["launch_type"]
+        for machine in machines:
+            if not machine.get("replica") or launch_type_of_replica(machine) != wanted:
+                return False
+            replica = self.replica(project, machine)
+            if replica.get("machineCloudState") == "terminated":
+                return False
+            if machine["id"] in points and replica.get("pointInTime") != points[machine["id"]]["id"]:
+                return False
+        return True
+
+    def launched(self, project, machines):
+        result = []
+        for machine in machines:
+            entry = dict(machine_id=machine["id"], machine_name=name_of(machine))
+            if machine.get("replica"):
+                replica = self.replica(project, machine)
+                entry["replica"] = replica
+                point = next((p for p in self.points_of(project, machine) if p["id"] == replica.get("pointInTime")), None)
+                if point is not None:
+                    entry["point_in_time_date_time"] = point["dateTime"]
+            result.append(entry)
+        return result
+
+    def fail_launch(self, job, machines, result):
+        """The job failed: name the machines without a target machine from it, with their log lines."""
+        started = parse_time(job["creationDateTime"])
+        failed = []
+        for machine in machines:
+            life_cycle = machine.get("lifeCycle", {})
+            launched_at = [parse_time(life_cycle[member]) for unused_kind, member in LAUNCH_TYPE_MEMBERS if life_cycle.get(member)]
+            if not machine.get("replica") or not launched_at or max(launched_at) < started:
+                failed.append(name_of(machine))
+        lines = [line["message"] for line in job.get("log", []) if any(name in line["message"] for name in failed)]
+        if not lines:
+            lines = [line["message"] for line in job.get("log", [])[-3:]]
+        self.fail_json(msg="Launch job %s %s for %s: %s" % (job["id"], job["status"], ", ".join(failed) or "the project", " ".join(lines)),
+                       failed_machines=failed, changed=self.changed, **result)
+
+
+def main():
+    spec = dict(
+        project=dict(type="str", required=True),
+        machines=dict(type="list", elements="str"),
+        launch_type=dict(type="str", choices=["test", "recovery", "cutover", "debug"], default="test"),
+        point_in_time=dict(type="str", default="latest"),
+        force=dict(type="bool", default=False),
+        debug_scripts=dict(type="dict", options=dict(preboot=dict(type="list", elements="str", default=[]),
+                                                     postboot=dict(type="list", elements="str", default=[]))),
+    )
+    spec.update(WAIT_ARGUMENT_SPEC)
+    LaunchModule(argument_spec=spec).run()
+
+
+if __name__ == "__main__":
+    main()

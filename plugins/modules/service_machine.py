@@ -1,0 +1,119 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: service_machine
+short_description: Manage one source machine - its launch-time tags, its bandwidth, its agent
+version_added: 1.0.0
+description:
+  - Sets the launch-time settings and the bandwidth limit of one source machine, or uninstalls its agent.
+  - Uninstalling (O(state=absent)) stops replication, removes the agent and deletes the machine's
+    replication disks and points in time, B(but not the machines already launched from it), which
+    stay in the target cloud (the service's stated rule 3). Clean them up first if they should go.
+options:
+  project:
+    description: The project, by name or ID.
+    type: str
+    required: true
+  machine:
+    description: The machine, by name or ID.
+    type: str
+    required: true
+  state:
+    description: V(present) sets what the options say; V(absent) uninstalls the agent. A machine that is already gone is not an error.
+    type: str
+    choices: [present, absent]
+    default: present
+  tags:
+    description: Launch-time tags of the machine (the service's C(tags)), given to the machines launched from it. The order does not matter.
+    type: list
+    elements: str
+  bandwidth_throttling:
+    description: Bandwidth limit of this machine's replication in Mbps; V(0) means the replication configuration's limit applies.
+    type: int
+extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.connection.STATE
+  # The built-in fragments describe the attributes; the ones above, listed first, set them.
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
+seealso:
+  - module: replication.recovery.service_machine_info
+  - module: replication.recovery.service_blueprint
+author:
+  - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: Tag a machine and limit its bandwidth
+  replication.recovery.service_machine:
+    project: production
+    machine: db-1
+    tags: [tier-1, database]
+    bandwidth_throttling: 200
+
+- name: Stop protecting a decommissioned machine (its launched machines stay)
+  replication.recovery.service_machine:
+    project: production
+    machine: old-app-3
+    state: absent
+"""
+
+RETURN = r"""
+machine:
+  description: The machine as the service describes it after the task; in check mode, as it would be. Absent with O(state=absent).
+  returned: when O(state=present)
+  type: dict
+bandwidth_throttling:
+  description: The machine's bandwidth limit in Mbps after the task.
+  returned: when O(bandwidth_throttling) is given
+  type: int
+"""
+
+from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of
+
+
+class MachineModule(ServiceModule):
+    def work(self):
+        params = self.params
+        project = self.project(params["project"])
+        path = "/projects/%s/machines" % project["id"]
+        if params["state"] == "absent":
+            current = next((m for m in self.machines(project) if params["machine"] in (m["id"], name_of(m))), None)
+            self.ensure_absent(current, lambda machine: self.client.delete("%s/%s" % (path, machine["id"])), members=["id", "replicationStatus"])
+            return dict()
+        machine = self.resolve_machines(project, [params["machine"]])[0]
+        result = dict()
+        if params["tags"] is not None:
+            machine = self.ensure(machine, dict(tags=params["tags"]), create=None, unordered=("tags",),
+                                  update=lambda changes: self.client.patch("%s/%s" % (path, machine["id"]), changes))
+        if params["bandwidth_throttling"] is not None:
+            throttle_path = "%s/%s/bandwidthThrottling" % (path, machine["id"])
+            after = self.ensure(self.client.get(throttle_path), dict(bandwidthThrottling=params["bandwidth_throttling"]), create=None,
+                                update=lambda changes: self.client.patch(throttle_path, changes))
+            result["bandwidth_throttling"] = after["bandwidthThrottling"]
+        result["machine"] = machine
+        return result
+
+
+def main():
+    MachineModule(
+        argument_spec=dict(
+            project=dict(type="str", required=True),
+            machine=dict(type="str", required=True),
+            state=dict(type="str", choices=["present", "absent"], default="present"),
+            tags=dict(type="list", elements="str"),
+            bandwidth_throttling=dict(type="int"),
+        ),
+    ).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: service_machine_info
+short_description: Read the source machines of a project and how healthy their replication is
+version_added: 1.0.0
+description:
+  - Returns the machines of a project with everything the service says of them, and beside it
+    what a DR engineer wants to know - the replication state, the lag, the backlog, the progress of
+    initial sync and when the agent was last seen.
+  - The lag is measured against the service's own clock, read once per run.
+  - C(replication_state) is the first of these that holds -
+    V(stopped) (replication is STOPPED);
+    V(paused) (replication is PAUSED);
+    V(stale) (the agent has not been seen for more than O(stale_after) seconds);
+    V(initiating) (no consistent point yet and the initiation steps are not all done);
+    V(initial_sync) (the initiation steps are done and data is being copied for the first time);
+    V(lagging) (the lag is more than O(lag_threshold) seconds);
+    V(continuous) (replicating, within the lag threshold).
+options:
+  project:
+    description: The project, by name or ID.
+    type: str
+    required: true
+  machines:
+    description: Only these machines, by name or ID. Unknown names fail the task.
+    type: list
+    elements: str
+  states:
+    description: Only machines in one of these replication states.
+    type: list
+    elements: str
+    choices: [initiating, initial_sync, continuous, lagging, paused, stopped, stale]
+  tags:
+    description: Only machines that have all of these tags.
+    type: list
+    elements: str
+  lag_threshold:
+    description: Seconds of lag above which a replicating machine is V(lagging) rather than V(continuous).
+    type: int
+    default: 600
+  stale_after:
+    description: Seconds without a word from the agent after which a machine is V(stale).
+    type: int
+    default: 900
+extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.connection.INFO
+  # The built-in fragments describe the attributes; the ones above, listed first, set them.
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
+seealso:
+  - module: replication.recovery.service_replication
+  - module: replication.recovery.service_point_in_time_info
+author:
+  - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: Every machine of the project
+  replication.recovery.service_machine_info:
+    project: production
+  register: machines
+
+- name: Fail unless every machine replicates continuously, within 5 minutes
+  ansible.builtin.assert:
+    that: item.replication_state == 'continuous'
+    fail_msg: "{{ item.name }} is {{ item.replication_state }} (lag {{ item.lag_seconds }} s)"
+  loop: "{{ machines.machines }}"
+  loop_control:
+    label: "{{ item.name }}"
+
+- name: Machines of the web tier that lag behind
+  replication.recovery.service_machine_info:
+    project: production
+    tags: [web]
+    states: [lagging, stale]
+    lag_threshold: 300
+"""
+
+RETURN = r"""
+machines:
+  description:
+    - The machines as the service describes them, with the computed members beside them.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    name:
+      description: The machine's name (C(sourceProperties.name)).
+      type: str
+    replication_state:
+      description: The state by the rule in the description.
+      type: str
+    lag_seconds:
+      description: Seconds since the last consistent point; null before initial sync ends.
+      type: int
+    backlog_bytes:
+      description: Bytes written on the source and not yet replicated.
+      type: int
+    sync_percent:
+      description: Share of the initial sync done; 100 once it ended.
+      type: float
+    last_seen_seconds:
+      description: Seconds since the service last heard from the agent.
+      type: int
+  sample:
+    - id: 9db2cf6d-4b41-41b5-8f77-b40af8fa16ff
+      name: web-1
+      replicationStatus: STARTED
+      replication_state: continuous
+      lag_seconds: 4
+      backlog_bytes: 0
+      sync_percent: 100.0
+      last_seen_seconds: 2
+      sourceProperties: {name: web-1, os: Ubuntu 22.04.4 LTS}
+      replicationInfo: {lastConsistencyDateTime: "2026-11-22T08:15:00.000000+00:00"}
+service_time:
+  description: The service's clock when the machines were read, which the lags are measured against.
+  returned: always
+  type: str
+  sample: "2026-11-22T08:15:04.000000+00:00"
+"""
+
+from datetime import datetime, timezone
+
+from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils.machines import REPLICATION_STATES, replication_facts
+
+
+class MachineInfoModule(ServiceModule):
+    def work(self):
+        params = self.params
+        project = self.project(params["project"])
+        machines = self.resolve_machines(project, params["machines"])
+        now = self.service_now()
+        result = []
+        for machine in machines:
+            machine = dict(machine, **replication_facts(machine, now, params["lag_threshold"], params["stale_after"]))
+            if params["states"] and machine["replication_state"] not in params["states"]:
+                continue
+            if params["tags"] and not set(params["tags"]) <= set(machine.get("tags", [])):
+                continue
+            result.append(machine)
+        return dict(machines=result, service_time=datetime.fromtimestamp(now, timezone.utc).isoformat())
+
+
+def main():
+    MachineInfoModule(
+        argument_spec=dict(
+            project=dict(type="str", required=True),
+            machines=dict(type="list", elements="str"),
+            states=dict(type="list", elements="str", choices=list(REPLICATION_STATES)),
+            tags=dict(type="list", elements="str"),
+            lag_threshold=dict(type="int", default=600),
+            stale_after=dict(type="int", default=900),
+        ),
+    ).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: service_point_in_time_info
+short_description: Read the points in time of a machine, and pick one
+version_added: 1.0.0
+description:
+  - Returns the points in time a machine can be launched from, newest first, and picks one - the
+    latest, or the last at or before a given moment.
+options:
+  project:
+    description: The project, by name or ID.
+    type: str
+    required: true
+  machine:
+    description: The machine, by name or ID.
+    type: str
+    required: true
+  at_or_before:
+    description:
+      - Pick the last point in time at or before this moment, an RFC 3339 date-time such as
+        V(2026-11-22T08:00:00Z) (no offset means UTC). The latest if not given.
+    type: str
+extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.connection.INFO
+  # The built-in fragments describe the attributes; the ones above, listed first, set them.
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
+seealso:
+  - module: replication.recovery.service_launch
+author:
+  - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: The point in time of last midnight
+  replication.recovery.service_point_in_time_info:
+    project: production
+    machine: db-1
+    at_or_before: "{{ '%Y-%m-%dT00:00:00Z' | strftime }}"
+  register: midnight
+
+- name: Launch from it
+  replication.recovery.service_launch:
+    project: production
+    machines: [db-1]
+    point_in_time: "{{ midnight.point_in_time.id }}"
+"""
+
+RETURN = r"""
+points_in_time:
+  description: The machine's points in time, newest first, as the service describes them.
+  returned: always
+  type: list
+  elements: dict
+  sample: [{id: 3e43acd2-a41a-5904-af27-4eca8be2f9b5, dateTime: "2026-11-22T08:10:00.000000+00:00"}]
+point_in_time:
+  description: The picked point in time; absent when there is none (initial sync not done, or none old enough).
+  returned: when there is one
+  type: dict
+  sample: {id: 3e43acd2-a41a-5904-af27-4eca8be2f9b5, dateTime: "2026-11-22T08:10:00.000000+00:00"}
+"""
+
+from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils.machines import parse_time, pick_point
+
+
+class PointInTimeInfoModule(ServiceModule):
+    def work(self):
+        params = self.params
+        moment = None
+        if params["at_or_before"] is not None:
+            try:
+                moment = parse_time(params["at_or_before"])
+            except ValueError:
+                self.fail_json(msg="at_or_before must be an RFC 3339 date-time such as 2026-11-22T08:00:00Z, not %r." % params["at_or_before"])
+        project = self.project(params["project"])
+        machine = self.resolve_machines(project, [params["machine"]])[0]
+        points = list(reversed(self.list("/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"]))))
+        result = dict(points_in_time=points)
+        picked = pick_point(points, moment)
+        if picked is not None:
+            result["point_in_time"] = picked
+        return result
+
+
+def main():
+    PointInTimeInfoModule(
+        argument_spec=dict(project=dict(type="str", required=True), machine=dict(type="str", required=True), at_or_before=dict(type="str")),
+    ).run()
+
+
+if __name__ == "__main__":
+    main()

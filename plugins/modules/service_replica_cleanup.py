@@ -1,0 +1,140 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: service_replica_cleanup
+short_description: Terminate machines launched in the target cloud
+version_added: 1.0.0
+description:
+  - Terminates target machines of a project (test, recovery and cutover machines, and restore
+    servers) and waits for the cleanup job to end.
+  - Chooses them by O(replicas), by O(machines), by O(launch_types), or takes all of them.
+  - Idempotent - when there is nothing to terminate, nothing is sent.
+options:
+  project:
+    description: The project, by name or ID.
+    type: str
+    required: true
+  replicas:
+    description:
+      - IDs of target machines to terminate. IDs that are no longer live are taken as already cleaned up.
+    type: list
+    elements: str
+  machines:
+    description: Terminate the target machines (and restore servers) of these source machines, by name or ID.
+    type: list
+    elements: str
+  launch_types:
+    description:
+      - Terminate only target machines of these launch types (V(debug) launches count as V(test));
+        V(restore) means restore servers.
+    type: list
+    elements: str
+    choices: [test, recovery, cutover, debug, restore]
+extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.jobs
+  # The built-in fragments describe the attributes; the ones above, listed first, set them.
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
+attributes:
+  check_mode:
+    support: full
+    details: Nothing is terminated; the task says which target machines it would terminate.
+  diff_mode:
+    support: none
+seealso:
+  - module: replication.recovery.service_launch
+author:
+  - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: Remove every test machine of the project
+  replication.recovery.service_replica_cleanup:
+    project: production
+    launch_types: [test]
+
+- name: Remove what a launch made
+  replication.recovery.service_replica_cleanup:
+    project: production
+    replicas: "{{ launch.launched | map(attribute='replica.id') | list }}"
+"""
+
+RETURN = r"""
+removed:
+  description: IDs of the target machines terminated (or, in check mode, that would be).
+  returned: always
+  type: list
+  elements: str
+job:
+  description: The cleanup job as the service describes it, with its log.
+  returned: when a cleanup was started or followed
+  type: dict
+"""
+
+from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, active, same_job
+from ansible_collections.replication.recovery.plugins.module_utils.machines import launch_type_of_replica
+
+
+class CleanupModule(ServiceModule):
+    def work(self):
+        params = self.params
+        project = self.project(params["project"])
+        machines = self.resolve_machines(project, params["machines"])
+        targets = self.targets(machines)
+        if params["replicas"] is not None:
+            targets = [(replica, machine) for replica, machine in targets if replica in params["replicas"]]
+        removed = [replica for replica, unused_machine in targets]
+        machine_ids = list(dict.fromkeys(machine["id"] for unused_replica, machine in targets))
+        jobs = Jobs.of(self, project)
+        if not removed:
+            running = jobs.newest()
+            if active(running) and running["type"] == "CLEANUP":  # a cleanup of ours may still run
+                return dict(removed=[], job=jobs.wait(running) if params["wait"] else running)
+            return dict(removed=[])
+        self.changed = True
+        if self.check_mode:
+            return dict(removed=removed)
+        path = "/projects/%s/replicas" % project["id"]
+        job, sent = jobs.start(lambda: self.client.delete(path, dict(replicaIDs=removed)), same_job("CLEANUP", machine_ids))
+        self.changed = sent
+        if params["wait"]:
+            job = jobs.wait(job)
+            if job["status"] != "COMPLETED":
+                self.fail_json(msg="Cleanup job %s %s: %s" % (job["id"], job["status"], " ".join(line["message"] for line in job.get("log", [])[-5:])),
+                               removed=removed, job=job, changed=True)
+        return dict(removed=removed, job=job)
+
+    def targets(self, machines):
+        """(replica ID, machine) for every live target machine and restore server chosen by the options."""
+        kinds = set("test" if kind == "debug" else kind for kind in self.params["launch_types"] or [])
+        found = []
+        for machine in machines:
+            if machine.get("replica") and (not kinds or launch_type_of_replica(machine) in kinds):
+                found.append((machine["replica"], machine))
+            if not kinds or "restore" in kinds:
+                found.extend((server, machine) for server in machine.get("restoreServers", []))
+        return found
+
+
+def main():
+    spec = dict(
+        project=dict(type="str", required=True),
+        replicas=dict(type="list", elements="str"),
+        machines=dict(type="list", elements="str"),
+        launch_types=dict(type="list", elements="str", choices=["test", "recovery", "cutover", "debug", "restore"]),
+    )
+    spec.update(WAIT_ARGUMENT_SPEC)
+    CleanupModule(argument_spec=spec).run()
+
+
+if __name__ == "__main__":
+    main()
