@@ -15,13 +15,12 @@ KIND = {"TEST": "test", "DEBUG": "debug", "RECOVERY": "recovery", "CUTOVER": "cu
 def new_job(sim, project, user, job_type, machine_ids):
     """A job in the project, with the fault rules for its type applied."""
     now = sim.now()
-    slow, fail_job = 1.0, False
-    for rule in _job_rules(sim, job_type):
-        slow = max(slow, rule.slow or 1.0)
-        fail_job = fail_job or rule.fail_job
+    rules = _job_rules(sim, job_type)  # picked once: a rule with a count is spent once per job
+    slow = max([rule.slow or 1.0 for rule in rules] or [1.0])
     job = Job(sim.new_id(), project.id, job_type, user.username, now, machine_ids, slow=slow)
+    job.fault_rules = rules
     project.jobs.append(job)
-    if fail_job:
+    if any(rule.fail_job for rule in rules):
         job.fail_whole(now + job.seconds("start"), "simulated failure of the whole job.")
     else:
         job.start_at(now + job.seconds("start"))
@@ -54,7 +53,7 @@ def _job_rules(sim, job_type):
 
 
 def _fails(sim, job, machine):
-    for rule in _job_rules(sim, job.type):
+    for rule in job.fault_rules:
         if machine.name in rule.fail_machines or (rule.fail_rate is not None and sim.rng.random() < rule.fail_rate):
             return True
     return False

@@ -44,6 +44,7 @@ class Job:
         self.log = []
         self.failed_machines = []
         self.doomed = False  # failed as a whole by a fault: it does no work
+        self.fault_rules = []  # the job fault rules in force when it was created
         self._events = []
         self._order = itertools.count()
 

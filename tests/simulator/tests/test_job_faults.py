@@ -35,6 +35,12 @@ def test_a_machine_named_in_a_fault_fails_and_the_others_launch(api, client, pro
     assert sorted(m["sourceMachineName"] for m in cloud(client)) == ["m1", "m3"]  # m3 was launched by the seed
 
 
+def test_a_machine_fault_with_a_count_hits_that_many_jobs(api, client, project):
+    _fault(client, failMachines=["m1"], count=1)
+    assert follow(api, client, project["id"], launch(api, project, ["m1"]))["status"] == "FAILED"
+    assert follow(api, client, project["id"], launch(api, project, ["m1"]))["status"] == "COMPLETED"
+
+
 def test_a_failure_rate(api, client, project):
     _fault(client, failRate=1.0)
     job = follow(api, client, project["id"], launch(api, project, ["m1", "m2"]))
