@@ -110,8 +110,9 @@ class ReplicationModule(ServiceModule):
                       changed_machines=[m["id"] for m in to_change if m["id"] not in invalid])
         if invalid and not params["allow_partial"]:
             names = dict((m["id"], name_of(m)) for m in machines)
-            self.fail_json(msg="The service refused to set replication %s for %s; the others changed. Set allow_partial: true to accept that."
-                           % (params["state"], ", ".join(names.get(i, i) for i in invalid)), changed=bool(result["changed_machines"]), **result)
+            others = "; the others changed" if result["changed_machines"] else ""
+            self.fail_json(msg="The service refused to set replication %s for %s%s. Set allow_partial: true to accept that."
+                           % (params["state"], ", ".join(names.get(i, i) for i in invalid), others), changed=bool(result["changed_machines"]), **result)
         self.changed = bool(result["changed_machines"])
         return result
 
