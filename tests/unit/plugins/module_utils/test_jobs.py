@@ -1,0 +1,132 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import Jobs, same_job
+
+
+class Failed(Exception):
+    pass
+
+
+class FakeModule:
+    """Just what Jobs uses: a client that answers the newest job, and fail_json."""
+
+    def __init__(self, newest, job_states=None):
+        self.newest = list(newest)  # answers to "newest job", in turn; the last repeats
+        self.job_states = job_states or {}  # job ID -> statuses it goes through
+        self.client = self
+        self.requests = []
+
+    def get(self, path, params=None):
+        self.requests.append(path)
+        if params is not None:
+            answer = self.newest.pop(0) if len(self.newest) > 1 else self.newest[0]
+            return {"items": [answer] if answer else []}
+        job_id = path.rsplit("/", 1)[1]
+        states = self.job_states[job_id]
+        status = states.pop(0) if len(states) > 1 else states[0]
+        return {"id": job_id, "type": "TEST_LAUNCH", "status": status}
+
+    def fail_json(self, msg, **kwargs):
+        raise Failed(msg)
+
+
+def job(job_id, status="STARTED", job_type="TEST_LAUNCH", machines=("m1",)):
+    return {"id": job_id, "type": job_type, "status": status, "participatingMachines": list(machines)}
+
+
+def make(module, timeout=100):
+    sleeps = []
+    clock = [0.0]
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        clock[0] += seconds
+
+    return Jobs(module, "p", timeout, 2, sleep=sleep, clock=lambda: clock[0]), sleeps
+
+
+MATCH = same_job("TEST_LAUNCH", ["m1"])
+
+
+def test_an_idle_project_gets_the_job_sent():
+    jobs, unused = make(FakeModule([job("old", "COMPLETED")]))
+    assert jobs.start(lambda: job("new", "PENDING"), MATCH) == (job("new", "PENDING"), True)
+
+
+def test_a_running_job_of_the_same_kind_is_adopted_not_sent_again():
+    jobs, unused = make(FakeModule([job("running")]))
+
+    def send():
+        raise AssertionError("must not send")
+
+    assert jobs.start(send, MATCH) == (job("running"), False)
+
+
+def test_another_running_job_is_waited_for_first():
+    module = FakeModule([job("cleanup", job_type="CLEANUP"), job("cleanup", "COMPLETED", "CLEANUP")],
+                        job_states={"cleanup": ["STARTED", "STARTED", "COMPLETED"]})
+    jobs, sleeps = make(module)
+    assert jobs.start(lambda: job("new", "PENDING"), MATCH)[0]["id"] == "new"
+    assert sleeps == [2, 3.0, 4.5]  # backing off
+
+
+def test_after_a_dropped_write_the_job_it_made_is_found():
+    module = FakeModule([job("old", "COMPLETED"), job("made-by-us", "PENDING")])
+    jobs, unused = make(module)
+    sent = []
+
+    def send():
+        sent.append(1)
+        raise ServiceError("POST", "/launch", message="no answer", maybe_done=True)
+
+    assert jobs.start(send, MATCH) == (job("made-by-us", "PENDING"), True)
+    assert len(sent) == 1
+
+
+def test_after_a_dropped_write_that_made_nothing_it_is_sent_once_more():
+    module = FakeModule([job("old", "COMPLETED")])
+    jobs, unused = make(module)
+    attempts = []
+
+    def send():
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise ServiceError("POST", "/launch", message="no answer", maybe_done=True)
+        return job("second-try", "PENDING")
+
+    assert jobs.start(send, MATCH) == (job("second-try", "PENDING"), True)
+    assert len(attempts) == 2
+
+
+def test_other_errors_are_not_retried():
+    jobs, unused = make(FakeModule([None]))
+
+    def send():
+        raise ServiceError("POST", "/launch", 402, "licenseExpired", "expired")
+
+    with pytest.raises(ServiceError):
+        jobs.start(send, MATCH)
+
+
+def test_waiting_ends_with_the_timeout():
+    module = FakeModule([None], job_states={"slow": ["STARTED"]})
+    jobs, sleeps = make(module, timeout=10)
+    with pytest.raises(Failed) as failure:
+        jobs.wait(job("slow"))
+    assert "did not end within 10 seconds" in str(failure.value)
+    assert sum(sleeps) == pytest.approx(10)
+
+
+def test_waiting_backs_off_up_to_thirty_seconds():
+    module = FakeModule([None], job_states={"long": ["STARTED"] * 12 + ["COMPLETED"]})
+    jobs, sleeps = make(module, timeout=3600)
+    assert jobs.wait(job("long"))["status"] == "COMPLETED"
+    assert sleeps[:4] == [2, 3.0, 4.5, 6.75] and max(sleeps) == 30.0
