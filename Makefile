@@ -18,11 +18,12 @@ SIMULATOR_HOST ?= 127.0.0.1
 SIMULATOR_PORT ?= 8080
 TIME_SCALE ?= 60
 
-.PHONY: help venv simulator demo test test-sanity test-units test-simulator test-integration test-lint test-build test-demo stage clean
+.PHONY: help venv simulator demo bench test test-sanity test-units test-simulator test-integration test-lint test-build test-demo stage clean
 
 help:
 	@echo "make demo       run the demo playbook against the simulator (demo seed)"
 	@echo "make test       run every test (what CI runs)"
+	@echo "make bench      count the requests each task costs"
 	@echo "make simulator  serve the simulator with the demo seed on $(SIMULATOR_HOST):$(SIMULATOR_PORT)"
 	@echo "make clean      remove the virtual environment, staged collection and test output"
 
@@ -77,6 +78,12 @@ test-build: stage
 	$(BIN)/ansible-galaxy collection build --force --output-path $(BUILD)/dist $(COLLECTION)
 
 test-demo: demo
+
+# Requests each task costs (job polling included), written to $(BUILD)/bench/requests.json.
+bench: stage
+	mkdir -p $(BUILD)/bench
+	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale 60 -- \
+		env $(PLAYBOOK_ENV) BENCH_REPORT=$(abspath $(BUILD))/bench/requests.json $(BIN)/ansible-playbook tests/bench/requests.yml
 
 clean:
 	rm -rf $(VENV) $(BUILD) tests/output .pytest_cache

@@ -155,6 +155,10 @@ JOB_TYPES = {"test": "TEST_LAUNCH", "debug": "TEST_LAUNCH", "recovery": "RECOVER
 
 
 class LaunchModule(ServiceModule):
+    def __init__(self, *args, **kwargs):
+        super(LaunchModule, self).__init__(*args, **kwargs)
+        self._replicas = {}  # target machines fetched this run: there is no list of them to read instead
+
     def work(self):
         params = self.params
         project = self.project(params["project"])
@@ -237,7 +241,9 @@ class LaunchModule(ServiceModule):
     # -- what exists ------------------------------------------------------------------------
 
     def replica(self, project, machine):
-        return self.client.get("/projects/%s/replicas/%s" % (project["id"], machine["replica"]))
+        if machine["replica"] not in self._replicas:
+            self._replicas[machine["replica"]] = self.client.get("/projects/%s/replicas/%s" % (project["id"], machine["replica"]))
+        return self._replicas[machine["replica"]]
 
     def already_launched(self, project, machines, points):
         """Whether every machine has a live target machine of this type (and point in time)."""
