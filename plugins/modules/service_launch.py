@@ -148,17 +148,13 @@ would_launch:
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
 from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, active, same_job
-from ansible_collections.replication.recovery.plugins.module_utils.machines import (
-    LAUNCH_TYPE_MEMBERS, launch_type_of_replica, name_of, parse_time, pick_point)
+from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
+from ansible_collections.replication.recovery.plugins.module_utils.machines import LAUNCH_TYPE_MEMBERS, name_of, parse_time, pick_point
 
 JOB_TYPES = {"test": "TEST_LAUNCH", "debug": "TEST_LAUNCH", "recovery": "RECOVERY_LAUNCH", "cutover": "CUTOVER_LAUNCH"}
 
 
-class LaunchModule(ServiceModule):
-    def __init__(self, *args, **kwargs):
-        super(LaunchModule, self).__init__(*args, **kwargs)
-        self._replicas = {}  # target machines fetched this run: there is no list of them to read instead
-
+class LaunchModule(TargetMachines, ServiceModule):
     def work(self):
         params = self.params
         project = self.project(params["project"])
@@ -173,7 +169,7 @@ class LaunchModule(ServiceModule):
         ids = [m["id"] for m in machines]
         jobs = Jobs.of(self, project)
 
-        if not params["force"] and self.already_launched(project, machines, points):
+        if not params["force"] and self.all_launched(project, machines, params["launch_type"], points):
             return dict(launched=self.launched(project, machines), would_launch=[])
         if self.check_mode:
             running = jobs.newest()
@@ -200,10 +196,6 @@ class LaunchModule(ServiceModule):
         return result
 
     # -- points in time ---------------------------------------------------------------------
-
-    def points_of(self, project, machine):
-        """The machine's points in time, newest first."""
-        return list(reversed(self.list("/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"]))))
 
     def chosen_points(self, project, machines):
         """{machine ID: point} for the points asked for; empty for the latest (the service's default)."""
@@ -238,38 +230,7 @@ class LaunchModule(ServiceModule):
             self.fail_json(msg="No point in time at or before %s for %s; nothing was launched." % (value, ", ".join(missing)))
         return chosen
 
-    # -- what exists ------------------------------------------------------------------------
-
-    def replica(self, project, machine):
-        if machine["replica"] not in self._replicas:
-            self._replicas[machine["replica"]] = self.client.get("/projects/%s/replicas/%s" % (project["id"], machine["replica"]))
-        return self._replicas[machine["replica"]]
-
-    def already_launched(self, project, machines, points):
-        """Whether every machine has a live target machine of this type (and point in time)."""
-        wanted = "test" if self.params["launch_type"] == "debug" else self.params["launch_type"]
-        for machine in machines:
-            if not machine.get("replica") or launch_type_of_replica(machine) != wanted:
-                return False
-            replica = self.replica(project, machine)
-            if replica.get("machineCloudState") == "terminated":
-                return False
-            if machine["id"] in points and replica.get("pointInTime") != points[machine["id"]]["id"]:
-                return False
-        return True
-
-    def launched(self, project, machines):
-        result = []
-        for machine in machines:
-            entry = dict(machine_id=machine["id"], machine_name=name_of(machine))
-            if machine.get("replica"):
-                replica = self.replica(project, machine)
-                entry["replica"] = replica
-                point = next((p for p in self.points_of(project, machine) if p["id"] == replica.get("pointInTime")), None)
-                if point is not None:
-                    entry["point_in_time_date_time"] = point["dateTime"]
-            result.append(entry)
-        return result
+    # -- what failed -------------------------------------------------------------------------
 
     def fail_launch(self, job, machines, result):
         """The job failed: name the machines without a target machine from it, with their log lines."""

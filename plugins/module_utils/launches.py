@@ -1,0 +1,59 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Target machines: whether machines already have them, and what they are, for modules that launch."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.replication.recovery.plugins.module_utils.machines import launch_type_of_replica, name_of
+
+
+class TargetMachines:
+    """A mixin for ServiceModule subclasses that launch machines or report what was launched."""
+
+    def replica(self, project, machine):
+        """A target machine, fetched once per run: the service has no list of them to read instead."""
+        cache = self.__dict__.setdefault("_replica_cache", {})
+        if machine["replica"] not in cache:
+            cache[machine["replica"]] = self.client.get("/projects/%s/replicas/%s" % (project["id"], machine["replica"]))
+        return cache[machine["replica"]]
+
+    def points_of(self, project, machine):
+        """The machine's points in time, newest first."""
+        return list(reversed(self.list("/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"]))))
+
+    def live_target(self, project, machine, launch_type=None):
+        """The machine's target machine, if it is live (and of that launch type); else None."""
+        if not machine.get("replica"):
+            return None
+        if launch_type is not None and launch_type_of_replica(machine) != ("test" if launch_type == "debug" else launch_type):
+            return None
+        replica = self.replica(project, machine)
+        return None if replica.get("machineCloudState") == "terminated" else replica
+
+    def all_launched(self, project, machines, launch_type, points=None):
+        """Whether every machine has a live target machine of this type (from ``points``, when given)."""
+        for machine in machines:
+            replica = self.live_target(project, machine, launch_type)
+            if replica is None:
+                return False
+            if points and machine["id"] in points and replica.get("pointInTime") != points[machine["id"]]["id"]:
+                return False
+        return True
+
+    def launched(self, project, machines):
+        """For each machine, its target machine and the date-time of the point it was launched from."""
+        result = []
+        for machine in machines:
+            entry = dict(machine_id=machine["id"], machine_name=name_of(machine))
+            if machine.get("replica"):
+                replica = self.replica(project, machine)
+                entry["replica"] = replica
+                point = next((p for p in self.points_of(project, machine) if p["id"] == replica.get("pointInTime")), None)
+                if point is not None:
+                    entry["point_in_time_date_time"] = point["dateTime"]
+            result.append(entry)
+        return result

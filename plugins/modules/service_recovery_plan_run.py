@@ -1,0 +1,179 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: service_recovery_plan_run
+short_description: Run a recovery plan - launch its steps in order, or clean them up
+version_added: 1.0.0
+description:
+  - Runs a recovery plan of a project as one job, step after step with each step's wait, and waits
+    for the job to end.
+  - Idempotent by state - in V(test), V(recovery) and V(cutover) mode nothing runs when every machine
+    of the plan already has a live target machine of that type (unless O(force=true)); in V(cleanup)
+    mode nothing runs when none has one. A run of this plan that is already going is followed, not
+    started again, and a run is never sent twice by accident (see M(replication.recovery.service_launch)).
+options:
+  project:
+    description: The project, by name or ID.
+    type: str
+    required: true
+  plan:
+    description: The recovery plan, by name or ID.
+    type: str
+    required: true
+  mode:
+    description: Launch test, recovery or cutover machines step by step, or terminate the plan's target machines.
+    type: str
+    choices: [test, recovery, cutover, cleanup]
+    default: test
+  point_in_time:
+    description:
+      - V(latest) launches each machine from its newest point in time.
+      - The ID of a point in time of one of the plan's machines, or an RFC 3339 date-time, launches every
+        machine from its last point at or before that moment. (A date-time is turned into the newest
+        point of the plan's machines at or before it, which the service takes.)
+    type: str
+    default: latest
+  force:
+    description: Run even when every machine already has a live target machine of that type, replacing them.
+    type: bool
+    default: false
+extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.jobs
+  # The built-in fragments describe the attributes; the ones above, listed first, set them.
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.actiongroups
+attributes:
+  check_mode:
+    support: full
+    details: Nothing runs; the task says whether the plan would run.
+  diff_mode:
+    support: none
+seealso:
+  - module: replication.recovery.service_recovery_plan
+author:
+  - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: A DR test of the whole site, step by step
+  replication.recovery.service_recovery_plan_run:
+    project: production
+    plan: full-site
+    mode: test
+    wait_timeout: 7200
+  register: run
+
+- name: And its cleanup
+  replication.recovery.service_recovery_plan_run:
+    project: production
+    plan: full-site
+    mode: cleanup
+"""
+
+RETURN = r"""
+job:
+  description: The plan's job as the service describes it, with its log; absent when nothing ran.
+  returned: when a run was started or followed
+  type: dict
+steps:
+  description: For each step, its machines and, after a launch, their target machines.
+  returned: when the task waited, outside check mode
+  type: list
+  elements: dict
+  sample:
+    - name: databases
+      machines:
+        - machine_id: ce77f9a4-0c1f-4c55-9a3e-2d4b5e6f7a81
+          machine_name: db-1
+          replica: {id: 5e2c1d3a-7b8f-4a6e-9c0d-1e2f3a4b5c6d, machineCloudState: running, publicIps: [203.0.113.7]}
+"""
+
+from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, active, same_job
+from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
+from ansible_collections.replication.recovery.plugins.module_utils.machines import parse_time, pick_point
+
+JOB_TYPES = {"test": "RECOVERY_PLAN_TEST", "recovery": "RECOVERY_PLAN_RECOVERY", "cutover": "RECOVERY_PLAN_CUTOVER",
+             "cleanup": "RECOVERY_PLAN_CLEANUP"}
+
+
+class PlanRunModule(TargetMachines, ServiceModule):
+    def work(self):
+        params = self.params
+        mode = params["mode"]
+        project = self.project(params["project"])
+        plan = self.find(self.client.get("/projects/%s/recoveryPlans" % project["id"])["items"], "Recovery plan", params["plan"])
+        if plan is None:
+            self.fail_json(msg="Project %r has no recovery plan %r." % (project["name"], params["plan"]))
+        steps = plan["steps"]["items"]
+        ids = list(dict.fromkeys(mid for step in steps for mid in step["machineIDs"]))
+        machines = self.resolve_machines(project, ids)
+        jobs = Jobs.of(self, project)
+        job_type = JOB_TYPES[mode]
+        if self.nothing_to_do(project, machines, mode):
+            return dict()
+        if self.check_mode:
+            running = jobs.newest()
+            self.changed = not (active(running) and same_job(job_type, ids)(running))
+            return dict()
+        body = dict(recoveryPlanID=plan["id"], executionMode=mode.upper())
+        point = self.point(project, machines)
+        if point is not None:
+            body["pointInTimeID"] = point
+        job, sent = jobs.start(lambda: self.client.post("/projects/%s/runRecoveryPlan" % project["id"], body), same_job(job_type, ids))
+        self.changed = sent
+        if not params["wait"]:
+            return dict(job=job)
+        job = jobs.wait(job)
+        if job["status"] != "COMPLETED":
+            self.fail_json(msg="Recovery plan %r %s: %s" % (plan["name"], job["status"], " ".join(line["message"] for line in job.get("log", [])[-6:])),
+                           job=job, changed=self.changed)
+        self.forget("/projects/%s/machines" % project["id"])
+        launched = dict((entry["machine_id"], entry) for entry in self.launched(project, self.resolve_machines(project, ids)))
+        return dict(job=job, steps=[dict(name=step["name"], machines=[launched[mid] for mid in step["machineIDs"] if mid in launched])
+                                    for step in steps])
+
+    def nothing_to_do(self, project, machines, mode):
+        if mode == "cleanup":
+            return not any(self.live_target(project, machine) for machine in machines)
+        return not self.params["force"] and self.all_launched(project, machines, mode)
+
+    def point(self, project, machines):
+        """The pointInTimeID to send: the one given, or the newest of the plan's points at or before a date-time."""
+        value = self.params["point_in_time"]
+        if value == "latest" or self.params["mode"] == "cleanup":
+            return None
+        if looks_like_id(value):
+            return value
+        try:
+            moment = parse_time(value)
+        except ValueError:
+            self.fail_json(msg="point_in_time must be latest, the ID of a point in time, or an RFC 3339 date-time; not %r." % value)
+        picks = [p for p in (pick_point(self.points_of(project, machine), moment) for machine in machines) if p is not None]
+        if not picks:
+            self.fail_json(msg="None of the plan's machines has a point in time at or before %s; nothing ran." % value)
+        return max(picks, key=lambda p: parse_time(p["dateTime"]))["id"]
+
+
+def main():
+    spec = dict(
+        project=dict(type="str", required=True),
+        plan=dict(type="str", required=True),
+        mode=dict(type="str", choices=["test", "recovery", "cutover", "cleanup"], default="test"),
+        point_in_time=dict(type="str", default="latest"),
+        force=dict(type="bool", default=False),
+    )
+    spec.update(WAIT_ARGUMENT_SPEC)
+    PlanRunModule(argument_spec=spec).run()
+
+
+if __name__ == "__main__":
+    main()
