@@ -68,6 +68,20 @@ class Jobs:
             job = self.module.client.get("%s/%s" % (self.path, job["id"]))
         return job
 
+    def settle(self, matches):
+        """Wait for a running job that is not ours, so that the state it is changing settles.
+
+        Answers the running job that ``matches`` (one of ours, to follow), else None; and
+        whether it waited, in which case what the module read before is out of date.
+        """
+        newest = self.newest()
+        if not active(newest):
+            return None, False
+        if matches(newest):
+            return newest, False
+        self.wait(newest)
+        return None, True
+
     def start(self, send, matches):
         """Start a job with ``send()``, safely (see the module docstring).
 

@@ -21,6 +21,11 @@ class TargetMachines:
             cache[machine["replica"]] = self.client.get("/projects/%s/replicas/%s" % (project["id"], machine["replica"]))
         return cache[machine["replica"]]
 
+    def forget_targets(self, project):
+        """After another job ended: the machines and their target machines may have changed."""
+        self.forget("/projects/%s/machines" % project["id"])
+        self.__dict__.get("_replica_cache", {}).clear()
+
     def points_of(self, project, machine):
         """The machine's points in time, newest first."""
         return list(reversed(self.list("/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"]))))

@@ -147,7 +147,7 @@ would_launch:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, active, same_job
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
 from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
 from ansible_collections.replication.recovery.plugins.module_utils.machines import LAUNCH_TYPE_MEMBERS, name_of, parse_time, pick_point
 
@@ -164,16 +164,19 @@ class LaunchModule(TargetMachines, ServiceModule):
             machines = self.resolve_machines(project, params["machines"])
         if not machines:
             self.fail_json(msg="Project %r has no machine to launch." % project["name"])
-        points = self.chosen_points(project, machines)
         job_type = JOB_TYPES[params["launch_type"]]
         ids = [m["id"] for m in machines]
         jobs = Jobs.of(self, project)
+        ours, waited = jobs.settle(same_job(job_type, ids))
+        if waited:
+            self.forget_targets(project)
+            machines = self.resolve_machines(project, ids)
+        points = self.chosen_points(project, machines)
 
-        if not params["force"] and self.all_launched(project, machines, params["launch_type"], points):
+        if ours is None and not params["force"] and self.all_launched(project, machines, params["launch_type"], points):
             return dict(launched=self.launched(project, machines), would_launch=[])
         if self.check_mode:
-            running = jobs.newest()
-            self.changed = not (active(running) and same_job(job_type, ids)(running))
+            self.changed = ours is None
             return dict(would_launch=[name_of(m) for m in machines] if self.changed else [])
 
         body = dict(launchType=params["launch_type"].upper(),
@@ -188,7 +191,7 @@ class LaunchModule(TargetMachines, ServiceModule):
             return result
         job = jobs.wait(job)
         result["job"] = job
-        self.forget("/projects/%s/machines" % project["id"])
+        self.forget_targets(project)
         machines = self.resolve_machines(project, ids)
         if job["status"] != "COMPLETED":
             self.fail_launch(job, machines, result)

@@ -97,7 +97,7 @@ steps:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, active, same_job
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
 from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
 from ansible_collections.replication.recovery.plugins.module_utils.machines import parse_time, pick_point
 
@@ -118,11 +118,14 @@ class PlanRunModule(TargetMachines, ServiceModule):
         machines = self.resolve_machines(project, ids)
         jobs = Jobs.of(self, project)
         job_type = JOB_TYPES[mode]
-        if self.nothing_to_do(project, machines, mode):
+        ours, waited = jobs.settle(same_job(job_type, ids))
+        if waited:
+            self.forget_targets(project)
+            machines = self.resolve_machines(project, ids)
+        if ours is None and self.nothing_to_do(project, machines, mode):
             return dict()
         if self.check_mode:
-            running = jobs.newest()
-            self.changed = not (active(running) and same_job(job_type, ids)(running))
+            self.changed = ours is None
             return dict()
         body = dict(recoveryPlanID=plan["id"], executionMode=mode.upper())
         point = self.point(project, machines)
@@ -136,7 +139,7 @@ class PlanRunModule(TargetMachines, ServiceModule):
         if job["status"] != "COMPLETED":
             self.fail_json(msg="Recovery plan %r %s: %s" % (plan["name"], job["status"], " ".join(line["message"] for line in job.get("log", [])[-6:])),
                            job=job, changed=self.changed)
-        self.forget("/projects/%s/machines" % project["id"])
+        self.forget_targets(project)
         launched = dict((entry["machine_id"], entry) for entry in self.launched(project, self.resolve_machines(project, ids)))
         return dict(job=job, steps=[dict(name=step["name"], machines=[launched[mid] for mid in step["machineIDs"] if mid in launched])
                                     for step in steps])

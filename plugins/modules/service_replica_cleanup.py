@@ -80,7 +80,7 @@ job:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, active, same_job
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
 from ansible_collections.replication.recovery.plugins.module_utils.machines import launch_type_of_replica
 
 
@@ -88,17 +88,17 @@ class CleanupModule(ServiceModule):
     def work(self):
         params = self.params
         project = self.project(params["project"])
+        jobs = Jobs.of(self, project)
+        # Any running job (a launch, an earlier cleanup) is waited for, so the machines settle first.
+        if jobs.settle(lambda job: False)[1]:
+            self.forget("/projects/%s/machines" % project["id"])
         machines = self.resolve_machines(project, params["machines"])
         targets = self.targets(machines)
         if params["replicas"] is not None:
             targets = [(replica, machine) for replica, machine in targets if replica in params["replicas"]]
         removed = [replica for replica, unused_machine in targets]
         machine_ids = list(dict.fromkeys(machine["id"] for unused_replica, machine in targets))
-        jobs = Jobs.of(self, project)
         if not removed:
-            running = jobs.newest()
-            if active(running) and running["type"] == "CLEANUP":  # a cleanup of ours may still run
-                return dict(removed=[], job=jobs.wait(running) if params["wait"] else running)
             return dict(removed=[])
         self.changed = True
         if self.check_mode:

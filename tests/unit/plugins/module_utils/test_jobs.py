@@ -130,3 +130,21 @@ def test_waiting_backs_off_up_to_thirty_seconds():
     jobs, sleeps = make(module, timeout=3600)
     assert jobs.wait(job("long"))["status"] == "COMPLETED"
     assert sleeps[:4] == [2, 3.0, 4.5, 6.75] and max(sleeps) == 30.0
+
+
+def test_settle_waits_for_a_job_that_is_not_ours():
+    module = FakeModule([job("cleanup", job_type="CLEANUP")], job_states={"cleanup": ["STARTED", "COMPLETED"]})
+    jobs, sleeps = make(module)
+    assert jobs.settle(MATCH) == (None, True)
+    assert sleeps == [2]
+
+
+def test_settle_answers_a_running_job_of_ours_without_waiting():
+    jobs, sleeps = make(FakeModule([job("ours")]))
+    assert jobs.settle(MATCH) == (job("ours"), False)
+    assert sleeps == []
+
+
+def test_settle_on_an_idle_project():
+    jobs, sleeps = make(FakeModule([job("old", "COMPLETED")]))
+    assert jobs.settle(MATCH) == (None, False)
