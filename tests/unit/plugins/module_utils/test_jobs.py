@@ -133,7 +133,7 @@ def test_waiting_backs_off_up_to_thirty_seconds():
 
 
 def test_settle_waits_for_a_job_that_is_not_ours():
-    module = FakeModule([job("cleanup", job_type="CLEANUP")], job_states={"cleanup": ["STARTED", "COMPLETED"]})
+    module = FakeModule([job("cleanup", job_type="CLEANUP")], job_states={"cleanup": ["COMPLETED"]})
     jobs, sleeps = make(module)
     assert jobs.settle(MATCH) == (None, True)
     assert sleeps == [2]
