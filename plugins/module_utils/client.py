@@ -180,6 +180,10 @@ class ServiceClient:
     def delete(self, path, body=None):
         return self.request("DELETE", path, body=body)
 
+    def search(self, path, body):
+        """A read sent as a POST (a file search): allowed in check mode, retried like a read."""
+        return self.request("POST", path, body=body, read=True)
+
     def list(self, path, params=None):
         """Every item of a paged list, reading pages of 1500 until one comes back short."""
         items = []
@@ -192,14 +196,18 @@ class ServiceClient:
                 return items
             offset += PAGE_LIMIT
 
-    def request(self, method, path, params=None, body=None):
-        """One call of the interface, logged in, with the retries of the module docstring."""
-        if self.check_mode and method not in READ_METHODS:
+    def request(self, method, path, params=None, body=None, read=False):
+        """One call of the interface, logged in, with the retries of the module docstring.
+
+        ``read`` marks a call that changes nothing although it is not a GET.
+        """
+        read = read or method in READ_METHODS
+        if self.check_mode and not read:
             raise WriteInCheckMode("%s %s was about to be sent in check mode" % (method, path))
         if not self._session:
             self.login()
         try:
-            return self._send(method, path, params=params, body=body)
+            return self._send(method, path, params=params, body=body, read=read)
         except ServiceError as error:
             if error.status != 401:
                 raise
@@ -207,10 +215,11 @@ class ServiceClient:
                 raise ServiceError(method, path, 401, error.code,
                                    "%s; the session has ended: log in again with service_login, or give credentials" % error.message)
         self.login()
-        return self._send(method, path, params=params, body=body)
+        return self._send(method, path, params=params, body=body, read=read)
 
-    def _send(self, method, path, params=None, body=None):
+    def _send(self, method, path, params=None, body=None, read=None):
         url = self.api_url + path
+        read = method in READ_METHODS if read is None else read
         headers = {}
         if method not in READ_METHODS and self._xsrf:
             headers["X-XSRF-TOKEN"] = self._xsrf
@@ -221,13 +230,13 @@ class ServiceClient:
             try:
                 response = self.http.request(method, url, params=params, json=body, headers=headers, timeout=self.timeout)
             except (requests.ConnectionError, requests.Timeout) as error:
-                if method in READ_METHODS and attempt <= self.retries:
+                if read and attempt <= self.retries:
                     self._sleep(self._backoff(attempt))
                     continue
                 # A write may have reached the service before the connection failed.
                 raise ServiceError(method, path, message="no answer from the service (%s)" % type(error).__name__,
-                                   maybe_done=method not in READ_METHODS)
-            if response.status_code in RETRY_STATUSES and method in READ_METHODS and attempt <= self.retries:
+                                   maybe_done=not read)
+            if response.status_code in RETRY_STATUSES and read and attempt <= self.retries:
                 self._sleep(self._retry_after(response) or self._backoff(attempt))
                 continue
             if response.status_code >= 400:

@@ -231,3 +231,12 @@ def test_check_mode_refuses_every_write_before_sending_it(service):
 def test_no_url_no_client():
     with pytest.raises(ValueError):
         ServiceClient(None, username="u", password="p")
+
+
+def test_a_search_is_a_read_sent_as_a_post(service):
+    service.on("POST", "/projects/p1/findFiles", Answer(503, {"code": "internalError", "message": "busy"}), Answer(200, {"count": 0, "items": []}))
+    client = make_client(service, check_mode=True)
+    assert client.search("/projects/p1/findFiles", {"query": "x", "machineIDs": ["m"]})["count"] == 0
+    searches = service.calls("POST", "/projects/p1/findFiles")
+    assert len(searches) == 2  # retried, like a read, and allowed in check mode
+    assert searches[0].headers["X-XSRF-TOKEN"] == XSRF_COOKIE
