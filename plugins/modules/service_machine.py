@@ -13,6 +13,10 @@ short_description: Manage one source machine - its launch-time tags, its bandwid
 version_added: 1.0.0
 description:
   - Sets the launch-time settings and the bandwidth limit of one source machine, or uninstalls its agent.
+  - O(move_to) moves the machine to another project of the same type, with its replication, its
+    target machines and its blueprints. Which project a machine belongs to is a property of the
+    machine, so moving is an option of this module rather than a module of its own; rerunning the
+    task finds the machine in O(move_to) and does nothing.
   - Uninstalling (O(state=absent)) stops replication, removes the agent and deletes the machine's
     replication disks and points in time, B(but not the machines already launched from it), which
     stay in the target cloud (the service's stated rule 3). Clean them up first if they should go.
@@ -37,6 +41,9 @@ options:
   bandwidth_throttling:
     description: Bandwidth limit of this machine's replication in Mbps; V(0) means the replication configuration's limit applies.
     type: int
+  move_to:
+    description: Move the machine to this project, by name or ID. The other options then apply there.
+    type: str
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.STATE
@@ -57,6 +64,12 @@ EXAMPLES = r"""
     machine: db-1
     tags: [tier-1, database]
     bandwidth_throttling: 200
+
+- name: Move a machine to the project of its new owners
+  replication.recovery.service_machine:
+    project: production
+    machine: app-7
+    move_to: production-payments
 
 - name: Stop protecting a decommissioned machine (its launched machines stay)
   replication.recovery.service_machine:
@@ -89,6 +102,9 @@ class MachineModule(ServiceModule):
             current = next((m for m in self.machines(project) if params["machine"] in (m["id"], name_of(m))), None)
             self.ensure_absent(current, lambda machine: self.client.delete("%s/%s" % (path, machine["id"])), members=["id", "replicationStatus"])
             return dict()
+        if params["move_to"] is not None:
+            project = self.move(project, params["move_to"])
+            path = "/projects/%s/machines" % project["id"]
         machine = self.resolve_machines(project, [params["machine"]])[0]
         result = dict()
         if params["tags"] is not None:
@@ -102,6 +118,24 @@ class MachineModule(ServiceModule):
         result["machine"] = machine
         return result
 
+    def move(self, project, destination_name):
+        """Move the machine to ``destination_name`` unless it is there already; answers the project it is in."""
+        destination = self.project(destination_name)
+        if destination["id"] == project["id"]:
+            return project
+        value = self.params["machine"]
+        if any(value in (m["id"], name_of(m)) for m in self.machines(destination)):
+            return destination
+        machine = self.resolve_machines(project, [value])[0]
+        self.changed = True
+        self._record_diff(dict(project=project["name"]), dict(project=destination["name"]))
+        if not self.check_mode:
+            self.client.post("/projects/%s/moveMachines" % project["id"], dict(machineIDs=[machine["id"]], destinationProjectId=destination["id"]))
+            self.forget("/projects/%s/machines" % destination["id"])  # read before the move
+            return destination
+        # In check mode the machine stays where it is; what follows is predicted there.
+        return project
+
 
 def main():
     MachineModule(
@@ -111,6 +145,7 @@ def main():
             state=dict(type="str", choices=["present", "absent"], default="present"),
             tags=dict(type="list", elements="str"),
             bandwidth_throttling=dict(type="int"),
+            move_to=dict(type="str"),
         ),
     ).run()
 

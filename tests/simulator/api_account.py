@@ -170,7 +170,10 @@ async def account_access(accountId: str, request: Request, username: str = Query
     sim = _sim(request)
     account = _own_account(sim, caller, accountId)
     user = next((u for u in sim.users.values() if u.username == username.lower() and u.account_id == account.id and u.status != "DELETED"), None)
-    return {"username": username, "hasAccess": user is not None, "roles": list(user.roles) if user else []}
+    answer = {"username": username, "hasAccess": user is not None, "roles": list(user.roles) if user else []}
+    if user is not None:
+        answer["userId"] = user.id  # (ours) the interface lists no users: this is how a client finds one
+    return answer
 
 
 @router.get("/extendedAccountInfo", response_model=ExtendedAccountInfo, tags=["account"])

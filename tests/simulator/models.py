@@ -68,6 +68,7 @@ class AccountAccess(Wire):
     username: str
     hasAccess: bool
     roles: List[Role] = []
+    userId: Optional[str] = None
 
 
 class Cloud(Wire):

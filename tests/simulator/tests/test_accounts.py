@@ -93,7 +93,7 @@ def test_account_and_access(api, world):
     assert account["ownerId"] == world["users"]["owner@acme.test"] and account["maxProjectsAllowed"] == 5
     assert api.get("/accounts/00000000-0000-4000-8000-000000000000").status_code == 404
     access = api.ok("GET", "/accounts/%s/access" % world["id"], params={"username": "reader@acme.test"})
-    assert access == {"username": "reader@acme.test", "hasAccess": True, "roles": ["GLOBAL_READONLY"]}
+    assert access == {"username": "reader@acme.test", "hasAccess": True, "roles": ["GLOBAL_READONLY"], "userId": world["users"]["reader@acme.test"]}
     assert api.ok("GET", "/accounts/%s/access" % world["id"], params={"username": "x@y.z"})["hasAccess"] is False
 
 
