@@ -65,15 +65,9 @@ entries:
       jobId: 6a1f8c2e-0d4b-4e1a-9a55-2c7e3f0b9d11
 """
 
-from datetime import datetime, timezone
-
+from ansible_collections.replication.recovery.plugins.module_utils.audit import read_audit_log
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.client import PAGE_LIMIT
 from ansible_collections.replication.recovery.plugins.module_utils.machines import parse_time
-
-
-def _iso(seconds):
-    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="microseconds")
 
 
 class AuditLogInfoModule(ServiceModule):
@@ -85,22 +79,7 @@ class AuditLogInfoModule(ServiceModule):
             until = parse_time(params["until"]) if params["until"] else None
         except ValueError:
             self.fail_json(msg="since and until must be RFC 3339 date-times such as 2026-11-22T08:00:00Z.")
-        path = "/projects/%s/auditLog" % project["id"]
-        query = dict(limit=PAGE_LIMIT)
-        if since is not None or until is not None:
-            query.update(fromDateTime=_iso(since or 0), toDateTime=_iso(until if until is not None else self.service_now()))
-        entries, seen = [], set()
-        while True:
-            page = self.client.get(path, params=query)
-            for entry in page["items"]:
-                key = (entry.get("timestamp"), entry.get("eventName"), entry.get("description"), entry.get("jobId"))
-                if key not in seen:
-                    seen.add(key)
-                    entries.append(entry)
-            if not page.get("hasMoreResults") or not page["items"]:
-                break
-            # The next page starts at the last entry's moment; entries seen twice are dropped above.
-            query.update(fromDateTime=page["items"][-1]["timestamp"], toDateTime=query.get("toDateTime") or _iso(self.service_now()))
+        entries = read_audit_log(self.client, "/projects/%s/auditLog" % project["id"], since, until, now=self.service_now)
         if params["events"]:
             entries = [entry for entry in entries if entry.get("eventName") in params["events"]]
         if params["limit"] is not None:
