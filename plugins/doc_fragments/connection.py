@@ -66,10 +66,17 @@ notes:
 requirements:
   - requests
 attributes:
+  check_mode:
+    description: Whether the module can run in check mode, predicting its result without changing anything.
+  diff_mode:
+    description: Whether the module shows, in diff mode, what it changes (or in check mode would change).
   platform:
+    description: The systems the module runs on.
+    support: N/A
     platforms: all
     details: The module talks to the service over HTTP(S) from the host it runs on, usually C(localhost).
   action_group:
+    description: The action groups the module belongs to, so that C(module_defaults) can set its options.
     support: full
     membership: [replication.recovery.service]
 """

@@ -72,9 +72,6 @@ options:
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.jobs
-  # The built-in fragments describe the attributes; the ones above, listed first, set them.
-  - ansible.builtin.action_common_attributes
-  - ansible.builtin.action_common_attributes.actiongroups
 attributes:
   check_mode:
     support: full

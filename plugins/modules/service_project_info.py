@@ -20,9 +20,6 @@ options:
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.INFO
-  # The built-in fragments describe the attributes; the ones above, listed first, set them.
-  - ansible.builtin.action_common_attributes
-  - ansible.builtin.action_common_attributes.actiongroups
 seealso:
   - module: replication.recovery.service_project
 author:

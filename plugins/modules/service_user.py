@@ -39,9 +39,6 @@ options:
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.STATE
-  # The built-in fragments describe the attributes; the ones above, listed first, set them.
-  - ansible.builtin.action_common_attributes
-  - ansible.builtin.action_common_attributes.actiongroups
 notes:
   - The service lists no users; a user is found through the account's access check by username.
   - The owner's C(ACCOUNT_OWNER) role cannot be given or taken here.
