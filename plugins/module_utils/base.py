@@ -138,20 +138,22 @@ class ServiceModule(AnsibleModule):
                            % (what, value, len(matches), key, ", ".join(sorted(item["id"] for item in matches))))
         return matches[0] if matches else None
 
+    def item(self, path, what, value, key="name"):
+        """The item of the list at ``path`` that ``value`` names (or is the ID of); the task fails if none."""
+        items = self.list(path)
+        item = self.find(items, what, value, key)
+        if item is None:
+            known = sorted(str(other.get(key)) for other in items)
+            self.fail_json(msg="%s %r was not found. Known: %s." % (what, value, ", ".join(known) if known else "none"))
+        return item
+
     def resolve(self, path, what, value, key="name"):
         """The ID of what ``value`` names, looked up in the list at ``path``.
 
         An ID is taken as it is, without a request: the service itself rejects one it does
         not know. A name costs one list call per path and run.
         """
-        if looks_like_id(value):
-            return value
-        items = self.list(path)
-        item = self.find(items, what, value, key)
-        if item is None:
-            known = sorted(str(other.get(key)) for other in items)
-            self.fail_json(msg="%s %r was not found. Known: %s." % (what, value, ", ".join(known) if known else "none"))
-        return item["id"]
+        return value if looks_like_id(value) else self.item(path, what, value, key)["id"]
 
     def region_item(self, region, collection, id_key, what, value):
         """The ID of a subnet, security group... of ``region``, named by its ID or name."""
@@ -186,6 +188,10 @@ class ServiceModule(AnsibleModule):
                 project["name"], ", ".join(repr(v) for v in unknown), ", ".join(sorted(name_of(m) for m in machines)) or "none"))
         return found
 
+    def points_in_time(self, project, machine):
+        """The machine's points in time, newest first (the service lists them oldest first)."""
+        return list(reversed(self.list("/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"]))))
+
     def service_now(self):
         """The service's own time, in epoch seconds: lags are measured against it, not this host's clock."""
         info = self.client.get("/extendedAccountInfo")
@@ -193,11 +199,7 @@ class ServiceModule(AnsibleModule):
 
     def project(self, value):
         """The project named (or with the ID) ``value``; the task fails if there is none."""
-        items = self.list("/projects")
-        item = self.find(items, "Project", value)
-        if item is None:
-            self.fail_json(msg="Project %r was not found. Known: %s." % (value, ", ".join(sorted(p["name"] for p in items)) or "none"))
-        return item
+        return self.item("/projects", "Project", value)
 
     # -- state -------------------------------------------------------------------------------
 
@@ -213,14 +215,14 @@ class ServiceModule(AnsibleModule):
         if current is None:
             self.changed = True
             after = dict(desired) if self.check_mode else create(desired)
-            self._record_diff({}, managed(after, members, secrets))
+            self.record_diff({}, managed(after, members, secrets))
             return after
         changes = differences(current, desired, unordered)
         if not changes:
             return current
         self.changed = True
         after = dict(current, **changes) if self.check_mode else update(changes)
-        self._record_diff(managed(current, members, secrets), managed(after, members, secrets))
+        self.record_diff(managed(current, members, secrets), managed(after, members, secrets))
         return after
 
     def ensure_absent(self, current, delete, members=(), secrets=()):
@@ -230,9 +232,9 @@ class ServiceModule(AnsibleModule):
         self.changed = True
         if not self.check_mode:
             delete(current)
-        self._record_diff(managed(current, members or list(current), secrets), {})
+        self.record_diff(managed(current, members or list(current), secrets), {})
 
-    def _record_diff(self, before, after):
+    def record_diff(self, before, after):
         """Merge into the task's diff, so that a module may ensure several things in one task."""
         self.diff["before"].update(before)
         self.diff["after"].update(after)

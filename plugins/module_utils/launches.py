@@ -26,10 +26,6 @@ class TargetMachines:
         self.forget("/projects/%s/machines" % project["id"])
         self.__dict__.get("_replica_cache", {}).clear()
 
-    def points_of(self, project, machine):
-        """The machine's points in time, newest first."""
-        return list(reversed(self.list("/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"]))))
-
     def live_target(self, project, machine, launch_type=None):
         """The machine's target machine, if it is live (and of that launch type); else None."""
         if not machine.get("replica"):
@@ -57,7 +53,7 @@ class TargetMachines:
             if machine.get("replica"):
                 replica = self.replica(project, machine)
                 entry["replica"] = replica
-                point = next((p for p in self.points_of(project, machine) if p["id"] == replica.get("pointInTime")), None)
+                point = next((p for p in self.points_in_time(project, machine) if p["id"] == replica.get("pointInTime")), None)
                 if point is not None:
                     entry["point_in_time_date_time"] = point["dateTime"]
             result.append(entry)

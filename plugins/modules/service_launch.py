@@ -205,7 +205,7 @@ class LaunchModule(TargetMachines, ServiceModule):
         moment, chosen = None, {}
         if looks_like_id(value):
             for machine in machines:
-                point = next((p for p in self.points_of(project, machine) if p["id"] == value), None)
+                point = next((p for p in self.points_in_time(project, machine) if p["id"] == value), None)
                 if point is not None:
                     chosen[machine["id"]] = point
                     moment = parse_time(point["dateTime"])
@@ -221,7 +221,7 @@ class LaunchModule(TargetMachines, ServiceModule):
         for machine in machines:
             if machine["id"] in chosen:
                 continue
-            point = pick_point(self.points_of(project, machine), moment)
+            point = pick_point(self.points_in_time(project, machine), moment)
             if point is None:
                 missing.append(name_of(machine))
             else:

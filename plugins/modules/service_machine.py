@@ -125,7 +125,7 @@ class MachineModule(ServiceModule):
             return destination
         machine = self.resolve_machines(project, [value])[0]
         self.changed = True
-        self._record_diff(dict(project=project["name"]), dict(project=destination["name"]))
+        self.record_diff(dict(project=project["name"]), dict(project=destination["name"]))
         if not self.check_mode:
             self.client.post("/projects/%s/moveMachines" % project["id"], dict(machineIDs=[machine["id"]], destinationProjectId=destination["id"]))
             self.forget("/projects/%s/machines" % destination["id"])  # read before the move

@@ -81,7 +81,7 @@ class PointInTimeInfoModule(ServiceModule):
                 self.fail_json(msg="at_or_before must be an RFC 3339 date-time such as 2026-11-22T08:00:00Z, not %r." % params["at_or_before"])
         project = self.project(params["project"])
         machine = self.resolve_machines(project, [params["machine"]])[0]
-        points = list(reversed(self.list("/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"]))))
+        points = self.points_in_time(project, machine)
         result = dict(points_in_time=points)
         picked = pick_point(points, moment)
         if picked is not None:

@@ -157,7 +157,7 @@ class PlanRunModule(TargetMachines, ServiceModule):
             moment = parse_time(value)
         except ValueError:
             self.fail_json(msg="point_in_time must be latest, the ID of a point in time, or an RFC 3339 date-time; not %r." % value)
-        picks = [p for p in (pick_point(self.points_of(project, machine), moment) for machine in machines) if p is not None]
+        picks = [p for p in (pick_point(self.points_in_time(project, machine), moment) for machine in machines) if p is not None]
         if not picks:
             self.fail_json(msg="None of the plan's machines has a point in time at or before %s; nothing ran." % value)
         return max(picks, key=lambda p: parse_time(p["dateTime"]))["id"]

@@ -220,12 +220,7 @@ class ReplicationConfigModule(ServiceModule):
         self.fail_json(msg="Project %r has no cloud credentials: give cloud_credentials." % project["name"])
 
     def region(self, credentials_id, value):
-        regions = self.list("/cloudCredentials/%s/regions" % credentials_id)
-        region = self.find(regions, "Region", value)
-        if region is None:
-            self.fail_json(msg="Region %r was not found among the regions of cloud credentials %s. Known: %s."
-                           % (value, credentials_id, ", ".join(sorted(r["name"] for r in regions)) or "none"))
-        return region
+        return self.item("/cloudCredentials/%s/regions" % credentials_id, "Region", value)
 
     def desired(self, region):
         params = self.params

@@ -68,7 +68,7 @@ project:
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import Jobs, active
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import Jobs
 
 
 class ReverseReplicationModule(ServiceModule):
@@ -82,10 +82,7 @@ class ReverseReplicationModule(ServiceModule):
         self.diff = dict(before=dict(replicationReversed=current), after=dict(replicationReversed=wanted))
         if self.check_mode:
             return dict(project=dict(project, replicationReversed=wanted))
-        jobs = Jobs(self, project["id"], self.params["wait_timeout"], self.params["poll_interval"])
-        running = jobs.newest()
-        if active(running):
-            jobs.wait(running)
+        Jobs.of(self, project).settle(lambda job: False)  # a running job would make the service refuse
         try:
             project = self.client.post("/projects/%s/reverseReplication" % project["id"])
         except ServiceError as error:

@@ -105,14 +105,14 @@ class UserModule(ServiceModule):
         if params["state"] == "absent":
             if access.get("hasAccess"):
                 self.changed = True
-                self._record_diff(dict(username=username, roles=access.get("roles", [])), {})
+                self.record_diff(dict(username=username, roles=access.get("roles", [])), {})
                 if not self.check_mode:
                     self.client.delete("/users/" + access["userId"])
             return None
         user = dict(id=access.get("userId"), username=username, roles=access.get("roles", []))
         if not access.get("hasAccess"):
             self.changed = True
-            self._record_diff({}, dict(username=username))
+            self.record_diff({}, dict(username=username))
             user = dict(username=username, roles=["USER"]) if self.check_mode else self.client.post("/users", dict(username=username))
             user.pop("apiToken", None)
         if params["roles"] is not None:
@@ -126,7 +126,7 @@ class UserModule(ServiceModule):
         if not add and not remove:
             return current
         self.changed = True
-        self._record_diff(dict(roles=current), dict(roles=sorted(set(current) - set(remove) | set(add))))
+        self.record_diff(dict(roles=current), dict(roles=sorted(set(current) - set(remove) | set(add))))
         if not self.check_mode:
             if add:
                 self.client.post("/users/assignRoles", dict(items=[dict(userId=user["id"], roles=add)]))
