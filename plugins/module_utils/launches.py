@@ -8,7 +8,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.replication.recovery.plugins.module_utils.machines import launch_type_of_replica, name_of
+from ansible_collections.replication.recovery.plugins.module_utils.machines import LAUNCH_TYPE_MEMBERS, launch_type_of_replica, name_of, parse_time
 
 
 class TargetMachines:
@@ -58,3 +58,14 @@ class TargetMachines:
                     entry["point_in_time_date_time"] = point["dateTime"]
             result.append(entry)
         return result
+
+    def failed_in(self, job, machines):
+        """The machines a finished job launched nothing for: no target machine launched since it began."""
+        started = parse_time(job["creationDateTime"])
+        failed = []
+        for machine in machines:
+            life_cycle = machine.get("lifeCycle", {})
+            launched_at = [parse_time(life_cycle[member]) for unused_kind, member in LAUNCH_TYPE_MEMBERS if life_cycle.get(member)]
+            if not machine.get("replica") or not launched_at or max(launched_at) < started:
+                failed.append(machine)
+        return failed

@@ -120,6 +120,7 @@ job:
 launched:
   description:
     - For each machine, its target machine after the task. Absent in check mode and with O(wait=false).
+    - When the job failed, the machines that did launch (so that a playbook can report them and clean them up).
   returned: when the task waited, outside check mode
   type: list
   elements: dict
@@ -136,6 +137,12 @@ launched:
     point_in_time_date_time:
       description: When the point in time the target machine was launched from was taken.
       type: str
+failed_machines:
+  description: Names of the machines the failed job launched nothing for.
+  returned: when the launch job failed
+  type: list
+  elements: str
+  sample: [db-1]
 would_launch:
   description: Names of the machines this task launched, or in check mode would launch.
   returned: always
@@ -146,7 +153,7 @@ would_launch:
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
 from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
 from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
-from ansible_collections.replication.recovery.plugins.module_utils.machines import LAUNCH_TYPE_MEMBERS, name_of, parse_time, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of, parse_time, pick_point
 
 JOB_TYPES = {"test": "TEST_LAUNCH", "debug": "TEST_LAUNCH", "recovery": "RECOVERY_LAUNCH", "cutover": "CUTOVER_LAUNCH"}
 
@@ -191,7 +198,7 @@ class LaunchModule(TargetMachines, ServiceModule):
         self.forget_targets(project)
         machines = self.resolve_machines(project, ids)
         if job["status"] != "COMPLETED":
-            self.fail_launch(job, machines, result)
+            self.fail_launch(project, job, machines, result)
         result["launched"] = self.launched(project, machines)
         return result
 
@@ -232,18 +239,14 @@ class LaunchModule(TargetMachines, ServiceModule):
 
     # -- what failed -------------------------------------------------------------------------
 
-    def fail_launch(self, job, machines, result):
+    def fail_launch(self, project, job, machines, result):
         """The job failed: name the machines without a target machine from it, with their log lines."""
-        started = parse_time(job["creationDateTime"])
-        failed = []
-        for machine in machines:
-            life_cycle = machine.get("lifeCycle", {})
-            launched_at = [parse_time(life_cycle[member]) for unused_kind, member in LAUNCH_TYPE_MEMBERS if life_cycle.get(member)]
-            if not machine.get("replica") or not launched_at or max(launched_at) < started:
-                failed.append(name_of(machine))
+        failed = [name_of(machine) for machine in self.failed_in(job, machines)]
         lines = [line["message"] for line in job.get("log", []) if any(name in line["message"] for name in failed)]
         if not lines:
             lines = [line["message"] for line in job.get("log", [])[-3:]]
+        # The others did launch: say so, so that a playbook can report them and clean them up.
+        result["launched"] = self.launched(project, [machine for machine in machines if name_of(machine) not in failed])
         self.fail_json(msg="Launch job %s %s for %s: %s" % (job["id"], job["status"], ", ".join(failed) or "the project", " ".join(lines)),
                        failed_machines=failed, changed=self.changed, **result)
 

@@ -81,8 +81,10 @@ job:
   returned: when a run was started or followed
   type: dict
 steps:
-  description: For each step, its machines and, after a launch, their target machines.
-  returned: when the task waited, outside check mode
+  description:
+    - For each step, its machines that have target machines from this run. When the run failed, the machines that did
+      launch before it stopped (so that a playbook can report them and clean them up).
+  returned: when the task waited, outside check mode, except in mode C(cleanup)
   type: list
   elements: dict
   sample:
@@ -91,12 +93,19 @@ steps:
         - machine_id: ce77f9a4-0c1f-4c55-9a3e-2d4b5e6f7a81
           machine_name: db-1
           replica: {id: 5e2c1d3a-7b8f-4a6e-9c0d-1e2f3a4b5c6d, machineCloudState: running, publicIps: [203.0.113.7]}
+          point_in_time_date_time: "2026-11-22T08:10:00.000000+00:00"
+failed_machines:
+  description: Names of the machines the failed run launched nothing for, the skipped steps' machines included.
+  returned: when the run failed in a launch mode
+  type: list
+  elements: str
+  sample: [db-1]
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
 from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
 from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
-from ansible_collections.replication.recovery.plugins.module_utils.machines import parse_time, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of, parse_time, pick_point
 
 JOB_TYPES = {"test": "RECOVERY_PLAN_TEST", "recovery": "RECOVERY_PLAN_RECOVERY", "cutover": "RECOVERY_PLAN_CUTOVER",
              "cleanup": "RECOVERY_PLAN_CLEANUP"}
@@ -133,13 +142,26 @@ class PlanRunModule(TargetMachines, ServiceModule):
         if not params["wait"]:
             return dict(job=job)
         job = jobs.wait(job)
-        if job["status"] != "COMPLETED":
-            self.fail_json(msg="Recovery plan %r %s: %s" % (plan["name"], job["status"], " ".join(line["message"] for line in job.get("log", [])[-6:])),
-                           job=job, changed=self.changed)
         self.forget_targets(project)
-        launched = dict((entry["machine_id"], entry) for entry in self.launched(project, self.resolve_machines(project, ids)))
-        return dict(job=job, steps=[dict(name=step["name"], machines=[launched[mid] for mid in step["machineIDs"] if mid in launched])
-                                    for step in steps])
+        machines = self.resolve_machines(project, ids)
+        if mode == "cleanup":
+            if job["status"] != "COMPLETED":
+                self.fail_plan(plan, job, dict(job=job))
+            return dict(job=job)
+        failed = [m["id"] for m in self.failed_in(job, machines)] if job["status"] != "COMPLETED" else []
+        launched = dict((entry["machine_id"], entry) for entry in self.launched(project, [m for m in machines if m["id"] not in failed]))
+        result = dict(job=job, steps=[dict(name=step["name"], machines=[launched[mid] for mid in step["machineIDs"] if mid in launched])
+                                      for step in steps])
+        if failed:
+            names = dict((m["id"], name_of(m)) for m in machines)
+            result["failed_machines"] = [names[mid] for mid in ids if mid in failed]
+        if job["status"] != "COMPLETED":
+            self.fail_plan(plan, job, result)
+        return result
+
+    def fail_plan(self, plan, job, result):
+        lines = " ".join(line["message"] for line in job.get("log", [])[-6:])
+        self.fail_json(msg="Recovery plan %r %s: %s" % (plan["name"], job["status"], lines), changed=self.changed, **result)
 
     def nothing_to_do(self, project, machines, mode):
         if mode == "cleanup":
