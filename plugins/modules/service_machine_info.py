@@ -50,6 +50,12 @@ options:
     description: Seconds without a word from the agent after which a machine is V(stale).
     type: int
     default: 900
+  include_target:
+    description:
+      - Also read each machine's target machine (the one launched last, if any) and return it as RV(machines[].target).
+      - Costs one request per machine that has a target machine, since the service has no list of them.
+    type: bool
+    default: false
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.INFO
@@ -80,6 +86,16 @@ EXAMPLES = r"""
     tags: [web]
     states: [lagging, stale]
     lag_threshold: 300
+
+- name: Wait until the test machine of web-1 runs, as the service sees it
+  replication.recovery.service_machine_info:
+    project: production
+    machines: [web-1]
+    include_target: true
+  register: web
+  until: web.machines[0].target.machineCloudState | default('') == 'running'
+  retries: 30
+  delay: 10
 """
 
 RETURN = r"""
@@ -108,6 +124,12 @@ machines:
     last_seen_seconds:
       description: Seconds since the service last heard from the agent.
       type: int
+    target:
+      description:
+        - The machine's target machine as the service describes it (C(id), C(machineCloudId), C(machineCloudState),
+          C(publicIps), C(pointInTime), ...); absent when the machine has none.
+      returned: with O(include_target=true)
+      type: dict
   sample:
     - id: 9db2cf6d-4b41-41b5-8f77-b40af8fa16ff
       name: web-1
@@ -129,10 +151,11 @@ service_time:
 from datetime import datetime, timezone
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
 from ansible_collections.replication.recovery.plugins.module_utils.machines import REPLICATION_STATES, replication_facts
 
 
-class MachineInfoModule(ServiceModule):
+class MachineInfoModule(TargetMachines, ServiceModule):
     def work(self):
         params = self.params
         project = self.project(params["project"])
@@ -145,6 +168,8 @@ class MachineInfoModule(ServiceModule):
                 continue
             if params["tags"] and not set(params["tags"]) <= set(machine.get("tags", [])):
                 continue
+            if params["include_target"] and machine.get("replica"):
+                machine["target"] = self.replica(project, machine)
             result.append(machine)
         return dict(machines=result, service_time=datetime.fromtimestamp(now, timezone.utc).isoformat())
 
@@ -158,6 +183,7 @@ def main():
             tags=dict(type="list", elements="str"),
             lag_threshold=dict(type="int", default=600),
             stale_after=dict(type="int", default=900),
+            include_target=dict(type="bool", default=False),
         ),
     ).run()
 

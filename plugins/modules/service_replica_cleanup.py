@@ -70,6 +70,12 @@ removed:
   returned: always
   type: list
   elements: str
+removed_machines:
+  description: Names of the source machines whose target machines were terminated (or, in check mode, would be).
+  returned: always
+  type: list
+  elements: str
+  sample: [web-1, db-1]
 job:
   description: The cleanup job as the service describes it, with its log.
   returned: when a cleanup was started or followed
@@ -78,7 +84,7 @@ job:
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
-from ansible_collections.replication.recovery.plugins.module_utils.machines import launch_type_of_replica
+from ansible_collections.replication.recovery.plugins.module_utils.machines import launch_type_of_replica, name_of
 
 
 class CleanupModule(ServiceModule):
@@ -95,11 +101,12 @@ class CleanupModule(ServiceModule):
             targets = [(replica, machine) for replica, machine in targets if replica in params["replicas"]]
         removed = [replica for replica, unused_machine in targets]
         machine_ids = list(dict.fromkeys(machine["id"] for unused_replica, machine in targets))
+        result = dict(removed=removed, removed_machines=list(dict.fromkeys(name_of(machine) for unused_replica, machine in targets)))
         if not removed:
-            return dict(removed=[])
+            return result
         self.changed = True
         if self.check_mode:
-            return dict(removed=removed)
+            return result
         path = "/projects/%s/replicas" % project["id"]
         job, sent = jobs.start(lambda: self.client.delete(path, dict(replicaIDs=removed)), same_job("CLEANUP", machine_ids))
         self.changed = sent
@@ -107,8 +114,9 @@ class CleanupModule(ServiceModule):
             job = jobs.wait(job)
             if job["status"] != "COMPLETED":
                 self.fail_json(msg="Cleanup job %s %s: %s" % (job["id"], job["status"], " ".join(line["message"] for line in job.get("log", [])[-5:])),
-                               removed=removed, job=job, changed=True)
-        return dict(removed=removed, job=job)
+                               job=job, changed=True, **result)
+        result["job"] = job
+        return result
 
     def targets(self, machines):
         """(replica ID, machine) for every live target machine and restore server chosen by the options."""
