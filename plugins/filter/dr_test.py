@@ -19,7 +19,9 @@ from ansible.errors import AnsibleFilterError
 from ansible_collections.replication.recovery.plugins.module_utils.machines import parse_time
 
 REPORT_SCHEMA = "replication.recovery.dr_test/v1"
-PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
+PASSED = "passed"
+FAILED = "failed"
+SKIPPED = "skipped"
 
 
 def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)):
