@@ -99,8 +99,9 @@ def _machine_report(name, record, requested):
     if entry is not None:
         checks.append(_check("launch", PASSED, "target machine %s" % entry.get("replica", {}).get("machineCloudId", "")))
     elif name in failed_to_launch:
+        # The machine's last line in the job's log says why.
         lines = [line["message"] for line in job_log if line["message"].startswith(name + ":")]
-        checks.append(_check("launch", FAILED, " ".join(lines) or launch.get("message", "nothing was launched")))
+        checks.append(_check("launch", FAILED, lines[-1] if lines else launch.get("message") or "nothing was launched"))
     else:
         checks.append(_check("launch", SKIPPED, "not launched"))
 
@@ -119,8 +120,10 @@ def _machine_report(name, record, requested):
         left = "kept"
     elif name in (cleanup.get("removed_machines") or []):
         left = "removed"
+    elif cleanup.get("status") == PASSED or (entry is None and cleanup.get("status") != FAILED):
+        left = "nothing to remove"
     else:
-        left = "nothing to remove" if cleanup.get("status") == PASSED else "not cleaned up"
+        left = "not cleaned up"
     return dict(
         name=name,
         id=(gate or {}).get("id") or (entry or {}).get("machine_id"),
@@ -154,7 +157,7 @@ def dr_test_report(record):
     run_checks = []
     failure = record.get("failure")
     if failure:
-        run_checks.append(_check(failure["phase"], FAILED, "%s: %s" % (failure["task"], failure["message"])))
+        run_checks.append(_check(failure["phase"], FAILED, failure["message"]))
     job_seconds = _seconds(requested, job.get("endDateTime"))
     if job:
         run_checks.append(_check("launch job", PASSED if job.get("status") == "COMPLETED" else FAILED,

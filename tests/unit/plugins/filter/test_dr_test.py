@@ -132,7 +132,7 @@ def test_a_machine_that_failed_to_launch_is_named_with_its_log_lines():
     report = report_of(record(launch=launch, checks=[], recovered={},
                               failure={"phase": "launch", "task": "Fail when the launch failed", "message": "Launch job job-1 FAILED for db-1"}))
     assert report["result"] == "failed"
-    assert report["failures"][0] == "launch: Fail when the launch failed: Launch job job-1 FAILED for db-1"
+    assert report["failures"][0] == "launch: Launch job job-1 FAILED for db-1"
     assert "launch job: TEST_LAUNCH job-1 FAILED" in report["failures"]
     assert "db-1: launch: db-1: conversion failed (simulated failure)." in report["failures"]
     web, db = report["machines"]
@@ -158,7 +158,7 @@ def test_a_health_gate_that_stopped_the_run_launched_nothing():
     assert report["result"] == "failed" and report["job"] is None
     assert "db-1: health gate: replication is lagging, not continuous" in report["failures"]
     assert by_name(report, "web-1")["launch"] == {"name": "launch", "status": "skipped", "message": "not launched"}
-    assert [m["cleanup"] for m in report["machines"]] == ["not cleaned up", "not cleaned up"]
+    assert [m["cleanup"] for m in report["machines"]] == ["nothing to remove", "nothing to remove"]
     assert report["measures"] == {"rpo_seconds": None, "rto_seconds": None, "launch_job_seconds": None}
 
 
