@@ -49,9 +49,22 @@ stage: $(STAMP)
 # The collection is installed where ansible-playbook finds it: the staged tree.
 PLAYBOOK_ENV := ANSIBLE_COLLECTIONS_PATH=$(abspath $(BUILD)) PATH=$(BIN):$$PATH
 
+# The DR test playbook, with its inputs as AWX would give them: credentials in the environment,
+# the rest as extra variables. Targets are on the simulator's clock (one hour each).
+DEMO_REPORT := $(abspath $(BUILD))/demo-report
+DEMO_VARS := -e dr_test_project=demo -e dr_test_report_dir=$(DEMO_REPORT) -e dr_test_poll_interval=1 \
+	-e dr_test_rpo_target=3600 -e dr_test_rto_target=3600 -e dr_test_checks_tasks=$(abspath tests/demo/checks.yml) -e dr_test_checks_name=demo-checks
+
 demo: stage
+	rm -rf $(DEMO_REPORT)
 	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale $(TIME_SCALE) -- \
-		env $(PLAYBOOK_ENV) $(BIN)/ansible-playbook tests/demo/demo.yml
+		env $(PLAYBOOK_ENV) REPLICATION_SERVICE_USERNAME=demo@example.com REPLICATION_SERVICE_PASSWORD=demo \
+		$(BIN)/ansible-playbook tests/demo/demo.yml $(DEMO_VARS)
+	@echo
+	@echo "The DR test's report is in $(DEMO_REPORT):"
+	@ls -1 $(DEMO_REPORT)
+	@echo
+	@cat $(DEMO_REPORT)/dr_test_demo.md
 
 test: test-sanity test-units test-simulator test-integration test-lint test-build test-demo
 

@@ -28,6 +28,7 @@ def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)
     """For each machine of service_machine_info, whether it may take part in a DR test, and why not."""
     if not isinstance(machines, list):
         raise AnsibleFilterError("health_gate expects the list of machines of service_machine_info, not %s." % type(machines).__name__)
+    max_lag = _number(max_lag)
     verdicts = []
     for machine in machines:
         reasons = []
@@ -52,7 +53,7 @@ def _seconds(start, end):
 
 
 def _number(value):
-    """A target from role variables: None, or a number (older ansible-core templates None as '' or 'None')."""
+    """A number from role variables, which may be text (extra variables, older ansible-core's None as '' or 'None')."""
     if value in (None, "", "None"):
         return None
     try:

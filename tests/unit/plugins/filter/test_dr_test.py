@@ -66,6 +66,7 @@ def by_name(report, machine):
     (dict(), seen("a", state="lagging", lag=900), ["replication is lagging, not continuous"]),
     (dict(states=["continuous", "lagging"], max_lag=600), seen("a", state="lagging", lag=900), ["lag 900 s is over 600 s"]),
     (dict(max_lag=600, states=[]), seen("a", state="initial_sync", lag=None), ["no consistent point in time yet"]),
+    (dict(max_lag="600", states=[]), seen("a", lag=601), ["lag 601 s is over 600 s"]),  # an extra variable is text
     (dict(no_backlog=True), seen("a", backlog=4096), ["backlog of 4096 bytes"]),
     (dict(no_backlog=False), seen("a", backlog=4096), []),
     (dict(max_lag=10, no_backlog=True), seen("a", state="stale", lag=60, backlog=1),
