@@ -6,7 +6,7 @@ validate_report.py SCHEMA JSON JUNIT -> prints a JSON summary of the JUnit file 
 
 import json
 import sys
-import xml.etree.ElementTree as ElementTree
+from xml.etree import ElementTree
 
 import jsonschema
 
