@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Run a playbook that handles every kind of secret at -vvv, then search all of its output
-# for them: the password, the API token, the session, and a cloud private key (also in the
-# base64 form the service receives).
+# Run a playbook that handles every kind of secret at -vvv, then search all of its output (and
+# the DR test's report) for them: the password, the API token, the session, and a cloud private
+# key (also in the base64 form the service receives).
 set -eu
 
 output="$(mktemp)"
@@ -22,6 +22,9 @@ for secret in integration-password integration-token-0001 "TopSecretKey/ABC123+x
         found=1
     fi
 done
+# The DR test's report files too.
+cat dr-report/* >>"$output"
+rm -rf dr-report
 # The session itself: the playbook wrote it to a file only the test reads.
 if grep -qF -- "$(cat session.txt)" "$output"; then
     echo "FOUND the session in the output"
