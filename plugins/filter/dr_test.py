@@ -161,8 +161,9 @@ def dr_test_report(record):
         run_checks.append(_check(failure["phase"], FAILED, failure["message"]))
     job_seconds = _seconds(requested, job.get("endDateTime"))
     if job:
+        took = "" if job_seconds is None else " after %s s" % job_seconds
         run_checks.append(_check("launch job", PASSED if job.get("status") == "COMPLETED" else FAILED,
-                                 "%s %s %s" % (job.get("type"), job.get("id"), job.get("status")), job_seconds))
+                                 "%s %s %s%s" % (job.get("type"), job.get("id"), job.get("status"), took), job_seconds))
     cleanup = record.get("cleanup") or {}
     if cleanup:
         run_checks.append(_check("cleanup", cleanup.get("status", SKIPPED), cleanup.get("message", "")))

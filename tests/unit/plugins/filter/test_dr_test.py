@@ -98,6 +98,7 @@ def test_a_run_that_passed():
     assert web["point_in_time"] == {"id": "web-1-point", "date_time": "2026-11-22T09:50:00+00:00"}
     assert report["excluded"] == ["old-1"] and report["kept"] == []
     assert [check["name"] for check in report["checks"]] == ["launch job", "cleanup"]
+    assert report["checks"][0]["message"] == "TEST_LAUNCH job-1 COMPLETED after 240.0 s"
 
 
 def test_an_rpo_target_missed_fails_the_machine_and_the_run():
@@ -134,7 +135,7 @@ def test_a_machine_that_failed_to_launch_is_named_with_its_log_lines():
                               failure={"phase": "launch", "task": "Fail when the launch failed", "message": "Launch job job-1 FAILED for db-1"}))
     assert report["result"] == "failed"
     assert report["failures"][0] == "launch: Launch job job-1 FAILED for db-1"
-    assert "launch job: TEST_LAUNCH job-1 FAILED" in report["failures"]
+    assert "launch job: TEST_LAUNCH job-1 FAILED after 240.0 s" in report["failures"]
     assert "db-1: launch: db-1: conversion failed (simulated failure)." in report["failures"]
     web, db = report["machines"]
     unchecked = {"name": "RTO", "status": "skipped", "message": "its checks did not pass or did not run"}
