@@ -35,6 +35,11 @@ def active(job):
     return job is not None and job.get("status") in ACTIVE
 
 
+def log_tail(job, count=5):
+    """The last lines of a job's log, as one text: what a failure message quotes."""
+    return " ".join(line["message"] for line in job.get("log", [])[-count:])
+
+
 class Jobs:
     """The jobs of one project, for one module run; waits are bounded by ``timeout`` in all."""
 

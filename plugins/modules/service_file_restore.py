@@ -106,7 +106,7 @@ job:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
 from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of, parse_time, pick_point
 
 
@@ -148,7 +148,7 @@ class FileRestoreModule(ServiceModule):
         if self.params["wait"]:
             job = jobs.wait(job)
             if job["status"] != "COMPLETED":
-                self.fail_json(msg="File restore %s: %s" % (job["status"], " ".join(line["message"] for line in job.get("log", [])[-5:])),
+                self.fail_json(msg="File restore %s: %s" % (job["status"], log_tail(job)),
                                job=job, restored=restored, changed=self.changed)
         return dict(restored=restored, job=job)
 

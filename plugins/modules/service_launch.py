@@ -151,7 +151,7 @@ would_launch:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
 from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
 from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of, parse_time, pick_point
 
@@ -242,12 +242,10 @@ class LaunchModule(TargetMachines, ServiceModule):
     def fail_launch(self, project, job, machines, result):
         """The job failed: name the machines without a target machine from it, with their log lines."""
         failed = [name_of(machine) for machine in self.failed_in(job, machines)]
-        lines = [line["message"] for line in job.get("log", []) if any(name in line["message"] for name in failed)]
-        if not lines:
-            lines = [line["message"] for line in job.get("log", [])[-3:]]
+        lines = " ".join(line["message"] for line in job.get("log", []) if any(name in line["message"] for name in failed))
         # The others did launch: say so, so that a playbook can report them and clean them up.
         result["launched"] = self.launched(project, [machine for machine in machines if name_of(machine) not in failed])
-        self.fail_json(msg="Launch job %s %s for %s: %s" % (job["id"], job["status"], ", ".join(failed) or "the project", " ".join(lines)),
+        self.fail_json(msg="Launch job %s %s for %s: %s" % (job["id"], job["status"], ", ".join(failed) or "the project", lines or log_tail(job, 3)),
                        failed_machines=failed, changed=self.changed, **result)
 
 

@@ -103,7 +103,7 @@ failed_machines:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
 from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
 from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of, parse_time, pick_point
 
@@ -160,8 +160,7 @@ class PlanRunModule(TargetMachines, ServiceModule):
         return result
 
     def fail_plan(self, plan, job, result):
-        lines = " ".join(line["message"] for line in job.get("log", [])[-6:])
-        self.fail_json(msg="Recovery plan %r %s: %s" % (plan["name"], job["status"], lines), changed=self.changed, **result)
+        self.fail_json(msg="Recovery plan %r %s: %s" % (plan["name"], job["status"], log_tail(job, 6)), changed=self.changed, **result)
 
     def nothing_to_do(self, project, machines, mode):
         if mode == "cleanup":

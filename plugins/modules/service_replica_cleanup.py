@@ -83,7 +83,7 @@ job:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
 from ansible_collections.replication.recovery.plugins.module_utils.machines import launch_type_of_replica, name_of
 
 
@@ -113,7 +113,7 @@ class CleanupModule(ServiceModule):
         if params["wait"]:
             job = jobs.wait(job)
             if job["status"] != "COMPLETED":
-                self.fail_json(msg="Cleanup job %s %s: %s" % (job["id"], job["status"], " ".join(line["message"] for line in job.get("log", [])[-5:])),
+                self.fail_json(msg="Cleanup job %s %s: %s" % (job["id"], job["status"], log_tail(job)),
                                job=job, changed=True, **result)
         result["job"] = job
         return result

@@ -8,7 +8,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import Jobs, same_job
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import Jobs, log_tail, same_job
 
 
 class Failed(Exception):
@@ -148,3 +148,9 @@ def test_settle_answers_a_running_job_of_ours_without_waiting():
 def test_settle_on_an_idle_project():
     jobs, sleeps = make(FakeModule([job("old", "COMPLETED")]))
     assert jobs.settle(MATCH) == (None, False)
+
+
+def test_log_tail_quotes_the_last_lines():
+    job = {"log": [{"message": "Job started."}, {"message": "db-1: conversion failed."}, {"message": "Job finished with errors."}]}
+    assert log_tail(job, 2) == "db-1: conversion failed. Job finished with errors."
+    assert log_tail({}) == ""
