@@ -77,7 +77,7 @@ test-units: stage
 # Integration targets run against a simulator started for them on a free port.
 # The clock runs 60 times real time, so that jobs the modules wait for end in seconds.
 test-integration: stage
-	$(BIN)/python tests/utils/with_simulator.py --time-scale 60 --vars-file $(COLLECTION)/tests/integration/integration_config.yml -- \
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(COLLECTION)/tests/integration/integration_config.yml -- \
 		sh -c 'cd $(COLLECTION) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(TARGETS)'
 
 test-simulator: $(STAMP)

@@ -19,10 +19,11 @@ def main(argv=None):
     parser.add_argument("--port", type=int, default=8080, help="0 picks a free port (default 8080)")
     parser.add_argument("--seed", choices=sorted(PRESETS), default="empty", help="initial state (default empty)")
     parser.add_argument("--time-scale", type=float, default=1.0, help="virtual seconds per real second; 0 stops the clock (default 1)")
+    parser.add_argument("--check-answers", action="store_true", help="check every answer against its model (slower; for tests)")
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args(argv)
 
-    app = create_app(seed=args.seed, time_scale=args.time_scale)
+    app = create_app(seed=args.seed, time_scale=args.time_scale, check_answers=args.check_answers)
     seeded = seed(app.state.sim, {"preset": args.seed})
     sock = bind(args.host, args.port)
     print(base_url(args.host, sock.getsockname()[1]), flush=True)

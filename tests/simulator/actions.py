@@ -62,9 +62,9 @@ def _fails(sim, job, machine):
 def latest_point(sim, project, machine, at_or_before=None):
     """The machine's newest point in time, or the newest at or before a moment; None if there is none."""
     sim.sync(project, machine)
-    points = machine.replication.points_in_time(sim.now(), machine.id)
-    if at_or_before is not None:
-        points = [point for point in points if point[1] <= at_or_before]
+    if at_or_before is None:
+        return machine.replication.newest_point_in_time(sim.now(), machine.id)
+    points = [point for point in machine.replication.points_in_time(sim.now(), machine.id) if point[1] <= at_or_before]
     return points[-1] if points else None
 
 

@@ -69,7 +69,7 @@ def launch_items(sim, project, items):
 async def list_jobs(projectId: str, request: Request, page: Page = Depends(paging), caller: Caller = Depends(authenticated)):
     sim = _sim(request)
     project = sim.project(caller.user, projectId)
-    return page.of([views.job(sim, job) for job in reversed(project.jobs)])
+    return page.of(project.jobs[::-1], lambda job: views.job(sim, job))
 
 
 @router.get("/projects/{projectId}/jobs/{jobId}", response_model=Job, tags=["jobs"])

@@ -40,7 +40,7 @@ async def list_machines(projectId: str, request: Request, page: Page = Depends(p
     project = sim.project(caller.user, projectId)
     sim.sync_project(project)
     machines = [m for m in project.machines.values() if all or m.replication.status != "STOPPED"]
-    return page.of([views.machine(sim, project, m) for m in machines])
+    return page.of(machines, lambda machine: views.machine(sim, project, machine))
 
 
 @router.get("/projects/{projectId}/machines/{machineId}", response_model=Machine, tags=["machines"])

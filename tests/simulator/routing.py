@@ -3,12 +3,23 @@
 ``ServiceRoute`` wraps each handler so that the request is counted under its path template
 (the path after the base URL, e.g. ``/projects/{projectId}/machines``) and the fault rules of
 the control interface apply to it before and after the work is done.
+
+Handlers answer plain dictionaries in the wire form (``views``); they are written out as JSON
+directly. FastAPI would otherwise validate every answer against its response model, which
+costs more than the work itself for a list of a thousand machines. The models still describe
+the answers in the OpenAPI document, and with ``Simulator.check_answers`` (the simulator's
+own tests, ``--check-answers``) every answer is checked against its model, nulls included.
 """
 
 import asyncio
+import contextvars
+import functools
 
+import pydantic_core
 from fastapi import APIRouter, Query, Request
+from fastapi.datastructures import DefaultPlaceholder
 from fastapi.routing import APIRoute
+from pydantic import TypeAdapter
 from starlette.responses import JSONResponse, Response
 
 from .errors import ServiceError, unprocessable
@@ -24,13 +35,62 @@ def route_template(path):
     return path
 
 
+# The request being served, for the answer's check (not every handler takes the request).
+_SERVING = contextvars.ContextVar("serving")
+
+
+class AnswerDoesNotFit(Exception):
+    """An answer of the simulator that its response model does not describe: a bug here."""
+
+
+def _answering(endpoint, response_model, status_code):
+    """The endpoint, answering its dictionary as JSON (checked against the model when asked)."""
+    if isinstance(response_model, DefaultPlaceholder):
+        response_model = response_model.value
+    if getattr(endpoint, "answers_json", False) or response_model is None:
+        return endpoint
+    adapter = TypeAdapter(response_model)
+
+    @functools.wraps(endpoint)
+    async def answer(**values):
+        data = await endpoint(**values)
+        if isinstance(data, Response):
+            return data
+        if _SERVING.get().app.state.sim.check_answers:
+            _check(adapter, data)
+        response = Response(pydantic_core.to_json(data), status_code=status_code or 200, media_type="application/json")
+        for value in values.values():
+            if isinstance(value, Response):  # headers the handler set on the injected response (cookies)
+                response.headers.raw.extend(value.headers.raw)
+        return response
+
+    answer.answers_json = True
+    return answer
+
+
+def _check(adapter, data):
+    """The answer must be exactly what its model makes of it: no member it lacks, no null."""
+    try:
+        fitted = adapter.dump_python(adapter.validate_python(data), mode="json", exclude_none=True)
+    except pydantic_core.ValidationError as error:
+        raise AnswerDoesNotFit(str(error))
+    sent = pydantic_core.from_json(pydantic_core.to_json(data))
+    if fitted != sent:
+        raise AnswerDoesNotFit("the answer has members its model leaves out, or nulls: %r" % (sent,))
+
+
 class ServiceRoute(APIRoute):
+    def __init__(self, path, endpoint, **kwargs):
+        super().__init__(path, _answering(endpoint, kwargs.get("response_model"), kwargs.get("status_code")), **kwargs)
+
+
     def get_route_handler(self):
         handler = super().get_route_handler()
         template = route_template(self.path_format)
 
         async def serve(request: Request):
             sim = request.app.state.sim
+            _SERVING.set(request)
             method = request.method
             sim.stats.record(method, template)
             rules = [rule for rule in sim.faults if rule.matches(method, template)]
@@ -102,8 +162,10 @@ class Page:
         self.offset = offset
         self.limit = limit
 
-    def of(self, items):
-        return {"items": list(items[self.offset:self.offset + self.limit])}
+    def of(self, items, view=None):
+        """The page of ``items``; ``view`` makes the wire form of only the items on it."""
+        chosen = items[self.offset:self.offset + self.limit]
+        return {"items": [view(item) for item in chosen] if view else list(chosen)}
 
 
 def paging(offset: int = Query(0, description="0-based index of the first item."),

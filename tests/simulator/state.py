@@ -215,8 +215,9 @@ class Stats:
 class Simulator:
     """Everything the simulated service knows, and the settings of the simulator itself."""
 
-    def __init__(self, seed="empty", time_scale=1.0, clock=None):
+    def __init__(self, seed="empty", time_scale=1.0, clock=None, check_answers=False):
         self.seed_name = seed
+        self.check_answers = check_answers  # check every answer against its model (routing.py)
         self.clock = clock or VirtualClock(scale=time_scale)
         self.stats = Stats()
         self.faults = []

@@ -1,6 +1,6 @@
 """Run a command against a simulator started for it, and stop the simulator afterwards.
 
-    python tests/utils/with_simulator.py [--seed demo] [--time-scale 0] [--vars-file F] -- COMMAND...
+    python tests/utils/with_simulator.py [--seed demo] [--time-scale 0] [--vars-file F] [--check-answers] -- COMMAND...
 
 The simulator listens on a free port of 127.0.0.1. Its URL reaches the command twice: in the
 environment (SIMULATOR_URL, and REPLICATION_SERVICE_URL for the collection's modules) and, with
@@ -21,11 +21,13 @@ def main():
     parser.add_argument("--seed", default="empty")
     parser.add_argument("--time-scale", default="0")
     parser.add_argument("--vars-file")
+    parser.add_argument("--check-answers", action="store_true", help="the simulator checks every answer against its model")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     simulator = subprocess.Popen(
-        [sys.executable, "-m", "tests.simulator", "--host", "127.0.0.1", "--port", "0", "--seed", args.seed, "--time-scale", args.time_scale],
+        [sys.executable, "-m", "tests.simulator", "--host", "127.0.0.1", "--port", "0", "--seed", args.seed, "--time-scale", args.time_scale]
+        + (["--check-answers"] if args.check_answers else []),
         cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
         api_url = simulator.stdout.readline().strip()

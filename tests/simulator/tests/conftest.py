@@ -105,7 +105,7 @@ def assert_no_nulls(value, where="body"):
 
 @pytest.fixture
 def sim():
-    return Simulator(seed="tests", clock=VirtualClock(scale=0, start=START))
+    return Simulator(seed="tests", clock=VirtualClock(scale=0, start=START), check_answers=True)
 
 
 @pytest.fixture

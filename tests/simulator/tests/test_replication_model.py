@@ -241,3 +241,28 @@ def test_integration_does_not_depend_on_how_often_it_is_read(pieces):
     assert rep.last_consistency == pytest.approx(reference.last_consistency)
     assert rep.points_in_time(end, "m") == reference.points_in_time(end, "m")
     assert rep.replicated == pytest.approx(reference.replicated)
+
+
+@pytest.mark.parametrize("offset", [0, 599, 3599, 43210, 86399])
+def test_the_newest_point_is_the_last_of_all_points(offset):
+    """The shortcut a launch takes gives what the whole list would, through pauses and thinning."""
+    rep = Replication(START + offset, total=1_000_000_000)
+    moment = START + offset
+    for step in range(700):
+        moment += 53 * 60
+        if step % 97 == 40:
+            rep.status = "PAUSED"  # a stretch without points
+        elif step % 97 == 55:
+            rep.status = "STARTED"
+        rep.advance(moment, rate=12_500_000, ready=True)
+        points = rep.points_in_time(moment, "m")
+        assert rep.newest_point_in_time(moment, "m") == (points[-1] if points else None)
+
+
+def test_no_newest_point_past_the_retention():
+    rep = Replication(0.0, total=1_000_000_000)
+    rep.advance(3600.0, rate=12_500_000, ready=True)
+    rep.status = "PAUSED"
+    rep.advance(31 * 86400.0, rate=12_500_000, ready=True)
+    assert rep.points_in_time(31 * 86400.0, "m") == []
+    assert rep.newest_point_in_time(31 * 86400.0, "m") is None
