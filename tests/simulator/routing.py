@@ -83,7 +83,6 @@ class ServiceRoute(APIRoute):
     def __init__(self, path, endpoint, **kwargs):
         super().__init__(path, _answering(endpoint, kwargs.get("response_model"), kwargs.get("status_code")), **kwargs)
 
-
     def get_route_handler(self):
         handler = super().get_route_handler()
         template = route_template(self.path_format)
