@@ -198,8 +198,18 @@ class ServiceModule(AnsibleModule):
         return parse_time(info["dateTime"]["dateTime"])
 
     def project(self, value):
-        """The project named (or with the ID) ``value``; the task fails if there is none."""
-        return self.item("/projects", "Project", value)
+        """The project named (or with the ID) ``value``; the task fails if there is none.
+
+        An ID costs one read of that project; a name, one list of the projects.
+        """
+        if not looks_like_id(value):
+            return self.item("/projects", "Project", value)
+        try:
+            return self.client.get("/projects/%s" % value)
+        except ServiceError as error:
+            if error.status != 404:
+                raise
+            self.fail_json(msg="Project %s was not found." % value)
 
     # -- state -------------------------------------------------------------------------------
 

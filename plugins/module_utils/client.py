@@ -186,15 +186,18 @@ class ServiceClient:
 
     def list(self, path, params=None):
         """Every item of a paged list, reading pages of 1500 until one comes back short."""
-        items = []
+        return list(self.items(path, params))
+
+    def items(self, path, params=None, page_size=PAGE_LIMIT):
+        """The items of a paged list one by one, reading the next page only when it is reached."""
         offset = 0
         while True:
-            query = dict(params or {}, offset=offset, limit=PAGE_LIMIT)
+            query = dict(params or {}, offset=offset, limit=page_size)
             page = self.get(path, params=query)["items"]
-            items.extend(page)
-            if len(page) < PAGE_LIMIT:
-                return items
-            offset += PAGE_LIMIT
+            yield from page
+            if len(page) < page_size:
+                return
+            offset += page_size
 
     def request(self, method, path, params=None, body=None, read=False):
         """One call of the interface, logged in, with the retries of the module docstring.

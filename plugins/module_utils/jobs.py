@@ -60,14 +60,33 @@ class Jobs:
         items = self.module.client.get(self.path, params=dict(offset=0, limit=1))["items"]
         return items[0] if items else None
 
-    def wait(self, job):
-        """Poll the job until it ends, backing off, within the timeout of this run."""
+    def get(self, job_id):
+        """One job of the project, by its ID; the task fails if the project has no such job."""
+        try:
+            return self.module.client.get("%s/%s" % (self.path, job_id))
+        except ServiceError as error:
+            if error.status != 404:
+                raise
+            self.module.fail_json(msg="The project has no job %s." % job_id)
+
+    def wait(self, job, return_after=None):
+        """Poll the job until it ends, backing off, within the timeout of this run.
+
+        With ``return_after``, the job is answered as it is once that many seconds have passed,
+        so that a playbook can show progress and wait again.
+        """
         interval = self.interval
+        stop = None if return_after is None else self._clock() + return_after
         while active(job):
-            left = self._deadline - self._clock()
+            now = self._clock()
+            left = self._deadline - now
             if left <= 0:
                 self.module.fail_json(msg="Job %s (%s) did not end within %s seconds; it is %s. It goes on in the service."
-                                      % (job["id"], job["type"], self.timeout, job["status"]), job=job)
+                                      % (job["id"], job["type"], self.timeout, job["status"]), job=job, changed=self.module.changed)
+            if stop is not None:
+                if now >= stop:
+                    return job
+                left = min(left, stop - now)
             self._sleep(min(interval, left))
             interval = min(interval * BACKOFF, MAX_INTERVAL)
             job = self.module.client.get("%s/%s" % (self.path, job["id"]))

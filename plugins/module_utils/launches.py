@@ -2,13 +2,26 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Target machines: whether machines already have them, and what they are, for modules that launch."""
+"""Target machines: whether machines already have them, and what they are, for modules that launch
+or follow a job; and how far a job is with its machines."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import active
 from ansible_collections.replication.recovery.plugins.module_utils.machines import LAUNCH_TYPE_MEMBERS, launch_type_of_replica, name_of, parse_time
+
+# Jobs that launch target machines, and jobs that terminate them.
+LAUNCHING_JOBS = ("TEST_LAUNCH", "RECOVERY_LAUNCH", "CUTOVER_LAUNCH", "RECOVERY_PLAN_TEST", "RECOVERY_PLAN_RECOVERY", "RECOVERY_PLAN_CUTOVER")
+REMOVING_JOBS = ("CLEANUP", "RECOVERY_PLAN_CLEANUP")
+
+
+def launched_since(job, machine):
+    """Whether the machine has a target machine launched since the job began."""
+    life_cycle = machine.get("lifeCycle", {})
+    launched_at = [parse_time(life_cycle[member]) for unused_kind, member in LAUNCH_TYPE_MEMBERS if life_cycle.get(member)]
+    return bool(machine.get("replica")) and bool(launched_at) and max(launched_at) >= parse_time(job["creationDateTime"])
 
 
 class TargetMachines:
@@ -61,11 +74,23 @@ class TargetMachines:
 
     def failed_in(self, job, machines):
         """The machines a finished job launched nothing for: no target machine launched since it began."""
-        started = parse_time(job["creationDateTime"])
-        failed = []
-        for machine in machines:
-            life_cycle = machine.get("lifeCycle", {})
-            launched_at = [parse_time(life_cycle[member]) for unused_kind, member in LAUNCH_TYPE_MEMBERS if life_cycle.get(member)]
-            if not machine.get("replica") or not launched_at or max(launched_at) < started:
-                failed.append(machine)
-        return failed
+        return [machine for machine in machines if not launched_since(job, machine)]
+
+    def progress(self, project, job):
+        """How far the job is with its machines, from one list of them: done, running, failed.
+
+        A launching job is done with a machine once it has a target machine launched since the
+        job began; a cleanup, once the machine has none. Machines not done when the job has
+        ended failed. Other jobs say nothing per machine until they end.
+        """
+        wanted = set(job.get("participatingMachines", []))
+        machines = [machine for machine in self.machines(project) if machine["id"] in wanted]
+        if job["type"] in LAUNCHING_JOBS:
+            done = sum(1 for machine in machines if launched_since(job, machine))
+        elif job["type"] in REMOVING_JOBS:
+            done = sum(1 for machine in machines if not machine.get("replica"))
+        else:
+            done = len(wanted) if job.get("status") == "COMPLETED" else 0
+        ended = not active(job)
+        return dict(machines=len(wanted), done=done, running=0 if ended else len(wanted) - done,
+                    failed=len(wanted) - done if ended else 0)

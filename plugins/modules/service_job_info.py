@@ -14,6 +14,8 @@ version_added: 1.0.0
 description:
   - Returns the jobs of a project, newest first, optionally only of some types or statuses; or one
     job, optionally waiting until it ends.
+  - A long job can be followed in slices (O(return_after)), with its progress (O(progress))
+    shown between them, so that a person watching the output sees it move.
 options:
   project:
     description: The project, by name or ID.
@@ -34,7 +36,9 @@ options:
     elements: str
     choices: [PENDING, STARTED, COMPLETED, FAILED]
   limit:
-    description: At most this many jobs, the newest. All if not given.
+    description:
+      - At most this many jobs, the newest. All if not given.
+      - Only as many are read as it takes to find them, so a small limit costs one small request.
     type: int
   wait:
     description: With O(job), wait until it ends.
@@ -48,6 +52,18 @@ options:
     description: Seconds between the first two looks at the job; later ones are further apart, up to 30 seconds.
     type: float
     default: 5
+  return_after:
+    description:
+      - With O(wait=true), return the job as it is after this many seconds even if it has not ended,
+        without failing. Follow a long job in slices of this length, showing its progress between them.
+      - O(wait_timeout) still fails the task when it runs out first.
+    type: float
+  progress:
+    description:
+      - With O(job), also count the job's machines by how far the job is with them, in RV(progress).
+      - Costs one read of the project's machines.
+    type: bool
+    default: false
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.INFO
@@ -71,6 +87,19 @@ EXAMPLES = r"""
     job: "{{ launch.job.id }}"
     wait: true
     wait_timeout: 3600
+
+- name: Look at the launch for a minute at most, and say how far it is
+  replication.recovery.service_job_info:
+    project: production
+    job: "{{ launch.job.id }}"
+    wait: true
+    return_after: 60
+    progress: true
+  register: followed
+
+- name: Show it
+  ansible.builtin.debug:
+    msg: "{{ followed.job.status }}: {{ followed.progress.done }} of {{ followed.progress.machines }} done, {{ followed.progress.failed }} failed"
 """
 
 RETURN = r"""
@@ -92,32 +121,62 @@ job:
   description: With O(job), that job (after waiting, with O(wait=true)).
   returned: when O(job) is given
   type: dict
+progress:
+  description:
+    - How far the job is with its machines. A launching job (a launch or a recovery plan run that
+      launches) is done with a machine once it has a target machine launched since the job began;
+      a cleanup, once the machine has no target machine. Machines not done when the job has ended
+      failed. Other jobs count every machine as running until they end.
+  returned: with O(progress=true) and O(job)
+  type: dict
+  contains:
+    machines:
+      description: Machines taking part in the job.
+      type: int
+    done:
+      description: Machines the job is done with.
+      type: int
+    running:
+      description: Machines the job is still working on; 0 once it has ended.
+      type: int
+    failed:
+      description: Machines the job ended without being done with; 0 while it runs.
+      type: int
+  sample: {machines: 200, done: 120, running: 80, failed: 0}
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils.client import PAGE_LIMIT
 from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs
+from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
 
 
-class JobInfoModule(ServiceModule):
+class JobInfoModule(TargetMachines, ServiceModule):
     def work(self):
         params = self.params
+        for option in ("limit", "return_after"):
+            if params[option] is not None and params[option] < 0:
+                self.fail_json(msg="%s must be 0 or more, not %s." % (option, params[option]))
         project = self.project(params["project"])
         if params["job"] is not None:
-            try:
-                job = self.client.get("/projects/%s/jobs/%s" % (project["id"], params["job"]))
-            except ServiceError as error:
-                if error.status != 404:
-                    raise
-                self.fail_json(msg="Project %r has no job %s." % (project["name"], params["job"]))
+            jobs = Jobs.of(self, project)
+            job = jobs.get(params["job"])
             if params["wait"]:
-                job = Jobs.of(self, project).wait(job)
-            return dict(job=job, jobs=[job])
-        jobs = [job for job in self.list("/projects/%s/jobs" % project["id"])
-                if (not params["types"] or job["type"] in params["types"]) and (not params["statuses"] or job["status"] in params["statuses"])]
-        if params["limit"] is not None:
-            jobs = jobs[:params["limit"]]
-        return dict(jobs=jobs)
+                job = jobs.wait(job, return_after=params["return_after"])
+            result = dict(job=job, jobs=[job])
+            if params["progress"]:
+                result["progress"] = self.progress(project, job)
+            return result
+        limit = params["limit"]
+        found = []
+        if limit == 0:
+            return dict(jobs=found)
+        for job in self.client.items("/projects/%s/jobs" % project["id"], page_size=min(limit or PAGE_LIMIT, PAGE_LIMIT)):
+            if (not params["types"] or job["type"] in params["types"]) and (not params["statuses"] or job["status"] in params["statuses"]):
+                found.append(job)
+                if len(found) == limit:
+                    break  # read no further page
+        return dict(jobs=found)
 
 
 def main():
@@ -129,6 +188,8 @@ def main():
                                                          "RECOVERY_PLAN_CUTOVER", "RECOVERY_PLAN_CLEANUP"]),
         statuses=dict(type="list", elements="str", choices=["PENDING", "STARTED", "COMPLETED", "FAILED"]),
         limit=dict(type="int"),
+        return_after=dict(type="float"),
+        progress=dict(type="bool", default=False),
     )
     spec.update(WAIT_ARGUMENT_SPEC)
     spec["wait"] = dict(type="bool", default=False)

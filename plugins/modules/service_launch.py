@@ -22,6 +22,8 @@ description:
   - A launch is never sent twice by accident - when the connection drops after the request went
     out, the task looks for the job the request may have created before it sends again.
   - A job that fails for some machines fails the task, with the job's log lines for those machines.
+  - With O(job), the task follows a launch job started earlier (for example with O(wait=false)) instead
+    of starting one, and returns what it launched.
 options:
   project:
     description: The project, by name or ID.
@@ -55,6 +57,12 @@ options:
     description: Launch even when the machines already have live target machines of this type, replacing them.
     type: bool
     default: false
+  job:
+    description:
+      - The ID of a launch job of the project to follow instead of starting one - the task waits for it
+        (within O(wait_timeout)) and returns RV(launched) as if it had started it. Nothing is sent.
+      - Not with O(machines) or O(debug_scripts); O(launch_type), O(point_in_time) and O(force) are not used.
+    type: str
   debug_scripts:
     description: Scripts a V(debug) launch runs in the target machine.
     type: dict
@@ -96,6 +104,18 @@ EXAMPLES = r"""
 - name: Their addresses
   ansible.builtin.debug:
     msg: "{{ launch.launched | map(attribute='replica.publicIps') | flatten }}"
+
+- name: Start a launch of many machines and follow it in slices, showing progress
+  replication.recovery.service_launch:
+    project: production
+    wait: false
+  register: started
+
+- name: What the launch did, once it has ended
+  replication.recovery.service_launch:
+    project: production
+    job: "{{ started.job.id }}"
+  register: launch
 
 - name: Recover the databases as they were at 06:00
   replication.recovery.service_launch:
@@ -144,7 +164,7 @@ failed_machines:
   elements: str
   sample: [db-1]
 would_launch:
-  description: Names of the machines this task launched, or in check mode would launch.
+  description: Names of the machines this task launched, or in check mode would launch; empty with O(job).
   returned: always
   type: list
   elements: str
@@ -162,6 +182,8 @@ class LaunchModule(TargetMachines, ServiceModule):
     def work(self):
         params = self.params
         project = self.project(params["project"])
+        if params["job"] is not None:
+            return self.follow(project, Jobs.of(self, project))
         if params["machines"] is None:
             machines = [m for m in self.machines(project) if m.get("replicationStatus") != "STOPPED"]
         else:
@@ -193,6 +215,17 @@ class LaunchModule(TargetMachines, ServiceModule):
         result = dict(job=job, would_launch=[name_of(m) for m in machines])
         if not params["wait"]:
             return result
+        return self.outcome(project, jobs, job, ids, result)
+
+    def follow(self, project, jobs):
+        """The launch job given in ``job``: wait for it, then say what it launched."""
+        job = jobs.get(self.params["job"])
+        if job["type"] not in JOB_TYPES.values():
+            self.fail_json(msg="Job %s is a %s job, not a launch." % (job["id"], job["type"]))
+        return self.outcome(project, jobs, job, job.get("participatingMachines", []), dict(job=job, would_launch=[]))
+
+    def outcome(self, project, jobs, job, ids, result):
+        """Wait for the launch job, then return what it launched; fail if it failed."""
         job = jobs.wait(job)
         result["job"] = job
         self.forget_targets(project)
@@ -258,9 +291,10 @@ def main():
         force=dict(type="bool", default=False),
         debug_scripts=dict(type="dict", options=dict(preboot=dict(type="list", elements="str", default=[]),
                                                      postboot=dict(type="list", elements="str", default=[]))),
+        job=dict(type="str"),
     )
     spec.update(WAIT_ARGUMENT_SPEC)
-    LaunchModule(argument_spec=spec).run()
+    LaunchModule(argument_spec=spec, mutually_exclusive=[("job", "machines"), ("job", "debug_scripts")]).run()
 
 
 if __name__ == "__main__":

@@ -141,6 +141,11 @@ machines:
       last_seen_seconds: 2
       sourceProperties: {name: web-1, os: Ubuntu 22.04.4 LTS}
       replicationInfo: {lastConsistencyDateTime: "2026-11-22T08:15:00.000000+00:00"}
+project:
+  description: The project's C(id) and C(name); passing the ID on saves later tasks the look-up by name.
+  returned: always
+  type: dict
+  sample: {id: 2f6f2c1e-8a0b-4c8e-9a55-6a3d2b1c0e9f, name: production}
 service_time:
   description: The service's clock when the machines were read, which the lags are measured against.
   returned: always
@@ -171,7 +176,7 @@ class MachineInfoModule(TargetMachines, ServiceModule):
             if params["include_target"] and machine.get("replica"):
                 machine["target"] = self.replica(project, machine)
             result.append(machine)
-        return dict(machines=result, service_time=datetime.fromtimestamp(now, timezone.utc).isoformat())
+        return dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=datetime.fromtimestamp(now, timezone.utc).isoformat())
 
 
 def main():

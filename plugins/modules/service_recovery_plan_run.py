@@ -18,6 +18,8 @@ description:
     of the plan already has a live target machine of that type (unless O(force=true)); in V(cleanup)
     mode nothing runs when none has one. A run of this plan that is already going is followed, not
     started again, and a run is never sent twice by accident (see M(replication.recovery.service_launch)).
+  - With O(job), the task follows a run of the plan started earlier (for example with O(wait=false))
+    instead of starting one, and returns what it did.
 options:
   project:
     description: The project, by name or ID.
@@ -44,6 +46,12 @@ options:
     description: Run even when every machine already has a live target machine of that type, replacing them.
     type: bool
     default: false
+  job:
+    description:
+      - The ID of a run of this plan (its job) to follow instead of starting one - the task waits for it
+        (within O(wait_timeout)) and returns what it did, as if it had started it. Nothing is sent.
+      - O(mode) comes from the job; O(point_in_time) and O(force) are not used.
+    type: str
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.jobs
@@ -123,6 +131,8 @@ class PlanRunModule(TargetMachines, ServiceModule):
         ids = list(dict.fromkeys(mid for step in steps for mid in step["machineIDs"]))
         machines = self.resolve_machines(project, ids)
         jobs = Jobs.of(self, project)
+        if params["job"] is not None:
+            return self.follow(project, plan, jobs, ids)
         job_type = JOB_TYPES[mode]
         ours, waited = jobs.settle(same_job(job_type, ids))
         if waited:
@@ -141,6 +151,18 @@ class PlanRunModule(TargetMachines, ServiceModule):
         self.changed = sent
         if not params["wait"]:
             return dict(job=job)
+        return self.outcome(project, plan, jobs, job, ids, mode)
+
+    def follow(self, project, plan, jobs, ids):
+        """The run given in ``job``: wait for it, then say what it did."""
+        job = jobs.get(self.params["job"])
+        mode = next((mode for mode, job_type in JOB_TYPES.items() if job_type == job["type"]), None)
+        if mode is None:
+            self.fail_json(msg="Job %s is a %s job, not a run of a recovery plan." % (job["id"], job["type"]))
+        return self.outcome(project, plan, jobs, job, ids, mode)
+
+    def outcome(self, project, plan, jobs, job, ids, mode):
+        """Wait for the run, then return its job and, in a launch mode, each step's target machines."""
         job = jobs.wait(job)
         self.forget_targets(project)
         machines = self.resolve_machines(project, ids)
@@ -148,6 +170,7 @@ class PlanRunModule(TargetMachines, ServiceModule):
             if job["status"] != "COMPLETED":
                 self.fail_plan(plan, job, dict(job=job))
             return dict(job=job)
+        steps = plan["steps"]["items"]
         failed = [m["id"] for m in self.failed_in(job, machines)] if job["status"] != "COMPLETED" else []
         launched = dict((entry["machine_id"], entry) for entry in self.launched(project, [m for m in machines if m["id"] not in failed]))
         result = dict(job=job, steps=[dict(name=step["name"], machines=[launched[mid] for mid in step["machineIDs"] if mid in launched])
@@ -191,6 +214,7 @@ def main():
         mode=dict(type="str", choices=["test", "recovery", "cutover", "cleanup"], default="test"),
         point_in_time=dict(type="str", default="latest"),
         force=dict(type="bool", default=False),
+        job=dict(type="str"),
     )
     spec.update(WAIT_ARGUMENT_SPEC)
     PlanRunModule(argument_spec=spec).run()

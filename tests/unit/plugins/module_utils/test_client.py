@@ -193,6 +193,16 @@ def test_paging_reads_until_a_short_page(service, total, pages):
     assert all("limit=1500" in r.url for r in service.calls("GET", "/projects"))
 
 
+def test_items_read_the_next_page_only_when_it_is_reached(service):
+    service.on("GET", "/projects/p1/jobs", Answer(200, {"items": [1, 2]}), Answer(200, {"items": [3, 4]}), Answer(200, {"items": []}))
+    items = make_client(service).items("/projects/p1/jobs", page_size=2)
+    assert [next(items), next(items)] == [1, 2]
+    assert len(service.calls("GET")) == 1
+    assert list(items) == [3, 4]
+    assert [int(re.search(r"offset=(\d+)", r.url).group(1)) for r in service.calls("GET")] == [0, 2, 4]
+    assert all("limit=2" in r.url for r in service.calls("GET"))
+
+
 def test_errors_carry_method_path_status_code_and_message(service):
     service.on("GET", "/projects/nope", Answer(404, {"code": "notFound", "message": "Project nope was not found."}))
     with pytest.raises(ServiceError) as failure:

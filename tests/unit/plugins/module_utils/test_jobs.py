@@ -23,6 +23,7 @@ class FakeModule:
         self.job_states = job_states or {}  # job ID -> statuses it goes through
         self.client = self
         self.requests = []
+        self.changed = False
 
     def get(self, path, params=None):
         self.requests.append(path)
@@ -123,6 +124,45 @@ def test_waiting_ends_with_the_timeout():
         jobs.wait(job("slow"))
     assert "did not end within 10 seconds" in str(failure.value)
     assert sum(sleeps) == pytest.approx(10)
+
+
+def test_a_wait_that_runs_out_says_whether_the_task_changed_something():
+    module = FakeModule([None], job_states={"slow": ["STARTED"]})
+    module.changed = True  # it started the job
+
+    def fail_json(msg, **kwargs):
+        raise Failed(kwargs["changed"])
+
+    module.fail_json = fail_json
+    jobs, unused = make(module, timeout=10)
+    with pytest.raises(Failed) as failure:
+        jobs.wait(job("slow"))
+    assert failure.value.args == (True,)
+
+
+def test_a_wait_can_return_after_a_while_without_failing():
+    module = FakeModule([None], job_states={"slow": ["STARTED"] * 20 + ["COMPLETED"]})
+    jobs, sleeps = make(module, timeout=1000)
+    assert jobs.wait(job("slow"), return_after=10)["status"] == "STARTED"
+    assert sum(sleeps) == pytest.approx(10) and sleeps == [2, 3.0, 4.5, 0.5]
+    assert jobs.wait(job("slow"), return_after=500)["status"] == "COMPLETED"  # and follows it again later
+
+
+def test_the_timeout_still_fails_a_wait_that_would_return_later():
+    module = FakeModule([None], job_states={"slow": ["STARTED"]})
+    jobs, unused = make(module, timeout=10)
+    with pytest.raises(Failed):
+        jobs.wait(job("slow"), return_after=60)
+
+
+def test_a_job_that_is_not_there_fails_clearly():
+    class Missing(FakeModule):
+        def get(self, path, params=None):
+            raise ServiceError("GET", path, 404, "notFound", "Job x not found.")
+
+    jobs, unused = make(Missing([None]))
+    with pytest.raises(Failed, match="The project has no job x"):
+        jobs.get("x")
 
 
 def test_waiting_backs_off_up_to_thirty_seconds():
