@@ -2,26 +2,50 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Judgements of the dr_test role, in Python rather than Jinja: the health gate and the report.
+"""Judgements of the dr_test role, in Python rather than Jinja, so that they are unit-tested:
+which machines take part, the health gate, what an earlier run left behind, what the service
+shows of the launched machines, the hosts they become, and the report.
 
 The role's phases record what happened in one fact (the *record*); ``dr_test_report`` turns it
 into the report, whose schema is documented in the role's README and in
-``roles/dr_test/files/report.schema.json``. Every time is the service's: the RPO, the RTO and
-the job's duration are differences of date-times the service gave.
+``roles/dr_test/files/report.schema.json``.
+
+Times: the RPO is the launch request minus the point in time, both on the service's clock. A
+machine's RTO is the time from the launch request to the moment the service first showed its
+target machine running (its *up* moment, see ``dr_test_service_view``), plus the time its own
+checks took, measured on the controller for that machine alone. So it does not depend on how
+many machines there are, in which order they are checked, or on forks.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible.errors import AnsibleFilterError
+from datetime import datetime, timezone
 
-from ansible_collections.replication.recovery.plugins.module_utils.machines import parse_time
+from ansible.errors import AnsibleFilterError
+from ansible.module_utils.six import string_types
+
+from ansible_collections.replication.recovery.plugins.filter.inputs import as_list
+from ansible_collections.replication.recovery.plugins.module_utils.machines import launch_type_of_replica, name_of, parse_time
 
 REPORT_SCHEMA = "replication.recovery.dr_test/v1"
 PASSED = "passed"
 FAILED = "failed"
 SKIPPED = "skipped"
+WORST_SHOWN = 5
+
+# The launch kind of the target machines a launch type makes (a debug launch makes test machines),
+# the jobs that launch that kind, and the job a DR test starts itself (a launch or a plan run).
+KIND = {"test": "test", "debug": "test", "recovery": "recovery", "cutover": "cutover"}
+LAUNCHING = {"test": ("TEST_LAUNCH", "RECOVERY_PLAN_TEST"), "recovery": ("RECOVERY_LAUNCH", "RECOVERY_PLAN_RECOVERY"),
+             "cutover": ("CUTOVER_LAUNCH", "RECOVERY_PLAN_CUTOVER")}
+LIFE_CYCLE_MEMBER = {"test": "lastTestLaunchDateTime", "recovery": "lastRecoveryLaunchDateTime", "cutover": "lastCutoverDateTime"}
+CLEANUPS = ("CLEANUP", "RECOVERY_PLAN_CLEANUP")
+ACTIVE = ("PENDING", "STARTED")
+
+
+# -- preflight ----------------------------------------------------------------------------------
 
 
 def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)):
@@ -29,6 +53,7 @@ def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)
     if not isinstance(machines, list):
         raise AnsibleFilterError("health_gate expects the list of machines of service_machine_info, not %s." % type(machines).__name__)
     max_lag = _number(max_lag)
+    states = as_list(states)
     verdicts = []
     for machine in machines:
         reasons = []
@@ -39,11 +64,149 @@ def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)
             reasons.append("no consistent point in time yet")
         elif max_lag is not None and lag > max_lag:
             reasons.append("lag %d s is over %d s" % (lag, max_lag))
-        if no_backlog and backlog > 0:
+        if _flag(no_backlog) and backlog > 0:
             reasons.append("backlog of %d bytes" % backlog)
         verdicts.append(dict(name=machine.get("name"), id=machine.get("id"), replication_state=state, lag_seconds=lag,
                              backlog_bytes=backlog, passed=not reasons, reasons=reasons))
     return verdicts
+
+
+def dr_test_selection(machines, exclude=None, named=False):
+    """Which of the machines read in preflight take part in the test.
+
+    Left out: those ``exclude`` names (by name or ID) and, unless the machines were named (by
+    ``dr_test_machines`` or a recovery plan), those whose replication is stopped, as
+    service_launch leaves them out. ``unknown`` lists the exclusions that match no machine.
+    """
+    excluded = as_list(exclude)
+    known = set(machine["id"] for machine in machines) | set(machine.get("name") for machine in machines)
+    left_out = [machine for machine in machines if machine.get("name") in excluded or machine["id"] in excluded
+                or (not _flag(named) and machine.get("replicationStatus") == "STOPPED")]
+    return dict(machines=[machine for machine in machines if machine not in left_out],
+                excluded=[machine.get("name") for machine in left_out],
+                unknown=[value for value in excluded if value not in known])
+
+
+def dr_test_earlier_run(machines, jobs, username, launch_type="test", plan=False):
+    """What an earlier run of this DR test started and left: a job that still runs, target machines.
+
+    ``machines`` are those the test is for (as service_machine_info read them, before any are
+    left out), ``jobs`` the project's newest jobs (service_job_info), ``username`` who runs the
+    test. A job is the earlier run's when this user started it, it is the kind of job the test
+    starts (a launch of this type, or a run of a recovery plan in this mode; or the cleanup of
+    either) and all its machines are among the test's. Each target machine of the test's kind
+    is traced to the job that launched it: the newest launching job of that kind that has the
+    machine and began before it was launched. Target machines launched by anything else are
+    someone else's: the test never touches them on its own.
+    """
+    kind = KIND.get(launch_type)
+    if kind is None:
+        raise AnsibleFilterError("launch_type must be one of %s, not %r." % (", ".join(sorted(KIND)), launch_type))
+    own_type = LAUNCHING[kind][1 if _flag(plan) else 0]
+    ids = set(machine["id"] for machine in machines)
+
+    def started_by_the_test(job, types):
+        return (job.get("initiatedBy") == username and job.get("type") in types
+                and bool(job.get("participatingMachines")) and set(job["participatingMachines"]) <= ids)
+
+    newest = jobs[0] if jobs else None
+    running = None
+    if newest is not None and newest.get("status") in ACTIVE:
+        running = dict(newest, earlier_run=started_by_the_test(newest, (own_type,) + CLEANUPS))
+
+    launching = [job for job in jobs if job.get("type") in LAUNCHING[kind]]  # newest first, as the service lists them
+    leftovers = []
+    for machine in machines:
+        if not machine.get("replica") or launch_type_of_replica(machine) != kind:
+            continue
+        launched_at = parse_time(machine["lifeCycle"][LIFE_CYCLE_MEMBER[kind]])
+        job = next((job for job in launching if machine["id"] in job.get("participatingMachines", [])
+                    and parse_time(job["creationDateTime"]) <= launched_at), None)
+        leftovers.append(dict(name=name_of(machine), id=machine["id"], replica=machine["replica"], job=(job or {}).get("id"),
+                              earlier_run=job is not None and started_by_the_test(job, (own_type,))))
+    return dict(running=running, leftovers=leftovers)
+
+
+# -- the launched machines ----------------------------------------------------------------------
+
+
+def dr_test_service_view(entries, view=None, job=None, seen_at=None):
+    """What the service shows of each launched machine: whether its target machine runs, its
+    addresses, and its *up* moment - when the service first showed it running.
+
+    ``entries`` are the ``launched`` of service_launch (or the machines of service_recovery_plan_run's
+    steps), or the machines of service_machine_info with ``include_target``. On the first look
+    (``job`` given, the launch job) a running target machine is up since the service created it
+    (its ``cloudEndureCreationDateTime``; the job's end if the service does not say). On a later
+    look (``seen_at``, that look's service time) a machine that runs for the first time is up
+    since then. Machines already up are left as they are.
+    """
+    view = dict(view or {})
+    for entry in entries:
+        name = entry.get("machine_name") or entry.get("name")
+        target = entry.get("replica") or entry.get("target") or {}
+        if view.get(name, {}).get("running"):
+            continue
+        running = target.get("machineCloudState") == "running"
+        if not running:
+            up = None
+        elif seen_at is not None:
+            up = seen_at
+        else:
+            up = target.get("cloudEndureCreationDateTime") or (job or {}).get("endDateTime")
+        view[name] = dict(id=entry.get("machine_id") or entry.get("id"), running=running, up=up, state=target.get("machineCloudState"),
+                          cloud_id=target.get("machineCloudId"),
+                          target_id=target.get("id"), public_ips=target.get("publicIps") or [])
+    return view
+
+
+def dr_test_hosts(record, prefix="dr-test-", group="dr_test_machines", checks=None, checks_name="checks", run_host="localhost",
+                  launch_type="test"):
+    """The inventory hosts of the machines a run launched, as ``add_host`` takes them.
+
+    A host is named ``<prefix><project>/<machine>``: machine names have no ``/``, so hosts of
+    several projects never collide. Machines that run, as the service sees them, also join
+    ``<group>_to_check`` when the run has checks of the user's (``checks``, a tasks file), for
+    the play that runs them; they carry the run's check settings with them.
+    """
+    view = record.get("service_view") or {}
+    targets = dict((entry["machine_name"], entry.get("replica")) for entry in (record.get("launch") or {}).get("launched") or [])
+    hosts = []
+    for name, seen in view.items():
+        to_check = bool(checks) and seen["running"]
+        host = dict(name="%s%s/%s" % (prefix, record["project"], name),
+                    groups=[group] + (["%s_to_check" % group] if to_check else []),
+                    dr_test_project=record["project"], dr_test_run_host=run_host, dr_test_source_name=name,
+                    dr_test_source_id=seen.get("id"), dr_test_public_ips=seen["public_ips"], dr_test_target=targets.get(name, {}),
+                    dr_test_target_id=seen["target_id"], dr_test_cloud_id=seen["cloud_id"], dr_test_launch_type=launch_type)
+        if to_check:
+            host.update(dr_test_checks_tasks=checks, dr_test_checks_name=checks_name)
+        if seen["public_ips"]:
+            host["ansible_host"] = seen["public_ips"][0]
+        hosts.append(host)
+    return hosts
+
+
+def dr_test_checked(hostvars, hosts, own=None):
+    """The results of the user's checks of a run's machines: ``own`` (checked on the run's host)
+    and those the launched hosts recorded in a play of their own."""
+    checked = dict(own or {})
+    for host in hosts:
+        name = host["name"] if isinstance(host, dict) else host
+        try:
+            found = hostvars[name].get("dr_test_checked") if name in hostvars else None
+        except KeyError:
+            found = None
+        if found:
+            checked.update(found)
+    return checked
+
+
+# -- the report ---------------------------------------------------------------------------------
+
+
+def _flag(value):
+    return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes", "on", "y")
 
 
 def _seconds(start, end):
@@ -52,9 +215,15 @@ def _seconds(start, end):
     return round(parse_time(end) - parse_time(start), 3)
 
 
+def _plus(moment, seconds):
+    if moment is None or not seconds:
+        return moment
+    return datetime.fromtimestamp(parse_time(moment) + seconds, timezone.utc).isoformat()
+
+
 def _number(value):
     """A number from role variables, which may be text (extra variables, older ansible-core's None as '' or 'None')."""
-    if value in (None, "", "None"):
+    if value is None or (isinstance(value, string_types) and value.strip() in ("", "None")):
         return None
     try:
         return float(value) if "." in str(value) else int(value)
@@ -80,12 +249,47 @@ def _against(name, measured, target, unmeasured):
     return _check(name, PASSED, "%s s, within the target of %s s" % (measured, target), measured)
 
 
+def _launch_check(name, entry, launch):
+    if entry is not None:
+        return _check("launch", PASSED, "target machine %s" % entry.get("replica", {}).get("machineCloudId", ""))
+    if name in (launch.get("failed_machines") or []):
+        # The machine's last line in the job's log says why.
+        lines = [line["message"] for line in (launch.get("job") or {}).get("log") or [] if line["message"].startswith(name + ":")]
+        return _check("launch", FAILED, lines[-1] if lines else launch.get("message") or "nothing was launched")
+    return _check("launch", SKIPPED, "not launched")
+
+
+def _service_checks(name, seen, settings):
+    """The built-in checks, from what the service shows: running, and a public address."""
+    if not seen.get("running"):
+        return [_check("running", FAILED, "%s is %s, not running, after %s s" % (
+            seen.get("cloud_id") or "the target machine", seen.get("state") or "not there", settings.get("boot_timeout", "?")))]
+    checks = [_check("running", PASSED, "%s is running" % seen.get("cloud_id"))]
+    if _flag(settings.get("check_public_ip", True)):
+        addresses = seen.get("public_ips") or []
+        checks.append(_check("public address", PASSED if addresses else FAILED,
+                             ", ".join(addresses) if addresses else "%s has no public IP address" % seen.get("cloud_id")))
+    return checks
+
+
+def _own_check(name, result, settings):
+    """The user's checks of one machine, and how long they took (None unless they passed)."""
+    label = settings.get("checks_name") or "checks"
+    if result is None:
+        return _check(label, FAILED, "did not run"), None
+    seconds = _seconds(result.get("began"), result.get("ended"))
+    if result.get("passed") is True:
+        return _check(label, PASSED, result.get("message") or "passed", seconds), seconds
+    if result.get("passed") is False:
+        return _check(label, FAILED, result.get("message") or "failed"), None
+    return _check(label, FAILED, "started and did not finish (the host failed or was unreachable)"), None
+
+
 def _machine_report(name, record, requested):
     health = dict((entry["name"], entry) for entry in record.get("health") or [])
     launch = record.get("launch") or {}
     launched = dict((entry["machine_name"], entry) for entry in launch.get("launched") or [])
-    failed_to_launch = launch.get("failed_machines") or []
-    job_log = (launch.get("job") or {}).get("log") or []
+    settings = record.get("settings") or {}
     targets = record.get("targets") or {}
     cleanup = record.get("cleanup") or {}
 
@@ -95,26 +299,27 @@ def _machine_report(name, record, requested):
         checks.append(_check("health gate", SKIPPED, "not gated"))
     else:
         checks.append(_check("health gate", PASSED if gate["passed"] else FAILED, "; ".join(gate["reasons"]) or gate["replication_state"]))
-
     entry = launched.get(name)
-    if entry is not None:
-        checks.append(_check("launch", PASSED, "target machine %s" % entry.get("replica", {}).get("machineCloudId", "")))
-    elif name in failed_to_launch:
-        # The machine's last line in the job's log says why.
-        lines = [line["message"] for line in job_log if line["message"].startswith(name + ":")]
-        checks.append(_check("launch", FAILED, lines[-1] if lines else launch.get("message") or "nothing was launched"))
-    else:
-        checks.append(_check("launch", SKIPPED, "not launched"))
+    checks.append(_launch_check(name, entry, launch))
 
-    checks.extend(_check(check["name"], PASSED if check["passed"] else FAILED, check.get("message", ""))
-                  for check in record.get("checks") or [] if check.get("machine") == name)
+    seen = (record.get("service_view") or {}).get(name) if entry else None
+    up, own_seconds, unmeasured = None, 0, "not launched"
+    if seen is not None:
+        checks.extend(_service_checks(name, seen, settings))
+        up, unmeasured = seen.get("up"), "not running"
+        if seen.get("running") and settings.get("checks_tasks"):
+            own, own_seconds = _own_check(name, (record.get("checked") or {}).get(name), settings)
+            checks.append(own)
+            unmeasured = "its checks did not pass"
+    elif entry is not None:
+        unmeasured = "its checks did not run"
 
     point_time = entry.get("point_in_time_date_time") if entry else None
-    recovered = (record.get("recovered") or {}).get(name)
     rpo = _seconds(point_time, requested) if entry else None
-    rto = _seconds(requested, recovered) if entry else None
+    rto = _seconds(requested, up)
+    rto = round(rto + own_seconds, 3) if rto is not None and own_seconds is not None else None
     checks.append(_against("RPO", rpo, _number(targets.get("rpo_seconds")), "not launched"))
-    checks.append(_against("RTO", rto, _number(targets.get("rto_seconds")), "its checks did not pass or did not run" if entry else "not launched"))
+    checks.append(_against("RTO", rto, _number(targets.get("rto_seconds")), unmeasured))
 
     replica = (entry or {}).get("replica") or {}
     if name in (cleanup.get("kept") or []):
@@ -130,12 +335,12 @@ def _machine_report(name, record, requested):
         id=(gate or {}).get("id") or (entry or {}).get("machine_id"),
         # Passed: launched, checked (its RTO ended) and nothing failed.
         passed=rto is not None and all(check["status"] != FAILED for check in checks),
-        target=dict(id=replica.get("id"), cloud_id=replica.get("machineCloudId"), state=replica.get("machineCloudState"),
-                    public_ips=replica.get("publicIps") or []) if entry else None,
+        target=dict(id=replica.get("id"), cloud_id=replica.get("machineCloudId"), state=(seen or {}).get("state") or replica.get("machineCloudState"),
+                    public_ips=(seen or {}).get("public_ips") or replica.get("publicIps") or []) if entry else None,
         point_in_time=dict(id=replica.get("pointInTime"), date_time=point_time) if entry else None,
         rpo_seconds=rpo,
         rto_seconds=rto,
-        recovered=recovered,
+        recovered=_plus(up, own_seconds) if rto is not None else None,
         cleanup=left,
         checks=checks,
     )
@@ -146,6 +351,24 @@ def _worst(values):
     return max(values) if values else None
 
 
+def _run_checks(record, job, job_seconds):
+    checks = []
+    failure = record.get("failure")
+    if failure:
+        checks.append(_check(failure["phase"], FAILED, failure["message"]))
+    resumed = record.get("resumed")
+    if resumed:
+        checks.append(_check("earlier run", PASSED, resumed.get("message", "")))
+    if job:
+        took = "" if job_seconds is None else " after %s s" % job_seconds
+        checks.append(_check("launch job", PASSED if job.get("status") == "COMPLETED" else FAILED,
+                             "%s %s %s%s" % (job.get("type"), job.get("id"), job.get("status"), took), job_seconds))
+    cleanup = record.get("cleanup") or {}
+    if cleanup:
+        checks.append(_check("cleanup", cleanup.get("status", SKIPPED), cleanup.get("message", "")))
+    return checks
+
+
 def dr_test_report(record):
     """The report of a DR test from the record its phases kept (see the role's README)."""
     if not isinstance(record, dict) or not record.get("project"):
@@ -154,19 +377,8 @@ def dr_test_report(record):
     job = launch.get("job") or {}
     requested = job.get("creationDateTime")
     machines = [_machine_report(name, record, requested) for name in record.get("machines") or []]
-
-    run_checks = []
-    failure = record.get("failure")
-    if failure:
-        run_checks.append(_check(failure["phase"], FAILED, failure["message"]))
     job_seconds = _seconds(requested, job.get("endDateTime"))
-    if job:
-        took = "" if job_seconds is None else " after %s s" % job_seconds
-        run_checks.append(_check("launch job", PASSED if job.get("status") == "COMPLETED" else FAILED,
-                                 "%s %s %s%s" % (job.get("type"), job.get("id"), job.get("status"), took), job_seconds))
-    cleanup = record.get("cleanup") or {}
-    if cleanup:
-        run_checks.append(_check("cleanup", cleanup.get("status", SKIPPED), cleanup.get("message", "")))
+    run_checks = _run_checks(record, job, job_seconds)
 
     failures = ["%s: %s" % (check["name"], check["message"]) for check in run_checks if check["status"] == FAILED]
     failures.extend("%s: %s: %s" % (machine["name"], check["name"], check["message"])
@@ -174,6 +386,7 @@ def dr_test_report(record):
     if not machines and not failures:
         failures.append("no machine took part in the test")
     targets = record.get("targets") or {}
+    cleanup = record.get("cleanup") or {}
     return dict(
         schema=REPORT_SCHEMA,
         project=record["project"],
@@ -184,6 +397,9 @@ def dr_test_report(record):
         launch_requested=requested,
         result=FAILED if failures else PASSED,
         failures=failures,
+        counts=dict(machines=len(machines), passed=sum(1 for m in machines if m["passed"]),
+                    failed=sum(1 for m in machines if not m["passed"]),
+                    launched=sum(1 for m in machines if m["target"] is not None)),
         targets=dict(rpo_seconds=_number(targets.get("rpo_seconds")), rto_seconds=_number(targets.get("rto_seconds"))),
         measures=dict(rpo_seconds=_worst(m["rpo_seconds"] for m in machines), rto_seconds=_worst(m["rto_seconds"] for m in machines),
                       launch_job_seconds=job_seconds),
@@ -196,6 +412,38 @@ def dr_test_report(record):
     )
 
 
+def dr_test_failure_message(report, path=None):
+    """A failed test in a few lines: what failed for the run, how many machines failed and the
+    worst five of them with their failed checks, and the report's path (the details are there).
+
+    Worst first: machines that failed more checks, then the longer RTO.
+    """
+    lines = ["%s: %s" % (check["name"], check["message"]) for check in report.get("checks", []) if check["status"] == FAILED]
+    failed = [machine for machine in report.get("machines", []) if any(check["status"] == FAILED for check in machine["checks"])]
+    if failed:
+        failed.sort(key=lambda m: (-sum(1 for c in m["checks"] if c["status"] == FAILED), -(m["rto_seconds"] or 0), m["name"]))
+        shown = ["%s (%s)" % (machine["name"], "; ".join(
+            "%s: %s" % (check["name"], check["message"]) for check in machine["checks"] if check["status"] == FAILED)[:200])
+            for machine in failed[:WORST_SHOWN]]
+        more = len(failed) - len(shown)
+        lines.append("%d of %d machines failed%s: %s%s" % (
+            len(failed), len(report["machines"]), ", the worst" if more > 0 else "", ", ".join(shown),
+            " and %d more" % more if more > 0 else ""))
+    if not lines:
+        lines.extend(report.get("failures", [])[:WORST_SHOWN])
+    message = "The DR test of %s failed. %s." % (report.get("project"), ". ".join(line.rstrip(".") for line in lines))
+    return message + (" Report: %s" % path if path else "")
+
+
 class FilterModule(object):
     def filters(self):
-        return {"health_gate": health_gate, "dr_test_report": dr_test_report}
+        return {
+            "health_gate": health_gate,
+            "dr_test_selection": dr_test_selection,
+            "dr_test_earlier_run": dr_test_earlier_run,
+            "dr_test_service_view": dr_test_service_view,
+            "dr_test_hosts": dr_test_hosts,
+            "dr_test_checked": dr_test_checked,
+            "dr_test_report": dr_test_report,
+            "dr_test_failure_message": dr_test_failure_message,
+        }

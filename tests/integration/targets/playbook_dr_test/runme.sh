@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The collection's DR test playbook as users and AWX run it: credentials in the environment,
+# inputs as extra variables (text). Five projects side by side; a DR test interrupted while its
+# launch runs, then run again; check mode; wrong credentials; every list and number input as text.
+set -euxo pipefail
+
+url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
+export REPLICATION_SERVICE_URL="$url/api/latest"
+export REPLICATION_SERVICE_USERNAME=fleet@example.test
+export REPLICATION_SERVICE_PASSWORD=fleet-password
+export ANSIBLE_ROLES_PATH=..
+config=(-e @../../integration_config.yml)
+reports="$(pwd)/reports"
+rm -rf "$reports" output.txt first.txt
+common=(-e dr_test_report_dir="$reports" -e dr_test_poll_interval=1)
+
+ansible-playbook -i ../../inventory "${config[@]}" fleet.yml
+ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' faults.yml
+
+# -- five projects of twenty machines, side by side -----------------------------------------------
+ansible-playbook -i inventory.yml -f 5 "${config[@]}" "${common[@]}" -e dr_test_hosts=fleet \
+    -e dr_test_checks_tasks="$(pwd)/files/checks.yml" several.yml
+
+# -- interrupted while the launch job runs, then run again ---------------------------------------
+# The next launch takes six times as long, so that the run is surely killed while it waits for it.
+ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"slowFactor": 6, "count": 1, "jobTypes": ["TEST_LAUNCH"]}]}' faults.yml
+set -m  # the killed playbook runs in a process group of its own, so that its workers die with it
+ansible-playbook replication.recovery.dr_test "${common[@]}" -e dr_test_project=shop >first.txt 2>&1 &
+first=$!
+set +m
+for _ in $(seq 1 240); do
+    grep -q "Wait for the launch job" first.txt && break
+    sleep 0.5
+done
+grep -q "Wait for the launch job" first.txt
+kill -KILL -- "-$first"
+wait "$first" || true
+if grep -q "Clean up the test machines" first.txt; then echo "killed too late: it reached its cleanup"; exit 1; fi
+ansible-playbook replication.recovery.dr_test "${common[@]}" -e dr_test_project=shop | tee output.txt
+grep -q "Earlier run's test launch job .* COMPLETED" output.txt
+ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=passed \
+    -e '{"run_checks": ["earlier run", "launch job", "cleanup"]}' outcome.yml
+
+# -- check mode: says what it would launch, launches nothing, writes no report ----------------------
+rm -rf "$reports"
+ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' faults.yml
+ansible-playbook replication.recovery.dr_test --check "${common[@]}" -e dr_test_project=shop | tee output.txt
+grep -q "Check mode: the DR test of shop would launch 3 machines (web-1, web-2, db-1)" output.txt
+if grep -q "PASSED" output.txt || [ -e "$reports" ]; then echo "check mode said PASSED or wrote a report"; exit 1; fi
+ansible-playbook -i ../../inventory "${config[@]}" stats_no_writes.yml
+
+# -- wrong credentials: a failing report all the same -----------------------------------------------
+if REPLICATION_SERVICE_PASSWORD=wrong-password ansible-playbook replication.recovery.dr_test "${common[@]}" -e dr_test_project=shop \
+        >output.txt 2>&1; then
+    echo "a DR test with wrong credentials must fail"; exit 1
+fi
+grep -q "The DR test of shop failed. login: POST /login failed: HTTP 401" output.txt
+ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=failed -e '{"run_checks": ["login", "cleanup"]}' outcome.yml
+grep -q '<testcase classname="dr_test.shop" name="login">' "$reports/dr_test_shop.junit.xml"
+
+# -- every list and number input as text, as -e and AWX surveys give them ----------------------------
+rm -rf "$reports"
+ansible-playbook replication.recovery.dr_test -e dr_test_report_dir="$reports" -e dr_test_project=shop \
+    -e dr_test_machines=web-1,web-2,db-1 -e dr_test_exclude=web-1 -e dr_test_gate_states=continuous,lagging \
+    -e dr_test_gate_max_lag=3600 -e dr_test_gate_no_backlog=false -e dr_test_rpo_target=86400 -e dr_test_rto_target=86400 \
+    -e dr_test_launch_timeout=900 -e dr_test_boot_timeout=300 -e dr_test_cleanup_timeout=900 -e dr_test_poll_interval=1 \
+    -e dr_test_progress_interval=20 -e dr_test_check_public_ip=true -e dr_test_clean_leftovers=false -e dr_test_keep_on_failure=false
+ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=passed -e '{"machines": ["web-2", "db-1"]}' outcome.yml
+python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['excluded'] == ['web-1'] and r['targets'] == {'rpo_seconds': 86400, 'rto_seconds': 86400}, r" \
+    "$reports/dr_test_shop.json"
+
+rm -rf "$reports" output.txt first.txt
