@@ -1,0 +1,176 @@
+"""make bench, at the scale of real projects: a whole DR test beside a hand-written one, and the simulator under load.
+
+    python tests/bench/scale.py --output .build/bench/scale.json [--sizes 5,50,200] [--repeat 2]
+
+For each size N: a project of N machines that replicate continuously (simulator at 600 times real
+time, so a launch job takes well under a second); then, in the same run and against the same
+simulator, the hand-written uri playbook (tests/bench/uri_dr_test.yml: log in, launch, wait, clean
+up, wait) and the collection's dr_test playbook with its built-in checks, RPO and RTO targets of a
+day. Measured for each: wall time, HTTP requests; for the DR test also its result and the RTO of the
+slowest and the fastest machine (one launch job launches them all). The best of --repeat runs counts.
+
+Then the simulator alone, with one project of 1000 machines: the time of each request that lists
+the machines, launches all of them and polls the launch job (p50, p95, max).
+
+Figures, not tests: the script fails only when a DR test does not pass. The targets the project
+holds itself to are written beside the figures (met or not).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import requests
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+USERNAME, PASSWORD = "bench@example.test", "bench-password-0"
+DAY = 86400
+
+
+def world(size, project="bench"):
+    machine = {"disks": [{"name": "/dev/sda", "size": 1000000000}], "agentInstalledSecondsAgo": 2 * DAY}
+    return {"accounts": [{
+        "name": "bench", "licenses": [{"type": "DR", "count": 5000, "expiresInDays": 365}],
+        "users": [{"username": USERNAME, "password": PASSWORD, "roles": ["ACCOUNT_OWNER"]}],
+        "cloudCredentials": [{"name": "aws", "cloud": "AWS", "publicKey": "AKIABENCH", "accountIdentifier": "777788889999"}],
+        "projects": [{"name": project, "type": "DR", "cloudCredentials": ["aws"],
+                      "replicationConfiguration": {"cloudCredentials": "aws", "region": "us-east-1", "subnet": "private-a"},
+                      "machines": [dict(machine, name="m-%04d" % number) for number in range(size)]}],
+    }]}
+
+
+class Simulator:
+    def __init__(self, time_scale):
+        self.process = subprocess.Popen([sys.executable, "-m", "tests.simulator", "--port", "0", "--time-scale", str(time_scale)],
+                                        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        self.api = self.process.stdout.readline().strip()
+        self.root = self.api[: -len("/api/latest")]
+
+    def control(self, method, path, body=None):
+        answer = requests.request(method, self.root + "/_simulator" + path, json=body, timeout=60)
+        answer.raise_for_status()
+        return answer.json() if answer.content else None
+
+    def fresh(self, size):
+        self.control("POST", "/reset")
+        self.control("PATCH", "/settings", {"sessionLifetimeSeconds": 100 * DAY})
+        self.control("POST", "/seed", world(size))
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+def playbook(sim, args, env_extra=None):
+    """Run ansible-playbook; answers (seconds, requests, its exit status)."""
+    env = dict(os.environ, REPLICATION_SERVICE_URL=sim.api, REPLICATION_SERVICE_USERNAME=USERNAME,
+               REPLICATION_SERVICE_PASSWORD=PASSWORD, **(env_extra or {}))
+    sim.control("DELETE", "/stats")
+    began = time.monotonic()
+    run = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook")] + args, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+    seconds = time.monotonic() - began
+    if run.returncode != 0:
+        sys.stdout.write(run.stdout[-4000:])
+    return seconds, sim.control("GET", "/stats")["total"], run.returncode
+
+
+def dr_test_at(sim, size, repeat, report_dir):
+    sim.fresh(size)
+    uri_runs, dr_runs = [], []
+    for unused in range(repeat):
+        seconds, requests_sent, status = playbook(sim, [os.path.join(ROOT, "tests", "bench", "uri_dr_test.yml"), "-e", "project=bench"])
+        if status != 0:
+            raise SystemExit("the uri playbook failed at %d machines" % size)
+        uri_runs.append(dict(seconds=round(seconds, 2), requests=requests_sent))
+        seconds, requests_sent, status = playbook(sim, [
+            "replication.recovery.dr_test", "-e", "dr_test_project=bench", "-e", "dr_test_poll_interval=1",
+            "-e", "dr_test_rpo_target=%d" % DAY, "-e", "dr_test_rto_target=%d" % DAY, "-e", "dr_test_report_dir=%s" % report_dir])
+        with open(os.path.join(report_dir, "dr_test_bench.json")) as handle:
+            report = json.load(handle)
+        rtos = [machine["rto_seconds"] for machine in report["machines"] if machine["rto_seconds"] is not None]
+        dr_runs.append(dict(seconds=round(seconds, 2), requests=requests_sent, result=report["result"], exit_status=status,
+                            rto_slowest=max(rtos) if rtos else None, rto_fastest=min(rtos) if rtos else None,
+                            rto_spread=round(max(rtos) / min(rtos), 3) if rtos else None))
+    uri, dr = min(uri_runs, key=lambda run: run["seconds"]), min(dr_runs, key=lambda run: run["seconds"])
+    ratio = round(dr["seconds"] / uri["seconds"], 2)
+    return dict(
+        machines=size, uri_playbook=uri, dr_test=dr, wall_time_ratio=ratio,
+        requests_per_machine=round(dr["requests"] / size, 2),
+        targets=dict(requests_at_most_2n_plus_60=dr["requests"] <= 2 * size + 60, wall_time_ratio_at_most_3=ratio <= 3,
+                     rto_spread_at_most_1_5=dr["rto_spread"] is not None and dr["rto_spread"] <= 1.5, passed=dr["result"] == "passed"),
+        runs=dict(uri_playbook=uri_runs, dr_test=dr_runs),
+    )
+
+
+def timed(samples, call):
+    began = time.monotonic()
+    answer = call()
+    samples.append(time.monotonic() - began)
+    answer.raise_for_status()
+    return answer.json()
+
+
+def percentiles(samples):
+    ordered = sorted(samples)
+    return dict(count=len(ordered), p50_ms=round(statistics.median(ordered) * 1000, 1),
+                p95_ms=round(ordered[max(0, int(round(0.95 * len(ordered))) - 1)] * 1000, 1), max_ms=round(ordered[-1] * 1000, 1))
+
+
+def simulator_under_load(sim, size=1000, launches=10):
+    """Listing, launching and polling in a project of ``size`` machines, as a client on this machine sees it."""
+    sim.fresh(size)
+    client = requests.Session()
+    client.post(sim.api + "/login", json={"username": USERNAME, "password": PASSWORD}).raise_for_status()
+    xsrf = client.cookies["XSRF-TOKEN"]
+    project = client.get(sim.api + "/projects").json()["items"][0]["id"]
+    machines_url = "%s/projects/%s/machines" % (sim.api, project)
+    listing, launching, polling = [], [], []
+    for unused in range(launches):
+        machines = timed(listing, lambda: client.get(machines_url, params={"all": "true"}))["items"]
+        body = {"launchType": "TEST", "items": [{"machineId": machine["id"]} for machine in machines]}
+        job = timed(launching, lambda: client.post("%s/projects/%s/launchMachines" % (sim.api, project), json=body,
+                                                   headers={"X-XSRF-TOKEN": xsrf}))
+        while job["status"] in ("PENDING", "STARTED"):
+            time.sleep(0.05)
+            job = timed(polling, lambda: client.get("%s/projects/%s/jobs/%s" % (sim.api, project, job["id"])))
+    figures = dict(machines=size, list_machines=percentiles(listing), launch_all=percentiles(launching), poll_job=percentiles(polling))
+    figures["targets"] = dict(p95_under_200_ms=all(figures[kind]["p95_ms"] < 200 for kind in ("list_machines", "launch_all", "poll_job")))
+    return figures
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--output", required=True)
+    parser.add_argument("--sizes", default="5,50,200")
+    parser.add_argument("--repeat", type=int, default=2)
+    args = parser.parse_args()
+    report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
+    sim = Simulator(time_scale=600)
+    try:
+        results = dict(time_scale=600, dr_test=[dr_test_at(sim, int(size), args.repeat, report_dir) for size in args.sizes.split(",")],
+                       simulator=simulator_under_load(sim))
+    finally:
+        sim.stop()
+    with open(args.output, "w") as handle:
+        json.dump(results, handle, indent=2)
+        handle.write("\n")
+    print("%8s %12s %12s %7s %10s %9s %12s %s" % ("machines", "dr_test (s)", "uri (s)", "ratio", "requests", "per mach.", "RTO spread", "result"))
+    for row in results["dr_test"]:
+        dr = row["dr_test"]
+        print("%8d %12.2f %12.2f %7.2f %10d %9.2f %12s %s" % (
+            row["machines"], dr["seconds"], row["uri_playbook"]["seconds"], row["wall_time_ratio"], dr["requests"], row["requests_per_machine"],
+            dr["rto_spread"], dr["result"]))
+    load = results["simulator"]
+    print("simulator, %d machines: list p95 %s ms, launch p95 %s ms, poll p95 %s ms" % (
+        load["machines"], load["list_machines"]["p95_ms"], load["launch_all"]["p95_ms"], load["poll_job"]["p95_ms"]))
+    print("written to %s" % args.output)
+    return 0 if all(row["dr_test"]["result"] == "passed" for row in results["dr_test"]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
