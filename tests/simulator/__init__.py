@@ -1,6 +1,6 @@
 """A simulator of the Replication and Recovery Service (interface version 5).
 
-It serves the wire contract of WIRE.md from memory, on a virtual clock, so that the
+It serves the wire contract of docs/wire.md from memory, on a virtual clock, so that the
 collection can be run, tested and measured on one machine. See README.md beside this file.
 """
 

@@ -2,16 +2,17 @@
 
 import base64
 import binascii
-from fastapi import Depends, Query, Request, Response
+from fastapi import Depends, Request, Response
 
 from . import catalog, views
 from .clock import iso
 from .audit import changed_fields
 from .auth import Caller, admin, authenticated, writer
-from .errors import ServiceError, conflict, invalid, not_found
-from .models import (Account, AccountAccess, ApiToken, ChangePassword, Cloud, CloudCredentials,
-                     CloudCredentialsRequest, ExtendedAccountInfo, Items, License, Region, RegionPatch,
-                     SetPassword, User, UserCreate, UserPatch, UserRolesRequest)
+from .errors import ServiceError, conflict, forbidden, invalid, not_found
+from .models import (Account, ApiToken, ChangePassword, Cloud, CloudCredentials, CloudCredentialsPatch,
+                     CloudCredentialsRequest, ExtendedAccountInfo, Items, License, Message, Region,
+                     SetPassword, User, UserCreate, UserRolesRequest)
+from .patching import settable
 from .routing import Page, ServiceRouter, paging
 from .state import Credentials
 from .state import User as UserRecord
@@ -47,19 +48,22 @@ async def create_user(body: UserCreate, request: Request, caller: Caller = Depen
 
 
 @router.patch("/users/{userId}", response_model=User, tags=["users"])
-async def patch_user(userId: str, body: UserPatch, request: Request, caller: Caller = Depends(writer)):
+async def patch_user(userId: str, body: User, request: Request, caller: Caller = Depends(writer)):
+    """A user's own settings; the rest of the User is read-only (the API token GET /me answers is ignored)."""
     sim = _sim(request)
     if userId != caller.user.id:
         raise ServiceError(401, "unauthenticated", "A user can only change its own settings.")
     user = caller.user
+    values = settable(body.model_dump(exclude_none=True), views.user(sim, user), ("settings", "termsAccepted"), computed=("apiToken",))
     before = {"projectIDs": list(user.notify_project_ids), "termsAccepted": user.terms_accepted}
-    if body.settings is not None and body.settings.sendNotifications is not None:
-        ids = body.settings.sendNotifications.projectIDs
+    notifications = (values.get("settings") or {}).get("sendNotifications")
+    if notifications is not None:
+        ids = notifications.get("projectIDs", [])
         for project_id in ids:
             sim.project(user, project_id)
         user.notify_project_ids = list(dict.fromkeys(ids))
-    if body.termsAccepted is not None:
-        user.terms_accepted = body.termsAccepted
+    if "termsAccepted" in values:
+        user.terms_accepted = values["termsAccepted"]
     after = {"projectIDs": list(user.notify_project_ids), "termsAccepted": user.terms_accepted}
     if after != before:
         sim.record(user, "USER_UPDATED", "User %s changed its settings." % user.username, changed=changed_fields(before, after))
@@ -165,15 +169,15 @@ async def get_account(accountId: str, request: Request, caller: Caller = Depends
     return views.account(sim, _own_account(sim, caller, accountId))
 
 
-@router.get("/accounts/{accountId}/access", response_model=AccountAccess, tags=["account"])
-async def account_access(accountId: str, request: Request, username: str = Query(...), caller: Caller = Depends(authenticated)):
+@router.get("/accounts/{accountId}/access", response_model=Message, tags=["account"])
+async def account_access(accountId: str, request: Request, caller: Caller = Depends(authenticated)):
+    """Sends the account owner a temporary access token by e-mail (for owners who sign in through SSO)."""
     sim = _sim(request)
     account = _own_account(sim, caller, accountId)
-    user = next((u for u in sim.users.values() if u.username == username.lower() and u.account_id == account.id and u.status != "DELETED"), None)
-    answer = {"username": username, "hasAccess": user is not None, "roles": list(user.roles) if user else []}
-    if user is not None:
-        answer["userId"] = user.id  # (ours) the interface lists no users: this is how a client finds one
-    return answer
+    if caller.user.id != account.owner_id:
+        raise forbidden("Only the account owner can ask for a temporary access token.")
+    sim.outbox.append({"to": caller.user.username, "kind": "access", "token": sim.new_token()})
+    return {"message": "A temporary access token was sent to %s." % caller.user.username}
 
 
 @router.get("/extendedAccountInfo", response_model=ExtendedAccountInfo, tags=["account"])
@@ -254,9 +258,11 @@ async def get_credentials(credentialsId: str, request: Request, caller: Caller =
 
 
 @router.patch("/cloudCredentials/{credentialsId}", response_model=CloudCredentials, tags=["cloud credentials"])
-async def patch_credentials(credentialsId: str, body: CloudCredentialsRequest, request: Request, caller: Caller = Depends(writer)):
+async def patch_credentials(credentialsId: str, body: CloudCredentialsPatch, request: Request, caller: Caller = Depends(writer)):
     sim = _sim(request)
     creds = sim.account_credentials(caller.user, credentialsId)
+    body = CloudCredentialsRequest(**settable(body.model_dump(exclude_none=True), views.credentials(sim, creds),
+                                              ("name", "cloudId", "publicKey", "privateKey", "accountIdentifier")))
     if body.cloudId is not None and body.cloudId != creds.cloud_id:
         raise invalid("The cloud of credentials cannot change; create new credentials instead.")
     before = {"name": creds.name, "publicKey": creds.public_key, "accountIdentifier": creds.account_identifier}
@@ -303,13 +309,18 @@ async def get_region(credentialsId: str, regionId: str, request: Request, caller
 
 
 @router.patch("/cloudCredentials/{credentialsId}/regions/{regionId}", response_model=Region, tags=["cloud credentials"])
-async def patch_region(credentialsId: str, regionId: str, body: RegionPatch, request: Request, caller: Caller = Depends(writer)):
+async def patch_region(credentialsId: str, regionId: str, body: Region, request: Request, caller: Caller = Depends(writer)):
+    """A region's name; the rest of the Region is what the cloud offers, read-only."""
     sim = _sim(request)
     creds, view = _region(sim, caller, credentialsId, regionId)
+    name = settable(body.model_dump(exclude_none=True), view, ("name",)).get("name")
+    if name is None or name == view["name"]:
+        return view
+    if not name.strip():
+        raise invalid("name must not be empty.", status=422)
     _generic_only(creds)
-    creds.region_names[regionId] = body.name
-    sim.record(caller.user, "REGION_UPDATED", "Region %s renamed." % regionId,
-               changed=changed_fields({"name": view["name"]}, {"name": body.name}))
+    creds.region_names[regionId] = name
+    sim.record(caller.user, "REGION_UPDATED", "Region %s renamed." % regionId, changed=changed_fields({"name": view["name"]}, {"name": name}))
     return sim.region_of(creds, regionId)
 
 

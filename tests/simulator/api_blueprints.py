@@ -1,19 +1,22 @@
-"""Blueprints: how a machine is launched in one region. One per machine and region."""
+"""Blueprints: how a machine is launched in one region. One per machine and region; the one for the
+region a project replicates into exists from the start (blueprints.py)."""
 
 import ipaddress
 
 from fastapi import Depends, Request
 
 from . import views
-from .actions import recommended_instance_type
 from .audit import changed_fields
 from .auth import Caller, authenticated, writer
+from .blueprints import computed, new_blueprint
 from .errors import conflict, invalid, not_found
 from .models import Blueprint, BlueprintCreate, BlueprintPatch, Items
+from .patching import settable
 from .routing import Page, ServiceRouter, paging
 
 router = ServiceRouter()
 READ_ONLY = ("id", "machineId", "region", "machineName", "recommendedInstanceType", "recommendedPrivateIP")
+SETTABLE = tuple(member for member in BlueprintPatch.model_fields if member not in READ_ONLY)
 
 
 def _sim(request):
@@ -29,11 +32,6 @@ def _region_view(sim, project, region_id):
         if view is not None:
             return view
     raise invalid("region: %s is not a region the project's cloud credentials can use." % region_id)
-
-
-def _recommended_ip(machine):
-    number = int(machine.id.replace("-", "")[:6], 16)
-    return "10.0.%d.%d" % (number // 250 % 250, 10 + number % 240)
 
 
 def _validate(sim, project, blueprint):
@@ -80,19 +78,10 @@ async def create_blueprint(projectId: str, body: BlueprintCreate, request: Reque
         raise invalid("machineId: %s is not a machine of this project." % body.machineId)
     if any(b["machineId"] == machine.id and b["region"] == body.region for b in project.blueprints.values()):
         raise conflict("Machine %s has a blueprint for that region already." % machine.name)
-    computed = {"machineName": machine.name, "recommendedInstanceType": recommended_instance_type(machine),
-                "recommendedPrivateIP": _recommended_ip(machine)}
     values = body.model_dump(exclude_none=True)
-    for member, value in computed.items():
-        if member in values and values[member] != value:
-            raise invalid("%s is read-only." % member)
-    blueprint = {
-        "id": sim.new_id(), "privateIPAction": "CREATE_NEW", "publicIPAction": "ALLOCATE", "tenancy": "SHARED", "runAfterLaunch": True,
-        "subnetIDs": [], "securityGroupIDs": [], "privateIPs": [], "tags": [],
-        "disks": [{"name": d["name"], "type": "SSD"} for d in machine.source.get("disks", [])],
-    }
-    blueprint.update(values)
-    blueprint.update(computed)
+    values.pop("id", None)
+    values = settable(values, dict(computed(machine), machineId=machine.id, region=body.region), SETTABLE + ("machineId", "region"))
+    blueprint = new_blueprint(sim, machine, body.region, values)
     _validate(sim, project, blueprint)
     project.blueprints[blueprint["id"]] = blueprint
     sim.record(caller.user, "BLUEPRINT_CREATED", "Blueprint of %s created." % machine.name, project=project, machines=[machine.id])
@@ -111,10 +100,7 @@ async def patch_blueprint(projectId: str, blueprintId: str, body: BlueprintPatch
     sim = _sim(request)
     project = sim.project(caller.user, projectId)
     stored = _blueprint(project, blueprintId)
-    values = body.model_dump(exclude_none=True)
-    for member in READ_ONLY:
-        if member in values and values.pop(member) != stored.get(member):
-            raise invalid("%s is read-only." % member)
+    values = settable(body.model_dump(exclude_none=True), views.blueprint(sim, stored), SETTABLE)
     merged = dict(stored, **values)
     _validate(sim, project, merged)
     changes = changed_fields(stored, values)

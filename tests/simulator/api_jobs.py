@@ -11,7 +11,9 @@ from .clock import parse_duration
 from .errors import ServiceError, conflict, invalid, not_found, unprocessable
 from .jobs import LAUNCH_JOB_TYPES, PLAN_JOB_TYPES
 from .models import (Items, Job, LaunchMachinesParameters, MoveMachines, Project, RecoveryPlan, RecoveryPlanCreate,
-                     RecoveryPlanPatch, ReplicaIDs, RunRecoveryPlan)
+                     ReplicaIDs, RunRecoveryPlan)
+from .blueprints import ensure_blueprints
+from .patching import settable
 from .routing import Page, ServiceRouter, paging
 
 router = ServiceRouter()
@@ -170,15 +172,16 @@ async def get_plan(projectId: str, planId: str, request: Request, caller: Caller
 
 
 @router.patch("/projects/{projectId}/recoveryPlans/{planId}", response_model=RecoveryPlan, tags=["recovery plans"])
-async def patch_plan(projectId: str, planId: str, body: RecoveryPlanPatch, request: Request, caller: Caller = Depends(writer)):
+async def patch_plan(projectId: str, planId: str, body: RecoveryPlan, request: Request, caller: Caller = Depends(writer)):
     sim = _sim(request)
     project = sim.project(caller.user, projectId)
     found = _plan(project, planId)
-    steps = [step.model_dump(exclude_none=True) for step in body.steps.items] if body.steps is not None else None
-    _check_plan(sim, project, body.name, steps, plan_id=planId)
+    values = settable(body.model_dump(exclude_none=True), views.plan(sim, found), ("name", "steps"))
+    steps = values["steps"]["items"] if "steps" in values else None
+    _check_plan(sim, project, values.get("name"), steps, plan_id=planId)
     before = views.plan(sim, found)
-    if body.name is not None:
-        found["name"] = body.name
+    if "name" in values:
+        found["name"] = values["name"]
     if steps is not None:
         found["steps"] = {"items": steps}
     after = views.plan(sim, found)
@@ -263,6 +266,8 @@ async def move_machines(projectId: str, body: MoveMachines, request: Request, ca
     if destination.type != source.type:
         raise conflict("Machines move only between projects of one type (%s, not %s)." % (source.type, destination.type))
     busy_machines(source, [m.id for m in machines])
+    ids = [m.id for m in machines]
+    sim.record(caller.user, "MACHINES_MOVED", "%d machines moved to project %s." % (len(ids), destination.name), project=source, machines=ids)
     for machine in machines:
         del source.machines[machine.id]
         machine.project_id = destination.id
@@ -273,8 +278,7 @@ async def move_machines(projectId: str, body: MoveMachines, request: Request, ca
                 replica.project_id, replica.project_name = destination.id, destination.name
         for key in [key for key, b in source.blueprints.items() if b["machineId"] == machine.id]:
             destination.blueprints[key] = source.blueprints.pop(key)
-    ids = [m.id for m in machines]
-    sim.record(caller.user, "MACHINES_MOVED", "%d machines moved to project %s." % (len(ids), destination.name), project=source, machines=ids)
+    ensure_blueprints(sim, destination)
     sim.record(caller.user, "MACHINES_MOVED", "%d machines moved from project %s." % (len(ids), source.name), project=destination, machines=ids)
     return Response(status_code=204)
 

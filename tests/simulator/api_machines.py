@@ -10,9 +10,10 @@ from .audit import changed_fields
 from .auth import Caller, authenticated, writer
 from .clock import iso
 from .errors import invalid, not_found
-from .models import (BandwidthThrottling, BandwidthThrottlingRequest, Items, Machine, MachineIDs, MachinePatch,
+from .models import (BandwidthThrottling, BandwidthThrottlingRequest, Items, Machine, MachineIDs,
                      MachinesListInvalidIDsAndJob, MachinesPatch, PointInTime, Replica)
 from .api_jobs import busy_machines
+from .patching import settable
 from .routing import Page, ServiceRouter, paging
 
 router = ServiceRouter()
@@ -58,14 +59,25 @@ def _set_tags(machine, tags):
     return change
 
 
+# A PATCH sets a machine's launch-time settings (its tags) only. Sent back as GET answered them,
+# the members that move with time are ignored; the others must not try to change (patching.py).
+LAUNCH_SETTINGS = ("tags",)
+COMPUTED = ("replicationInfo", "lifeCycle")
+
+
+def _launch_settings(sim, project, machine, sent):
+    values = settable(sent.model_dump(exclude_none=True), views.machine(sim, project, machine), LAUNCH_SETTINGS, COMPUTED)
+    if values.get("tags") is not None:
+        _check_tags(values["tags"])
+    return values.get("tags")
+
+
 @router.patch("/projects/{projectId}/machines/{machineId}", response_model=Machine, tags=["machines"])
-async def patch_machine(projectId: str, machineId: str, body: MachinePatch, request: Request, caller: Caller = Depends(writer)):
+async def patch_machine(projectId: str, machineId: str, body: Machine, request: Request, caller: Caller = Depends(writer)):
     sim = _sim(request)
     project = sim.project(caller.user, projectId)
     machine = sim.machine(project, machineId)
-    if body.tags is not None:
-        _check_tags(body.tags)
-    change = _set_tags(machine, body.tags)
+    change = _set_tags(machine, _launch_settings(sim, project, machine, body))
     if change:
         sim.record(caller.user, "MACHINE_UPDATED", "Launch settings of %s updated." % machine.name, project=project, changed=change, machines=[machine.id])
     return views.machine(sim, project, machine)
@@ -76,13 +88,13 @@ async def patch_machines(projectId: str, body: MachinesPatch, request: Request, 
     """All or nothing: every item is checked before any machine changes."""
     sim = _sim(request)
     project = sim.project(caller.user, projectId)
+    if any(item.id is None for item in body.items):
+        raise invalid("items: every machine needs its id.", status=422)
     machines = [sim.machine(project, item.id) for item in body.items]
-    for item in body.items:
-        if item.tags is not None:
-            _check_tags(item.tags)
+    tags = [_launch_settings(sim, project, machine, item) for machine, item in zip(machines, body.items)]
     changed = []
-    for machine, item in zip(machines, body.items):
-        if _set_tags(machine, item.tags):
+    for machine, wanted in zip(machines, tags):
+        if _set_tags(machine, wanted):
             changed.append(machine.id)
     if changed:
         sim.record(caller.user, "MACHINES_UPDATED", "Launch settings of %d machines updated." % len(changed), project=project, machines=changed)
@@ -92,10 +104,10 @@ async def patch_machines(projectId: str, body: MachinesPatch, request: Request, 
 def _uninstall(sim, caller, project, machines):
     """Stated rule 3: replication, agent, disks and points in time go; launched machines stay."""
     busy_machines(project, [m.id for m in machines])
-    for machine in machines:
-        del project.machines[machine.id]
     sim.record(caller.user, "AGENT_UNINSTALLED", "Agent uninstalled from %s." % ", ".join(m.name for m in machines), project=project,
                machines=[m.id for m in machines])
+    for machine in machines:
+        del project.machines[machine.id]
 
 
 @router.delete("/projects/{projectId}/machines/{machineId}", status_code=204, tags=["machines"])

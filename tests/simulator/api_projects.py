@@ -9,8 +9,10 @@ from .audit import changed_fields
 from .auth import Caller, admin, authenticated, writer
 from .clock import iso, micros, parse_micros
 from .errors import conflict, invalid, not_found, unprocessable
-from .models import (AuditLog, Items, Project, ProjectCreate, ProjectPatch, ProjectStorage, ProjectUsersRequest,
+from .blueprints import ensure_blueprints
+from .models import (AuditLog, Items, Project, ProjectCreate, ProjectStorage, ProjectUsersRequest,
                      ReplicationConfiguration, ReplicationConfigurationCreate, ReplicationConfigurationPatch)
+from .patching import settable
 from .routing import MAX_LIMIT, Page, ServiceRouter, paging
 from .state import Project as ProjectRecord
 
@@ -24,6 +26,7 @@ CONFIG_DEFAULTS = {
     "bandwidthThrottling": 0,
     "archivingEnabled": False,
 }
+CONFIG_MEMBERS = tuple(ReplicationConfigurationPatch.model_fields)
 LICENSE_TYPES = {"DR": ("DR", "DR_TRIAL"), "MIGRATION": ("MIGRATION",), "BACKUP": ("BACKUP",)}
 SNAPSHOT_SHARE = 0.02  # a point in time costs about this share of the machine's disks
 
@@ -108,15 +111,16 @@ PROJECT_FIELDS = {
 
 
 @router.patch("/projects/{projectId}", response_model=Project, tags=["projects"])
-async def patch_project(projectId: str, body: ProjectPatch, request: Request, caller: Caller = Depends(writer)):
+async def patch_project(projectId: str, body: Project, request: Request, caller: Caller = Depends(writer)):
     sim = _sim(request)
     project = sim.project(caller.user, projectId)
-    values = body.model_dump(exclude_none=True)
+    values = settable(body.model_dump(exclude_none=True), views.project(sim, project), PROJECT_FIELDS)
     _check_project_members(sim, caller.user, project, values)
     sim.sync_project(project)  # the default configuration sets the machines' bandwidth
     before = views.project(sim, project)
     for member, value in values.items():
         setattr(project, PROJECT_FIELDS[member], value)
+    ensure_blueprints(sim, project)  # every machine has a blueprint for the region it replicates into
     after = views.project(sim, project)
     changes = changed_fields(before, {key: after.get(key) for key in values})
     if changes:
@@ -251,14 +255,14 @@ async def create_config(projectId: str, body: ReplicationConfigurationCreate, re
 
 @router.patch("/projects/{projectId}/replicationConfigurations/{configId}", response_model=ReplicationConfiguration,
               tags=["replication configurations"])
-async def patch_config(projectId: str, configId: str, body: ReplicationConfigurationPatch, request: Request, caller: Caller = Depends(writer)):
+async def patch_config(projectId: str, configId: str, body: ReplicationConfiguration, request: Request, caller: Caller = Depends(writer)):
     """Stated rules 1 and 2: a new encryption key, or credentials of another cloud account, restart initial sync."""
     sim = _sim(request)
     project = sim.project(caller.user, projectId)
     config = project.configs.get(configId)
     if config is None:
         raise not_found("Replication configuration %s" % configId)
-    changes = body.model_dump(exclude_none=True)
+    changes = settable(body.model_dump(exclude_none=True), views.config(sim, config), CONFIG_MEMBERS)
     merged = dict(config, **changes)
     new_creds = _validate_config(sim, caller.user, project, merged)
     old_creds = sim.credentials.get(config["cloudCredentials"])

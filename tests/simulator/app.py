@@ -22,7 +22,7 @@ def create_app(sim=None, **options):
     app = FastAPI(
         title="Replication and Recovery Service (simulator)",
         version="5",
-        description="Serves the service's version-5 interface (WIRE.md) from memory. "
+        description="Serves the service's version-5 interface (docs/wire.md) from memory. "
                     "The same interface is served under /api/latest and /api/v5.",
         openapi_url="/openapi.json",
         docs_url=None,

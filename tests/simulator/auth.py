@@ -1,4 +1,4 @@
-"""Authentication as WIRE.md describes it: login, the session cookie, the XSRF header, roles.
+"""Authentication as docs/wire.md describes it: login, the session cookie, the XSRF header, roles.
 
 A session ends after ``Simulator.session_lifetime`` seconds without a request (virtual time).
 Five failed logins of one username within fifteen minutes lock it for fifteen minutes.

@@ -193,6 +193,6 @@ async def audit(request: Request, projectId: Optional[str] = None):
 
 
 @router.get("/outbox")
-async def outbox(request: Request, kind: Optional[Literal["invitation"]] = None):
-    """The e-mails the service sent: invitations carry the token that /setPassword takes."""
+async def outbox(request: Request, kind: Optional[Literal["invitation", "access"]] = None):
+    """The e-mails the service sent: invitations carry the token that /setPassword takes; access mails a temporary token."""
     return {"items": [m for m in _sim(request).outbox if kind is None or m["kind"] == kind]}

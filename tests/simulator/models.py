@@ -1,4 +1,4 @@
-"""Pydantic models of the wire shapes (WIRE.md, "Models").
+"""Pydantic models of the wire shapes (docs/wire.md, "Models").
 
 Response models have every member optional: the routes serialise them with
 ``exclude_none``, so a member with no value is left out and never sent as ``null``.
@@ -61,14 +61,10 @@ class Account(Wire):
     ownerId: Optional[str] = None
     defaultLicenseType: Optional[str] = None
     maxProjectsAllowed: Optional[int] = None
-    name: Optional[str] = None
 
 
-class AccountAccess(Wire):
-    username: str
-    hasAccess: bool
-    roles: List[Role] = []
-    userId: Optional[str] = None
+class Message(Wire):
+    message: str
 
 
 class Cloud(Wire):
@@ -267,6 +263,33 @@ class LifeCycle(Wire):
     lastCutoverDateTime: Optional[str] = None
 
 
+class MachineReplicationConfiguration(Wire):
+    """The replication settings a machine replicates with (those of the project's default configuration)."""
+
+    subnetId: Optional[str] = None
+    replicatorSecurityGroupIDs: Optional[List[str]] = None
+    replicationServerType: Optional[str] = None
+    useDedicatedServer: Optional[bool] = None
+    usePrivateIp: Optional[bool] = None
+    volumeEncryptionAllowed: Optional[bool] = None
+    volumeEncryptionKey: Optional[str] = None
+    replicationTags: Optional[List[Dict[str, str]]] = None
+    bandwidthThrottling: Optional[int] = None
+    proxyUrl: Optional[str] = None
+    zone: Optional[str] = None
+    storageLocationId: Optional[str] = None
+    computeLocationId: Optional[str] = None
+    logicalLocationId: Optional[str] = None
+    subnetHostProject: Optional[str] = None
+    archivingEnabled: Optional[bool] = None
+    objectStorageLocation: Optional[str] = None
+
+
+class PointInTime(Wire):
+    id: str
+    dateTime: str
+
+
 class MachineLicense(Wire):
     licenseId: Optional[str] = None
     startOfUseDateTime: Optional[str] = None
@@ -283,8 +306,8 @@ class Machine(Wire):
     tags: Optional[List[str]] = None
     restoreServers: Optional[List[str]] = None
     license: Optional[MachineLicense] = None
-    replicationConfiguration: Optional[Dict[str, str]] = None
-    fromPointInTime: Optional[str] = None
+    replicationConfiguration: Optional[MachineReplicationConfiguration] = None
+    fromPointInTime: Optional[PointInTime] = None
 
 
 class Replica(Wire):
@@ -297,11 +320,6 @@ class Replica(Wire):
     regionId: Optional[str] = None
     pointInTime: Optional[str] = None
     cloudEndureCreationDateTime: Optional[str] = None
-
-
-class PointInTime(Wire):
-    id: str
-    dateTime: str
 
 
 class BandwidthThrottling(Wire):
@@ -339,6 +357,12 @@ class ChangedField(Wire):
     newValue: Optional[str] = None
 
 
+class ParticipatingMachine(Wire):
+    machineCloudEndureId: Optional[str] = None
+    machineCloudId: Optional[str] = None
+    machineCloudName: Optional[str] = None
+
+
 class AuditLogEntry(Wire):
     username: Optional[str] = None
     eventName: str
@@ -346,7 +370,7 @@ class AuditLogEntry(Wire):
     timestamp: str
     jobId: Optional[str] = None
     changedFields: Optional[List[ChangedField]] = None
-    participatingMachines: Optional[List[str]] = None
+    participatingMachines: Optional[List[ParticipatingMachine]] = None
 
 
 class AuditLog(Wire):
@@ -384,18 +408,10 @@ class TokenLogin(Request):
     userApiToken: StrictStr
 
 
-class MachinePatch(Request):
-    """Launch-time settings: the tags given to the machines launched from this one."""
-
-    tags: Optional[List[StrictStr]] = None
-
-
-class MachinePatchItem(MachinePatch):
-    id: StrictStr
-
-
 class MachinesPatch(Request):
-    items: List[MachinePatchItem]
+    """Machines as GET answers them (each with its ID); only their launch-time settings (tags) are set."""
+
+    items: List[Machine]
 
 
 class MachineIDs(Request):
@@ -414,17 +430,15 @@ class CloudCredentialsRequest(Request):
     accountIdentifier: Optional[StrictStr] = None
 
 
-class RegionPatch(Request):
-    name: StrictStr = Field(min_length=1)
+class CloudCredentialsPatch(CloudCredentialsRequest):
+    """The request's members, and the read-only ones GET answers (sent back unchanged, they are ignored)."""
+
+    id: Optional[StrictStr] = None
+    cloud: Optional[StrictStr] = None
 
 
 class UserCreate(Request):
     username: StrictStr = Field(min_length=3)
-
-
-class UserPatch(Request):
-    settings: Optional[UserSettings] = None
-    termsAccepted: Optional[StrictBool] = None
 
 
 class UserRoles(Request):

@@ -90,8 +90,9 @@ class Replication:
             self.last_seen = now
         if not moving:
             if self.phase == CONTINUOUS and self.connected and self.status == "PAUSED":
-                # The source keeps writing; nothing is sent, so the backlog grows.
-                self.backlog += self.write_rate * (now - t)
+                # The source keeps writing; nothing is sent, so the backlog grows, up to the whole
+                # protected storage (it is changed blocks not yet sent).
+                self.backlog = min(self.total, self.backlog + self.write_rate * (now - t))
             self.updated = now
             return
         while t < now:
@@ -131,7 +132,7 @@ class Replication:
                 self.last_consistency = t
             return t
         if net > 0:
-            self.backlog += net * span
+            self.backlog = min(self.total, self.backlog + net * span)
         else:
             self.last_consistency = now
         return now

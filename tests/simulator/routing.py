@@ -92,15 +92,21 @@ class ServiceRoute(APIRoute):
             _SERVING.set(request)
             method = request.method
             sim.stats.record(method, template)
-            rules = [rule for rule in sim.faults if rule.matches(method, template)]
+            # Each rule that fires spends one of its count.
+            rules = [rule for rule in sim.faults if rule.matches(method, template) and _fires(sim, rule)]
+            delay = sum(rule.latency_ms for rule in rules) / 1000.0
+            if not delay:
+                return await respond(request, rules)
+            # Latency comes before the work, and the work is done even when the client has given up
+            # meanwhile (a late write): the body is read now, and the work does not stop with the connection.
+            await request.body()
+            return await asyncio.shield(asyncio.ensure_future(_after(delay, respond(request, rules))))
+
+        async def respond(request, rules):
             for rule in rules:
-                if rule.latency_ms:
-                    await asyncio.sleep(rule.latency_ms / 1000.0)
-            for rule in rules:
-                if rule.status and _fires(sim, rule):
+                if rule.status:
                     return _fault_response(rule)
-            drop = next((rule for rule in rules if rule.drop_after_write and _fires(sim, rule)), None)
-            if drop is None:
+            if not any(rule.drop_after_write for rule in rules):
                 return await handler(request)
             try:
                 await handler(request)
@@ -110,6 +116,11 @@ class ServiceRoute(APIRoute):
             return Response(status_code=204)  # never delivered: the connection is gone
 
         return serve
+
+
+async def _after(delay, work):
+    await asyncio.sleep(delay)
+    return await work
 
 
 def _fires(sim, rule):

@@ -22,6 +22,7 @@ The answer maps every name to the ID it got, so tests can address what they seed
 import base64
 
 from . import catalog
+from .blueprints import ensure_blueprints
 from .errors import invalid
 from .replication import MBPS, Replication
 from .state import Account, Credentials, License, Machine, Project, User, launch_replica
@@ -134,6 +135,7 @@ def _seed_project(sim, account, spec, users, creds_by_name, license_ids):
         answer["machines"][machine.name] = machine.id
         if machine_spec.get("launched"):
             answer["replicas"][machine.name] = launch_replica(sim, project, machine, machine_spec["launched"]).id
+    ensure_blueprints(sim, project)
     return answer
 
 

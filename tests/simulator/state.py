@@ -342,10 +342,18 @@ class Simulator:
             "time": self.now(),
             "jobId": job_id,
             "changedFields": changed or None,
-            "participatingMachines": machines or None,
+            "participatingMachines": [self._participant(project, machine_id) for machine_id in machines] if machines else None,
         }
         self.audit.append(entry)
         return entry
+
+    @staticmethod
+    def _participant(project, machine_id):
+        """A machine as the audit log names it, as it was when the entry was written."""
+        machine = project.machines.get(machine_id) if project else None
+        if machine is None:
+            return {"machineCloudEndureId": machine_id}
+        return {"machineCloudEndureId": machine.id, "machineCloudId": machine.source.get("machineCloudId"), "machineCloudName": machine.name}
 
     # -- the target cloud ---------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The wire form of the simulator's objects: WIRE.md member names, no member without a value."""
+"""The wire form of the simulator's objects: docs/wire.md member names, no member without a value."""
 
 from .clock import iso
 from .replication import CONTINUOUS
@@ -26,7 +26,6 @@ def user(sim, u, with_token=False):
 def account(sim, a):
     return drop_none({
         "id": a.id,
-        "name": a.name,
         "ownerId": a.owner_id,
         "defaultLicenseType": a.default_license_type,
         "maxProjectsAllowed": a.max_projects,
@@ -107,6 +106,7 @@ def machine(sim, p, m):
     for key, value in m.life_cycle.items():
         life_cycle[key] = iso(value)
     lic = sim.licenses.get(m.license_id) if m.license_id else None
+    config = sim.default_config(p)
     return drop_none({
         "id": m.id,
         "sourceProperties": m.source,
@@ -118,7 +118,24 @@ def machine(sim, p, m):
         "tags": list(m.tags),
         "restoreServers": list(m.restore_servers),
         "license": {"licenseId": lic.id, "startOfUseDateTime": iso(m.installed_at)} if lic else None,
+        "replicationConfiguration": machine_replication_configuration(config, m) if config else None,
     })
+
+
+# The members of a replication configuration that are a machine's own replication settings.
+MACHINE_REPLICATION_MEMBERS = (
+    "subnetId", "replicatorSecurityGroupIDs", "replicationServerType", "useDedicatedServer", "usePrivateIp", "volumeEncryptionAllowed",
+    "volumeEncryptionKey", "replicationTags", "bandwidthThrottling", "proxyUrl", "zone", "storageLocationId", "computeLocationId",
+    "logicalLocationId", "subnetHostProject", "archivingEnabled", "objectStorageLocation",
+)
+
+
+def machine_replication_configuration(config, m):
+    """The settings the machine replicates with: its project's default configuration, with its own bandwidth limit."""
+    settings = drop_none({member: config.get(member) for member in MACHINE_REPLICATION_MEMBERS})
+    if m.throttle:
+        settings["bandwidthThrottling"] = m.throttle
+    return settings
 
 
 def replica(sim, r):

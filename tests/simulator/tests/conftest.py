@@ -92,7 +92,7 @@ class Api:
 
 
 def assert_no_nulls(value, where="body"):
-    """WIRE.md: a member with no value is left out, never sent as null."""
+    """docs/wire.md: a member with no value is left out, never sent as null."""
     if isinstance(value, dict):
         for key, item in value.items():
             assert item is not None, "%s.%s is null" % (where, key)

@@ -1,4 +1,4 @@
-"""A client of the service written only from its published version-5 interface (WIRE.md).
+"""A client of the service written only from its published version-5 interface (docs/wire.md).
 
 It knows nothing of the simulator: base URL, login, the session cookie, the XSRF header,
 paging and the error body. Every answer is checked for members sent as null, which a public

@@ -88,13 +88,20 @@ def test_replace_api_token(api, client, world):
     assert Api(TestClient(client.app)).login(userApiToken=new).status_code == 200
 
 
-def test_account_and_access(api, world):
+def test_the_account_as_published(api, world):
     account = api.ok("GET", "/accounts/" + world["id"])
     assert account["ownerId"] == world["users"]["owner@acme.test"] and account["maxProjectsAllowed"] == 5
+    assert "name" not in account  # the published Account has no name
     assert api.get("/accounts/00000000-0000-4000-8000-000000000000").status_code == 404
-    access = api.ok("GET", "/accounts/%s/access" % world["id"], params={"username": "reader@acme.test"})
-    assert access == {"username": "reader@acme.test", "hasAccess": True, "roles": ["GLOBAL_READONLY"], "userId": world["users"]["reader@acme.test"]}
-    assert api.ok("GET", "/accounts/%s/access" % world["id"], params={"username": "x@y.z"})["hasAccess"] is False
+
+
+def test_access_sends_the_owner_a_temporary_token_by_mail(api, world, client, login_as):
+    """The published meaning: not a look-up of users (the interface lists none)."""
+    answer = api.ok("GET", "/accounts/%s/access" % world["id"])
+    assert answer == {"message": "A temporary access token was sent to owner@acme.test."}
+    mail, = client.get("/_simulator/outbox").json()["items"]
+    assert mail["to"] == "owner@acme.test" and mail["kind"] == "access" and mail["token"]
+    assert login_as("admin@acme.test").get("/accounts/%s/access" % world["id"]).status_code == 403
 
 
 def test_extended_account_info(api, world):

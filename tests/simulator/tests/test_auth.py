@@ -1,4 +1,4 @@
-"""Authentication exactly as WIRE.md describes it."""
+"""Authentication exactly as docs/wire.md describes it."""
 
 import re
 

@@ -146,24 +146,38 @@ def east(api, replicating):
     return next(r for r in api.ok("GET", "/cloudCredentials/%s/regions" % creds)["items"] if r["name"] == "us-east-1")
 
 
-def test_blueprints(api, client, replicating, east):
+@pytest.fixture
+def west(api, replicating):
+    creds = replicating["cloudCredentials"]["aws-main"]
+    return next(r for r in api.ok("GET", "/cloudCredentials/%s/regions" % creds)["items"] if r["name"] == "us-west-2")
+
+
+def test_blueprints(api, client, replicating, east, west):
     project = replicating["project"]
     path = "/projects/%s/blueprints" % project["id"]
     m1 = project["machines"]["m1"]
-    created = api.ok("POST", path, json={"machineId": m1, "region": east["id"], "instanceType": "t3.small"}, status=201)
-    assert created["machineName"] == "m1" and created["recommendedInstanceType"] and created["privateIPAction"] == "CREATE_NEW"
+    # Every machine has a blueprint for the region its project replicates into, from the start.
+    listed = api.ok("GET", path)["items"]
+    assert sorted((b["machineName"], b["region"]) for b in listed) == [("m1", east["id"]), ("m2", east["id"]), ("m3", east["id"])]
+    blueprint = next(b for b in listed if b["machineId"] == m1)
+    assert blueprint["recommendedInstanceType"] and blueprint["privateIPAction"] == "CREATE_NEW"
     assert api.post(path, json={"machineId": m1, "region": east["id"]}).status_code == 409
-    assert api.ok("GET", path)["items"] == [created]
+    # Another region's is created; read-only members equal to what the service computes are accepted.
+    other = api.ok("POST", path, json={"machineId": m1, "region": west["id"], "instanceType": "t3.small",
+                                       "machineName": "m1", "recommendedInstanceType": blueprint["recommendedInstanceType"]}, status=201)
+    assert other["machineName"] == "m1" and other["instanceType"] == "t3.small"
+    assert api.post(path, json={"machineId": m1, "region": west["id"]}).status_code == 409
+    assert api.post(path, json={"machineId": project["machines"]["m2"], "region": west["id"], "machineName": "m1"}).status_code == 422
     # The whole object back, with one change: read-only members equal to the stored ones are ignored.
-    whole = dict(created, publicIPAction="DONT_ALLOCATE", privateIPAction="CUSTOM_IP", privateIPs=["10.9.8.7"])
-    patched = api.ok("PATCH", path + "/" + created["id"], json=whole)
+    whole = dict(blueprint, instanceType="t3.small", publicIPAction="DONT_ALLOCATE", privateIPAction="CUSTOM_IP", privateIPs=["10.9.8.7"])
+    patched = api.ok("PATCH", path + "/" + blueprint["id"], json=whole)
     assert patched == whole
-    assert api.ok("PATCH", path + "/" + created["id"], json={"tenancy": "DEDICATED"})["tenancy"] == "DEDICATED"
-    assert api.patch(path + "/" + created["id"], json={"recommendedInstanceType": "x"}).status_code == 400
-    assert api.patch(path + "/" + created["id"], json={"instanceType": "x9.huge"}).status_code == 400
-    assert api.patch(path + "/" + created["id"], json={"subnetIDs": ["subnet-0"]}).status_code == 400
-    assert api.patch(path + "/" + created["id"], json={"privateIPs": ["not-an-ip"]}).status_code == 400
-    assert api.patch(path + "/" + created["id"], json={"color": "red"}).status_code == 422
+    assert api.ok("PATCH", path + "/" + blueprint["id"], json={"tenancy": "DEDICATED"})["tenancy"] == "DEDICATED"
+    assert api.patch(path + "/" + blueprint["id"], json={"recommendedInstanceType": "x"}).status_code == 422
+    assert api.patch(path + "/" + blueprint["id"], json={"instanceType": "x9.huge"}).status_code == 400
+    assert api.patch(path + "/" + blueprint["id"], json={"subnetIDs": ["subnet-0"]}).status_code == 400
+    assert api.patch(path + "/" + blueprint["id"], json={"privateIPs": ["not-an-ip"]}).status_code == 400
+    assert api.patch(path + "/" + blueprint["id"], json={"color": "red"}).status_code == 422
     # A launch follows the blueprint.
     follow(api, client, project["id"], api.ok("POST", "/projects/%s/launchMachines" % project["id"], status=202,
                                               json={"launchType": "TEST", "items": [{"machineId": m1}]}))

@@ -2,6 +2,8 @@
 
 from datetime import datetime
 
+import time
+
 import pytest
 import requests
 
@@ -96,3 +98,26 @@ def test_a_dropped_launch_creates_exactly_one_job(live, replicating):
                      headers={"X-XSRF-TOKEN": session.cookies["XSRF-TOKEN"]}, timeout=5)
     jobs = session.get(live.url + "/projects/%s/jobs" % project["id"]).json()["items"]
     assert len(jobs) == 1 and jobs[0]["type"] == "TEST_LAUNCH"
+
+
+def test_a_late_write_is_done_after_the_client_gave_up(live, replicating):
+    """latencyMs comes before the work: a client with a shorter timeout gets no answer, and the service
+    still launches, later. With count, only the next request is slow."""
+    project = replicating["project"]
+    session = requests.Session()
+    assert session.post(live.url + "/login", json={"username": "owner@acme.test", "password": "secret-pass"}).status_code == 200
+    requests.post(live.root + "/_simulator/faults", json={"rules": [
+        {"method": "POST", "route": "/projects/{projectId}/launchMachines", "latencyMs": 1500, "count": 1}]})
+    jobs_url = live.url + "/projects/%s/jobs" % project["id"]
+    body = {"launchType": "TEST", "items": [{"machineId": project["machines"]["m1"]}]}
+    with pytest.raises(requests.Timeout):
+        session.post(live.url + "/projects/%s/launchMachines" % project["id"], json=body,
+                     headers={"X-XSRF-TOKEN": session.cookies["XSRF-TOKEN"]}, timeout=0.3)
+    assert session.get(jobs_url).json()["items"] == []  # not yet
+    deadline = time.monotonic() + 10
+    while not session.get(jobs_url).json()["items"]:
+        assert time.monotonic() < deadline, "the late write never happened"
+        time.sleep(0.1)
+    jobs = session.get(jobs_url).json()["items"]
+    assert len(jobs) == 1 and jobs[0]["type"] == "TEST_LAUNCH"
+    assert requests.get(live.root + "/_simulator/faults").json()["rules"][0]["count"] == 0  # spent

@@ -180,7 +180,8 @@ def test_every_action_is_in_the_audit_log_with_its_job(api, client, project):
     job = follow(api, client, project["id"], launch(api, project, ["m1"]))
     entry = api.ok("GET", _path(project, "/auditLog"))["items"][-1]
     assert entry["eventName"] == "MACHINES_LAUNCHED" and entry["jobId"] == job["id"]
-    assert entry["participatingMachines"] == [project["machines"]["m1"]]
+    assert [machine["machineCloudEndureId"] for machine in entry["participatingMachines"]] == [project["machines"]["m1"]]
+    assert entry["participatingMachines"][0]["machineCloudName"] == "m1" and entry["participatingMachines"][0]["machineCloudId"]
 
 
 def test_rules_3_and_4_leave_launched_machines_in_the_cloud(api, client, project):

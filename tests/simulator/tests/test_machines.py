@@ -18,7 +18,11 @@ def _path(project, suffix=""):
 def test_a_machine_has_the_documented_members(api, project):
     machine = api.ok("GET", _path(project, "/machines/" + project["machines"]["m2"]))
     assert set(machine) == {"id", "sourceProperties", "replicationInfo", "lifeCycle", "replicationStatus", "isAgentInstalled",
-                            "tags", "restoreServers", "license"}
+                            "tags", "restoreServers", "license", "replicationConfiguration"}
+    # The machine's replication settings: its project's default configuration.
+    config = api.ok("GET", _path(project, "/replicationConfigurations"))["items"][0]
+    assert machine["replicationConfiguration"]["subnetId"] == config["subnetId"]
+    assert set(machine["replicationConfiguration"]) <= set(config) - {"id", "region", "cloudCredentials"}
     source = machine["sourceProperties"]
     assert source["name"] == "m2" and source["disks"][1] == {"name": "/dev/sdb", "isProtected": False, "size": 500_000_000}
     info = machine["replicationInfo"]

@@ -1,4 +1,4 @@
-"""The simulator, started as a user starts it, answers a client written only from WIRE.md."""
+"""The simulator, started as a user starts it, answers a client written only from docs/wire.md."""
 
 import os
 import subprocess
