@@ -8,10 +8,11 @@ It logs in (password or API token) or takes a session from ``service_login``, se
 ``session`` cookie and the ``X-XSRF-TOKEN`` header, pages through lists, turns error bodies
 into ``ServiceError`` and retries what is safe to retry:
 
-* reads (GET) are retried on connection errors and on 429, 502, 503 and 504, with backoff,
-  honouring ``Retry-After``;
-* any call answered 401 is sent once more after one fresh login, because a 401 means the
-  service did nothing;
+* reads (GET) and logins are retried on connection errors, on 429 and on 5xx answers, with a
+  jittered backoff, within a time budget (``retry_budget``, 60 seconds), honouring ``Retry-After``;
+  a login creates nothing, so it is retried like a read, also when a session ends mid-task;
+* any call answered 401 is sent again after a fresh login (up to three times for one call),
+  because a 401 means the service did nothing;
 * a write that went out and got no answer is never repeated here: the caller decides, because
   only it knows how to find out whether the write happened (for example by looking for the job
   a launch created). ``ServiceError.maybe_done`` says when that is the case.
@@ -26,6 +27,8 @@ __metaclass__ = type
 
 import base64
 import json
+import random
+import re
 import time
 import traceback
 from email.utils import parsedate_to_datetime
@@ -43,8 +46,10 @@ COLLECTION_VERSION = "1.0.0"
 USER_AGENT = "replication.recovery/%s (Ansible collection)" % COLLECTION_VERSION
 PAGE_LIMIT = 1500
 READ_METHODS = ("GET", "HEAD")
-RETRY_STATUSES = (429, 502, 503, 504)
-SESSION_PATHS = ("/login", "/logout")
+RETRY_STATUSES = (429, 500, 502, 503, 504)
+RETRY_BUDGET = 60.0
+MAX_LOGINS_PER_CALL = 3
+MAX_BACKOFF = 10.0
 MAX_RETRY_AFTER = 120.0
 
 
@@ -94,7 +99,7 @@ class ServiceClient:
 
     def __init__(self, api_url, username=None, password=None, api_token=None, session=None,
                  validate_certs=True, ca_path=None, timeout=30, check_mode=False,
-                 retries=3, backoff=0.5, sleep=time.sleep, http=None):
+                 retry_budget=RETRY_BUDGET, backoff=0.5, sleep=time.sleep, clock=time.monotonic, jitter=None, http=None):
         if session:
             session_url, self._session, self._xsrf = decode_session(session)
             api_url = api_url or session_url
@@ -109,13 +114,16 @@ class ServiceClient:
         self._owns_session = False
         self.timeout = timeout
         self.check_mode = check_mode
-        self.retries = retries
+        self.retry_budget = retry_budget
         self.backoff = backoff
         self._sleep = sleep
-        self.requests_sent = 0
+        self._clock = clock
+        # Half to all of each step, so that many clients that failed together do not retry together.
+        self._jitter = jitter or (lambda step: random.uniform(step / 2, step))
         self.http = http or requests.Session()
         self.http.headers["User-Agent"] = USER_AGENT
-        self.http.verify = ca_path if ca_path else validate_certs
+        # Given with every request: a session's own setting loses to REQUESTS_CA_BUNDLE and CURL_CA_BUNDLE.
+        self.verify = ca_path if ca_path else validate_certs
         if self._session:
             self.http.cookies.set("session", self._session)
 
@@ -135,7 +143,7 @@ class ServiceClient:
             raise ServiceError("POST", "/login", message="no credentials: give api_token, or username and password, or session")
         # A session given earlier may have ended; its cookie must not shadow the new one.
         self.http.cookies.clear()
-        user = self._send("POST", "/login", body=body)
+        user = self._send("POST", "/login", body=body, read=True)  # a login creates nothing: retried like a read
         self._session = self.http.cookies.get("session")
         self._xsrf = self.http.cookies.get("XSRF-TOKEN")
         if not self._session or not self._xsrf:
@@ -209,16 +217,20 @@ class ServiceClient:
             raise WriteInCheckMode("%s %s was about to be sent in check mode" % (method, path))
         if not self._session:
             self.login()
-        try:
-            return self._send(method, path, params=params, body=body, read=read)
-        except ServiceError as error:
-            if error.status != 401:
-                raise
-            if not self.has_credentials:
-                raise ServiceError(method, path, 401, error.code,
-                                   "%s; the session has ended: log in again with service_login, or give credentials" % error.message)
-        self.login()
-        return self._send(method, path, params=params, body=body, read=read)
+        logins = 0
+        while True:
+            try:
+                return self._send(method, path, params=params, body=body, read=read)
+            except ServiceError as error:
+                if error.status != 401 or logins >= MAX_LOGINS_PER_CALL:
+                    raise
+                if not self.has_credentials:
+                    raise ServiceError(method, path, 401, error.code,
+                                       "%s; the session has ended: log in again with service_login, or give credentials" % error.message)
+            # The session ended (also, on a short-lived one, while a read waited to be retried): a
+            # fresh one, as long as logging in works; a wrong password fails the login itself.
+            self.login()
+            logins += 1
 
     def _send(self, method, path, params=None, body=None, read=None):
         url = self.api_url + path
@@ -226,21 +238,21 @@ class ServiceClient:
         headers = {}
         if method not in READ_METHODS and self._xsrf:
             headers["X-XSRF-TOKEN"] = self._xsrf
+        deadline = self._clock() + self.retry_budget
         attempt = 0
         while True:
             attempt += 1
-            self.requests_sent += 1
             try:
-                response = self.http.request(method, url, params=params, json=body, headers=headers, timeout=self.timeout)
+                response = self.http.request(method, url, params=params, json=body, headers=headers, timeout=self.timeout,
+                                             verify=self.verify)
             except (requests.ConnectionError, requests.Timeout) as error:
-                if read and attempt <= self.retries:
-                    self._sleep(self._backoff(attempt))
+                if read and self._wait_to_retry(self._backoff(attempt), deadline):
                     continue
                 # A write may have reached the service before the connection failed.
-                raise ServiceError(method, path, message="no answer from the service (%s)" % type(error).__name__,
+                raise ServiceError(method, path, message="no answer from the service at %s: %s" % (url, _cause(error)),
                                    maybe_done=not read)
-            if response.status_code in RETRY_STATUSES and read and attempt <= self.retries:
-                self._sleep(self._retry_after(response) or self._backoff(attempt))
+            if response.status_code in RETRY_STATUSES and read and self._wait_to_retry(
+                    self._retry_after(response) or self._backoff(attempt), deadline):
                 continue
             if response.status_code >= 400:
                 raise self._error(method, path, response)
@@ -252,7 +264,14 @@ class ServiceClient:
                 raise ServiceError(method, path, response.status_code, message="the answer is not JSON")
 
     def _backoff(self, attempt):
-        return self.backoff * (2 ** (attempt - 1))
+        return self._jitter(min(MAX_BACKOFF, self.backoff * (2 ** (attempt - 1))))
+
+    def _wait_to_retry(self, delay, deadline):
+        """Wait ``delay`` seconds and answer True, unless that would go past the retry budget."""
+        if self._clock() + delay > deadline:
+            return False
+        self._sleep(delay)
+        return True
 
     @staticmethod
     def _retry_after(response):
@@ -276,3 +295,14 @@ class ServiceClient:
         except (ValueError, AttributeError):
             code, message = None, (response.reason or "").strip() or None
         return ServiceError(method, path, response.status_code, code, message)
+
+
+def _cause(error):
+    """What went wrong with a connection, in a few words: a certificate not trusted, a refused
+    connection, a name that does not resolve, a timeout. Never more than the error says."""
+    text = str(error)
+    for pattern in (r"\[SSL: \w+\] ([^(]+?) \(_ssl", r"\[Errno -?\d+\] ([^\"')]+)", r"(Read timed out|Connect timed out|timed out)"):
+        match = re.search(pattern, text)
+        if match:
+            return "%s (%s)" % (match.group(1).strip(), type(error).__name__)
+    return type(error).__name__

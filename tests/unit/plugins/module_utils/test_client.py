@@ -26,11 +26,13 @@ def service():
 
 
 def make_client(service, sleeps=None, **options):
+    """A client of the fake service; its clock moves only when it sleeps, and its backoff has no jitter."""
     http = requests.Session()
     http.mount("https://", service)
-    credentials = dict(username="dr@example.com", password="pw")
+    sleeps = [] if sleeps is None else sleeps
+    credentials = dict(username="dr@example.com", password="pw", jitter=lambda step: step)
     credentials.update(options)
-    return ServiceClient(URL, http=http, sleep=(sleeps.append if sleeps is not None else lambda seconds: None), **credentials)
+    return ServiceClient(URL, http=http, sleep=sleeps.append, clock=lambda: sum(sleeps), **credentials)
 
 
 def test_password_login_then_the_session_cookie_on_every_call(service):
@@ -59,7 +61,13 @@ def test_writes_send_the_xsrf_token_of_the_cookie(service):
         assert request.headers["X-XSRF-TOKEN"] == XSRF_COOKIE
 
 
-def test_every_call_has_a_timeout_tls_settings_and_the_user_agent(service):
+@pytest.mark.parametrize("bundle", [None, "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"])
+def test_every_call_has_a_timeout_tls_settings_and_the_user_agent(service, monkeypatch, bundle):
+    """With a CA bundle in the environment (common on CI runners) the module's own settings still count."""
+    for name in ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
+        monkeypatch.delenv(name, raising=False)
+    if bundle:
+        monkeypatch.setenv(bundle, "/etc/ssl/certs/ca-certificates.crt")
     service.on("GET", "/me", Answer(200, {}))
     client = make_client(service, timeout=7, ca_path="/etc/ca.pem")
     client.get("/me")
@@ -69,7 +77,7 @@ def test_every_call_has_a_timeout_tls_settings_and_the_user_agent(service):
         assert request.headers["User-Agent"].startswith("replication.recovery/")
     service.sent.clear()
     make_client(service, validate_certs=False).get("/me")
-    assert service.sent[0].sent_kwargs["verify"] is False
+    assert all(request.sent_kwargs["verify"] is False for request in service.sent)
 
 
 def test_the_user_agent_names_the_collection_version():
@@ -87,6 +95,25 @@ def test_reads_are_retried_on_gateway_errors_with_backoff(service, status):
     assert len(service.calls("GET")) == 2 and sleeps == [0.5]
 
 
+@pytest.mark.parametrize("error,cause", [
+    (requests.exceptions.SSLError("HTTPSConnectionPool(host='dr.example.com', port=443): Max retries exceeded with url: /api/latest/me "
+                                  "(Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify "
+                                  "failed: self-signed certificate (_ssl.c:1006)')))"),
+     "certificate verify failed: self-signed certificate (SSLError)"),
+    (requests.ConnectionError("HTTPSConnectionPool(host='dr.example.com', port=443): Max retries exceeded with url: /api/latest/me "
+                              "(Caused by NewConnectionError(\"...: Failed to establish a new connection: [Errno 111] Connection refused\"))"),
+     "Connection refused (ConnectionError)"),
+    (requests.exceptions.ReadTimeout("HTTPSConnectionPool(host='dr.example.com', port=443): Read timed out. (read timeout=30)"),
+     "Read timed out (ReadTimeout)"),
+    (requests.ConnectionError("something else"), "ConnectionError"),
+])
+def test_no_answer_names_the_url_and_the_cause(service, error, cause):
+    service.on("GET", "/me", Answer(raises=error))
+    with pytest.raises(ServiceError) as failure:
+        make_client(service, retry_budget=0).get("/me")
+    assert str(failure.value) == "GET /me failed: no answer from the service at %s/me: %s" % (URL, cause)
+
+
 def test_reads_are_retried_on_connection_errors(service):
     service.on("GET", "/me", Answer(raises=requests.ConnectionError("reset")), Answer(raises=requests.Timeout("slow")), Answer(200, {}))
     sleeps = []
@@ -101,13 +128,57 @@ def test_429_waits_as_long_as_retry_after_says(service):
     assert sleeps == [7.0]
 
 
-def test_retries_end(service):
+def test_retries_end_with_their_time_budget(service):
     service.on("GET", "/me", Answer(503, {"code": "internalError", "message": "down"}))
     sleeps = []
     with pytest.raises(ServiceError) as failure:
-        make_client(service, sleeps, retries=3).get("/me")
-    assert failure.value.status == 503 and len(service.calls("GET")) == 4
-    assert sleeps == [0.5, 1.0, 2.0]
+        make_client(service, sleeps, retry_budget=30).get("/me")
+    assert failure.value.status == 503
+    assert sleeps == [0.5, 1.0, 2.0, 4.0, 8.0, 10.0]  # backing off up to 10 s, within the 30 s budget
+    assert len(service.calls("GET")) == 7
+
+
+def test_the_default_budget_keeps_a_read_going_through_a_minute_of_trouble(service):
+    trouble = [Answer(503, {"code": "internalError", "message": "down"})] * 9
+    service.on("GET", "/me", *(trouble + [Answer(200, {"id": "me"})]))
+    sleeps = []
+    assert make_client(service, sleeps).get("/me") == {"id": "me"}
+    assert 45 < sum(sleeps) <= 60
+
+
+def test_backoff_is_jittered_between_half_and_all_of_each_step(service):
+    service.on("GET", "/me", *([Answer(502, {})] * 4 + [Answer(200, {})]))
+    sleeps = []
+    make_client(service, sleeps, jitter=None).get("/me")
+    steps = [0.5, 1.0, 2.0, 4.0]
+    assert len(sleeps) == 4 and all(step / 2 <= slept <= step for slept, step in zip(sleeps, steps))
+
+
+@pytest.mark.parametrize("first", [Answer(500, {"code": "internalError", "message": "oops"}), Answer(503, {}),
+                                   Answer(raises=requests.ConnectionError("reset"))])
+def test_a_login_is_retried_like_a_read(service, first):
+    service.on("POST", "/login", first, login_answer())
+    service.on("GET", "/me", Answer(200, {"id": "me"}))
+    sleeps = []
+    assert make_client(service, sleeps).get("/me") == {"id": "me"}
+    assert len(service.calls("POST", "/login")) == 2 and sleeps == [0.5]
+
+
+def test_a_login_with_wrong_credentials_is_not_retried(service):
+    service.on("POST", "/login", Answer(401, {"code": "unauthenticated", "message": "no"}))
+    with pytest.raises(ServiceError) as failure:
+        make_client(service).get("/me")
+    assert failure.value.status == 401 and len(service.calls("POST", "/login")) == 1
+
+
+def test_a_login_again_in_the_middle_of_a_task_is_retried_too(service):
+    """The session ends mid-task, and the service answers the new login with a 500 once."""
+    service.on("GET", "/me", Answer(200, {"n": 1}), Answer(401, {"code": "sessionExpired", "message": "expired"}), Answer(200, {"n": 2}))
+    service.on("POST", "/login", login_answer(), Answer(500, {"code": "internalError", "message": "oops"}), login_answer())
+    client = make_client(service)
+    assert client.get("/me") == {"n": 1}
+    assert client.get("/me") == {"n": 2}
+    assert len(service.calls("POST", "/login")) == 3
 
 
 @pytest.mark.parametrize("answer", [Answer(503, {"code": "internalError", "message": "down"}), Answer(429, {}, headers={"Retry-After": "1"})])
@@ -136,12 +207,21 @@ def test_a_401_leads_to_one_fresh_login(service):
     assert "session=second" in service.sent[-1].headers["Cookie"]
 
 
-def test_only_one_fresh_login(service):
+def test_fresh_logins_for_one_call_are_few(service):
+    """A service that keeps answering 401 to a call (however often it lets the user log in) ends it."""
     service.on("GET", "/me", Answer(401, {"code": "unauthenticated", "message": "no"}))
     with pytest.raises(ServiceError) as failure:
         make_client(service).get("/me")
     assert failure.value.status == 401
-    assert [r.path for r in service.sent] == ["/login", "/me", "/login", "/me"]
+    assert [r.path for r in service.sent] == ["/login", "/me"] + ["/login", "/me"] * 3
+
+
+def test_a_session_that_ends_again_while_a_read_waits_to_be_retried(service):
+    """Short sessions: the fresh one ends while the read waits out a 503. It logs in again."""
+    service.on("GET", "/me", Answer(401, {"code": "sessionExpired", "message": "expired"}), Answer(503, {}),
+               Answer(401, {"code": "sessionExpired", "message": "expired"}), Answer(200, {"id": "me"}))
+    assert make_client(service).get("/me") == {"id": "me"}
+    assert len(service.calls("POST", "/login")) == 3
 
 
 def test_a_session_without_credentials_says_how_to_go_on(service):
@@ -215,7 +295,7 @@ def test_errors_carry_method_path_status_code_and_message(service):
 def test_an_error_without_a_json_body_still_says_what_happened(service):
     service.on("GET", "/me", Answer(500, None))
     with pytest.raises(ServiceError) as failure:
-        make_client(service, retries=0).get("/me")
+        make_client(service, retry_budget=0).get("/me")
     assert "HTTP 500" in str(failure.value)
 
 
