@@ -58,9 +58,11 @@ options:
     type: int
     default: 30
 notes:
-  - Reads are retried with backoff on connection errors and on HTTP 429, 502, 503 and 504,
-    honouring C(Retry-After); a call answered 401 is sent once more after a fresh login.
-    Writes that got no answer are never repeated blindly.
+  - Reads and logins are retried on connection errors and on HTTP 429 and 5xx answers, with a
+    jittered backoff, for up to a minute, honouring C(Retry-After); a call answered 401 is sent
+    again after a fresh login. A write that got no answer is never sent again.
+  - Input is checked before anything is sent - negative numbers, empty names and texts, a string
+    where a list or dictionary is wanted - and refused with a message that names the option.
   - All modules of this collection are in the action group C(replication.recovery.service), so
     C(module_defaults) can set the connection options once for a play.
 requirements:

@@ -32,3 +32,20 @@ notes:
   - Only one job runs in a project at a time. When another job blocks the project, the task waits
     for it (within O(wait_timeout)) instead of failing.
 """
+
+    # Options of modules whose change the service refuses while a job works on the machines.
+    BLOCKED = r"""
+options:
+  wait_timeout:
+    description:
+      - Seconds to wait, in all, for a job that blocks the change. The service refuses some changes (stopping or
+        pausing replication, uninstalling or moving a machine) while a job works on the machines; the task then waits
+        for that job and tries once more. When they run out the task fails.
+    type: int
+    default: 1800
+  poll_interval:
+    description:
+      - Seconds between the first two looks at a job that blocks the change; later ones are further apart, up to 30 seconds.
+    type: float
+    default: 5
+"""

@@ -16,6 +16,8 @@ __metaclass__ = type
 import re
 
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
+from ansible.module_utils.common.validation import check_type_dict
+from ansible.module_utils.six import string_types
 
 from ansible_collections.replication.recovery.plugins.module_utils.client import (
     HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ServiceClient, ServiceError, WriteInCheckMode)
@@ -23,6 +25,10 @@ from ansible_collections.replication.recovery.plugins.module_utils.compare impor
 from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of, parse_time
 
 ID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+# Numeric options that cannot be negative, and those that must be more than zero.
+NOT_NEGATIVE = ("wait_timeout", "limit", "lag_threshold", "stale_after", "return_after", "bandwidth_throttling")
+POSITIVE = ("poll_interval", "timeout")
 
 
 def _env(name):
@@ -46,20 +52,109 @@ def looks_like_id(value):
     return isinstance(value, str) and bool(ID_PATTERN.match(value))
 
 
+def _structure_problem(spec, params, prefix=""):
+    """What is wrong with a dictionary option, or a list of dictionaries, as given; None if nothing."""
+    for option, details in spec.items():
+        value = params.get(option) if isinstance(params, dict) else None
+        kind, elements = details.get("type"), details.get("elements")
+        if value is None or not (kind == "dict" or (kind == "list" and elements == "dict")):
+            continue
+        name = prefix + option
+        if kind == "dict":
+            value = _as_dict(value)
+            if value is None:
+                return "%s must be a dictionary, not %s." % (name, _shown(params[option]))
+            items = [value]
+        else:
+            if not isinstance(value, list):
+                return "%s must be a list of dictionaries, not %s." % (name, _shown(value))
+            items = [_as_dict(item) for item in value]
+            for index, item in enumerate(items):
+                if item is None:
+                    return "%s[%d] must be a dictionary, not %s." % (name, index, _shown(value[index]))
+        for index, item in enumerate(items):
+            inner = _structure_problem(details.get("options") or {}, item, "%s%s." % (name, "[%d]" % index if kind == "list" else ""))
+            if inner:
+                return inner
+    return None
+
+
+def _as_dict(value):
+    """A dictionary as AnsibleModule takes one (a dict, or JSON or key=value text); None if it is none."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, string_types):
+        try:
+            return check_type_dict(value)
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+def _shown(value):
+    shown = repr(value)
+    return "%s %s" % (type(value).__name__, shown if len(shown) <= 60 else shown[:57] + "...")
+
+
+def _empty_text(spec, params, allowed, prefix=""):
+    """The first text option (or element of a list of texts) that is empty or blank; None if none."""
+    for option, details in spec.items():
+        value = params.get(option) if isinstance(params, dict) else None
+        if value is None or option in allowed:
+            continue
+        kind, elements = details.get("type", "str"), details.get("elements")
+        if kind == "str" and isinstance(value, string_types) and not value.strip():
+            return prefix + option
+        if kind == "list" and elements == "str" and any(isinstance(item, string_types) and not item.strip() for item in value):
+            return prefix + option
+        if details.get("options"):
+            for index, item in enumerate(value if kind == "list" else [value]):
+                inner = _empty_text(details["options"], item, allowed, "%s%s." % (prefix + option, "[%d]" % index if kind == "list" else ""))
+                if inner:
+                    return inner
+    return None
+
+
 class ServiceModule(AnsibleModule):
     """An AnsibleModule that speaks to the service."""
+
+    # Text options that may be empty (an empty proxy URL means no proxy; an empty connection option,
+    # often an unset environment variable, means not given); every other one may not.
+    ALLOW_EMPTY = ("proxy_url",) + tuple(CONNECTION_ARGUMENT_SPEC)
 
     def __init__(self, argument_spec, **kwargs):
         spec = dict(CONNECTION_ARGUMENT_SPEC)
         spec.update(argument_spec)
         kwargs.setdefault("supports_check_mode", True)
         super(ServiceModule, self).__init__(argument_spec=spec, **kwargs)
-        if not HAS_REQUESTS:
-            self.fail_json(msg=missing_required_lib("requests"), exception=REQUESTS_IMPORT_ERROR)
         self._client = None
         self._lists = {}
         self.changed = False
         self.diff = dict(before={}, after={})
+        if not HAS_REQUESTS:
+            self.fail_json(msg=missing_required_lib("requests"), exception=REQUESTS_IMPORT_ERROR)
+        self._check_inputs()
+
+    def _set_internal_properties(self):
+        """Check the structured options as they were given, before AnsibleModule validates them: its
+        own messages do not always name the option, and a list given for a dictionary crashes it."""
+        super(ServiceModule, self)._set_internal_properties()
+        problem = _structure_problem(self.argument_spec, self.params)
+        if problem:
+            self.fail_json(msg=problem)
+
+    def _check_inputs(self):
+        """Refuse input the service would refuse, or that makes no sense, before anything is sent."""
+        params = self.params
+        empty = _empty_text(self.argument_spec, params, self.ALLOW_EMPTY)
+        if empty:
+            self.fail_json(msg="%s must not be empty." % empty)
+        for option in NOT_NEGATIVE:
+            if params.get(option) is not None and params[option] < 0:
+                self.fail_json(msg="%s must be 0 or more, not %s." % (option, params[option]))
+        for option in POSITIVE:
+            if params.get(option) is not None and params[option] <= 0:
+                self.fail_json(msg="%s must be more than 0, not %s." % (option, params[option]))
 
     # -- the client --------------------------------------------------------------------------
 
@@ -91,7 +186,9 @@ class ServiceModule(AnsibleModule):
         super(ServiceModule, self).exit_json(**kwargs)
 
     def fail_json(self, msg, **kwargs):
+        """Fail the task; it reports changed when it wrote something before failing."""
         self._close()
+        kwargs.setdefault("changed", getattr(self, "changed", False))
         super(ServiceModule, self).fail_json(msg=msg, **kwargs)
 
     def run(self):
@@ -99,7 +196,8 @@ class ServiceModule(AnsibleModule):
         try:
             result = self.work() or {}
         except ServiceError as error:
-            self.fail_json(msg=str(error), error=error.details())
+            # Changed when something was written before, or when this write got no answer and may be done.
+            self.fail_json(msg=str(error), error=error.details(), changed=self.changed or error.maybe_done)
         except WriteInCheckMode as error:
             self.fail_json(msg="Bug in this module: %s. Please report it." % error)
         result.setdefault("changed", self.changed)
@@ -168,17 +266,30 @@ class ServiceModule(AnsibleModule):
         """Every machine of the project, stopped ones included: one list call per run."""
         return self.list("/projects/%s/machines" % project["id"], dict(all="true"))
 
+    def machine(self, project, value):
+        """The machine with the ID ``value``, or the one machine of that name; None if there is none.
+
+        Two machines of one name (an agent installed again leaves both) are ambiguous: the task
+        fails and names their IDs, so that nothing acts on one of two by chance.
+        """
+        machines = self.machines(project)
+        matches = [m for m in machines if m["id"] == value] or [m for m in machines if name_of(m) == value]
+        if len(matches) > 1:
+            self.fail_json(msg="Machine name %r is ambiguous: %d machines of project %r have it; give the ID (one of %s)."
+                           % (value, len(matches), project["name"], ", ".join(sorted(m["id"] for m in matches))))
+        return matches[0] if matches else None
+
     def resolve_machines(self, project, values):
         """The machines named (or with the IDs) in ``values``, all of them if None.
 
-        Unknown names fail the task before anything is written.
+        Unknown or ambiguous names fail the task before anything is written.
         """
         machines = self.machines(project)
         if values is None:
             return list(machines)
         found, unknown = [], []
         for value in values:
-            machine = next((m for m in machines if value in (m["id"], name_of(m))), None)
+            machine = self.machine(project, value)
             if machine is None:
                 unknown.append(value)
             elif machine not in found:
@@ -213,6 +324,15 @@ class ServiceModule(AnsibleModule):
 
     # -- state -------------------------------------------------------------------------------
 
+    def change(self, write, before=None, after=None):
+        """Make a change: outside check mode with ``write()``, whose answer is returned (None in check
+        mode). The task reports changed, and the diff shows ``before`` and ``after``, only once the
+        write went through: a write the service refused changed nothing."""
+        answer = None if self.check_mode else write()
+        self.changed = True
+        self.record_diff(before or {}, after or {})
+        return answer
+
     def ensure(self, current, desired, create, update, unordered=(), secrets=()):
         """Bring a resource from ``current`` (None when it does not exist) to ``desired``.
 
@@ -223,15 +343,13 @@ class ServiceModule(AnsibleModule):
         """
         members = list(desired)
         if current is None:
-            self.changed = True
-            after = dict(desired) if self.check_mode else create(desired)
+            after = self.change(lambda: create(desired)) or dict(desired)
             self.record_diff({}, managed(after, members, secrets))
             return after
         changes = differences(current, desired, unordered)
         if not changes:
             return current
-        self.changed = True
-        after = dict(current, **changes) if self.check_mode else update(changes)
+        after = self.change(lambda: update(changes)) or dict(current, **changes)
         self.record_diff(managed(current, members, secrets), managed(after, members, secrets))
         return after
 
@@ -239,10 +357,7 @@ class ServiceModule(AnsibleModule):
         """Delete a resource that exists; nothing to do when it does not."""
         if current is None:
             return
-        self.changed = True
-        if not self.check_mode:
-            delete(current)
-        self.record_diff(managed(current, members or list(current), secrets), {})
+        self.change(lambda: delete(current), before=managed(current, members or list(current), secrets))
 
     def record_diff(self, before, after):
         """Merge into the task's diff, so that a module may ensure several things in one task."""

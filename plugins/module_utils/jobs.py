@@ -9,8 +9,10 @@ request (the newest job) tells whether the project is busy. Starting a job:
 
 * a running job of the same kind for the same machines is adopted, not started again;
 * another running job is waited for, within the timeout, instead of failing at once;
-* a request that got no answer may have started the job: the newest job is looked at before
-  the request is sent once more, so a launch is never sent twice by accident.
+* "busy" is recognised by what the interface documents - 400 (a job runs), 409 and 429 - and by
+  looking at the project's jobs, whatever the error's body says;
+* a request that got no answer may have started the job, now or a little later: the job is
+  looked for during a grace period, and the request is never sent again.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -22,8 +24,17 @@ import time
 from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
 
 ACTIVE = ("PENDING", "STARTED")
+# Statuses with which the service may refuse a write because a job is running (the project's jobs decide).
+BUSY_STATUSES = (400, 409, 429)
+# How long a job that a request without an answer may have started is looked for (at least twice the request timeout).
+LATE_WRITE_GRACE = 60.0
 WAIT_ARGUMENT_SPEC = dict(
     wait=dict(type="bool", default=True),
+    wait_timeout=dict(type="int", default=1800),
+    poll_interval=dict(type="float", default=5),
+)
+# Modules whose writes wait for a job that blocks them (stop, pause, uninstall, move), without waiting for a job of their own.
+BLOCKED_ARGUMENT_SPEC = dict(
     wait_timeout=dict(type="int", default=1800),
     poll_interval=dict(type="float", default=5),
 )
@@ -45,13 +56,15 @@ class Jobs:
 
     @classmethod
     def of(cls, module, project):
-        return cls(module, project["id"], module.params["wait_timeout"], module.params["poll_interval"])
+        return cls(module, project["id"], module.params["wait_timeout"], module.params["poll_interval"],
+                   grace=max(LATE_WRITE_GRACE, 2 * (module.params.get("timeout") or 0)))
 
-    def __init__(self, module, project_id, timeout, interval, sleep=time.sleep, clock=time.monotonic):
+    def __init__(self, module, project_id, timeout, interval, sleep=time.sleep, clock=time.monotonic, grace=LATE_WRITE_GRACE):
         self.module = module
         self.path = "/projects/%s/jobs" % project_id
         self.timeout = timeout
         self.interval = interval
+        self.grace = grace
         self._sleep = sleep
         self._clock = clock
         self._deadline = clock() + timeout
@@ -121,15 +134,45 @@ class Jobs:
             try:
                 return send(), True
             except ServiceError as error:
-                if error.code == "jobAlreadyRunning":
-                    continue  # another job started meanwhile: wait for it too
-                if not error.maybe_done:
+                if error.maybe_done:
+                    return self.made_late(newest, matches), True
+                if not self.busy(error):
                     raise
-            # No answer: the service may have started the job. Look before sending again.
+            # Another job started meanwhile: the loop waits for it too (or adopts it, if it is ours).
+
+    def busy(self, error):
+        """Whether a refused write was refused because a job runs: by status, and by the project's jobs."""
+        return error.status in BUSY_STATUSES and active(self.newest())
+
+    def retry_when_busy(self, send):
+        """Send a write that the service refuses while a job runs (stop, pause, uninstall): when it is
+        refused and a job runs, wait for that job and send it again, within the timeout."""
+        while True:
+            try:
+                return send()
+            except ServiceError as error:
+                if not self.busy(error):
+                    raise
+            self.wait(self.newest())
+
+    def made_late(self, before, matches):
+        """A request to start a job got no answer. The service may have started the job, or start it
+        a little later (a late write): look for it during the grace period, and never send the
+        request again. No job: the task fails and says that a rerun follows what started."""
+        deadline = self._clock() + self.grace
+        interval = self.interval
+        while True:
             after = self.newest()
-            if after is not None and (newest is None or after["id"] != newest["id"]) and matches(after):
-                return after, True
-            return send(), True
+            if after is not None and (before is None or after["id"] != before["id"]) and matches(after):
+                return after
+            left = deadline - self._clock()
+            if left <= 0:
+                self.module.fail_json(changed=True, msg=(
+                    "The request to start the job got no answer, and no job for it appeared within %d seconds. The service may "
+                    "still start it: do not start it again by hand. Run the task again: it follows a job that runs, or finds what "
+                    "the job did." % self.grace))
+            self._sleep(min(interval, left))
+            interval = min(interval * BACKOFF, MAX_INTERVAL)
 
 
 def same_job(job_type, machine_ids):

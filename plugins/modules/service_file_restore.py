@@ -137,8 +137,8 @@ class FileRestoreModule(ServiceModule):
             items.append(dict(machineId=machine["id"], filePath=wanted["path"], pointInTimeId=point["id"]))
             restored.append(dict(machine_name=name_of(machine), path=wanted["path"], point_in_time=point["id"],
                                  point_in_time_date_time=point.get("dateTime")))
-        self.changed = True
         if self.check_mode:
+            self.changed = True
             return dict(restored=restored)
         ids = list(dict.fromkeys(item["machineId"] for item in items))
         jobs = Jobs.of(self, project)

@@ -19,7 +19,7 @@ description:
     task finds the machine in O(move_to) and does nothing.
   - Uninstalling (O(state=absent)) stops replication, removes the agent and deletes the machine's
     replication disks and points in time, B(but not the machines already launched from it), which
-    stay in the target cloud (the service's stated rule 3). Clean them up first if they should go.
+    stay in the target cloud, as the service states it does. Clean them up first if they should go.
 options:
   project:
     description: The project, by name or ID.
@@ -46,6 +46,7 @@ options:
     type: str
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.jobs.BLOCKED
   - replication.recovery.connection.STATE
 seealso:
   - module: replication.recovery.service_machine_info
@@ -87,7 +88,7 @@ bandwidth_throttling:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import BLOCKED_ARGUMENT_SPEC, Jobs
 
 
 class MachineModule(ServiceModule):
@@ -96,8 +97,10 @@ class MachineModule(ServiceModule):
         project = self.project(params["project"])
         path = "/projects/%s/machines" % project["id"]
         if params["state"] == "absent":
-            current = next((m for m in self.machines(project) if params["machine"] in (m["id"], name_of(m))), None)
-            self.ensure_absent(current, lambda machine: self.client.delete("%s/%s" % (path, machine["id"])), members=["id", "replicationStatus"])
+            current = self.machine(project, params["machine"])
+            jobs = Jobs.of(self, project)
+            self.ensure_absent(current, lambda machine: jobs.retry_when_busy(lambda: self.client.delete("%s/%s" % (path, machine["id"]))),
+                               members=["id", "replicationStatus"])
             return dict()
         if params["move_to"] is not None:
             project = self.move(project, params["move_to"])
@@ -121,17 +124,16 @@ class MachineModule(ServiceModule):
         if destination["id"] == project["id"]:
             return project
         value = self.params["machine"]
-        if any(value in (m["id"], name_of(m)) for m in self.machines(destination)):
+        if self.machine(destination, value) is not None:
             return destination
         machine = self.resolve_machines(project, [value])[0]
-        self.changed = True
-        self.record_diff(dict(project=project["name"]), dict(project=destination["name"]))
-        if not self.check_mode:
-            self.client.post("/projects/%s/moveMachines" % project["id"], dict(machineIDs=[machine["id"]], destinationProjectId=destination["id"]))
-            self.forget("/projects/%s/machines" % destination["id"])  # read before the move
-            return destination
-        # In check mode the machine stays where it is; what follows is predicted there.
-        return project
+        body = dict(machineIDs=[machine["id"]], destinationProjectId=destination["id"])
+        self.change(lambda: Jobs.of(self, project).retry_when_busy(lambda: self.client.post("/projects/%s/moveMachines" % project["id"], body)),
+                    before=dict(project=project["name"]), after=dict(project=destination["name"]))
+        if self.check_mode:
+            return project  # the machine stays where it is; what follows is predicted there
+        self.forget("/projects/%s/machines" % destination["id"])  # read before the move
+        return destination
 
 
 def main():
@@ -143,6 +145,7 @@ def main():
             tags=dict(type="list", elements="str"),
             bandwidth_throttling=dict(type="int"),
             move_to=dict(type="str"),
+            **BLOCKED_ARGUMENT_SPEC
         ),
     ).run()
 

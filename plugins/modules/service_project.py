@@ -23,9 +23,10 @@ options:
   state:
     description:
       - V(present) creates the project or brings it to the options given.
-      - V(absent) deletes it with everything in it, B(except machines already launched in the
-        target cloud, which stay there) (the service's stated rule 4). Clean those up first
-        with the collection's cleanup module if they should go too.
+      - V(absent) deletes it with everything in it - its machines, their replication and points in
+        time, its configurations and plans - B(except machines already launched in the target cloud,
+        which stay there), as the service states it does. Clean those up first with
+        M(replication.recovery.service_replica_cleanup) if they should go too.
     type: str
     choices: [present, absent]
     default: present

@@ -103,10 +103,7 @@ class RecoveryPlanModule(ServiceModule):
         names = dict((m["id"], name_of(m)) for m in self.machines(project))
         if params["state"] == "absent":
             if current is not None:
-                self.changed = True
-                self.diff = dict(before=self.readable(current, names), after={})
-                if not self.check_mode:
-                    self.client.delete("%s/%s" % (path, current["id"]))
+                self.change(lambda: self.client.delete("%s/%s" % (path, current["id"])), before=self.readable(current, names))
             return dict()
         if params["steps"] is None:
             if current is None:
@@ -115,14 +112,11 @@ class RecoveryPlanModule(ServiceModule):
         steps = self.desired_steps(project)
         if current is not None and canonical_steps(current["steps"]["items"]) == canonical_steps(steps):
             return dict(recovery_plan=current)
-        self.changed = True
         after = dict(current or {}, name=params["name"], steps=dict(items=steps))
-        self.diff = dict(before=self.readable(current, names), after=self.readable(after, names))
-        if not self.check_mode:
-            if current is None:
-                after = self.client.post(path, dict(name=params["name"], steps=dict(items=steps)))
-            else:
-                after = self.client.patch("%s/%s" % (path, current["id"]), dict(steps=dict(items=steps)))
+        written = self.change(lambda: self.client.post(path, dict(name=params["name"], steps=dict(items=steps))) if current is None
+                              else self.client.patch("%s/%s" % (path, current["id"]), dict(steps=dict(items=steps))),
+                              before=self.readable(current, names), after=self.readable(after, names))
+        after = written or after
         return dict(recovery_plan=after)
 
     def desired_steps(self, project):

@@ -23,7 +23,9 @@ options:
     required: true
   replicas:
     description:
-      - IDs of target machines to terminate. IDs that are no longer live are taken as already cleaned up.
+      - Target machines to terminate, by ID. IDs that are no longer live are taken as already cleaned up.
+      - A machine's name or ID given here stands for that machine's target machines; a name that is no machine's fails the
+        task, and so does one that two machines share (give the ID).
     type: list
     elements: str
   machines:
@@ -82,7 +84,7 @@ job:
   type: dict
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
 from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
 from ansible_collections.replication.recovery.plugins.module_utils.machines import launch_type_of_replica, name_of
 
@@ -98,14 +100,14 @@ class CleanupModule(ServiceModule):
         machines = self.resolve_machines(project, params["machines"])
         targets = self.targets(machines)
         if params["replicas"] is not None:
-            targets = [(replica, machine) for replica, machine in targets if replica in params["replicas"]]
+            targets = self.chosen(project, targets, params["replicas"])
         removed = [replica for replica, unused_machine in targets]
         machine_ids = list(dict.fromkeys(machine["id"] for unused_replica, machine in targets))
         result = dict(removed=removed, removed_machines=list(dict.fromkeys(name_of(machine) for unused_replica, machine in targets)))
         if not removed:
             return result
-        self.changed = True
         if self.check_mode:
+            self.changed = True
             return result
         path = "/projects/%s/replicas" % project["id"]
         job, sent = jobs.start(lambda: self.client.delete(path, dict(replicaIDs=removed)), same_job("CLEANUP", machine_ids))
@@ -117,6 +119,19 @@ class CleanupModule(ServiceModule):
                                job=job, changed=True, **result)
         result["job"] = job
         return result
+
+    def chosen(self, project, targets, values):
+        """The targets that ``values`` name: target machine IDs, or machines (by name or ID) for their targets."""
+        chosen = []
+        for value in values:
+            picked = [(replica, machine) for replica, machine in targets if replica == value]
+            if not picked:
+                machine = self.machine(project, value)  # fails when the name is ambiguous
+                if machine is None and not looks_like_id(value):
+                    self.fail_json(msg="%r is neither a target machine's ID nor a machine of project %r." % (value, project["name"]))
+                picked = [(replica, owner) for replica, owner in targets if machine is not None and owner["id"] == machine["id"]]
+            chosen.extend(target for target in picked if target not in chosen)
+        return chosen
 
     def targets(self, machines):
         """(replica ID, machine) for every live target machine and restore server chosen by the options."""

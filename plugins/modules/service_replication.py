@@ -41,6 +41,7 @@ options:
     default: false
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.jobs.BLOCKED
   - replication.recovery.connection.STATE
 seealso:
   - module: replication.recovery.service_machine_info
@@ -79,6 +80,7 @@ invalid_machine_ids:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils.jobs import BLOCKED_ARGUMENT_SPEC, Jobs
 from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of
 
 ACTIONS = {"started": ("STARTED", "startReplication"), "stopped": ("STOPPED", "stopReplication"), "paused": ("PAUSED", "pauseReplication")}
@@ -93,13 +95,13 @@ class ReplicationModule(ServiceModule):
         to_change = [m for m in machines if m.get("replicationStatus") != status]
         invalid = []
         if to_change:
-            self.changed = True
-            self.diff = dict(before=dict((name_of(m), m.get("replicationStatus")) for m in to_change),
-                             after=dict((name_of(m), status) for m in to_change))
-            if self.check_mode:
+            body = dict(machineIDs=[m["id"] for m in to_change])
+            answer = self.change(lambda: Jobs.of(self, project).retry_when_busy(lambda: self.client.post("/projects/%s/%s" % (project["id"], action), body)),
+                                 before=dict((name_of(m), m.get("replicationStatus")) for m in to_change),
+                                 after=dict((name_of(m), status) for m in to_change))
+            if answer is None:  # check mode
                 changed = dict((m["id"], dict(m, replicationStatus=status)) for m in to_change)
             else:
-                answer = self.client.post("/projects/%s/%s" % (project["id"], action), dict(machineIDs=[m["id"] for m in to_change]))
                 changed = dict((m["id"], m) for m in answer["items"])
                 invalid = answer.get("invalidMachineIDs", [])
             machines = [changed.get(m["id"], m) for m in machines]
@@ -121,6 +123,7 @@ def main():
             machines=dict(type="list", elements="str"),
             state=dict(type="str", choices=["started", "stopped", "paused"], default="started"),
             allow_partial=dict(type="bool", default=False),
+            **BLOCKED_ARGUMENT_SPEC
         ),
     ).run()
 

@@ -238,7 +238,8 @@ class ReplicationConfigModule(ServiceModule):
         return desired
 
     def resync(self, project, current, desired):
-        """Whether the change restarts initial sync (stated rules 1 and 2); fails unless allowed."""
+        """Whether the change restarts initial sync (a new encryption key, or credentials of another cloud
+        account, as the service states); fails unless allowed."""
         if current is None or project.get("replicationConfiguration") != current["id"]:
             return False
         reasons = []
@@ -256,11 +257,8 @@ class ReplicationConfigModule(ServiceModule):
         return bool(reasons)
 
     def make_default(self, project, config):
-        self.changed = True
-        self.diff["before"]["default"] = False
-        self.diff["after"]["default"] = True
-        if not self.check_mode:
-            self.client.patch("/projects/" + project["id"], dict(replicationConfiguration=config["id"]))
+        self.change(lambda: self.client.patch("/projects/" + project["id"], dict(replicationConfiguration=config["id"])),
+                    before=dict(default=False), after=dict(default=True))
 
 
 def main():

@@ -78,19 +78,17 @@ class ReverseReplicationModule(ServiceModule):
         current = bool(project.get("replicationReversed"))
         if current == wanted:
             return dict(project=project)
-        self.changed = True
-        self.diff = dict(before=dict(replicationReversed=current), after=dict(replicationReversed=wanted))
-        if self.check_mode:
-            return dict(project=dict(project, replicationReversed=wanted))
-        Jobs.of(self, project).settle(lambda job: False)  # a running job would make the service refuse
+        if not self.check_mode:
+            Jobs.of(self, project).settle(lambda job: False)  # a running job would make the service refuse
         try:
-            project = self.client.post("/projects/%s/reverseReplication" % project["id"])
+            reversed_project = self.change(lambda: self.client.post("/projects/%s/reverseReplication" % project["id"]),
+                                           before=dict(replicationReversed=current), after=dict(replicationReversed=wanted))
         except ServiceError as error:
-            if error.code != "cannotReverse":
+            if error.status != 422:
                 raise
             self.fail_json(msg="The service refuses to reverse replication of project %r: %s A recovery or cutover launch must come first."
                                % (project["name"], error.message), error=error.details())
-        return dict(project=project)
+        return dict(project=reversed_project or dict(project, replicationReversed=wanted))
 
 
 def main():

@@ -9,12 +9,14 @@ __metaclass__ = type
 
 DOCUMENTATION = r"""
 module: service_user
-short_description: Manage your notification settings, and (as an administrator) the account's users and their roles
+short_description: Manage your notification settings, and (as an administrator) invite users, give them roles, delete them
 version_added: 1.0.0
 description:
   - With O(notification_projects), sets which projects the logged-in user gets notifications for.
-  - With O(user), an account administrator (C(ACCOUNT_ADMIN) or C(ACCOUNT_OWNER)) invites a user,
-    gives it exactly the O(roles), or deletes it. An invited user sets its own password from the e-mail the service sends.
+  - With O(user), an account administrator (C(ACCOUNT_ADMIN) or C(ACCOUNT_OWNER)) invites a user by its e-mail address. The
+    invited user sets its own password from the e-mail the service sends. The answer names the new user's ID
+    (RV(user.id)) - keep it, it is how the service knows the user from then on.
+  - With O(user_id), an administrator gives an existing user exactly the O(roles), or deletes it (O(state=absent)).
   - Passwords and API tokens are never returned.
 options:
   notification_projects:
@@ -23,24 +25,45 @@ options:
     elements: str
   user:
     description:
-      - Another user of the account, by its username (an e-mail address). (O(username) is the user
-        who logs in, as for every module of the collection.)
+      - The e-mail address of a user to invite (O(state=present)). (O(username) is the user who logs in, as for every
+        module of the collection.)
+      - A user that exists already is left as it is - the service refuses a second invitation (HTTP 409).
+      - The service cannot find a user by its address; to give an existing user roles, or to delete it, use O(user_id).
+    type: str
+  user_id:
+    description:
+      - The ID of an existing user of the account - RV(user.id) of the task that invited it, or from the service's console.
+      - Needed for O(roles) of a user that exists already, and for O(state=absent).
     type: str
   roles:
-    description: The roles O(user) has, exactly. A new user has V(USER) if not given.
+    description:
+      - The roles the user has, exactly. A newly invited user gets them at once.
+      - The service does not say which roles another user has, so for O(user_id) the task sends the roles every time and
+        reports a change.
     type: list
     elements: str
     choices: [USER, ACCOUNT_ADMIN, GLOBAL_READONLY]
   state:
-    description: With O(user), V(present) invites the user or sets its roles; V(absent) deletes it.
+    description:
+      - V(present) invites O(user) and gives it O(roles), or gives O(user_id) the O(roles).
+      - V(absent) deletes O(user_id); a user that is gone already (HTTP 404) is not an error.
     type: str
     choices: [present, absent]
     default: present
 extends_documentation_fragment:
   - replication.recovery.connection
-  - replication.recovery.connection.STATE
+attributes:
+  check_mode:
+    support: full
+    details:
+      - Nothing is sent that would change the service. An invitation or a deletion is predicted as a change, since
+        whether the user exists only the service knows and it has no look-up of users.
+  diff_mode:
+    support: full
+    details: Shows the notification projects, the user invited or deleted, and the roles set.
 notes:
-  - The service lists no users; a user is found through the account's access check by username.
+  - The service's interface lists no users and finds none by name or address; the module uses only what it offers - the
+    logged-in user (C(GET /me)), invitations (C(POST /users)), role changes and deletion by user ID.
   - The owner's C(ACCOUNT_OWNER) role cannot be given or taken here.
 author:
   - Replication and Recovery collection maintainers (@replication-recovery)
@@ -51,14 +74,20 @@ EXAMPLES = r"""
   replication.recovery.service_user:
     notification_projects: [production, production-db]
 
-- name: A read-only auditor
+- name: Invite a read-only auditor
   replication.recovery.service_user:
     user: auditor@example.com
     roles: [GLOBAL_READONLY]
+  register: auditor
+
+- name: Keep the auditor's ID (for example in the inventory), then later make it an administrator too
+  replication.recovery.service_user:
+    user_id: "{{ auditor.user.id }}"
+    roles: [ACCOUNT_ADMIN, GLOBAL_READONLY]
 
 - name: Someone who left
   replication.recovery.service_user:
-    user: former.colleague@example.com
+    user_id: 0b3a6c2e-7f1d-4c59-9e2a-5d8f1b4c3a71
     state: absent
 """
 
@@ -68,26 +97,60 @@ me:
   returned: with O(notification_projects)
   type: dict
 user:
-  description: O(user) after the task - C(id), C(username), C(roles) (and more when it was just invited).
-  returned: with O(user) and O(state=present)
+  description:
+    - The user after the task - as the service answered the invitation (C(id), C(username), C(roles), C(status)), or
+      C(id) and C(roles) when O(user_id) was given. Only C(username) when the user existed already.
+  returned: with O(state=present) and O(user) or O(user_id)
   type: dict
+  contains:
+    id:
+      description: The user's ID, by which the service knows it. Absent when the user existed already.
+      type: str
+    username:
+      description: Its e-mail address.
+      type: str
+    roles:
+      description: Its roles.
+      type: list
+      elements: str
+    status:
+      description: C(PENDING) until the invited user has set its password.
+      type: str
+  sample: {id: 0b3a6c2e-7f1d-4c59-9e2a-5d8f1b4c3a71, username: auditor@example.com, roles: [GLOBAL_READONLY], status: PENDING}
+invited:
+  description: Whether the task invited O(user) (false when the user existed already).
+  returned: with O(user) and O(state=present)
+  type: bool
 """
 
+import re
+
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
+
+ROLES = ("USER", "ACCOUNT_ADMIN", "GLOBAL_READONLY")
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
 class UserModule(ServiceModule):
     def work(self):
         params = self.params
-        me = self.client.get("/me")
-        me.pop("apiToken", None)
+        if params["user"] is not None and not EMAIL.match(params["user"].strip()):
+            self.fail_json(msg="user must be an e-mail address, not %r." % params["user"])
+        if params["state"] == "absent" and params["user_id"] is None:
+            self.fail_json(msg="state=absent needs user_id: the service cannot find a user by its address.")
         result = dict()
         if params["notification_projects"] is not None:
+            me = self.client.get("/me")
+            me.pop("apiToken", None)
             result["me"] = self.notifications(me)
-        if params["user"] is not None:
-            user = self.manage(me)
-            if user is not None:
-                result["user"] = user
+        if params["state"] == "absent":
+            self.delete(params["user_id"])
+        elif params["user_id"] is not None:
+            result["user"] = dict(id=params["user_id"], roles=self.set_roles(params["user_id"], None)) if params["roles"] is not None \
+                else dict(id=params["user_id"])
+        elif params["user"] is not None:
+            result["user"], result["invited"] = self.invite(params["user"].strip().lower())
         return result
 
     def notifications(self, me):
@@ -98,41 +161,49 @@ class UserModule(ServiceModule):
                                    settings=dict(sendNotifications=changes)))["settings"]["sendNotifications"])
         return dict(me, settings=dict(sendNotifications=settings))
 
-    def manage(self, me):
-        params = self.params
-        username = params["user"].strip().lower()
-        access = self.client.get("/accounts/%s/access" % me["account"], params=dict(username=username))
-        if params["state"] == "absent":
-            if access.get("hasAccess"):
-                self.changed = True
-                self.record_diff(dict(username=username, roles=access.get("roles", [])), {})
-                if not self.check_mode:
-                    self.client.delete("/users/" + access["userId"])
-            return None
-        user = dict(id=access.get("userId"), username=username, roles=access.get("roles", []))
-        if not access.get("hasAccess"):
-            self.changed = True
-            self.record_diff({}, dict(username=username))
-            user = dict(username=username, roles=["USER"]) if self.check_mode else self.client.post("/users", dict(username=username))
-            user.pop("apiToken", None)
-        if params["roles"] is not None:
-            user["roles"] = self.set_roles(user, sorted(set(params["roles"])))
-        return user
+    def invite(self, username):
+        """Invite the user; a user that exists already (409) is left as it is. Answers the user and whether it was invited."""
+        try:
+            user = self.change(lambda: self.client.post("/users", dict(username=username)), after=dict(username=username)) \
+                or dict(username=username, roles=["USER"])
+        except ServiceError as error:
+            if error.status != 409:
+                raise
+            if self.params["roles"] is not None:
+                self.fail_json(msg="User %s exists already; to give it roles, give its user_id: the service cannot find a user by "
+                                   "its address." % username)
+            return dict(username=username), False
+        user.pop("apiToken", None)
+        if self.params["roles"] is not None:
+            user["roles"] = self.set_roles(user.get("id"), user.get("roles", []))
+        return user, True
 
-    def set_roles(self, user, wanted):
-        current = sorted(user.get("roles", []))
-        add = [role for role in wanted if role not in current]
-        remove = [role for role in current if role not in wanted and role != "ACCOUNT_OWNER"]
+    def set_roles(self, user_id, current):
+        """Give the user exactly the wanted roles. ``current`` is None when the service did not say them."""
+        wanted = sorted(set(self.params["roles"]))
+        known = current is not None
+        current = sorted(current or [])
+        add = [role for role in wanted if not known or role not in current]
+        remove = [role for role in ROLES if role not in wanted and (not known or role in current)]
         if not add and not remove:
-            return current
-        self.changed = True
-        self.record_diff(dict(roles=current), dict(roles=sorted(set(current) - set(remove) | set(add))))
-        if not self.check_mode:
+            return wanted
+
+        def write():
             if add:
-                self.client.post("/users/assignRoles", dict(items=[dict(userId=user["id"], roles=add)]))
+                self.client.post("/users/assignRoles", dict(items=[dict(userId=user_id, roles=add)]))
             if remove:
-                self.client.post("/users/revokeRoles", dict(items=[dict(userId=user["id"], roles=remove)]))
-        return sorted(set(current) - set(remove) | set(add))
+                self.client.post("/users/revokeRoles", dict(items=[dict(userId=user_id, roles=remove)]))
+
+        self.change(write, before=dict(roles=current) if known else {}, after=dict(roles=wanted))
+        return wanted
+
+    def delete(self, user_id):
+        """Delete the user; one that is gone already (404) changes nothing."""
+        try:
+            self.change(lambda: self.client.delete("/users/" + user_id), before=dict(id=user_id))
+        except ServiceError as error:
+            if error.status != 404:
+                raise
 
 
 def main():
@@ -140,11 +211,12 @@ def main():
         argument_spec=dict(
             notification_projects=dict(type="list", elements="str"),
             user=dict(type="str"),
-            roles=dict(type="list", elements="str", choices=["USER", "ACCOUNT_ADMIN", "GLOBAL_READONLY"]),
+            user_id=dict(type="str"),
+            roles=dict(type="list", elements="str", choices=list(ROLES)),
             state=dict(type="str", choices=["present", "absent"], default="present"),
         ),
-        required_one_of=[("notification_projects", "user")],
-        required_by=dict(roles="user"),
+        required_one_of=[("notification_projects", "user", "user_id")],
+        mutually_exclusive=[("user", "user_id")],
     ).run()
 
 

@@ -92,18 +92,87 @@ def test_after_a_dropped_write_the_job_it_made_is_found():
     assert len(sent) == 1
 
 
-def test_after_a_dropped_write_that_made_nothing_it_is_sent_once_more():
+def test_a_write_without_an_answer_is_never_sent_again():
+    """No job appears within the grace period: the task fails, saying the job may still start."""
     module = FakeModule([job("old", "COMPLETED")])
+    jobs, sleeps = make(module)
+    attempts = []
+
+    def send():
+        attempts.append(1)
+        raise ServiceError("POST", "/launch", message="no answer", maybe_done=True)
+
+    with pytest.raises(Failed, match="may still start it: do not start it again by hand"):
+        jobs.start(send, MATCH)
+    assert len(attempts) == 1
+    assert sum(sleeps) == pytest.approx(60)  # the grace period
+
+
+def test_a_late_write_is_found_during_the_grace_period():
+    """The service carries out the request after the client gave up: its job appears some seconds later."""
+    module = FakeModule([job("old", "COMPLETED")] * 4 + [job("late", "PENDING")])
+    jobs, sleeps = make(module)
+    attempts = []
+
+    def send():
+        attempts.append(1)
+        raise ServiceError("POST", "/launch", message="no answer", maybe_done=True)
+
+    assert jobs.start(send, MATCH) == (job("late", "PENDING"), True)
+    assert len(attempts) == 1 and 0 < sum(sleeps) < 60
+
+
+def test_a_job_of_another_kind_that_appears_is_not_taken_for_it():
+    module = FakeModule([job("old", "COMPLETED"), job("theirs", "PENDING", job_type="CLEANUP")])
+    jobs, unused = make(module)
+
+    def send():
+        raise ServiceError("POST", "/launch", message="no answer", maybe_done=True)
+
+    with pytest.raises(Failed):
+        jobs.start(send, MATCH)
+
+
+@pytest.mark.parametrize("status", [400, 409, 429])
+def test_busy_is_recognised_by_status_and_the_jobs_whatever_the_body_says(status):
+    """A body unlike the simulator's: the status and a running job decide."""
+    module = FakeModule([None, job("cleanup", job_type="CLEANUP"), job("cleanup", job_type="CLEANUP"), job("cleanup", "COMPLETED", "CLEANUP")],
+                        job_states={"cleanup": ["COMPLETED"]})
     jobs, unused = make(module)
     attempts = []
 
     def send():
         attempts.append(1)
         if len(attempts) == 1:
-            raise ServiceError("POST", "/launch", message="no answer", maybe_done=True)
-        return job("second-try", "PENDING")
+            raise ServiceError("POST", "/launch", status, "E_PROJECT_LOCKED", "Project is locked by another operation.")
+        return job("new", "PENDING")
 
-    assert jobs.start(send, MATCH) == (job("second-try", "PENDING"), True)
+    assert jobs.start(send, MATCH) == (job("new", "PENDING"), True)
+    assert len(attempts) == 2
+
+
+def test_a_refusal_with_no_job_running_is_an_error():
+    jobs, unused = make(FakeModule([None]))
+
+    def send():
+        raise ServiceError("POST", "/launch", 400, "jobAlreadyRunning", "a job runs")  # whatever the code says
+
+    with pytest.raises(ServiceError):
+        jobs.start(send, MATCH)
+
+
+def test_a_stop_refused_while_a_job_runs_is_sent_again_after_it():
+    module = FakeModule([job("launch")], job_states={"launch": ["STARTED", "COMPLETED"]})
+    jobs, unused = make(module)
+    attempts = []
+
+    def send():
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise ServiceError("POST", "/stopReplication", 409, "conflict", "busy")
+        return {"items": []}
+
+    assert jobs.retry_when_busy(send) == {"items": []}
     assert len(attempts) == 2
 
 
