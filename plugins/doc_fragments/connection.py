@@ -8,8 +8,8 @@ __metaclass__ = type
 
 
 class ModuleDocFragment(object):
-    # The connection options every module takes. Set them once for a play with
-    # module_defaults and the action group replication.recovery.service.
+    # The connection options every module and the inventory plugin take: one definition, read by
+    # both through module_utils.base.connection_settings. Modules also extend MODULE below.
     DOCUMENTATION = r"""
 options:
   api_url:
@@ -37,8 +37,8 @@ options:
     description:
       - A session returned by M(replication.recovery.service_login), used instead of logging in.
         A play that logs in once saves two requests per task (the login and the logout).
-      - When the session has ended and credentials are also given, the module logs in again;
-        without credentials it fails and says so.
+      - When the session has ended and credentials are also given, it logs in again; without
+        credentials it fails and says so.
     type: str
   validate_certs:
     description:
@@ -61,12 +61,18 @@ notes:
   - Reads and logins are retried on connection errors and on HTTP 429 and 5xx answers, with a
     jittered backoff, for up to a minute, honouring C(Retry-After); a call answered 401 is sent
     again after a fresh login. A write that got no answer is never sent again.
+requirements:
+  - requests
+"""
+
+    # What every module adds to the connection options: the checks of its input, the action group, and
+    # the descriptions of the attributes each module states its support of.
+    MODULE = r"""
+notes:
   - Input is checked before anything is sent - negative numbers, empty names and texts, a string
     where a list or dictionary is wanted - and refused with a message that names the option.
   - All modules of this collection are in the action group C(replication.recovery.service), so
     C(module_defaults) can set the connection options once for a play.
-requirements:
-  - requests
 attributes:
   check_mode:
     description: Whether the module can run in check mode, predicting its result without changing anything.

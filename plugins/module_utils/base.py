@@ -13,16 +13,18 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import os
 import re
 
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
-from ansible.module_utils.common.validation import check_type_dict
+from ansible.module_utils.common.validation import check_type_bool, check_type_dict, check_type_int, check_type_path, check_type_str
 from ansible.module_utils.six import string_types
 
 from ansible_collections.replication.recovery.plugins.module_utils.client import (
     HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ServiceClient, ServiceError, WriteInCheckMode)
 from ansible_collections.replication.recovery.plugins.module_utils.compare import differences, managed
-from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils.fleet import service_time
+from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of
 
 ID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
@@ -45,6 +47,31 @@ CONNECTION_ARGUMENT_SPEC = dict(
     ca_path=dict(type="path", fallback=_env("CA_PATH")),
     timeout=dict(type="int", default=30, fallback=_env("TIMEOUT")),
 )
+
+
+CONVERT = dict(str=check_type_str, bool=check_type_bool, int=check_type_int, path=check_type_path)
+
+
+def connection_settings(given):
+    """The connection settings from options given (for a plugin, those its configuration sets), else
+    from the environment variables the modules read, else the defaults - as AnsibleModule resolves
+    CONNECTION_ARGUMENT_SPEC. An empty environment variable is not set."""
+    settings = {}
+    for name, spec in CONNECTION_ARGUMENT_SPEC.items():
+        value = given.get(name)
+        if value is None and "fallback" in spec:
+            value = os.environ.get(spec["fallback"][1][0]) or None
+        if value is None:
+            value = spec.get("default")
+        settings[name] = None if value is None else CONVERT[spec["type"]](value)
+    return settings
+
+
+def make_client(settings, check_mode=False):
+    """A client of the service from connection settings (see connection_settings)."""
+    return ServiceClient(api_url=settings["api_url"], username=settings["username"], password=settings["password"],
+                         api_token=settings["api_token"], session=settings["session"], validate_certs=settings["validate_certs"],
+                         ca_path=settings["ca_path"], timeout=settings["timeout"], check_mode=check_mode)
 
 
 def looks_like_id(value):
@@ -161,12 +188,8 @@ class ServiceModule(AnsibleModule):
     @property
     def client(self):
         if self._client is None:
-            params = self.params
             try:
-                self._client = ServiceClient(
-                    api_url=params["api_url"], username=params["username"], password=params["password"],
-                    api_token=params["api_token"], session=params["session"], validate_certs=params["validate_certs"],
-                    ca_path=params["ca_path"], timeout=params["timeout"], check_mode=self.check_mode)
+                self._client = make_client(self.params, check_mode=self.check_mode)
             except ValueError as error:
                 self.fail_json(msg=str(error))
         return self._client
@@ -305,8 +328,7 @@ class ServiceModule(AnsibleModule):
 
     def service_now(self):
         """The service's own time, in epoch seconds: lags are measured against it, not this host's clock."""
-        info = self.client.get("/extendedAccountInfo")
-        return parse_time(info["dateTime"]["dateTime"])
+        return service_time(self.client)
 
     def project(self, value):
         """The project named (or with the ID) ``value``; the task fails if there is none.

@@ -35,6 +35,7 @@ options:
     type: int
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.connection.INFO
 author:
   - Replication and Recovery collection maintainers (@replication-recovery)

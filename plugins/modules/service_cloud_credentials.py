@@ -53,6 +53,7 @@ options:
     default: on_create
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.connection.STATE
 seealso:
   - module: replication.recovery.service_cloud_credentials_info

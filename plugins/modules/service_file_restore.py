@@ -51,6 +51,7 @@ options:
         default: latest
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.jobs
 attributes:
   check_mode:

@@ -79,6 +79,7 @@ options:
         default: []
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.jobs
 attributes:
   check_mode:

@@ -27,6 +27,7 @@ options:
     default: present
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
 attributes:
   check_mode:
     support: full

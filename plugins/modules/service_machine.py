@@ -46,6 +46,7 @@ options:
     type: str
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.jobs.BLOCKED
   - replication.recovery.connection.STATE
 seealso:

@@ -58,6 +58,7 @@ options:
     default: false
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.connection.INFO
 seealso:
   - module: replication.recovery.service_replication

@@ -72,6 +72,7 @@ options:
     type: dict
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.connection.STATE
 seealso:
   - module: replication.recovery.service_project_info

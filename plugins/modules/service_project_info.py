@@ -12,13 +12,35 @@ module: service_project_info
 short_description: Read projects of the Replication and Recovery Service
 version_added: 1.0.0
 description:
-  - Returns one project, by name or ID, or all projects the user may see.
+  - Returns one project, by name or ID, some by name or pattern, or all projects the user may see.
+  - With O(machines=true), also each project's machines and how their replication is - what
+    M(replication.recovery.service_machine_info) says of them - for a view across the whole fleet. That costs one list
+    of machines per project and one look at the service's clock, nothing per machine.
 options:
   name:
-    description: Name or ID of the project to return. All projects if not given.
+    description: Name or ID of the project to return. All projects if not given; none when it matches no project.
     type: str
+  names:
+    description:
+      - Names, IDs or glob patterns (for example V(prod-*)) of the projects to return. A value that matches no project
+        fails the task, naming the known ones.
+    type: list
+    elements: str
+  machines:
+    description: Also return each project's machines (stopped ones included), with their replication state, lag and backlog.
+    type: bool
+    default: false
+  lag_threshold:
+    description: With O(machines=true), seconds of lag above which a replicating machine is V(lagging) rather than V(continuous).
+    type: int
+    default: 600
+  stale_after:
+    description: With O(machines=true), seconds without a word from a machine's agent after which it is V(stale).
+    type: int
+    default: 900
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.connection.INFO
 seealso:
   - module: replication.recovery.service_project
@@ -39,11 +61,23 @@ EXAMPLES = r"""
 - name: Its ID
   ansible.builtin.debug:
     msg: "{{ production.projects[0].id }}"
+
+- name: The production projects with their machines' replication
+  replication.recovery.service_project_info:
+    names: ["prod-*"]
+    machines: true
+  register: fleet
+
+- name: The machines that lag
+  ansible.builtin.debug:
+    msg: "{{ fleet.projects | map(attribute='machines') | flatten | selectattr('replication_state', 'eq', 'lagging') | map(attribute='name') }}"
 """
 
 RETURN = r"""
 projects:
-  description: The projects, as the service describes them; empty when O(name) matches none.
+  description:
+    - The projects, as the service describes them; empty when O(name) matches none.
+    - With O(machines=true), each has C(machines), as RV(replication.recovery.service_machine_info#module:machines) describes them.
   returned: always
   type: list
   elements: dict
@@ -53,22 +87,46 @@ projects:
       type: DR
       replicationConfiguration: 454ad2b0-5148-4a67-a4b2-d2b190c75c8b
       cloudCredentialsIDs: [d17e8db2-194a-4e5c-bdb1-e4dca17da47e]
+service_time:
+  description: The service's clock when the machines were read, which the lags are measured against.
+  returned: with O(machines=true)
+  type: str
+  sample: "2026-11-22T08:15:04.000000+00:00"
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils.fleet import UnknownProject, read_fleet, select_projects
 
 
 class ProjectInfoModule(ServiceModule):
     def work(self):
-        projects = self.list("/projects")
-        if self.params["name"] is not None:
-            project = self.find(projects, "Project", self.params["name"])
-            projects = [project] if project else []
-        return dict(projects=projects)
+        params = self.params
+        if params["name"] is not None:
+            project = self.find(self.list("/projects"), "Project", params["name"])
+            if project is None:
+                return dict(projects=[])
+            wanted = [project["id"]]
+        else:
+            wanted = params["names"]
+        try:
+            if params["machines"]:
+                return read_fleet(self.client, wanted, params["lag_threshold"], params["stale_after"], projects=self.list("/projects"))
+            return dict(projects=select_projects(self.list("/projects"), wanted))
+        except UnknownProject as error:
+            self.fail_json(msg=str(error))
 
 
 def main():
-    ProjectInfoModule(argument_spec=dict(name=dict(type="str"))).run()
+    ProjectInfoModule(
+        argument_spec=dict(
+            name=dict(type="str"),
+            names=dict(type="list", elements="str"),
+            machines=dict(type="bool", default=False),
+            lag_threshold=dict(type="int", default=600),
+            stale_after=dict(type="int", default=900),
+        ),
+        mutually_exclusive=[("name", "names")],
+    ).run()
 
 
 if __name__ == "__main__":

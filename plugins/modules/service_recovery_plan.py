@@ -50,6 +50,7 @@ options:
         default: "0"
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.connection.STATE
 seealso:
   - module: replication.recovery.service_recovery_plan_run

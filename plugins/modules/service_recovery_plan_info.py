@@ -24,6 +24,7 @@ options:
     type: str
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.connection.INFO
 seealso:
   - module: replication.recovery.service_recovery_plan

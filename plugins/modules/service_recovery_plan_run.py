@@ -54,6 +54,7 @@ options:
     type: str
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.jobs
 attributes:
   check_mode:

@@ -41,6 +41,7 @@ options:
     choices: [test, recovery, cutover, debug, restore]
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.jobs
 attributes:
   check_mode:

@@ -41,6 +41,7 @@ options:
     default: false
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.jobs.BLOCKED
   - replication.recovery.connection.STATE
 seealso:

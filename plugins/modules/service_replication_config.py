@@ -102,6 +102,7 @@ options:
     default: false
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.connection.STATE
 seealso:
   - module: replication.recovery.service_replication_config_info

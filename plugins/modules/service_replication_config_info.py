@@ -25,6 +25,7 @@ options:
     type: str
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.connection.INFO
 seealso:
   - module: replication.recovery.service_replication_config

@@ -40,6 +40,7 @@ options:
     default: 5
 extends_documentation_fragment:
   - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.connection.STATE
 seealso:
   - module: replication.recovery.service_launch

@@ -9,31 +9,15 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, _empty_text, _structure_problem
+from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, _empty_text, _structure_problem, connection_settings
 from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
+from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient
 
 PROJECT_ID = "2f6f2c1e-8a0b-4c8e-9a55-6a3d2b1c0e9f"
 
 
 class Failed(Exception):
     pass
-
-
-class Client:
-    """Answers reads from a dictionary of paths: a dictionary (a GET), a list (a whole paged list) or an error."""
-
-    def __init__(self, answers):
-        self.answers = answers
-        self.requests = []
-
-    def get(self, path, params=None):
-        self.requests.append(path)
-        answer = self.answers.get(path, ServiceError("GET", path, 404, "notFound", "not found"))
-        if isinstance(answer, Exception):
-            raise answer
-        return answer
-
-    list = get
 
 
 class Module:
@@ -43,7 +27,7 @@ class Module:
     list = ServiceModule.list
 
     def __init__(self, answers):
-        self.client = Client(answers)
+        self.client = PathClient(answers)
         self._lists = {}
 
     def fail_json(self, msg, **kwargs):
@@ -106,3 +90,27 @@ def test_structured_options_are_checked_as_given(params, problem):
 ])
 def test_empty_texts_are_found(params, empty):
     assert _empty_text(SPEC, params, allowed=("proxy_url",)) == empty
+
+
+def test_connection_settings_take_what_is_given_then_the_environment_then_the_defaults(monkeypatch):
+    monkeypatch.setenv("REPLICATION_SERVICE_URL", "https://env.example.com/api/latest")
+    monkeypatch.setenv("REPLICATION_SERVICE_USERNAME", "env-user")
+    monkeypatch.setenv("REPLICATION_SERVICE_VALIDATE_CERTS", "false")
+    monkeypatch.setenv("REPLICATION_SERVICE_TIMEOUT", "")
+    monkeypatch.delenv("REPLICATION_SERVICE_API_TOKEN", raising=False)
+    settings = connection_settings({"username": "given-user", "password": "secret", "timeout": None})
+    assert settings["api_url"] == "https://env.example.com/api/latest"
+    assert settings["username"] == "given-user"
+    assert settings["password"] == "secret"
+    assert settings["validate_certs"] is False
+    assert settings["timeout"] == 30, "an empty environment variable is not set"
+    assert settings["api_token"] is None
+
+
+def test_connection_settings_convert_text_as_the_modules_do(monkeypatch):
+    monkeypatch.delenv("REPLICATION_SERVICE_CA_PATH", raising=False)
+    settings = connection_settings({"timeout": "45", "validate_certs": "yes", "ca_path": "~/ca.pem"})
+    assert settings["timeout"] == 45 and settings["validate_certs"] is True
+    assert not settings["ca_path"].startswith("~")
+    with pytest.raises(TypeError):
+        connection_settings({"timeout": "soon"})

@@ -1,0 +1,94 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The fleet: projects with their machines and how their replication is, read at the cost the
+interface allows - one list of projects, one look at the service's clock, one list of machines per
+project - and, when asked, their target machines (one read each: the interface has no list of them).
+
+The inventory plugin, service_project_info and the health role read it through here.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import fnmatch
+from datetime import datetime, timezone
+
+from ansible_collections.replication.recovery.plugins.module_utils.machines import (
+    LAUNCH_TYPE_MEMBERS, launch_type_of_replica, parse_time, replication_facts)
+
+
+class UnknownProject(ValueError):
+    """A project named, or a pattern, that matches no project the user sees."""
+
+
+def service_time(client):
+    """The service's own time, in epoch seconds: lags and ages are measured against it."""
+    return parse_time(client.get("/extendedAccountInfo")["dateTime"]["dateTime"])
+
+
+def select_projects(projects, wanted):
+    """The projects that ``wanted`` names - by name, ID or glob pattern - in the service's order;
+    all of them when ``wanted`` is empty. A value that matches none fails, naming the known ones."""
+    if not wanted:
+        return list(projects)
+    chosen = []
+    for value in wanted:
+        matches = [p for p in projects if p["id"] == value or p["name"] == value or fnmatch.fnmatchcase(p["name"], value)]
+        if not matches:
+            raise UnknownProject("Project %r matches no project. Known: %s." % (
+                value, ", ".join(sorted(p["name"] for p in projects)) or "none"))
+        chosen.extend(p for p in matches if p not in chosen)
+    return [p for p in projects if p in chosen]
+
+
+def read_fleet(client, wanted=None, lag_threshold=600, stale_after=900, projects=None):
+    """The projects ``wanted`` (all if not given), each with its machines (stopped ones included) and
+    their replication facts, and the service's time they were measured against. ``projects`` is the
+    list of projects when the caller has read it already."""
+    projects = select_projects(client.list("/projects") if projects is None else projects, wanted)
+    now = service_time(client)
+    fleet = []
+    for project in projects:
+        machines = client.list("/projects/%s/machines" % project["id"], dict(all="true"))
+        fleet.append(dict(project, machines=[dict(m, **replication_facts(m, now, lag_threshold, stale_after)) for m in machines]))
+    return dict(projects=fleet, service_time=iso(now))
+
+
+def read_targets(client, project, launch_types=None):
+    """The live target machines of a project's machines (of those launch types, all if not given):
+    one read each, and one list of the project's blueprints for the private addresses they were
+    given. Answers (machine, target machine, its private IPs) triples."""
+    targets = []
+    for machine in project["machines"]:
+        kind = launch_type_of_replica(machine)
+        if not machine.get("replica") or (launch_types and kind not in launch_types):
+            continue
+        target = client.get("/projects/%s/replicas/%s" % (project["id"], machine["replica"]))
+        if target.get("machineCloudState") != "terminated":
+            targets.append((machine, dict(target, launch_type=kind)))
+    if not targets:
+        return []
+    blueprints = client.list("/projects/%s/blueprints" % project["id"])
+    return [(machine, target, private_ips(blueprints, machine, target)) for machine, target in targets]
+
+
+def private_ips(blueprints, machine, target):
+    """The private addresses a target machine was launched with, when its blueprint sets them
+    (custom IPs). The service reports no other private addresses."""
+    blueprint = next((b for b in blueprints if b.get("machineId") == machine["id"] and b.get("region") == target.get("regionId")), None)
+    if blueprint and blueprint.get("privateIPAction") == "CUSTOM_IP":
+        return list(blueprint.get("privateIPs") or [])
+    return []
+
+
+def last_launches(machine):
+    """When the machine was last launched, by launch type (None: never), from its life cycle."""
+    life_cycle = machine.get("lifeCycle", {})
+    return dict((kind, life_cycle.get(member)) for kind, member in LAUNCH_TYPE_MEMBERS)
+
+
+def iso(moment):
+    return datetime.fromtimestamp(moment, timezone.utc).isoformat()
