@@ -135,7 +135,9 @@ def job(job_id, created, machines, job_type="TEST_LAUNCH", status="COMPLETED", b
             "participatingMachines": [name + "-id" for name in machines]}
 
 
-T0, T1, T2 = "2026-11-22T10:00:00+00:00", "2026-11-22T10:04:00+00:00", "2026-11-22T11:00:00+00:00"
+T0 = "2026-11-22T10:00:00+00:00"
+T1 = "2026-11-22T10:04:00+00:00"
+T2 = "2026-11-22T11:00:00+00:00"
 
 
 def test_a_launch_of_ours_that_still_runs_is_the_earlier_run():

@@ -1,0 +1,102 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The fleet's health, judged: for every machine of every project, its replication against the
+states, lag and backlog allowed, and how long ago it was last DR-tested. The role
+replication.recovery.health writes the report; its schema is in that role's README and in
+roles/health/files/report.schema.json."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.replication.recovery.plugins.filter.inputs import as_list
+from ansible_collections.replication.recovery.plugins.module_utils.fleet import last_launches
+from ansible_collections.replication.recovery.plugins.module_utils.machines import parse_time
+
+REPORT_SCHEMA = "replication.recovery.health/v1"
+DAY = 86400
+PASSED = "passed"
+FAILED = "failed"
+# The launches that prove a machine can be recovered: a test, or a real recovery.
+TESTING = ("test", "recovery")
+
+
+def _number(value, what):
+    if value is None or (isinstance(value, str) and value.strip() in ("", "None", "null", "none")):
+        return None
+    try:
+        return float(value) if "." in str(value) else int(value)
+    except ValueError:
+        raise AnsibleFilterError("%s must be a number, not %r." % (what, value))
+
+
+def _check(name, passed, message):
+    return dict(name=name, status=PASSED if passed else FAILED, message=message)
+
+
+def last_tested(machine):
+    """When the machine was last DR-tested: its latest test or recovery launch, from its life cycle; None if never."""
+    dates = [date for kind, date in last_launches(machine).items() if kind in TESTING and date]
+    return max(dates, key=parse_time) if dates else None
+
+
+def _machine(machine, now, states, max_lag, max_backlog, tested_within):
+    state, lag, backlog = machine.get("replication_state"), machine.get("lag_seconds"), machine.get("backlog_bytes") or 0
+    checks = [_check("replication", state in states, "%s%s" % (state, "" if state in states else ", not " + " or ".join(states)))]
+    if max_lag is not None:
+        checks.append(_check("lag", lag is not None and lag <= max_lag,
+                             "no consistent point in time yet" if lag is None else "%d s (at most %d s)" % (lag, max_lag)))
+    if max_backlog is not None:
+        checks.append(_check("backlog", backlog <= max_backlog, "%d bytes (at most %d)" % (backlog, max_backlog)))
+    tested = last_tested(machine)
+    days = None if tested is None else round((now - parse_time(tested)) / DAY, 1)
+    if tested_within is not None:
+        checks.append(_check("DR tested", days is not None and days <= tested_within,
+                             "never" if days is None else "%s days ago, on %s (within %s days)" % (days, tested, tested_within)))
+    return dict(name=machine.get("name"), id=machine.get("id"), replication_state=state, lag_seconds=lag, backlog_bytes=backlog,
+                last_tested=tested, tested_days_ago=days, passed=all(check["status"] == PASSED for check in checks), checks=checks)
+
+
+def fleet_health(projects, service_time, states=("continuous",), max_lag=None, max_backlog=None, tested_within_days=None,
+                 exclude_stopped=True):
+    """The health report of a fleet: the C(projects) of service_project_info with C(machines=true)."""
+    if not isinstance(projects, list) or not service_time:
+        raise AnsibleFilterError("fleet_health expects the projects of service_project_info with machines=true, and its service_time.")
+    states = as_list(states) or ["continuous"]
+    max_lag, max_backlog = _number(max_lag, "max_lag"), _number(max_backlog, "max_backlog")
+    tested_within = _number(tested_within_days, "tested_within_days")
+    stopped_out = exclude_stopped if isinstance(exclude_stopped, bool) else str(exclude_stopped).lower() in ("1", "true", "yes", "on")
+    now = parse_time(service_time)
+    report_projects, failures, excluded = [], [], []
+    for project in projects:
+        machines = []
+        for machine in project.get("machines", []):
+            if stopped_out and machine.get("replicationStatus") == "STOPPED":
+                excluded.append("%s/%s" % (project["name"], machine.get("name")))
+                continue
+            judged = _machine(machine, now, states, max_lag, max_backlog, tested_within)
+            machines.append(judged)
+            failures.extend("%s/%s: %s: %s" % (project["name"], judged["name"], check["name"], check["message"])
+                            for check in judged["checks"] if check["status"] == FAILED)
+        report_projects.append(dict(name=project["name"], id=project["id"], passed=all(m["passed"] for m in machines), machines=machines))
+    checked = [machine for project in report_projects for machine in project["machines"]]
+    return dict(
+        schema=REPORT_SCHEMA,
+        service_time=service_time,
+        result=FAILED if failures else PASSED,
+        failures=failures,
+        thresholds=dict(states=list(states), max_lag_seconds=max_lag, max_backlog_bytes=max_backlog, tested_within_days=tested_within),
+        counts=dict(projects=len(report_projects), machines=len(checked), passed=sum(1 for m in checked if m["passed"]),
+                    failed=sum(1 for m in checked if not m["passed"]), excluded=len(excluded)),
+        excluded=excluded,
+        projects=report_projects,
+    )
+
+
+class FilterModule(object):
+    def filters(self):
+        return {"fleet_health": fleet_health}

@@ -1,0 +1,111 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The fleet's health: each machine judged against the thresholds, and the report's schema."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import os
+
+import jsonschema
+import pytest
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.replication.recovery.plugins.filter.health import fleet_health, last_tested
+
+SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "health", "files", "report.schema.json")
+with open(SCHEMA_PATH) as schema_file:
+    SCHEMA = json.load(schema_file)
+
+NOW = "2026-11-22T10:00:00+00:00"
+
+
+def machine(name, state="continuous", lag=60, backlog=0, status="STARTED", **life_cycle):
+    return {"id": name + "-id", "name": name, "replicationStatus": status, "replication_state": state, "lag_seconds": lag,
+            "backlog_bytes": backlog, "lifeCycle": life_cycle}
+
+
+def fleet(*machines_by_project):
+    return [{"id": "p%d" % index, "name": name, "machines": list(machines)} for index, (name, machines) in enumerate(machines_by_project)]
+
+
+def judged(report, project, name):
+    machines = next(p for p in report["projects"] if p["name"] == project)["machines"]
+    found = next(m for m in machines if m["name"] == name)
+    return dict((check["name"], check) for check in found["checks"]), found
+
+
+def test_a_healthy_recently_tested_fleet_passes():
+    report = fleet_health(fleet(("prod", [machine("web-1", lastTestLaunchDateTime="2026-11-20T10:00:00+00:00")])), NOW,
+                          max_lag=900, max_backlog=0, tested_within_days=30)
+    jsonschema.validate(dict(report, generated=NOW), SCHEMA)
+    assert report["result"] == "passed" and report["failures"] == []
+    checks, web_1 = judged(report, "prod", "web-1")
+    assert sorted(checks) == ["DR tested", "backlog", "lag", "replication"]
+    assert all(check["status"] == "passed" for check in checks.values())
+    assert (web_1["last_tested"], web_1["tested_days_ago"]) == ("2026-11-20T10:00:00+00:00", 2.0)
+    assert report["counts"] == {"projects": 1, "machines": 1, "passed": 1, "failed": 0, "excluded": 0}
+
+
+def test_each_kind_of_unhealthy_machine_is_named_with_why():
+    report = fleet_health(fleet(
+        ("prod", [machine("lagging", state="lagging", lag=1800, lastTestLaunchDateTime="2026-11-21T10:00:00+00:00"),
+                  machine("paused", state="paused", status="PAUSED", lastTestLaunchDateTime="2026-11-21T10:00:00+00:00"),
+                  machine("busy", backlog=5000, lastTestLaunchDateTime="2026-11-21T10:00:00+00:00")]),
+        ("new", [machine("never"), machine("syncing", state="initial_sync", lag=None)]),
+    ), NOW, max_lag=900, max_backlog=1000, tested_within_days=30)
+    jsonschema.validate(dict(report, generated=NOW), SCHEMA)
+    assert report["result"] == "failed"
+    assert "prod/lagging: lag: 1800 s (at most 900 s)" in report["failures"]
+    assert "prod/lagging: replication: lagging, not continuous" in report["failures"]
+    assert "prod/paused: replication: paused, not continuous" in report["failures"]
+    assert "prod/busy: backlog: 5000 bytes (at most 1000)" in report["failures"]
+    assert "new/never: DR tested: never" in report["failures"]
+    assert "new/syncing: lag: no consistent point in time yet" in report["failures"]
+    assert report["counts"] == {"projects": 2, "machines": 5, "passed": 0, "failed": 5, "excluded": 0}
+    assert [p["passed"] for p in report["projects"]] == [False, False]
+
+
+def test_a_test_or_a_recovery_counts_as_dr_tested_a_cutover_does_not():
+    old_test, recent_recovery = "2026-09-01T00:00:00+00:00", "2026-11-15T00:00:00+00:00"
+    assert last_tested(machine("a", lastTestLaunchDateTime=old_test, lastRecoveryLaunchDateTime=recent_recovery)) == recent_recovery
+    assert last_tested(machine("b", lastCutoverDateTime=recent_recovery)) is None
+    report = fleet_health(fleet(("prod", [machine("stale-test", lastTestLaunchDateTime=old_test)])), NOW, tested_within_days=30)
+    checks, found = judged(report, "prod", "stale-test")
+    assert checks["DR tested"]["status"] == "failed"
+    assert checks["DR tested"]["message"] == "82.4 days ago, on 2026-09-01T00:00:00+00:00 (within 30 days)"
+
+
+def test_checks_without_a_threshold_are_not_made():
+    report = fleet_health(fleet(("prod", [machine("web-1", lag=99999, backlog=99999)])), NOW)
+    checks, web_1 = judged(report, "prod", "web-1")
+    assert list(checks) == ["replication"]
+    assert report["result"] == "passed"
+    assert report["thresholds"] == {"states": ["continuous"], "max_lag_seconds": None, "max_backlog_bytes": None, "tested_within_days": None}
+
+
+def test_stopped_machines_are_excluded_unless_asked_for():
+    projects = fleet(("prod", [machine("web-1"), machine("old", state="stopped", status="STOPPED")]))
+    report = fleet_health(projects, NOW)
+    assert report["excluded"] == ["prod/old"] and report["counts"]["excluded"] == 1 and report["result"] == "passed"
+    report = fleet_health(projects, NOW, exclude_stopped="false")
+    assert report["excluded"] == [] and "prod/old: replication: stopped, not continuous" in report["failures"]
+
+
+def test_thresholds_and_states_may_come_as_text():
+    projects = fleet(("prod", [machine("web-1", state="lagging", lag=700)]))
+    report = fleet_health(projects, NOW, states="continuous, lagging", max_lag="900", tested_within_days="", max_backlog="null")
+    assert report["result"] == "passed"
+    assert report["thresholds"]["states"] == ["continuous", "lagging"]
+    assert report["thresholds"]["max_lag_seconds"] == 900 and report["thresholds"]["tested_within_days"] is None
+
+
+def test_bad_input_is_refused_clearly():
+    with pytest.raises(AnsibleFilterError, match="max_lag must be a number, not 'soon'"):
+        fleet_health(fleet(("prod", [])), NOW, max_lag="soon")
+    with pytest.raises(AnsibleFilterError, match="machines=true"):
+        fleet_health({"projects": []}, NOW)
