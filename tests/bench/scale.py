@@ -9,6 +9,9 @@ up, wait) and the collection's dr_test playbook with its built-in checks, RPO an
 day. Measured for each: wall time, HTTP requests; for the DR test also its result and the RTO of the
 slowest and the fastest machine (one launch job launches them all). The best of --repeat runs counts.
 
+Then a fleet (--fleet, 10 projects of 100 machines): the inventory plugin's source machines and
+projects, and the health playbook, each timed and counted in requests.
+
 Then the simulator alone, with one project of 1000 machines: the time of each request that lists
 the machines, launches all of them and polls the launch job (p50, p95, max).
 
@@ -31,15 +34,17 @@ USERNAME, PASSWORD = "bench@example.test", "bench-password-0"
 DAY = 86400
 
 
-def world(size, project="bench"):
+def world(size, projects=("bench",)):
+    """An account whose projects each have ``size`` machines that replicate continuously."""
     machine = {"disks": [{"name": "/dev/sda", "size": 1000000000}], "agentInstalledSecondsAgo": 2 * DAY}
     return {"accounts": [{
-        "name": "bench", "licenses": [{"type": "DR", "count": 5000, "expiresInDays": 365}],
+        "name": "bench", "licenses": [{"type": "DR", "count": 5000, "expiresInDays": 365}], "maxProjectsAllowed": 100,
         "users": [{"username": USERNAME, "password": PASSWORD, "roles": ["ACCOUNT_OWNER"]}],
         "cloudCredentials": [{"name": "aws", "cloud": "AWS", "publicKey": "AKIABENCH", "accountIdentifier": "777788889999"}],
         "projects": [{"name": project, "type": "DR", "cloudCredentials": ["aws"],
                       "replicationConfiguration": {"cloudCredentials": "aws", "region": "us-east-1", "subnet": "private-a"},
-                      "machines": [dict(machine, name="m-%04d" % number) for number in range(size)]}],
+                      "machines": [dict(machine, name="%s-m-%04d" % (project, number)) for number in range(size)]}
+                     for project in projects],
     }]}
 
 
@@ -55,23 +60,23 @@ class Simulator:
         answer.raise_for_status()
         return answer.json() if answer.content else None
 
-    def fresh(self, size):
+    def fresh(self, size, projects=("bench",)):
         self.control("POST", "/reset")
         self.control("PATCH", "/settings", {"sessionLifetimeSeconds": 100 * DAY})
-        self.control("POST", "/seed", world(size))
+        self.control("POST", "/seed", world(size, projects))
 
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=30)
 
 
-def playbook(sim, args, env_extra=None):
-    """Run ansible-playbook; answers (seconds, requests, its exit status)."""
+def playbook(sim, args, env_extra=None, command="ansible-playbook"):
+    """Run ansible-playbook (or another of Ansible's commands); answers (seconds, requests, its exit status)."""
     env = dict(os.environ, REPLICATION_SERVICE_URL=sim.api, REPLICATION_SERVICE_USERNAME=USERNAME,
                REPLICATION_SERVICE_PASSWORD=PASSWORD, **(env_extra or {}))
     sim.control("DELETE", "/stats")
     began = time.monotonic()
-    run = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook")] + args, env=env,
+    run = subprocess.run([os.path.join(os.path.dirname(sys.executable), command)] + args, env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
     seconds = time.monotonic() - began
     if run.returncode != 0:
@@ -105,6 +110,32 @@ def dr_test_at(sim, size, repeat, report_dir):
                      rto_spread_at_most_1_5=dr["rto_spread"] is not None and dr["rto_spread"] <= 1.5, passed=dr["result"] == "passed"),
         runs=dict(uri_playbook=uri_runs, dr_test=dr_runs),
     )
+
+
+def fleet_at(sim, projects, per_project, work_dir):
+    """The whole fleet at once: the inventory plugin (source machines, then projects) and the health playbook."""
+    names = ["fleet-%02d" % number for number in range(projects)]
+    sim.fresh(per_project, names)
+    figures = dict(projects=projects, machines=projects * per_project)
+    for kind in ("machines", "projects"):
+        config = os.path.join(work_dir, "%s.service.yml" % kind)
+        with open(config, "w") as handle:
+            handle.write("plugin: replication.recovery.service\nhosts: %s\n" % kind)
+        seconds, requests_sent, status = playbook(sim, ["-i", config, "--list", "--output", os.path.join(work_dir, kind + ".json")],
+                                                  command="ansible-inventory")
+        with open(os.path.join(work_dir, kind + ".json")) as handle:
+            hosts = len(json.load(handle)["_meta"]["hostvars"])
+        figures["inventory_" + kind] = dict(seconds=round(seconds, 2), requests=requests_sent, hosts=hosts, exit_status=status)
+    seconds, requests_sent, status = playbook(sim, ["replication.recovery.health", "-e", "health_report_dir=%s" % work_dir,
+                                                    "-e", "health_fail=false"])
+    with open(os.path.join(work_dir, "health.json")) as handle:
+        report = json.load(handle)
+    figures["health"] = dict(seconds=round(seconds, 2), requests=requests_sent, machines=report["counts"]["machines"],
+                             result=report["result"], exit_status=status)
+    figures["targets"] = dict(
+        requests_at_most_projects_plus_5=all(figures[run]["requests"] <= projects + 5 for run in ("inventory_machines", "inventory_projects", "health")),
+        every_machine_seen=figures["inventory_machines"]["hosts"] == figures["health"]["machines"] == projects * per_project)
+    return figures
 
 
 def timed(samples, call):
@@ -148,12 +179,16 @@ def main():
     parser.add_argument("--output", required=True)
     parser.add_argument("--sizes", default="5,50,200")
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--fleet", default="10x100", help="projects x machines per project, for the inventory and the health report")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
+    fleet_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "fleet_scale")
+    os.makedirs(fleet_dir, exist_ok=True)
+    projects, per_project = (int(part) for part in args.fleet.split("x"))
     sim = Simulator(time_scale=600)
     try:
         results = dict(time_scale=600, dr_test=[dr_test_at(sim, int(size), args.repeat, report_dir) for size in args.sizes.split(",")],
-                       simulator=simulator_under_load(sim))
+                       fleet=fleet_at(sim, projects, per_project, fleet_dir), simulator=simulator_under_load(sim))
     finally:
         sim.stop()
     with open(args.output, "w") as handle:
@@ -165,11 +200,17 @@ def main():
         print("%8d %12.2f %12.2f %7.2f %10d %9.2f %12s %s" % (
             row["machines"], dr["seconds"], row["uri_playbook"]["seconds"], row["wall_time_ratio"], dr["requests"], row["requests_per_machine"],
             dr["rto_spread"], dr["result"]))
+    fleet = results["fleet"]
+    print("fleet, %d projects, %d machines: inventory of machines %.2f s, %d requests; of projects %.2f s, %d requests; "
+          "health %.2f s, %d requests" % (
+              fleet["projects"], fleet["machines"], fleet["inventory_machines"]["seconds"], fleet["inventory_machines"]["requests"],
+              fleet["inventory_projects"]["seconds"], fleet["inventory_projects"]["requests"], fleet["health"]["seconds"],
+              fleet["health"]["requests"]))
     load = results["simulator"]
     print("simulator, %d machines: list p95 %s ms, launch p95 %s ms, poll p95 %s ms" % (
         load["machines"], load["list_machines"]["p95_ms"], load["launch_all"]["p95_ms"], load["poll_job"]["p95_ms"]))
     print("written to %s" % args.output)
-    return 0 if all(row["dr_test"]["result"] == "passed" for row in results["dr_test"]) else 1
+    return 0 if all(row["dr_test"]["result"] == "passed" for row in results["dr_test"]) and fleet["health"]["exit_status"] == 0 else 1
 
 
 if __name__ == "__main__":
