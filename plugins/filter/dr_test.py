@@ -24,7 +24,6 @@ __metaclass__ = type
 from datetime import datetime, timezone
 
 from ansible.errors import AnsibleFilterError
-from ansible.module_utils.six import string_types
 
 from ansible_collections.replication.recovery.plugins.filter.inputs import as_list
 from ansible_collections.replication.recovery.plugins.module_utils.machines import launch_type_of_replica, name_of, parse_time
@@ -223,7 +222,7 @@ def _plus(moment, seconds):
 
 def _number(value):
     """A number from role variables, which may be text (extra variables, older ansible-core's None as '' or 'None')."""
-    if value is None or (isinstance(value, string_types) and value.strip() in ("", "None")):
+    if value is None or (isinstance(value, str) and value.strip() in ("", "None")):
         return None
     try:
         return float(value) if "." in str(value) else int(value)

@@ -11,14 +11,13 @@ __metaclass__ = type
 import json
 
 from ansible.errors import AnsibleFilterError
-from ansible.module_utils.six import string_types
 
 
 def as_list(value):
     """A list from a list, or from text: items separated by commas or new lines, or a JSON list."""
     if value is None:
         return []
-    if isinstance(value, string_types):
+    if isinstance(value, str):
         text = value.strip()
         if text.startswith("["):
             try:
@@ -29,7 +28,7 @@ def as_list(value):
             return [item.strip() for item in text.replace("\n", ",").split(",") if item.strip()]
     if not isinstance(value, (list, tuple)):
         raise AnsibleFilterError("A list, or text with items separated by commas, is expected, not %s." % type(value).__name__)
-    return [item.strip() if isinstance(item, string_types) else item for item in value]
+    return [item.strip() if isinstance(item, str) else item for item in value]
 
 
 class FilterModule(object):

@@ -101,30 +101,30 @@ notes:
 """
 
 EXAMPLES = r"""
----
 # production.service.yml - the source machines of the production projects, grouped by tier tag
 plugin: replication.recovery.service
 projects: ["prod-*"]
 keyed_groups:
   - key: machine_tags
     prefix: tag
----
-# recovered.service.yml - after a failover, the recovery machines, reachable by their addresses
-plugin: replication.recovery.service
-hosts: targets
-launch_types: [recovery]
-compose:
-  ansible_user: "'Administrator' if os_family == 'windows' else 'ec2-user'"
-cache: true
-cache_plugin: ansible.builtin.jsonfile
-cache_connection: ~/.cache/replication-recovery
----
-# projects.service.yml - one host per project, for a DR test of each, side by side:
-# ansible-playbook replication.recovery.dr_test -i projects.service.yml -e dr_test_hosts=service_projects -f 5
-plugin: replication.recovery.service
-hosts: projects
-filters:
-  - machine_count > 0
+
+# recovered.service.yml (a file of its own) - after a failover, the recovery machines, reachable by
+# their addresses:
+#   plugin: replication.recovery.service
+#   hosts: targets
+#   launch_types: [recovery]
+#   compose:
+#     ansible_user: "'Administrator' if os_family == 'windows' else 'ec2-user'"
+#   cache: true
+#   cache_plugin: ansible.builtin.jsonfile
+#   cache_connection: ~/.cache/replication-recovery
+
+# projects.service.yml (a file of its own) - one host per project, for a DR test of each, side by side
+# (ansible-playbook replication.recovery.dr_test -i projects.service.yml -e dr_test_hosts=service_projects -f 5):
+#   plugin: replication.recovery.service
+#   hosts: projects
+#   filters:
+#     - machine_count > 0
 """
 
 import sys
