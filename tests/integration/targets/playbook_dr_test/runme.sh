@@ -57,6 +57,14 @@ fi
 grep -q "The DR test of shop failed. login: POST /login failed: HTTP 401" output.txt
 ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=failed -e '{"run_checks": ["login", "cleanup"]}' outcome.yml
 grep -q '<testcase classname="dr_test.shop" name="login">' "$reports/dr_test_shop.junit.xml"
+# As ansible-runner (AWX) starts it, without PWD in the environment: the default report directory is
+# under the working directory, never /dr_test_report.
+workdir="$(mktemp -d)"
+(cd "$workdir" && env -u PWD REPLICATION_SERVICE_PASSWORD=wrong-password ansible-playbook replication.recovery.dr_test \
+    -e dr_test_project=shop >/dev/null 2>&1) || true
+grep -q '<testcase classname="dr_test.shop" name="login">' "$workdir/dr_test_report/dr_test_shop.junit.xml"
+if [ -e /dr_test_report ]; then echo "the report went to /dr_test_report"; exit 1; fi
+rm -rf "$workdir"
 
 # -- every list and number input as text, as -e and AWX surveys give them ----------------------------
 rm -rf "$reports"

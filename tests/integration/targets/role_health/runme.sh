@@ -43,6 +43,15 @@ ansible-playbook replication.recovery.health -e health_report_dir="$reports" -e 
 grep -q "Fleet health: FAILED. 4 of 7 machines" output.txt
 "${outcome[@]}" -e expect=failed
 
+# -- as ansible-runner (AWX) starts it: no PWD in the environment, the project as working directory ------
+# The default report directory is under the working directory, never /health_report.
+workdir="$(mktemp -d)"
+(cd "$workdir" && env -u PWD ansible-playbook replication.recovery.health -e health_fail=false >/dev/null)
+test -s "$workdir/health_report/health.json"
+test -s "$workdir/health_report/health.junit.xml"
+if [ -e /health_report ]; then echo "the report went to /health_report"; exit 1; fi
+rm -rf "$workdir"
+
 # -- three days later, the tests of web-1 and web-2 are older than two days -----------------------------
 ansible-playbook -i ../../inventory "${config[@]}" -e advance_seconds=259200 clock.yml
 if ansible-playbook replication.recovery.health -e health_report_dir="$reports" -e health_projects=health-web \
