@@ -16,9 +16,9 @@ __metaclass__ = type
 import os
 import re
 
-from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
+from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+from ansible.module_utils.errors import AnsibleFallbackNotFound
 from ansible.module_utils.common.validation import check_type_bool, check_type_dict, check_type_int, check_type_path, check_type_str
-from ansible.module_utils.six import string_types
 
 from ansible_collections.replication.recovery.plugins.module_utils.client import (
     HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ServiceClient, ServiceError, WriteInCheckMode)
@@ -33,8 +33,16 @@ NOT_NEGATIVE = ("wait_timeout", "limit", "lag_threshold", "stale_after", "return
 POSITIVE = ("poll_interval", "timeout")
 
 
+def _set_in_environment(name):
+    """A fallback like Ansible's env_fallback, except that an empty variable is not set: an AWX
+    credential injects every variable it defines, empty when the field was left blank."""
+    if os.environ.get(name):
+        return os.environ[name]
+    raise AnsibleFallbackNotFound
+
+
 def _env(name):
-    return (env_fallback, ["REPLICATION_SERVICE_" + name])
+    return (_set_in_environment, ["REPLICATION_SERVICE_" + name])
 
 
 CONNECTION_ARGUMENT_SPEC = dict(
@@ -110,7 +118,7 @@ def _as_dict(value):
     """A dictionary as AnsibleModule takes one (a dict, or JSON or key=value text); None if it is none."""
     if isinstance(value, dict):
         return value
-    if isinstance(value, string_types):
+    if isinstance(value, str):
         try:
             return check_type_dict(value)
         except (TypeError, ValueError):
@@ -130,9 +138,9 @@ def _empty_text(spec, params, allowed, prefix=""):
         if value is None or option in allowed:
             continue
         kind, elements = details.get("type", "str"), details.get("elements")
-        if kind == "str" and isinstance(value, string_types) and not value.strip():
+        if kind == "str" and isinstance(value, str) and not value.strip():
             return prefix + option
-        if kind == "list" and elements == "str" and any(isinstance(item, string_types) and not item.strip() for item in value):
+        if kind == "list" and elements == "str" and any(isinstance(item, str) and not item.strip() for item in value):
             return prefix + option
         if details.get("options"):
             for index, item in enumerate(value if kind == "list" else [value]):
