@@ -26,6 +26,10 @@ from ansible_collections.replication.recovery.plugins.module_utils.compare impor
 from ansible_collections.replication.recovery.plugins.module_utils.fleet import service_time
 from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of
 
+# In check mode, what an earlier task of the same run would create is not there yet: a look-up of it
+# is predicted (an ID made of the name and this mark) instead of failing the task.
+PREDICTED = " (predicted)"
+
 ID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 # Numeric options that cannot be negative, and those that must be more than zero.
@@ -164,6 +168,7 @@ class ServiceModule(AnsibleModule):
         super(ServiceModule, self).__init__(argument_spec=spec, **kwargs)
         self._client = None
         self._lists = {}
+        self._names = {}  # ID -> name of everything looked up, to show names beside IDs in the diff
         self.changed = False
         self.diff = dict(before={}, after={})
         if not HAS_REQUESTS:
@@ -233,7 +238,7 @@ class ServiceModule(AnsibleModule):
             self.fail_json(msg="Bug in this module: %s. Please report it." % error)
         result.setdefault("changed", self.changed)
         if self._diff and self.changed and "diff" not in result:
-            result["diff"] = self.diff
+            result["diff"] = self.named(self.diff)
         self.exit_json(**result)
 
     def work(self):
@@ -242,10 +247,11 @@ class ServiceModule(AnsibleModule):
     # -- look-ups ----------------------------------------------------------------------------
 
     def list(self, path, params=None):
-        """A whole list, fetched once per run however often a module asks for it."""
+        """A whole list, fetched once per run however often a module asks for it. Under something
+        predicted in check mode there is nothing yet, and nothing to ask."""
         key = (path, tuple(sorted((params or {}).items())))
         if key not in self._lists:
-            self._lists[key] = self.client.list(path, params)
+            self._lists[key] = [] if PREDICTED in path else self.client.list(path, params)
         return self._lists[key]
 
     def forget(self, path):
@@ -268,13 +274,43 @@ class ServiceModule(AnsibleModule):
         return matches[0] if matches else None
 
     def item(self, path, what, value, key="name"):
-        """The item of the list at ``path`` that ``value`` names (or is the ID of); the task fails if none."""
+        """The item of the list at ``path`` that ``value`` names (or is the ID of); the task fails if
+        none, except in check mode, where a name not found is predicted (see ``predicted``)."""
         items = self.list(path)
+        self.remember_names(items, "id", key)
         item = self.find(items, what, value, key)
         if item is None:
+            if self.check_mode and not looks_like_id(value):
+                return self.predicted(what, value, key, quietly=PREDICTED in path)
             known = sorted(str(other.get(key)) for other in items)
             self.fail_json(msg="%s %r was not found. Known: %s." % (what, value, ", ".join(known) if known else "none"))
         return item
+
+    def predicted(self, what, value, key="name", quietly=False):
+        """Something named that does not exist, in check mode: taken as made by an earlier task of the
+        run (whose creation check mode only predicted), so that a --check run of a whole playbook goes
+        on. It is an item whose ID carries the name; a real run fails if it is still missing."""
+        if not quietly:
+            self.warn("Check mode: %s %r does not exist yet; taken as one an earlier task of this run creates. "
+                      "A real run fails if it is still missing." % (what, value))
+        return {"id": value + PREDICTED, key: value}
+
+    def remember_names(self, items, id_key="id", key="name"):
+        """Note the names of items read, to show them beside their IDs in the diff."""
+        for item in items:
+            if isinstance(item, dict) and item.get(id_key) and item.get(key) and item[key] != item[id_key]:
+                self._names[item[id_key]] = item[key]
+
+    def named(self, value):
+        """``value`` with each ID whose name is known shown as "ID (name)", for the diff: the user wrote
+        names, the service answers IDs."""
+        if isinstance(value, dict):
+            return dict((key, self.named(item)) for key, item in value.items())
+        if isinstance(value, list):
+            return [self.named(item) for item in value]
+        if isinstance(value, str) and value in self._names:
+            return "%s (%s)" % (value, self._names[value])
+        return value
 
     def resolve(self, path, what, value, key="name"):
         """The ID of what ``value`` names, looked up in the list at ``path``.
@@ -287,9 +323,12 @@ class ServiceModule(AnsibleModule):
     def region_item(self, region, collection, id_key, what, value):
         """The ID of a subnet, security group... of ``region``, named by its ID or name."""
         items = region.get(collection, [])
+        self.remember_names(items, id_key)
         for item in items:
             if value in (item[id_key], item.get("name")):
                 return item[id_key]
+        if PREDICTED in region["id"]:
+            return value + PREDICTED  # the region of predicted credentials: its items are not known either
         self.fail_json(msg="%s %r is not in region %s. Known: %s." % (what, value, region["name"], ", ".join(
             "%s (%s)" % (item.get("name"), item[id_key]) for item in items) or "none"))
 

@@ -22,6 +22,8 @@ options:
     description:
       - V(present) logs in and returns a new session.
       - V(absent) logs out of O(session). A session that has already ended is not an error.
+      - A session is not part of what a play manages, so neither logging in nor logging out reports
+        a change; a C(--check --diff) run that finds no drift reports none.
     type: str
     choices: [present, absent]
     default: present
@@ -31,7 +33,9 @@ extends_documentation_fragment:
 attributes:
   check_mode:
     support: full
-    details: Logging in changes nothing, so it happens in check mode too; logging out is only predicted.
+    details:
+      - Logging in and out change nothing a play manages, so both happen in check mode too; a check-mode
+        run ends the session it made, as a real run does.
   diff_mode:
     support: none
 author:
@@ -72,6 +76,11 @@ user:
   returned: when O(state=present)
   type: dict
   sample: {"id": "5b0e2a4c-1f43-4bf0-9b8e-0c6f61e4b0a1", "username": "dr@example.com", "roles": ["ACCOUNT_ADMIN"]}
+ended:
+  description: Whether this task ended the session; V(false) when it had already ended.
+  returned: when O(state=absent)
+  type: bool
+  sample: true
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
@@ -92,15 +101,13 @@ class LoginModule(ServiceModule):
     def logout(self):
         if not self.params["session"]:
             self.fail_json(msg="state=absent needs the session to end (session).")
-        if self.check_mode:
-            return dict(changed=True)
         try:
             self.client.logout()
         except ServiceError as error:
             if error.status != 401:
                 raise
-            return dict(changed=False)  # already ended
-        return dict(changed=True)
+            return dict(changed=False, ended=False)  # already ended
+        return dict(changed=False, ended=True)
 
 
 def main():

@@ -164,7 +164,7 @@ default:
   type: bool
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils.base import PREDICTED, ServiceModule, looks_like_id
 
 OPTIONS = {
     "server_type": "replicationServerType",
@@ -218,6 +218,8 @@ class ReplicationConfigModule(ServiceModule):
             return configs[0]["cloudCredentials"]
         if project.get("cloudCredentialsIDs"):
             return project["cloudCredentialsIDs"][0]
+        if PREDICTED in project["id"]:
+            return "credentials of %s%s" % (project["name"], PREDICTED)  # a project check mode predicted
         self.fail_json(msg="Project %r has no cloud credentials: give cloud_credentials." % project["name"])
 
     def region(self, credentials_id, value):

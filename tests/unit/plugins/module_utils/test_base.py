@@ -25,13 +25,23 @@ class Module:
     item = ServiceModule.item
     find = ServiceModule.find
     list = ServiceModule.list
+    predicted = ServiceModule.predicted
+    remember_names = ServiceModule.remember_names
+    named = ServiceModule.named
+    region_item = ServiceModule.region_item
 
-    def __init__(self, answers):
+    def __init__(self, answers, check_mode=False):
         self.client = PathClient(answers)
+        self.check_mode = check_mode
+        self.warnings = []
         self._lists = {}
+        self._names = {}
 
     def fail_json(self, msg, **kwargs):
         raise Failed(msg)
+
+    def warn(self, warning):
+        self.warnings.append(warning)
 
 
 def test_a_project_named_by_its_id_costs_one_read_of_it():
@@ -65,6 +75,56 @@ SPEC = dict(
     scripts=dict(type="dict", options=dict(preboot=dict(type="list", elements="str"))),
     steps=dict(type="list", elements="dict", options=dict(name=dict(type="str"), wait=dict(type="dict"))),
 )
+
+
+CREDENTIALS_ID = "7c1d5e0a-3b2f-4e6d-8a9c-0f1e2d3c4b5a"
+REGIONS = "/cloudCredentials/%s/regions" % CREDENTIALS_ID
+US_EAST = {"id": "b1e8c0d2-5a4f-4c3b-9e2d-1f0a9b8c7d6e", "name": "us-east-1",
+           "subnets": [{"subnetId": "subnet-0a1b", "name": "private-a"}, {"subnetId": "subnet-0c2d", "name": "private-b"}]}
+
+
+def test_the_diff_shows_the_names_of_what_was_looked_up_beside_the_ids():
+    module = Module({"/cloudCredentials": [{"id": CREDENTIALS_ID, "name": "aws-dr"}], REGIONS: [US_EAST]})
+    module.item("/cloudCredentials", "Cloud credentials", "aws-dr")
+    region = module.item(REGIONS, "Region", "us-east-1")
+    assert module.region_item(region, "subnets", "subnetId", "Subnet", "private-a") == "subnet-0a1b"
+    diff = {"before": {"subnetId": "subnet-0c2d", "tags": [{"key": "team", "value": "dr"}]},
+            "after": {"subnetId": "subnet-0a1b", "cloudCredentials": CREDENTIALS_ID, "region": US_EAST["id"], "zone": "a"}}
+    assert module.named(diff) == {
+        "before": {"subnetId": "subnet-0c2d (private-b)", "tags": [{"key": "team", "value": "dr"}]},
+        "after": {"subnetId": "subnet-0a1b (private-a)", "cloudCredentials": CREDENTIALS_ID + " (aws-dr)",
+                  "region": US_EAST["id"] + " (us-east-1)", "zone": "a"}}
+
+
+def test_a_name_not_found_fails_a_real_run():
+    module = Module({"/projects": []})
+    with pytest.raises(Failed, match="Project 'production' was not found. Known: none."):
+        module.project("production")
+
+
+def test_check_mode_predicts_what_an_earlier_task_would_create_and_reads_nothing_under_it():
+    module = Module({"/projects": [], "/cloudCredentials": []}, check_mode=True)
+    project = module.project("production")
+    assert project == {"id": "production (predicted)", "name": "production"}
+    assert module.list("/projects/%s/replicationConfigurations" % project["id"]) == []
+    credentials = module.item("/cloudCredentials", "Cloud credentials", "aws-dr")
+    region = module.item("/cloudCredentials/%s/regions" % credentials["id"], "Region", "us-east-1")
+    assert module.region_item(region, "subnets", "subnetId", "Subnet", "private-a") == "private-a (predicted)"
+    assert module.client.requests == ["/projects", "/cloudCredentials"], "nothing is asked about what does not exist"
+    assert module.warnings == [
+        "Check mode: Project 'production' does not exist yet; taken as one an earlier task of this run creates. "
+        "A real run fails if it is still missing.",
+        "Check mode: Cloud credentials 'aws-dr' does not exist yet; taken as one an earlier task of this run creates. "
+        "A real run fails if it is still missing."], "one warning for each thing predicted, none for what is under it"
+
+
+def test_check_mode_still_fails_for_an_unknown_id_or_an_item_missing_from_a_real_region():
+    module = Module({REGIONS: [US_EAST]}, check_mode=True)
+    with pytest.raises(Failed, match="Project %s was not found" % PROJECT_ID):
+        module.project(PROJECT_ID)
+    region = module.item(REGIONS, "Region", "us-east-1")
+    with pytest.raises(Failed, match="Subnet 'private-z' is not in region us-east-1"):
+        module.region_item(region, "subnets", "subnetId", "Subnet", "private-z")
 
 
 @pytest.mark.parametrize("params,problem", [
