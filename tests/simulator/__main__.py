@@ -1,4 +1,5 @@
-"""Run the simulator: ``python -m tests.simulator --host H --port P --seed demo|empty --time-scale N``.
+"""Run the simulator: ``replication-service-simulator --host H --port P --seed demo|empty --time-scale N``
+(in a clone of the collection: ``python -m tests.simulator ...``).
 
 The first line printed is the base URL it serves; for the demo seed, the users and the demo
 user's API token follow.
@@ -14,7 +15,7 @@ from .server import base_url, bind, make_server
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tests.simulator", description="Simulator of the Replication and Recovery Service.")
+    parser = argparse.ArgumentParser(prog="replication-service-simulator", description="Simulator of the Replication and Recovery Service.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080, help="0 picks a free port (default 8080)")
     parser.add_argument("--seed", choices=sorted(PRESETS), default="empty", help="initial state (default empty)")

@@ -147,7 +147,7 @@ def _fault_response(rule):
 async def _drop_connection(request):
     transport = request.scope.get("state", {}).get("simulator_transport")
     if transport is None:
-        raise RuntimeError("dropAfterWrite needs the simulator's own server (python -m tests.simulator)")
+        raise RuntimeError("dropAfterWrite needs the simulator's own server (replication-service-simulator)")
     transport.abort()
     # Let the server see the connection go before the handler returns, so it sends nothing.
     await asyncio.sleep(0)

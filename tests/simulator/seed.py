@@ -41,12 +41,16 @@ def _machine(name, os_name, cores, memory_gib, disks_gb, ago, apps=(), services=
 
 # The demo machines' agents went in about ten minutes ago: their initiation is nearly done and
 # their small disks finish initial sync within a few simulated minutes of the start.
+# The demo users' password. Ansible hides every occurrence of a no_log value in its output, so it
+# must not be part of any name the demo prints (it was once "demo", and hid the demo project's name).
+DEMO_PASSWORD = "demo-secret-1"
+
 DEMO = {"accounts": [{
     "name": "demo",
     "licenses": [{"type": "DR", "count": 50, "expiresInDays": 365}],
     "users": [
-        {"username": "demo@example.com", "password": "demo", "roles": ["ACCOUNT_OWNER"]},
-        {"username": "readonly@example.com", "password": "demo", "roles": ["GLOBAL_READONLY"]},
+        {"username": "demo@example.com", "password": DEMO_PASSWORD, "roles": ["ACCOUNT_OWNER"]},
+        {"username": "readonly@example.com", "password": DEMO_PASSWORD, "roles": ["GLOBAL_READONLY"]},
     ],
     "cloudCredentials": [{"name": "demo-aws", "cloud": "AWS", "publicKey": "AKIADEMO00000000EXAMPLE", "accountIdentifier": "111122223333"}],
     "projects": [{

@@ -5,6 +5,7 @@ import time
 import pytest
 import requests
 
+from ..seed import DEMO_PASSWORD
 from .conftest import Api, advance
 
 
@@ -30,11 +31,11 @@ def test_seed_answers_the_ids_it_created(client, world):
 def test_the_demo_preset(client):
     seeded = client.post("/_simulator/seed", json={"preset": "demo"}).json()["accounts"][0]
     demo = Api(client)
-    assert demo.login("demo@example.com", "demo").status_code == 200
+    assert demo.login("demo@example.com", DEMO_PASSWORD).status_code == 200
     token_login = Api(client).login(userApiToken=seeded["apiTokens"]["demo@example.com"])
     assert token_login.json()["username"] == "demo@example.com"
     reader = Api(client)
-    assert reader.login("readonly@example.com", "demo").json()["roles"] == ["GLOBAL_READONLY"]
+    assert reader.login("readonly@example.com", DEMO_PASSWORD).json()["roles"] == ["GLOBAL_READONLY"]
     project = demo.ok("GET", "/projects")["items"][0]
     assert project["name"] == "demo" and project["type"] == "DR" and project["replicationConfiguration"]
     machines = demo.ok("GET", "/projects/%s/machines" % project["id"])["items"]

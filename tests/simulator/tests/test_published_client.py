@@ -7,6 +7,7 @@ import sys
 import pytest
 import requests
 
+from ..seed import DEMO_PASSWORD
 from .published_client import PublishedClient, ServiceError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -44,7 +45,7 @@ def test_it_prints_the_base_url_and_serves_the_openapi_document(simulator):
 
 def test_password_and_token_logins(simulator):
     url, tokens = simulator
-    assert PublishedClient(url).login("demo@example.com", "demo")["username"] == "demo@example.com"
+    assert PublishedClient(url).login("demo@example.com", DEMO_PASSWORD)["username"] == "demo@example.com"
     assert PublishedClient(url).login(api_token=tokens["demo@example.com"])["username"] == "demo@example.com"
     with pytest.raises(ServiceError) as failure:
         PublishedClient(url).login("demo@example.com", "nope")
@@ -54,7 +55,7 @@ def test_password_and_token_logins(simulator):
 def test_projects_and_replication_configurations(simulator):
     url, unused_tokens = simulator
     client = PublishedClient(url)
-    client.login("demo@example.com", "demo")
+    client.login("demo@example.com", DEMO_PASSWORD)
     credentials = client.list("/cloudCredentials")[0]
     regions = {r["name"]: r for r in client.list("/cloudCredentials/%s/regions" % credentials["id"], limit=2)}
     west = regions["us-west-2"]
@@ -78,10 +79,10 @@ def test_projects_and_replication_configurations(simulator):
 def test_machines_and_points_in_time(simulator):
     url, unused_tokens = simulator
     client = PublishedClient(url)
-    client.login("demo@example.com", "demo")
+    client.login("demo@example.com", DEMO_PASSWORD)
     project = [p for p in client.list("/projects") if p["name"] == "demo"][0]
     requests.post(url[: -len("/api/latest")] + "/_simulator/clock", json={"advanceSeconds": 2 * 3600}, timeout=5)
-    client.login("demo@example.com", "demo")  # two idle hours ended the session
+    client.login("demo@example.com", DEMO_PASSWORD)  # two idle hours ended the session
     machines = client.list("/projects/%s/machines" % project["id"], limit=2)
     assert len(machines) == 5
     for machine in machines:
@@ -107,7 +108,7 @@ def test_a_full_test_launch_and_cleanup(simulator):
     control = url[: -len("/api/latest")]
     requests.post(control + "/_simulator/clock", json={"advanceSeconds": 3600}, timeout=5)  # every machine replicating
     client = PublishedClient(url)
-    client.login("demo@example.com", "demo")
+    client.login("demo@example.com", DEMO_PASSWORD)
     project = [p for p in client.list("/projects") if p["name"] == "demo"][0]
     machines = client.list("/projects/%s/machines" % project["id"])
     launched = client.post("/projects/%s/launchMachines" % project["id"],
