@@ -18,13 +18,33 @@ SIMULATOR_HOST ?= 127.0.0.1
 SIMULATOR_PORT ?= 8080
 TIME_SCALE ?= 60
 
-.PHONY: help venv simulator demo bench test test-sanity test-units test-simulator test-integration test-lint test-build test-demo stage clean
+# Tools with dependencies of their own (the Galaxy importer, the docs linter, ansible-builder) and
+# the other ansible-core versions the README claims live in virtual environments of their own.
+VENVS := .venvs
+VERSION := $(shell sed -n 's/^version: //p' galaxy.yml)
+TARBALL := $(BUILD)/dist/replication-recovery-$(VERSION).tar.gz
+PACKAGING := $(abspath $(VENVS))/packaging/bin
+
+# The oldest and the newest ansible-core the README claims, each on a Python it supports. The newest
+# needs Python 3.12 or newer: python3.12 from PATH, else from pyenv.
+CORE_OLDEST := 2.16.19
+PYTHON_OLDEST := 3.11
+CORE_NEWEST := 2.21.5
+PYTHON_NEWEST := 3.12
+PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && python3.12 -c '' 2>/dev/null && command -v python3.12) \
+	$(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12))
+# The smoke test on those versions: login, project, launch and cleanup.
+SMOKE_TARGETS := service_login service_project service_launch
+
+.PHONY: help venv simulator simulator-package demo bench test test-sanity test-units test-simulator test-integration test-lint \
+	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo stage clean
 
 help:
 	@echo "make demo       run the demo playbook against the simulator (demo seed)"
 	@echo "make test       run every test (what CI runs)"
 	@echo "make bench      requests per task; DR tests of 5, 50, 200 machines beside a uri playbook; the simulator at 1000"
 	@echo "make simulator  serve the simulator with the demo seed on $(SIMULATOR_HOST):$(SIMULATOR_PORT)"
+	@echo "make simulator-package  build the simulator's wheel into $(BUILD)/dist"
 	@echo "make clean      remove the virtual environment, staged collection and test output"
 
 $(STAMP): $(REQUIREMENTS)
@@ -58,7 +78,7 @@ DEMO_VARS := -e dr_test_project=demo -e dr_test_report_dir=$(DEMO_REPORT) -e dr_
 demo: stage
 	rm -rf $(DEMO_REPORT)
 	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale $(TIME_SCALE) -- \
-		env $(PLAYBOOK_ENV) REPLICATION_SERVICE_USERNAME=demo@example.com REPLICATION_SERVICE_PASSWORD=demo \
+		env $(PLAYBOOK_ENV) REPLICATION_SERVICE_USERNAME=demo@example.com REPLICATION_SERVICE_PASSWORD=demo-secret-1 \
 		$(BIN)/ansible-playbook tests/demo/demo.yml $(DEMO_VARS)
 	@echo
 	@echo "The DR test's report is in $(DEMO_REPORT):"
@@ -66,7 +86,7 @@ demo: stage
 	@echo
 	@cat $(DEMO_REPORT)/dr_test_demo.md
 
-test: test-sanity test-units test-simulator test-integration test-lint test-build test-demo
+test: test-sanity test-units test-simulator test-integration test-lint test-build test-packaging test-simulator-package test-matrix test-demo
 
 test-sanity: stage
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
@@ -90,6 +110,70 @@ test-lint: $(STAMP)
 test-build: stage
 	$(BIN)/ansible-galaxy collection build --force --output-path $(BUILD)/dist $(COLLECTION)
 
+# What Galaxy, Automation Hub and ansible-builder see of the built collection. The importer runs
+# without a container engine (its own ansible-test run is off, tests/utils/galaxy-importer.cfg).
+$(VENVS)/packaging/.installed: tests/requirements-packaging.txt
+	$(PYTHON) -m venv $(VENVS)/packaging
+	$(PACKAGING)/python -m pip install --quiet --upgrade pip
+	$(PACKAGING)/python -m pip install --quiet -r tests/requirements-packaging.txt
+	touch $@
+
+test-packaging: test-build $(VENVS)/packaging/.installed
+	rm -rf $(BUILD)/importer $(BUILD)/ee && mkdir -p $(BUILD)/importer
+	cd $(BUILD)/importer && GALAXY_IMPORTER_CONFIG=$(abspath tests/utils/galaxy-importer.cfg) PATH=$(PACKAGING):$$PATH \
+		$(PACKAGING)/python -m galaxy_importer.main $(abspath $(TARBALL)) >importer.log 2>&1 || { cat importer.log; exit 1; }
+	@if grep -E '^(WARNING|ERROR)' $(BUILD)/importer/importer.log; then echo "galaxy-importer warned (above)"; exit 1; fi
+	@tail -n 1 $(BUILD)/importer/importer.log
+	cd $(COLLECTION) && PATH=$(PACKAGING):$$PATH antsibull-docs lint-collection-docs --plugin-docs .
+	$(PACKAGING)/ansible-builder introspect $(abspath $(BUILD)) | grep -F 'requests>=2.25.0  # from collection replication.recovery'
+	$(PACKAGING)/ansible-builder create --file docs/awx/execution-environment.yml --context $(BUILD)/ee --output-filename Containerfile
+	grep -q 'replication.recovery' $(BUILD)/ee/_build/requirements.yml
+
+# The simulator as a Python package: a wheel built from its directory (its tests left out), then
+# installed into an empty virtual environment and started with its console command.
+simulator-package: $(STAMP)
+	rm -rf $(BUILD)/simulator-src $(BUILD)/dist/replication_service_simulator-*.whl && mkdir -p $(BUILD)/simulator-src $(BUILD)/dist
+	git ls-files -co --exclude-standard tests/simulator | grep -v '^tests/simulator/tests/' | tar -cf - -T - \
+		| tar -xf - -C $(BUILD)/simulator-src --strip-components=2
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir $(BUILD)/dist $(BUILD)/simulator-src
+
+test-simulator-package: simulator-package
+	rm -rf $(VENVS)/simulator-check
+	$(PYTHON) -m venv $(VENVS)/simulator-check
+	$(VENVS)/simulator-check/bin/python -m pip install --quiet $(BUILD)/dist/replication_service_simulator-*.whl
+	$(VENVS)/simulator-check/bin/python tests/utils/check_simulator_package.py
+
+# Sanity, units and the integration smoke test on the oldest and the newest ansible-core claimed.
+$(VENVS)/core-$(CORE_OLDEST)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENVS)/core-$(CORE_OLDEST)
+	$(VENVS)/core-$(CORE_OLDEST)/bin/python -m pip install --quiet ansible-core==$(CORE_OLDEST) -r requirements.txt
+	$(VENVS)/core-$(CORE_OLDEST)/bin/python tests/utils/install_get_pip.py
+	touch $@
+
+$(VENVS)/core-$(CORE_NEWEST)/.installed: requirements.txt
+	@test -n "$(PYTHON_NEWEST_BIN)" || { echo "ansible-core $(CORE_NEWEST) needs Python $(PYTHON_NEWEST): set PYTHON_NEWEST_BIN"; exit 1; }
+	$(PYTHON_NEWEST_BIN) -m venv $(VENVS)/core-$(CORE_NEWEST)
+	$(VENVS)/core-$(CORE_NEWEST)/bin/python -m pip install --quiet ansible-core==$(CORE_NEWEST) -r requirements.txt
+	$(VENVS)/core-$(CORE_NEWEST)/bin/python tests/utils/install_get_pip.py
+	touch $@
+
+# $(1): ansible-core version, $(2): its Python. The environment's bin comes first in PATH, so that
+# ansible-test finds that Python by its name.
+define core_leg
+	cd $(COLLECTION) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements
+	cd $(COLLECTION) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(COLLECTION)/tests/integration/integration_config.yml -- \
+		sh -c 'cd $(COLLECTION) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
+endef
+
+test-oldest: stage $(VENVS)/core-$(CORE_OLDEST)/.installed
+	$(call core_leg,$(CORE_OLDEST),$(PYTHON_OLDEST))
+
+test-newest: stage $(VENVS)/core-$(CORE_NEWEST)/.installed
+	$(call core_leg,$(CORE_NEWEST),$(PYTHON_NEWEST))
+
+test-matrix: test-oldest test-newest
+
 test-demo: demo
 
 # Requests each task costs (job polling included), written to $(BUILD)/bench/requests.json; then
@@ -102,5 +186,5 @@ bench: stage
 	env $(PLAYBOOK_ENV) $(BIN)/python tests/bench/scale.py --output $(abspath $(BUILD))/bench/scale.json
 
 clean:
-	rm -rf $(VENV) $(BUILD) tests/output .pytest_cache
+	rm -rf $(VENV) $(VENVS) $(BUILD) tests/output .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
