@@ -98,7 +98,3 @@ class Job:
                 message = effect(when) or message
             if message:
                 self.log.append((when, message))
-
-    @property
-    def last_event(self):
-        return max(event[0] for event in self._events) if self._events else self.created

@@ -168,9 +168,6 @@ class Replication:
 
     # -- derived views ----------------------------------------------------------------------
 
-    def initial_sync_done(self):
-        return self.last_consistency is not None
-
     def has_server(self):
         """A replication server exists from its creation step on, unless replication stopped."""
         return self.status != "STOPPED" and self._reached(SERVER_STEP)
