@@ -232,6 +232,9 @@ class ServiceModule(AnsibleModule):
         try:
             result = self.work() or {}
         except ServiceError as error:
+            if PREDICTED in (error.path or ""):
+                self.fail_json(msg="Check mode cannot go further: this task reads %s, which does not exist yet (see the "
+                                   "warning above)." % error.path.split(PREDICTED)[0])
             # Changed when something was written before, or when this write got no answer and may be done.
             self.fail_json(msg=str(error), error=error.details(), changed=self.changed or error.maybe_done)
         except WriteInCheckMode as error:

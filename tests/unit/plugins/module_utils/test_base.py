@@ -118,6 +118,19 @@ def test_check_mode_predicts_what_an_earlier_task_would_create_and_reads_nothing
         "A real run fails if it is still missing."], "one warning for each thing predicted, none for what is under it"
 
 
+def test_check_mode_says_where_it_cannot_go_further_when_a_read_needs_what_it_predicted():
+    module = Module({"/projects": []}, check_mode=True)
+    module.run = ServiceModule.run.__get__(module)
+    module.changed = False
+
+    def work():
+        project = module.project("production")
+        module.client.get("/projects/%s/jobs" % project["id"])
+    module.work = work
+    with pytest.raises(Failed, match=r"^Check mode cannot go further: this task reads /projects/production, which does not exist yet"):
+        module.run()
+
+
 def test_check_mode_still_fails_for_an_unknown_id_or_an_item_missing_from_a_real_region():
     module = Module({REGIONS: [US_EAST]}, check_mode=True)
     with pytest.raises(Failed, match="Project %s was not found" % PROJECT_ID):
