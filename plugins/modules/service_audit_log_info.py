@@ -16,10 +16,6 @@ description:
   - Reads as many pages as the window holds; the service pages by time, so the module moves the
     window's start past each page.
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   since:
     description: Only entries at or after this RFC 3339 date-time.
     type: str
@@ -34,6 +30,7 @@ options:
     description: At most this many entries, the oldest of the window.
     type: int
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.connection.INFO

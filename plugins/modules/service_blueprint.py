@@ -17,10 +17,6 @@ description:
   - Reads the blueprint, changes what the options say and writes back only what differs; members
     you do not name are never dropped. O(disks) change only the disks they name.
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   machine:
     description: The source machine, by name or ID.
     type: str
@@ -89,6 +85,7 @@ options:
         description: Provisioned IOPS of the launched disk.
         type: int
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.connection.STATE

@@ -17,10 +17,6 @@ description:
   - A long job can be followed in slices (O(return_after)), with its progress (O(progress))
     shown between them, so that a person watching the output sees it move.
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   job:
     description: The ID of one job to return (and, with O(wait=true), to wait for).
     type: str
@@ -65,6 +61,7 @@ options:
     type: bool
     default: false
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.connection.INFO

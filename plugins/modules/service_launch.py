@@ -25,10 +25,6 @@ description:
   - With O(job), the task follows a launch job started earlier (for example with O(wait=false)) instead
     of starting one, and returns what it launched.
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   machines:
     description:
       - The machines to launch, by name or ID. Every machine whose replication is not stopped, if
@@ -78,6 +74,7 @@ options:
         elements: str
         default: []
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.jobs

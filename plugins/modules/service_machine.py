@@ -21,10 +21,6 @@ description:
     replication disks and points in time, B(but not the machines already launched from it), which
     stay in the target cloud, as the service states it does. Clean them up first if they should go.
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   machine:
     description: The machine, by name or ID.
     type: str
@@ -45,6 +41,7 @@ options:
     description: Move the machine to this project, by name or ID. The other options then apply there.
     type: str
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.jobs.BLOCKED

@@ -25,10 +25,6 @@ description:
     V(lagging) (the lag is more than O(lag_threshold) seconds);
     V(continuous) (replicating, within the lag threshold).
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   machines:
     description: Only these machines, by name or ID. Unknown names fail the task.
     type: list
@@ -57,6 +53,7 @@ options:
     type: bool
     default: false
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.connection.INFO

@@ -15,10 +15,6 @@ description:
   - Returns the points in time a machine can be launched from, newest first, and picks one - the
     latest, or the last at or before a given moment.
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   machine:
     description: The machine, by name or ID.
     type: str
@@ -29,6 +25,7 @@ options:
         V(2026-11-22T08:00:00Z) (no offset means UTC). The latest if not given.
     type: str
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.connection.INFO

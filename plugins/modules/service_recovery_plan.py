@@ -17,10 +17,6 @@ description:
     by their length, however they are written.
   - Run a plan with M(replication.recovery.service_recovery_plan_run).
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   name:
     description: Name of the plan; unique in the project.
     type: str
@@ -49,6 +45,7 @@ options:
         type: str
         default: "0"
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.connection.STATE

@@ -15,14 +15,11 @@ description:
   - Returns one recovery plan of a project, by name or ID, or all of them, with the names of the
     machines of each step beside their IDs.
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   name:
     description: Name or ID of the plan to return. All plans if not given.
     type: str
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.connection.INFO

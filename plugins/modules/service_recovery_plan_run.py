@@ -21,10 +21,6 @@ description:
   - With O(job), the task follows a run of the plan started earlier (for example with O(wait=false))
     instead of starting one, and returns what it did.
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   plan:
     description: The recovery plan, by name or ID.
     type: str
@@ -53,6 +49,7 @@ options:
       - O(mode) comes from the job; O(point_in_time) and O(force) are not used.
     type: str
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.jobs

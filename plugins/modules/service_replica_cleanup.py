@@ -17,10 +17,6 @@ description:
   - Chooses them by O(replicas), by O(machines), by O(launch_types), or takes all of them.
   - Idempotent - when there is nothing to terminate, nothing is sent.
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   replicas:
     description:
       - Target machines to terminate, by ID. IDs that are no longer live are taken as already cleaned up.
@@ -40,6 +36,7 @@ options:
     elements: str
     choices: [test, recovery, cutover, debug, restore]
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.jobs

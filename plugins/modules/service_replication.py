@@ -20,10 +20,6 @@ description:
   - The service refuses some changes for some machines (for example, pausing a stopped machine) and
     reports their IDs; the task fails with them unless O(allow_partial=true).
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   machines:
     description:
       - The machines, by name or ID. All machines of the project if not given. Unknown names fail
@@ -40,6 +36,7 @@ options:
     type: bool
     default: false
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.jobs.BLOCKED

@@ -22,10 +22,6 @@ description:
     Such a change fails with an explanation unless O(allow_resync=true).
   - The service offers no way to delete a replication configuration, so neither does this module.
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   region:
     description: The target region, by name (for example V(us-east-1)) or ID.
     type: str
@@ -101,6 +97,7 @@ options:
     type: bool
     default: false
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.connection.STATE

@@ -14,16 +14,13 @@ version_added: 1.0.0
 description:
   - Returns the replication configuration of a project for one region, or all of them.
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   region:
     description:
       - The region, by ID or by name, or the configuration's own ID. All configurations if not given.
       - A name is looked up among the regions of the project's configurations' credentials.
     type: str
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.connection.INFO

@@ -21,10 +21,6 @@ description:
     then starts initial sync anew in the new direction.
   - A job running in the project is waited for first (within O(wait_timeout)).
 options:
-  project:
-    description: The project, by name or ID.
-    type: str
-    required: true
   direction:
     description: V(reversed) replicates from the recovered machines back; V(original) from the source machines to the target cloud.
     type: str
@@ -39,6 +35,7 @@ options:
     type: float
     default: 5
 extends_documentation_fragment:
+  - replication.recovery.project
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.connection.STATE
