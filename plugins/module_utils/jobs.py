@@ -119,6 +119,11 @@ class Jobs:
         self.wait(newest)
         return None, True
 
+    def wait_until_idle(self):
+        """Wait for the project's running job, if any, to end. Answers whether it waited, in which
+        case what the module read before is out of date."""
+        return self.settle(lambda job: False)[1]
+
     def start(self, send, matches):
         """Start a job with ``send()``, safely (see the module docstring).
 

@@ -93,7 +93,7 @@ class CleanupModule(ServiceModule):
         project = self.project(params["project"])
         jobs = Jobs.of(self, project)
         # Any running job (a launch, an earlier cleanup) is waited for, so the machines settle first.
-        if jobs.settle(lambda job: False)[1]:
+        if jobs.wait_until_idle():
             self.forget("/projects/%s/machines" % project["id"])
         machines = self.resolve_machines(project, params["machines"])
         targets = self.targets(machines)

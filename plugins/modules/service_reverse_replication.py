@@ -77,7 +77,7 @@ class ReverseReplicationModule(ServiceModule):
         if current == wanted:
             return dict(project=project)
         if not self.check_mode:
-            Jobs.of(self, project).settle(lambda job: False)  # a running job would make the service refuse
+            Jobs.of(self, project).wait_until_idle()  # a running job would make the service refuse
         try:
             reversed_project = self.change(lambda: self.client.post("/projects/%s/reverseReplication" % project["id"]),
                                            before=dict(replicationReversed=current), after=dict(replicationReversed=wanted))

@@ -259,6 +259,14 @@ def test_settle_on_an_idle_project():
     assert jobs.settle(MATCH) == (None, False)
 
 
+def test_wait_until_idle_waits_for_any_running_job_even_one_that_looks_like_ours():
+    module = FakeModule([job("ours")], job_states={"ours": ["STARTED", "COMPLETED"]})
+    jobs, sleeps = make(module)
+    assert jobs.wait_until_idle() is True
+    assert sleeps == [2, 3.0]
+    assert make(FakeModule([job("old", "COMPLETED")]))[0].wait_until_idle() is False
+
+
 def test_log_tail_quotes_the_last_lines():
     job = {"log": [{"message": "Job started."}, {"message": "db-1: conversion failed."}, {"message": "Job finished with errors."}]}
     assert log_tail(job, 2) == "db-1: conversion failed. Job finished with errors."
