@@ -79,14 +79,19 @@ def test_another_running_job_is_waited_for_first():
     assert sleeps == [2, 3.0, 4.5]  # backing off
 
 
+def dropped_write(attempts):
+    """A send() whose write gets no answer (it may have been done); counts its calls in ``attempts``."""
+    def send():
+        attempts.append(1)
+        raise ServiceError("POST", "/launch", message="no answer", maybe_done=True)
+    return send
+
+
 def test_after_a_dropped_write_the_job_it_made_is_found():
     module = FakeModule([job("old", "COMPLETED"), job("made-by-us", "PENDING")])
     jobs, unused = make(module)
     sent = []
-
-    def send():
-        sent.append(1)
-        raise ServiceError("POST", "/launch", message="no answer", maybe_done=True)
+    send = dropped_write(sent)
 
     assert jobs.start(send, MATCH) == (job("made-by-us", "PENDING"), True)
     assert len(sent) == 1
@@ -97,10 +102,7 @@ def test_a_write_without_an_answer_is_never_sent_again():
     module = FakeModule([job("old", "COMPLETED")])
     jobs, sleeps = make(module)
     attempts = []
-
-    def send():
-        attempts.append(1)
-        raise ServiceError("POST", "/launch", message="no answer", maybe_done=True)
+    send = dropped_write(attempts)
 
     with pytest.raises(Failed, match="may still start it: do not start it again by hand"):
         jobs.start(send, MATCH)
@@ -113,10 +115,7 @@ def test_a_late_write_is_found_during_the_grace_period():
     module = FakeModule([job("old", "COMPLETED")] * 4 + [job("late", "PENDING")])
     jobs, sleeps = make(module)
     attempts = []
-
-    def send():
-        attempts.append(1)
-        raise ServiceError("POST", "/launch", message="no answer", maybe_done=True)
+    send = dropped_write(attempts)
 
     assert jobs.start(send, MATCH) == (job("late", "PENDING"), True)
     assert len(attempts) == 1 and 0 < sum(sleeps) < 60
@@ -125,12 +124,8 @@ def test_a_late_write_is_found_during_the_grace_period():
 def test_a_job_of_another_kind_that_appears_is_not_taken_for_it():
     module = FakeModule([job("old", "COMPLETED"), job("theirs", "PENDING", job_type="CLEANUP")])
     jobs, unused = make(module)
-
-    def send():
-        raise ServiceError("POST", "/launch", message="no answer", maybe_done=True)
-
     with pytest.raises(Failed):
-        jobs.start(send, MATCH)
+        jobs.start(dropped_write([]), MATCH)
 
 
 @pytest.mark.parametrize("status", [400, 409, 429])
