@@ -9,7 +9,7 @@ __metaclass__ = type
 
 class ModuleDocFragment(object):
     # The connection options every module and the inventory plugin take: one definition, read by
-    # both through module_utils.base.connection_settings. Modules also extend MODULE below.
+    # both through module_utils._base.connection_settings. Modules also extend MODULE below.
     DOCUMENTATION = r"""
 options:
   api_url:

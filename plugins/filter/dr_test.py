@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.replication.recovery.plugins.filter.inputs import as_list
-from ansible_collections.replication.recovery.plugins.module_utils.machines import launch_type_of_replica, name_of, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of, parse_time
 
 REPORT_SCHEMA = "replication.recovery.dr_test/v1"
 PASSED = "passed"

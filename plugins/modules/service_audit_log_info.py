@@ -60,9 +60,9 @@ entries:
       jobId: 6a1f8c2e-0d4b-4e1a-9a55-2c7e3f0b9d11
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.audit import read_audit_log
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.machines import parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._audit import read_audit_log
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._machines import parse_time
 
 
 class AuditLogInfoModule(ServiceModule):

@@ -129,7 +129,7 @@ blueprint:
     disks: [{name: /dev/sda, type: SSD}, {name: /dev/sdb, type: io2, iops: 6000}]
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 
 OPTIONS = {
     "instance_type": "instanceType",

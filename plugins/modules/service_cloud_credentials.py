@@ -98,7 +98,7 @@ import base64
 
 from ansible.module_utils.common.text.converters import to_bytes, to_text
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 
 SECRETS = ("privateKey",)
 

@@ -61,7 +61,7 @@ cloud_credentials:
       accountIdentifier: "111122223333"
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 
 
 class CloudCredentialsInfoModule(ServiceModule):

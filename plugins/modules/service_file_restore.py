@@ -106,9 +106,9 @@ job:
   type: dict
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
-from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of, parse_time, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time, pick_point
 
 
 class FileRestoreModule(ServiceModule):

@@ -143,10 +143,10 @@ progress:
   sample: {machines: 200, done: 120, running: 80, failed: 0}
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.client import PAGE_LIMIT
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs
-from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._client import PAGE_LIMIT
+from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs
+from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
 
 
 class JobInfoModule(TargetMachines, ServiceModule):

@@ -168,10 +168,10 @@ would_launch:
   elements: str
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
-from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
-from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of, parse_time, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
+from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time, pick_point
 
 JOB_TYPES = {"test": "TEST_LAUNCH", "debug": "TEST_LAUNCH", "recovery": "RECOVERY_LAUNCH", "cutover": "CUTOVER_LAUNCH"}
 

@@ -83,8 +83,8 @@ ended:
   sample: true
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 
 
 class LoginModule(ServiceModule):

@@ -85,8 +85,8 @@ bandwidth_throttling:
   type: int
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import BLOCKED_ARGUMENT_SPEC, Jobs
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._jobs import BLOCKED_ARGUMENT_SPEC, Jobs
 
 
 class MachineModule(ServiceModule):

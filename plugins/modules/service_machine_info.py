@@ -153,9 +153,9 @@ service_time:
 
 from datetime import datetime, timezone
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
-from ansible_collections.replication.recovery.plugins.module_utils.machines import REPLICATION_STATES, replication_facts
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
+from ansible_collections.replication.recovery.plugins.module_utils._machines import REPLICATION_STATES, replication_facts
 
 
 class MachineInfoModule(TargetMachines, ServiceModule):

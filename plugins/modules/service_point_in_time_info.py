@@ -64,8 +64,8 @@ point_in_time:
   sample: {id: 3e43acd2-a41a-5904-af27-4eca8be2f9b5, dateTime: "2026-11-22T08:10:00.000000+00:00"}
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.machines import parse_time, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._machines import parse_time, pick_point
 
 
 class PointInTimeInfoModule(ServiceModule):

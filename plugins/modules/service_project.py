@@ -120,7 +120,7 @@ project:
     replicationReversed: false
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
 
 SET_ON_CREATE = {"type": "type", "target_cloud": "targetCloudId"}
 UNORDERED = ("cloudCredentialsIDs", "licensesIDs")

@@ -94,8 +94,8 @@ service_time:
   sample: "2026-11-22T08:15:04.000000+00:00"
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.fleet import UnknownProject, read_fleet, select_projects
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._fleet import UnknownProject, read_fleet, select_projects
 
 
 class ProjectInfoModule(ServiceModule):

@@ -86,9 +86,9 @@ recovery_plan:
         - {name: web, machineIDs: [67f6f566-a9a0-4222-8b8e-5944261765f0], waitBefore: PT5M}
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of
-from ansible_collections.replication.recovery.plugins.module_utils.plans import canonical_steps, duration_seconds, iso_duration
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
+from ansible_collections.replication.recovery.plugins.module_utils._plans import canonical_steps, duration_seconds, iso_duration
 
 
 class RecoveryPlanModule(ServiceModule):

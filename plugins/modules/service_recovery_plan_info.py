@@ -50,8 +50,8 @@ recovery_plans:
           - {name: databases, machineIDs: [ce77f9a4-0c1f-4c55-9a3e-2d4b5e6f7a81], waitBefore: PT0S, machine_names: [db-1]}
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
 
 class RecoveryPlanInfoModule(ServiceModule):

@@ -108,10 +108,10 @@ failed_machines:
   sample: [db-1]
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
-from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines
-from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of, parse_time, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
+from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time, pick_point
 
 JOB_TYPES = {"test": "RECOVERY_PLAN_TEST", "recovery": "RECOVERY_PLAN_RECOVERY", "cutover": "RECOVERY_PLAN_CUTOVER",
              "cleanup": "RECOVERY_PLAN_CLEANUP"}

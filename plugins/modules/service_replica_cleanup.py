@@ -82,9 +82,9 @@ job:
   type: dict
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
-from ansible_collections.replication.recovery.plugins.module_utils.machines import launch_type_of_replica, name_of
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
+from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
 
 
 class CleanupModule(ServiceModule):

@@ -77,9 +77,9 @@ invalid_machine_ids:
   elements: str
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import BLOCKED_ARGUMENT_SPEC, Jobs
-from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._jobs import BLOCKED_ARGUMENT_SPEC, Jobs
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
 ACTIONS = {"started": ("STARTED", "startReplication"), "stopped": ("STOPPED", "stopReplication"), "paused": ("PAUSED", "pauseReplication")}
 

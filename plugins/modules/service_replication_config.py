@@ -161,7 +161,7 @@ default:
   type: bool
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import PREDICTED, ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._base import PREDICTED, ServiceModule, looks_like_id
 
 OPTIONS = {
     "server_type": "replicationServerType",

@@ -61,7 +61,7 @@ default:
   type: str
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
 
 
 class ReplicationConfigInfoModule(ServiceModule):

@@ -64,9 +64,9 @@ project:
   type: dict
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import Jobs
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._jobs import Jobs
 
 
 class ReverseReplicationModule(ServiceModule):

@@ -126,8 +126,8 @@ invited:
 
 import re
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 
 ROLES = ("USER", "ACCOUNT_ADMIN", "GLOBAL_READONLY")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")

@@ -7,7 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 
 
 class PathClient:

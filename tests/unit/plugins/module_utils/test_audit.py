@@ -5,8 +5,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.replication.recovery.plugins.module_utils.audit import iso, read_audit_log
-from ansible_collections.replication.recovery.plugins.module_utils.machines import parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._audit import iso, read_audit_log
+from ansible_collections.replication.recovery.plugins.module_utils._machines import parse_time
 
 
 class FakeAuditLog:
@@ -33,7 +33,7 @@ def test_one_page():
 
 
 def test_pages_follow_each_other_by_time_and_entries_are_kept_once(monkeypatch):
-    from ansible_collections.replication.recovery.plugins.module_utils import audit
+    from ansible_collections.replication.recovery.plugins.module_utils import _audit as audit
     monkeypatch.setattr(audit, "PAGE_LIMIT", 4)
     log = FakeAuditLog(11, limit=4)  # two entries per second: page edges fall inside a second
     entries = read_audit_log(log, "/p", now=lambda: 1795000100)
@@ -49,7 +49,7 @@ def test_a_window():
 
 
 def test_a_page_all_at_one_moment_does_not_loop_forever(monkeypatch):
-    from ansible_collections.replication.recovery.plugins.module_utils import audit
+    from ansible_collections.replication.recovery.plugins.module_utils import _audit as audit
     monkeypatch.setattr(audit, "PAGE_LIMIT", 2)
     log = FakeAuditLog(6, limit=2)
     for entry in log.entries:

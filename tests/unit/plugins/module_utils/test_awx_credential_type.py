@@ -18,7 +18,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import CONNECTION_ARGUMENT_SPEC, connection_settings
+from ansible_collections.replication.recovery.plugins.module_utils._base import CONNECTION_ARGUMENT_SPEC, connection_settings
 
 COLLECTION = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 CREDENTIAL_TYPE = os.path.join(COLLECTION, "docs", "awx", "credential_type.yml")

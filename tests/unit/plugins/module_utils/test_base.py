@@ -9,8 +9,8 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.replication.recovery.plugins.module_utils.base import ServiceModule, _empty_text, _structure_problem, connection_settings
-from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, _empty_text, _structure_problem, connection_settings
+from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient
 
 PROJECT_ID = "2f6f2c1e-8a0b-4c8e-9a55-6a3d2b1c0e9f"

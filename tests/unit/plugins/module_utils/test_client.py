@@ -11,8 +11,8 @@ import re
 import pytest
 import requests
 
-from ansible_collections.replication.recovery.plugins.module_utils import client as client_module
-from ansible_collections.replication.recovery.plugins.module_utils.client import (
+from ansible_collections.replication.recovery.plugins.module_utils import _client as client_module
+from ansible_collections.replication.recovery.plugins.module_utils._client import (
     ServiceClient, ServiceError, WriteInCheckMode, decode_session, encode_session)
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.fake_service import (
     XSRF_COOKIE, Answer, FakeService, login_answer)

@@ -5,7 +5,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.replication.recovery.plugins.module_utils.compare import differences, managed, same
+from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed, same
 
 
 def test_only_members_the_user_set_count():

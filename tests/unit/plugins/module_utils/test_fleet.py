@@ -9,7 +9,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.replication.recovery.plugins.module_utils.fleet import (
+from ansible_collections.replication.recovery.plugins.module_utils._fleet import (
     UnknownProject, last_launches, read_fleet, read_targets, select_projects)
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient
 

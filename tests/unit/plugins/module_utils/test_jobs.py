@@ -7,8 +7,8 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import Jobs, log_tail, same_job
+from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._jobs import Jobs, log_tail, same_job
 
 
 class Failed(Exception):

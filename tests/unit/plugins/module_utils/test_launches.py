@@ -9,7 +9,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.replication.recovery.plugins.module_utils.launches import TargetMachines, launched_since
+from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines, launched_since
 
 CREATED = "2026-11-22T10:00:00+00:00"
 

@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceClient, ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceClient, ServiceError
 
 ANSWERS = {
     "POST /api/latest/login": (b'Set-Cookie: session=s1; HttpOnly\r\nSet-Cookie: XSRF-TOKEN="x1\\\\012"\r\n', b'{"id": "me"}'),

@@ -20,11 +20,11 @@ from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.errors import AnsibleFallbackNotFound
 from ansible.module_utils.common.validation import check_type_bool, check_type_dict, check_type_int, check_type_path, check_type_str
 
-from ansible_collections.replication.recovery.plugins.module_utils.client import (
+from ansible_collections.replication.recovery.plugins.module_utils._client import (
     HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ServiceClient, ServiceError, WriteInCheckMode)
-from ansible_collections.replication.recovery.plugins.module_utils.compare import differences, managed
-from ansible_collections.replication.recovery.plugins.module_utils.fleet import service_time
-from ansible_collections.replication.recovery.plugins.module_utils.machines import name_of
+from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
+from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
 # In check mode, what an earlier task of the same run would create is not there yet: a look-up of it
 # is predicted (an ID made of the name and this mark) instead of failing the task.

@@ -9,8 +9,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.replication.recovery.plugins.module_utils.jobs import active
-from ansible_collections.replication.recovery.plugins.module_utils.machines import LAUNCH_TYPE_MEMBERS, launch_type_of_replica, name_of, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._jobs import active
+from ansible_collections.replication.recovery.plugins.module_utils._machines import LAUNCH_TYPE_MEMBERS, launch_type_of_replica, name_of, parse_time
 
 # Jobs that launch target machines, and jobs that terminate them.
 LAUNCHING_JOBS = ("TEST_LAUNCH", "RECOVERY_LAUNCH", "CUTOVER_LAUNCH", "RECOVERY_PLAN_TEST", "RECOVERY_PLAN_RECOVERY", "RECOVERY_PLAN_CUTOVER")

@@ -21,7 +21,7 @@ __metaclass__ = type
 
 import time
 
-from ansible_collections.replication.recovery.plugins.module_utils.client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 
 ACTIVE = ("PENDING", "STARTED")
 # Statuses with which the service may refuse a write because a job is running (the project's jobs decide).

@@ -16,7 +16,7 @@ __metaclass__ = type
 import fnmatch
 from datetime import datetime, timezone
 
-from ansible_collections.replication.recovery.plugins.module_utils.machines import (
+from ansible_collections.replication.recovery.plugins.module_utils._machines import (
     LAUNCH_TYPE_MEMBERS, launch_type_of_replica, parse_time, replication_facts)
 
 

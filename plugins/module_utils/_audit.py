@@ -10,7 +10,7 @@ __metaclass__ = type
 
 from datetime import datetime, timezone
 
-from ansible_collections.replication.recovery.plugins.module_utils.client import PAGE_LIMIT
+from ansible_collections.replication.recovery.plugins.module_utils._client import PAGE_LIMIT
 
 
 def iso(seconds):
