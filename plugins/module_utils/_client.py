@@ -21,10 +21,6 @@ While check mode is on, the client refuses every write, so a module that forgot 
 instead of act fails loudly rather than changing anything.
 """
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import base64
 import json
 import random
@@ -32,6 +28,8 @@ import re
 import time
 import traceback
 from email.utils import parsedate_to_datetime
+
+from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
 
 try:
     import requests
@@ -42,8 +40,9 @@ else:
     HAS_REQUESTS = True
     REQUESTS_IMPORT_ERROR = None
 
-COLLECTION_VERSION = "1.0.0"
-USER_AGENT = "replication.recovery/%s (Ansible collection)" % COLLECTION_VERSION
+# The collection's version is written once, in galaxy.yml: code that runs on a managed node cannot
+# read it, so the User-Agent names ansible-core's version instead.
+USER_AGENT = "replication.recovery (Ansible collection; ansible-core %s)" % ANSIBLE_VERSION
 PAGE_LIMIT = 1500
 READ_METHODS = ("GET", "HEAD")
 RETRY_STATUSES = (429, 500, 502, 503, 504)

@@ -74,17 +74,22 @@ def test_every_call_has_a_timeout_tls_settings_and_the_user_agent(service, monke
     for request in service.sent:
         assert request.sent_kwargs["timeout"] == 7
         assert request.sent_kwargs["verify"] == "/etc/ca.pem"
-        assert request.headers["User-Agent"].startswith("replication.recovery/")
+        assert request.headers["User-Agent"] == client_module.USER_AGENT
     service.sent.clear()
     make_client(service, validate_certs=False).get("/me")
     assert all(request.sent_kwargs["verify"] is False for request in service.sent)
 
 
-def test_the_user_agent_names_the_collection_version():
-    galaxy = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "galaxy.yml")
-    with open(galaxy) as handle:
+def test_the_version_of_the_collection_is_written_once_in_galaxy_yml():
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..")
+    with open(os.path.join(root, "galaxy.yml")) as handle:
         version = re.search(r"^version: (\S+)$", handle.read(), re.M).group(1)
-    assert client_module.COLLECTION_VERSION == version
+    for folder in ("plugins", "roles"):
+        for directory, unused, files in os.walk(os.path.join(root, folder)):
+            for name in files:
+                with open(os.path.join(directory, name)) as handle:
+                    assert not re.search(r"(?i)version[\"']?\s*[=:]\s*[\"']?%s" % re.escape(version), handle.read()), name
+    assert client_module.USER_AGENT.startswith("replication.recovery (Ansible collection; ansible-core ")
 
 
 @pytest.mark.parametrize("status", [502, 503, 504])
