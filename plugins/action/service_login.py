@@ -9,10 +9,6 @@ The registered variable keeps the session, so later tasks can use it. A failed l
 visible: its error holds no secret.
 """
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 from ansible.plugins.action import ActionBase
 
 

@@ -17,10 +17,6 @@ checks took, measured on the controller for that machine alone. So it does not d
 many machines there are, in which order they are checked, or on forks.
 """
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 from datetime import datetime, timezone
 
 from ansible.errors import AnsibleFilterError
@@ -134,7 +130,7 @@ def dr_test_service_view(entries, view=None, job=None, seen_at=None):
     addresses, and its *up* moment - when the service first showed it running.
 
     ``entries`` are the ``launched`` of service_launch (or the machines of service_recovery_plan_run's
-    steps), or the machines of service_machine_info with ``include_target``. On the first look
+    steps), or the machines of service_machine_info with ``include_target_machine``. On the first look
     (``job`` given, the launch job) a running target machine is up since the service created it
     (its ``cloudEndureCreationDateTime``; the job's end if the service does not say). On a later
     look (``seen_at``, that look's service time) a machine that runs for the first time is up
@@ -143,7 +139,7 @@ def dr_test_service_view(entries, view=None, job=None, seen_at=None):
     view = dict(view or {})
     for entry in entries:
         name = entry.get("machine_name") or entry.get("name")
-        target = entry.get("replica") or entry.get("target") or {}
+        target = entry.get("target_machine") or {}
         if view.get(name, {}).get("running"):
             continue
         running = target.get("machineCloudState") == "running"
@@ -169,7 +165,7 @@ def dr_test_hosts(record, prefix="dr-test-", group="dr_test_machines", checks=No
     the play that runs them; they carry the run's check settings with them.
     """
     view = record.get("service_view") or {}
-    targets = dict((entry["machine_name"], entry.get("replica")) for entry in (record.get("launch") or {}).get("launched") or [])
+    targets = dict((entry["machine_name"], entry.get("target_machine")) for entry in (record.get("launch") or {}).get("launched") or [])
     hosts = []
     for name, seen in view.items():
         to_check = bool(checks) and seen["running"]
@@ -250,7 +246,7 @@ def _against(name, measured, target, unmeasured):
 
 def _launch_check(name, entry, launch):
     if entry is not None:
-        return _check("launch", PASSED, "target machine %s" % entry.get("replica", {}).get("machineCloudId", ""))
+        return _check("launch", PASSED, "target machine %s" % entry.get("target_machine", {}).get("machineCloudId", ""))
     if name in (launch.get("failed_machines") or []):
         # The machine's last line in the job's log says why.
         lines = [line["message"] for line in (launch.get("job") or {}).get("log") or [] if line["message"].startswith(name + ":")]
@@ -320,7 +316,7 @@ def _machine_report(name, record, requested):
     checks.append(_against("RPO", rpo, _number(targets.get("rpo_seconds")), "not launched"))
     checks.append(_against("RTO", rto, _number(targets.get("rto_seconds")), unmeasured))
 
-    replica = (entry or {}).get("replica") or {}
+    replica = (entry or {}).get("target_machine") or {}
     if name in (cleanup.get("kept") or []):
         left = "kept"
     elif name in (cleanup.get("removed_machines") or []):

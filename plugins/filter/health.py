@@ -7,10 +7,6 @@ states, lag and backlog allowed, and how long ago it was last DR-tested. The rol
 replication.recovery.health writes the report; its schema is in that role's README and in
 roles/health/files/report.schema.json."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.replication.recovery.plugins.filter.inputs import as_list

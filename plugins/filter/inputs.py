@@ -4,10 +4,6 @@
 
 """Role inputs as AWX surveys and ``-e key=value`` give them: text."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import json
 
 from ansible.errors import AnsibleFilterError

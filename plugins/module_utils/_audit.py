@@ -4,10 +4,6 @@
 
 """Reading a project's audit log, which the service pages by time rather than by offset."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 from datetime import datetime, timezone
 
 from ansible_collections.replication.recovery.plugins.module_utils._client import PAGE_LIMIT

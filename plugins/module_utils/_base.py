@@ -6,15 +6,15 @@
 the desired-versus-current comparison, check mode, --diff, errors and the exit.
 
 A module subclasses ``ServiceModule``, declares its options and implements ``work()``;
-``run()`` does the rest. State modules describe their resource and call ``ensure()``.
+``run()`` does the rest. A state module's options are a table: each row is AnsibleModule's
+argument spec of the option plus how it maps to the API (see TABLE_KEYS). ``desired()`` builds
+the desired state from the table and ``ensure()`` compares, changes, predicts and records the
+diff. Every write goes through ``change()``: modules never test check mode nor touch the diff.
 """
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import os
 import re
+from functools import partial
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.errors import AnsibleFallbackNotFound
@@ -24,13 +24,45 @@ from ansible_collections.replication.recovery.plugins.module_utils._client impor
     HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ServiceClient, ServiceError, WriteInCheckMode)
 from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
-from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time, pick_point
 
 # In check mode, what an earlier task of the same run would create is not there yet: a look-up of it
 # is predicted (an ID made of the name and this mark) instead of failing the task.
 PREDICTED = " (predicted)"
 
 ID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+# The keys of an option's row that say how it maps to the API; the rest of the row is AnsibleModule's.
+#   member       the API member the option sets
+#   lookup       the kind (see KINDS) whose name or ID the option gives, or a method of the module that
+#                resolves it; the member gets the ID (a list option: a list of IDs)
+#   unordered    a list member whose order does not matter
+#   create_only  set only when the resource is created: a different value fails the task
+#   convert      a function from the option's value (after the look-up) to the member's
+# An option that is no_log is secret: it is sent, but never shown in the diff.
+TABLE_KEYS = ("member", "lookup", "unordered", "create_only", "convert")
+
+
+def _kind(what, path=None, key="name", one=None, within=None, id_key="id", params=None, paged=True, predict=True, plural=None):
+    return dict(what=what, path=path, key=key, one=one, within=within, id_key=id_key, params=params, paged=paged, predict=predict,
+                plural=plural or what.lower() + "s")
+
+
+# Everything a module names, and where a name is found: a list read once per run (its path takes the
+# IDs of the scope: project, credentials), the items of a region (within), or - for what the service
+# only has one at a time - a read of one (one). ``key`` is the member (or function) that names an item.
+# ``predict``: in check mode a name not found is taken as made by an earlier task of the run.
+KINDS = dict(
+    cloud=_kind("Cloud", "/clouds"),
+    cloud_credentials=_kind("Cloud credentials", "/cloudCredentials", plural="cloud credentials"),
+    project=_kind("Project", "/projects", one="/projects/{id}"),
+    region=_kind("Region", "/cloudCredentials/{credentials}/regions"),
+    subnet=_kind("Subnet", within="subnets", id_key="subnetId", predict=False),
+    security_group=_kind("Security group", within="securityGroups", id_key="securityGroupId", predict=False),
+    machine=_kind("Machine", "/projects/{project}/machines", key=name_of, params=dict(all="true"), predict=False),
+    recovery_plan=_kind("Recovery plan", "/projects/{project}/recoveryPlans", paged=False),
+    target_machine=_kind("Target machine", one="/projects/{project}/replicas/{id}", predict=False),
+)
 
 # Numeric options that cannot be negative, and those that must be more than zero.
 NOT_NEGATIVE = ("wait_timeout", "limit", "lag_threshold", "stale_after", "return_after", "bandwidth_throttling")
@@ -163,7 +195,10 @@ class ServiceModule(AnsibleModule):
 
     def __init__(self, argument_spec, **kwargs):
         spec = dict(CONNECTION_ARGUMENT_SPEC)
-        spec.update(argument_spec)
+        self.table = {}
+        for option, row in argument_spec.items():
+            spec[option] = dict((key, value) for key, value in row.items() if key not in TABLE_KEYS)
+            self.table[option] = dict((key, value) for key, value in row.items() if key in TABLE_KEYS)
         kwargs.setdefault("supports_check_mode", True)
         super(ServiceModule, self).__init__(argument_spec=spec, **kwargs)
         self._client = None
@@ -249,60 +284,103 @@ class ServiceModule(AnsibleModule):
 
     # -- look-ups ----------------------------------------------------------------------------
 
-    def list(self, path, params=None):
+    def list(self, path, params=None, paged=True):
         """A whole list, fetched once per run however often a module asks for it. Under something
         predicted in check mode there is nothing yet, and nothing to ask."""
         key = (path, tuple(sorted((params or {}).items())))
         if key not in self._lists:
-            self._lists[key] = [] if PREDICTED in path else self.client.list(path, params)
+            if PREDICTED in path:
+                self._lists[key] = []
+            else:
+                self._lists[key] = self.client.list(path, params) if paged else self.client.get(path, params)["items"]
         return self._lists[key]
 
     def forget(self, path):
-        """Drop cached lists under ``path`` after a write that changed them."""
+        """Drop what was read under ``path`` after a write, or a job, that changed it."""
         for key in [key for key in self._lists if key[0].startswith(path)]:
             del self._lists[key]
 
-    def find(self, items, what, value, key="name"):
-        """The one item whose ``key`` (or ID) is ``value``; None if there is none.
-
-        Two items of one name are ambiguous: the task fails and asks for the ID.
-        """
-        if looks_like_id(value):
-            matches = [item for item in items if item.get("id") == value]
+    def items_of(self, kind, **scope):
+        """Everything of a kind in its scope (a project, credentials, a region): one request per run."""
+        spec = KINDS[kind]
+        if spec["within"]:
+            items = scope["region"].get(spec["within"], [])
         else:
-            matches = [item for item in items if item.get(key) == value]
+            items = self.list(spec["path"].format(**_ids(scope)), spec["params"], spec["paged"])
+        self.remember_names(items, spec["id_key"], spec["key"])
+        return items
+
+    def lookup(self, kind, value, required=True, **scope):
+        """The one thing of ``kind`` that ``value`` names or is the ID of, by the one rule for every kind.
+
+        A kind the service reads one at a time (a project by its ID, a target machine) costs one read,
+        kept for the run; any other is found in its list (see ``items_of``). Two of one name are
+        ambiguous: the task fails and asks for the ID. None found: None unless ``required``; in check
+        mode, a name is predicted (see ``predicted``) for a kind that a task can create; else the
+        task fails and names what is known.
+        """
+        spec = KINDS[kind]
+        if spec["one"] and (looks_like_id(value) or not spec["path"]):
+            return self._one(spec, value, required, scope)
+        items = self.items_of(kind, **scope)
+        name = spec["key"] if callable(spec["key"]) else (lambda item: item.get(spec["key"]))
+        matches = [item for item in items if item.get(spec["id_key"]) == value] or [item for item in items if name(item) == value]
         if len(matches) > 1:
-            self.fail_json(msg="%s %r is ambiguous: %d have that %s; give the ID (one of %s)."
-                           % (what, value, len(matches), key, ", ".join(sorted(item["id"] for item in matches))))
-        return matches[0] if matches else None
+            owner = " of " + _owner(scope) if _owner(scope) else ""
+            self.fail_json(msg="%s name %r is ambiguous: %d %s%s have it; give the ID (one of %s)." % (
+                spec["what"], value, len(matches), spec["plural"], owner, ", ".join(sorted(m[spec["id_key"]] for m in matches))))
+        if matches or not required:
+            return matches[0] if matches else None
+        if self.check_mode and not looks_like_id(value):
+            if PREDICTED in (scope.get("region") or {}).get("id", "") or PREDICTED in (spec["path"] or "").format(**_ids(scope)):
+                return {spec["id_key"]: value + PREDICTED, spec["key"]: value}  # under something predicted: warned of already
+            if spec["predict"]:
+                return self.predicted(spec["what"], value, spec["key"])
+        known = ", ".join(sorted(str(name(item)) for item in items)) or "none"
+        if _owner(scope):
+            owner = _owner(scope)
+            self.fail_json(msg="%s%s has no %s %r. Known: %s." % (owner[0].upper(), owner[1:], spec["what"].lower(), value, known))
+        self.fail_json(msg="%s %r was not found. Known: %s." % (spec["what"], value, known))
 
-    def item(self, path, what, value, key="name"):
-        """The item of the list at ``path`` that ``value`` names (or is the ID of); the task fails if
-        none, except in check mode, where a name not found is predicted (see ``predicted``)."""
-        items = self.list(path)
-        self.remember_names(items, "id", key)
-        item = self.find(items, what, value, key)
-        if item is None:
-            if self.check_mode and not looks_like_id(value):
-                return self.predicted(what, value, key, quietly=PREDICTED in path)
-            known = sorted(str(other.get(key)) for other in items)
-            self.fail_json(msg="%s %r was not found. Known: %s." % (what, value, ", ".join(known) if known else "none"))
-        return item
+    def _one(self, spec, value, required, scope):
+        path = spec["one"].format(id=value, **_ids(scope))
+        key = (path, ())
+        if key not in self._lists:
+            try:
+                self._lists[key] = self.client.get(path)
+            except ServiceError as error:
+                if error.status != 404:
+                    raise
+                if not required:
+                    return None
+                self.fail_json(msg="%s %s was not found." % (spec["what"], value))
+        return self._lists[key]
 
-    def predicted(self, what, value, key="name", quietly=False):
+    def resolve(self, kind, value, **scope):
+        """The ID of what ``value`` names. An ID is taken as it is, without a request (the service
+        rejects one it does not know); a name is looked up. A kind that is not in KINDS is a method
+        of the module that resolves the value."""
+        if kind not in KINDS:
+            return getattr(self, kind)(value, **scope)
+        spec = KINDS[kind]
+        if looks_like_id(value) and not spec["within"]:
+            return value
+        return self.lookup(kind, value, **scope)[spec["id_key"]]
+
+    def predicted(self, what, value, key="name"):
         """Something named that does not exist, in check mode: taken as made by an earlier task of the
         run (whose creation check mode only predicted), so that a --check run of a whole playbook goes
         on. It is an item whose ID carries the name; a real run fails if it is still missing."""
-        if not quietly:
-            self.warn("Check mode: %s %r does not exist yet; taken as one an earlier task of this run creates. "
-                      "A real run fails if it is still missing." % (what, value))
+        self.warn("Check mode: %s %r does not exist yet; taken as one an earlier task of this run creates. "
+                  "A real run fails if it is still missing." % (what, value))
         return {"id": value + PREDICTED, key: value}
 
     def remember_names(self, items, id_key="id", key="name"):
         """Note the names of items read, to show them beside their IDs in the diff."""
         for item in items:
-            if isinstance(item, dict) and item.get(id_key) and item.get(key) and item[key] != item[id_key]:
-                self._names[item[id_key]] = item[key]
+            name = key(item) if callable(key) else item.get(key) if isinstance(item, dict) else None
+            if name and item.get(id_key) and name != item[id_key]:
+                self._names[item[id_key]] = name
 
     def named(self, value):
         """``value`` with each ID whose name is known shown as "ID (name)", for the diff: the user wrote
@@ -315,123 +393,157 @@ class ServiceModule(AnsibleModule):
             return "%s (%s)" % (value, self._names[value])
         return value
 
-    def resolve(self, path, what, value, key="name"):
-        """The ID of what ``value`` names, looked up in the list at ``path``.
-
-        An ID is taken as it is, without a request: the service itself rejects one it does
-        not know. A name costs one list call per path and run.
-        """
-        return value if looks_like_id(value) else self.item(path, what, value, key)["id"]
-
-    def region_item(self, region, collection, id_key, what, value):
-        """The ID of a subnet, security group... of ``region``, named by its ID or name."""
-        items = region.get(collection, [])
-        self.remember_names(items, id_key)
-        for item in items:
-            if value in (item[id_key], item.get("name")):
-                return item[id_key]
-        if PREDICTED in region["id"]:
-            return value + PREDICTED  # the region of predicted credentials: its items are not known either
-        self.fail_json(msg="%s %r is not in region %s. Known: %s." % (what, value, region["name"], ", ".join(
-            "%s (%s)" % (item.get("name"), item[id_key]) for item in items) or "none"))
+    def project(self, value):
+        """The project named (or with the ID) ``value``; the task fails if there is none."""
+        return self.lookup("project", value)
 
     def machines(self, project):
         """Every machine of the project, stopped ones included: one list call per run."""
-        return self.list("/projects/%s/machines" % project["id"], dict(all="true"))
-
-    def machine(self, project, value):
-        """The machine with the ID ``value``, or the one machine of that name; None if there is none.
-
-        Two machines of one name (an agent installed again leaves both) are ambiguous: the task
-        fails and names their IDs, so that nothing acts on one of two by chance.
-        """
-        machines = self.machines(project)
-        matches = [m for m in machines if m["id"] == value] or [m for m in machines if name_of(m) == value]
-        if len(matches) > 1:
-            self.fail_json(msg="Machine name %r is ambiguous: %d machines of project %r have it; give the ID (one of %s)."
-                           % (value, len(matches), project["name"], ", ".join(sorted(m["id"] for m in matches))))
-        return matches[0] if matches else None
+        return self.items_of("machine", project=project)
 
     def resolve_machines(self, project, values):
         """The machines named (or with the IDs) in ``values``, all of them if None.
 
         Unknown or ambiguous names fail the task before anything is written.
         """
-        machines = self.machines(project)
         if values is None:
-            return list(machines)
-        found, unknown = [], []
-        for value in values:
-            machine = self.machine(project, value)
-            if machine is None:
-                unknown.append(value)
-            elif machine not in found:
-                found.append(machine)
+            return list(self.machines(project))
+        found = [self.lookup("machine", value, required=False, project=project) for value in values]
+        unknown = [repr(value) for value, machine in zip(values, found) if machine is None]
         if unknown:
             self.fail_json(msg="Project %r has no machine %s. Known: %s." % (
-                project["name"], ", ".join(repr(v) for v in unknown), ", ".join(sorted(name_of(m) for m in machines)) or "none"))
-        return found
+                project["name"], ", ".join(unknown), ", ".join(sorted(name_of(m) for m in self.machines(project))) or "none"))
+        return list(dict((machine["id"], machine) for machine in found).values())
+
+    def target_machine(self, project, machine):
+        """The machine's target machine, read once per run (the service has no list of them)."""
+        return self.lookup("target_machine", machine["replica"], project=project)
 
     def points_in_time(self, project, machine):
         """The machine's points in time, newest first (the service lists them oldest first)."""
         return list(reversed(self.list("/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"]))))
 
+    def points_at(self, project, machines, moment):
+        """For each machine its newest point in time at or before ``moment`` ({machine ID: point}), and
+        the names of machines that have none."""
+        chosen, missing = {}, []
+        for machine in machines:
+            point = pick_point(self.points_in_time(project, machine), moment)
+            if point is None:
+                missing.append(name_of(machine))
+            else:
+                chosen[machine["id"]] = point
+        return chosen, missing
+
     def service_now(self):
         """The service's own time, in epoch seconds: lags are measured against it, not this host's clock."""
         return service_time(self.client)
 
-    def project(self, value):
-        """The project named (or with the ID) ``value``; the task fails if there is none.
+    # -- moments -----------------------------------------------------------------------------
 
-        An ID costs one read of that project; a name, one list of the projects.
-        """
-        if not looks_like_id(value):
-            return self.item("/projects", "Project", value)
+    def moment(self, option, value):
+        """A date-time option as epoch seconds (None when not given); the task fails on other text."""
+        if value is None:
+            return None
         try:
-            return self.client.get("/projects/%s" % value)
-        except ServiceError as error:
-            if error.status != 404:
-                raise
-            self.fail_json(msg="Project %s was not found." % value)
+            return parse_time(value)
+        except ValueError:
+            self.fail_json(msg="%s must be an RFC 3339 date-time such as 2026-11-22T08:00:00Z, not %r." % (option, value))
+
+    def point_in_time(self, option, value):
+        """A point-in-time option: (None, None) for latest, (the ID, None) for the ID of a point in time,
+        (None, epoch seconds) for a date-time - the newest point at or before it."""
+        if value == "latest":
+            return None, None
+        if looks_like_id(value):
+            return value, None
+        try:
+            return None, parse_time(value)
+        except ValueError:
+            self.fail_json(msg="%s must be latest, the ID of a point in time, or an RFC 3339 date-time such as "
+                               "2026-11-22T08:00:00Z; not %r." % (option, value))
 
     # -- state -------------------------------------------------------------------------------
 
-    def change(self, write, before=None, after=None):
-        """Make a change: outside check mode with ``write()``, whose answer is returned (None in check
-        mode). The task reports changed, and the diff shows ``before`` and ``after``, only once the
-        write went through: a write the service refused changed nothing."""
+    def desired(self, current=None, **scope):
+        """The desired state from the option table: the members of the options the user set, names made
+        IDs and values converted. A create-only member that would change fails the task."""
+        desired = {}
+        for option, row in self.table.items():
+            value = self.params.get(option)
+            if value is None or "member" not in row:
+                continue
+            if "lookup" in row:
+                look = partial(self.resolve, row["lookup"], current=current, desired=desired, **scope)
+                value = [look(item) for item in value] if isinstance(value, list) else look(value)
+            if "convert" in row:
+                value = row["convert"](value)
+            if row.get("create_only") and current is not None and current.get(row["member"]) != value:
+                self.fail_json(msg="%s of %r is %s and cannot change to %s: it is set when it is created; create another instead."
+                                   % (option, current.get("name", current.get("id")), current.get(row["member"]), value))
+            desired[row["member"]] = value
+        return desired
+
+    def change(self, write, before=None, after=None, wrote=None):
+        """The one way to change anything: ``write()`` runs outside check mode only, and its answer is
+        returned (None in check mode). The task reports changed, and the diff shows ``before`` and
+        ``after``, once the write went through (a write the service refused changed nothing) - unless
+        ``wrote(answer)`` says it changed nothing after all (a job it adopted was started before)."""
         answer = None if self.check_mode else write()
-        self.changed = True
-        self.record_diff(before or {}, after or {})
+        if wrote is None or answer is None or wrote(answer):
+            self.changed = True
+            self.record_diff(before or {}, after or {})
         return answer
 
-    def ensure(self, current, desired, create, update, unordered=(), secrets=()):
+    def ensure(self, current, desired, create, update, unordered=None, secrets=None, compare=None, shown=None):
         """Bring a resource from ``current`` (None when it does not exist) to ``desired``.
 
-        ``desired`` holds only the members the user set. Only members that differ are sent
-        to ``update(changes)``; ``create(desired)`` makes a missing resource. In check mode
-        nothing is sent and the answer is the predicted resource. Returns the resource as it
-        is now (or would be).
+        ``desired`` holds only the members the user set. ``compare(current, desired)`` answers the
+        members that differ (by default those whose values differ; list members the table marks
+        unordered compare as sets); only they are sent to ``update(changes)``. ``create(desired)``
+        makes a missing resource. In check mode nothing is sent and the answer is the predicted
+        resource. The diff shows ``shown(resource)``, by default the members set, without secrets.
+        Returns the resource as it is now (or would be).
         """
-        members = list(desired)
+        unordered = self._members("unordered") if unordered is None else unordered
+        secrets = self._members("no_log") if secrets is None else secrets
+        shown = shown or (lambda resource: managed(resource, list(desired), secrets))
         if current is None:
-            after = self.change(lambda: create(desired)) or dict(desired)
-            self.record_diff({}, managed(after, members, secrets))
-            return after
-        changes = differences(current, desired, unordered)
+            return self.change(lambda: create(desired), after=shown(desired)) or dict(desired)
+        changes = compare(current, desired) if compare else differences(current, desired, unordered)
         if not changes:
             return current
-        after = self.change(lambda: update(changes)) or dict(current, **changes)
-        self.record_diff(managed(current, members, secrets), managed(after, members, secrets))
-        return after
+        after = dict(current, **changes)
+        return self.change(lambda: update(changes), before=shown(current), after=shown(after)) or after
 
-    def ensure_absent(self, current, delete, members=(), secrets=()):
-        """Delete a resource that exists; nothing to do when it does not."""
-        if current is None:
-            return
-        self.change(lambda: delete(current), before=managed(current, members or list(current), secrets))
+    def _members(self, flag):
+        return tuple(row["member"] for option, row in self.table.items() if "member" in row and (row.get(flag) or self.argument_spec[option].get(flag)))
+
+    def ensure_absent(self, current, delete, members=(), shown=None):
+        """Delete a resource that exists; nothing to do when it does not. The diff shows ``shown(current)``,
+        by default its ``members``."""
+        if current is not None:
+            self.change(lambda: delete(current), before=(shown or (lambda resource: managed(resource, members or list(resource))))(current))
 
     def record_diff(self, before, after):
         """Merge into the task's diff, so that a module may ensure several things in one task."""
         self.diff["before"].update(before)
         self.diff["after"].update(after)
+
+
+def _ids(scope):
+    """The IDs a path of KINDS takes, from the scope of a look-up."""
+    ids = {}
+    for name in ("project", "credentials"):
+        if scope.get(name) is not None:
+            ids[name] = scope[name]["id"] if isinstance(scope[name], dict) else scope[name]
+    return ids
+
+
+def _owner(scope):
+    """What a scoped look-up searched in, for messages: project 'x' or region y; empty if neither."""
+    if scope.get("region"):
+        return "region %s" % scope["region"].get("name")
+    if isinstance(scope.get("project"), dict):
+        return "project %r" % scope["project"].get("name")
+    return ""

@@ -4,10 +4,6 @@
 
 """The desired-versus-current comparison: only what the user set counts."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 
 def _canonical(value):
     """A value that compares equal for equal JSON, whatever the order of a dict's keys."""
@@ -41,3 +37,8 @@ def managed(resource, members, secrets=()):
     if resource is None:
         return {}
     return dict((member, resource[member]) for member in members if member in resource and member not in secrets)
+
+
+def key_values(mapping):
+    """A dictionary as the service's list of key/value pairs (tags), in key order; values are text."""
+    return [dict(key=key, value=str(value)) for key, value in sorted(mapping.items())]

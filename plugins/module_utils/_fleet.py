@@ -9,10 +9,6 @@ project - and, when asked, their target machines (one read each: the interface h
 The inventory plugin, service_project_info and the health role read it through here.
 """
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import fnmatch
 from datetime import datetime, timezone
 

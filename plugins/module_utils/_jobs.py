@@ -15,10 +15,6 @@ request (the newest job) tells whether the project is busy. Starting a job:
   looked for during a grace period, and the request is never sent again.
 """
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import time
 
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
@@ -104,6 +100,27 @@ class Jobs:
             interval = min(interval * BACKOFF, MAX_INTERVAL)
             job = self.module.client.get("%s/%s" % (self.path, job["id"]))
         return job
+
+    def run(self, send, matches, wait=True, ours=None, failed=None, result=None):
+        """Start a job with ``send()`` (see ``start``), or follow ``ours``, the one that runs already;
+        then, when ``wait``, wait for it and fail unless it COMPLETED (see ``follow``). The start is a
+        change of the module: in check mode nothing is sent, and the answer is None."""
+        if ours is None:
+            started = self.module.change(lambda: self.start(send, matches), wrote=lambda started: started[1])
+            if started is None:
+                return None
+            ours = started[0]
+        return self.follow(ours, failed, result) if wait else ours
+
+    def follow(self, job, failed=None, result=None):
+        """Wait for the job to end. Unless it COMPLETED the task fails: with ``failed(job)`` when given,
+        else with the job's log, the job and ``result``."""
+        job = self.wait(job)
+        if job["status"] == "COMPLETED":
+            return job
+        if failed is not None:
+            failed(job)
+        self.module.fail_json(msg="%s job %s %s: %s" % (job["type"], job["id"], job["status"], log_tail(job)), job=job, **(result or {}))
 
     def settle(self, matches):
         """Wait for a running job that is not ours, so that the state it is changing settles.

@@ -5,10 +5,6 @@
 """Target machines: whether machines already have them, and what they are, for modules that launch
 or follow a job; and how far a job is with its machines."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import active
 from ansible_collections.replication.recovery.plugins.module_utils._machines import LAUNCH_TYPE_MEMBERS, launch_type_of_replica, name_of, parse_time
 
@@ -27,17 +23,10 @@ def launched_since(job, machine):
 class TargetMachines:
     """A mixin for ServiceModule subclasses that launch machines or report what was launched."""
 
-    def replica(self, project, machine):
-        """A target machine, fetched once per run: the service has no list of them to read instead."""
-        cache = self.__dict__.setdefault("_replica_cache", {})
-        if machine["replica"] not in cache:
-            cache[machine["replica"]] = self.client.get("/projects/%s/replicas/%s" % (project["id"], machine["replica"]))
-        return cache[machine["replica"]]
-
     def forget_targets(self, project):
         """After another job ended: the machines and their target machines may have changed."""
         self.forget("/projects/%s/machines" % project["id"])
-        self.__dict__.get("_replica_cache", {}).clear()
+        self.forget("/projects/%s/replicas/" % project["id"])
 
     def live_target(self, project, machine, launch_type=None):
         """The machine's target machine, if it is live (and of that launch type); else None."""
@@ -45,7 +34,7 @@ class TargetMachines:
             return None
         if launch_type is not None and launch_type_of_replica(machine) != ("test" if launch_type == "debug" else launch_type):
             return None
-        replica = self.replica(project, machine)
+        replica = self.target_machine(project, machine)
         return None if replica.get("machineCloudState") == "terminated" else replica
 
     def all_launched(self, project, machines, launch_type, points=None):
@@ -64,8 +53,8 @@ class TargetMachines:
         for machine in machines:
             entry = dict(machine_id=machine["id"], machine_name=name_of(machine))
             if machine.get("replica"):
-                replica = self.replica(project, machine)
-                entry["replica"] = replica
+                replica = self.target_machine(project, machine)
+                entry["target_machine"] = replica
                 point = next((p for p in self.points_in_time(project, machine) if p["id"] == replica.get("pointInTime")), None)
                 if point is not None:
                     entry["point_in_time_date_time"] = point["dateTime"]

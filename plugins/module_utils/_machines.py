@@ -8,10 +8,6 @@ The service has no lag or state member: lag is the service's now minus
 ``lastConsistencyDateTime``, and initial sync is done once that member is present.
 """
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 from datetime import datetime, timezone
 
 REPLICATION_STATES = ("initiating", "initial_sync", "continuous", "lagging", "paused", "stopped", "stale")

@@ -8,10 +8,6 @@ Two plans are the same when their steps come in the same order with the same nam
 machines in any order, and the same waits, however the waits are written (V(120), V(PT2M)).
 """
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import re
 
 _DURATION = re.compile(r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$")

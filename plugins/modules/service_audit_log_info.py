@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_audit_log_info
 short_description: Read the audit log of a project
@@ -62,19 +58,14 @@ entries:
 
 from ansible_collections.replication.recovery.plugins.module_utils._audit import read_audit_log
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._machines import parse_time
 
 
 class AuditLogInfoModule(ServiceModule):
     def work(self):
         params = self.params
         project = self.project(params["project"])
-        try:
-            since = parse_time(params["since"]) if params["since"] else None
-            until = parse_time(params["until"]) if params["until"] else None
-        except ValueError:
-            self.fail_json(msg="since and until must be RFC 3339 date-times such as 2026-11-22T08:00:00Z.")
-        entries = read_audit_log(self.client, "/projects/%s/auditLog" % project["id"], since, until, now=self.service_now)
+        entries = read_audit_log(self.client, "/projects/%s/auditLog" % project["id"], self.moment("since", params["since"]),
+                                 self.moment("until", params["until"]), now=self.service_now)
         if params["events"]:
             entries = [entry for entry in entries if entry.get("eventName") in params["events"]]
         if params["limit"] is not None:

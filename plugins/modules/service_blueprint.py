@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_blueprint
 short_description: Manage how a machine is launched in a region (its blueprint)
@@ -130,35 +126,43 @@ blueprint:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._compare import key_values
 
-OPTIONS = {
-    "instance_type": "instanceType",
-    "private_ip_action": "privateIPAction",
-    "private_ips": "privateIPs",
-    "public_ip_action": "publicIPAction",
-    "static_ip": "staticIp",
-    "static_ip_action": "staticIpAction",
-    "iam_role": "iamRole",
-    "tenancy": "tenancy",
-    "placement_group": "placementGroup",
-    "run_after_launch": "runAfterLaunch",
-}
-UNORDERED = ("subnetIDs", "securityGroupIDs", "tags", "privateIPs")
+OPTIONS = dict(
+    project=dict(type="str", required=True),
+    machine=dict(type="str", required=True),
+    region=dict(type="str"),
+    instance_type=dict(type="str", member="instanceType"),
+    subnets=dict(type="list", elements="str", member="subnetIDs", lookup="subnet", unordered=True),
+    security_groups=dict(type="list", elements="str", member="securityGroupIDs", lookup="security_group", unordered=True),
+    private_ip_action=dict(type="str", choices=["CREATE_NEW", "COPY_ORIGIN", "CUSTOM_IP", "USE_NETWORK_INTERFACE"], member="privateIPAction"),
+    private_ips=dict(type="list", elements="str", member="privateIPs", unordered=True),
+    public_ip_action=dict(type="str", choices=["ALLOCATE", "DONT_ALLOCATE", "AS_SUBNET"], member="publicIPAction"),
+    static_ip=dict(type="str", member="staticIp"),
+    static_ip_action=dict(type="str", member="staticIpAction"),
+    iam_role=dict(type="str", member="iamRole"),
+    tenancy=dict(type="str", choices=["SHARED", "DEDICATED", "HOST"], member="tenancy"),
+    placement_group=dict(type="str", member="placementGroup"),
+    run_after_launch=dict(type="bool", member="runAfterLaunch"),
+    tags=dict(type="dict", member="tags", convert=key_values, unordered=True),
+    disks=dict(type="list", elements="dict", member="disks",
+               options=dict(name=dict(type="str", required=True), type=dict(type="str"), iops=dict(type="int"))),
+)
 
 
 class BlueprintModule(ServiceModule):
     def work(self):
-        params = self.params
-        project = self.project(params["project"])
-        machine = self.resolve_machines(project, [params["machine"]])[0]
+        project = self.project(self.params["project"])
+        machine = self.resolve_machines(project, [self.params["machine"]])[0]
         region = self.region(project)
         path = "/projects/%s/blueprints" % project["id"]
         current = next((b for b in self.list(path) if b["machineId"] == machine["id"] and b["region"] == region["id"]), None)
-        desired = self.desired(region, current)
-        blueprint = self.ensure(
-            current, desired, unordered=UNORDERED,
-            create=lambda body: self.client.post(path, dict(body, machineId=machine["id"], region=region["id"])),
-            update=lambda changes: self.client.patch("%s/%s" % (path, current["id"]), changes))
+        desired = self.desired(current, region=region)
+        if "disks" in desired:
+            desired["disks"] = merged_disks((current or {}).get("disks", []), desired["disks"])
+        blueprint = self.ensure(current, desired,
+                                create=lambda body: self.client.post(path, dict(body, machineId=machine["id"], region=region["id"])),
+                                update=lambda changes: self.client.patch("%s/%s" % (path, current["id"]), changes))
         return dict(blueprint=blueprint)
 
     def region(self, project):
@@ -172,62 +176,27 @@ class BlueprintModule(ServiceModule):
             value = default["region"]
         credentials = [c["cloudCredentials"] for c in configs] + list(project.get("cloudCredentialsIDs", []))
         for credentials_id in dict.fromkeys(credentials):
-            region = self.find(self.list("/cloudCredentials/%s/regions" % credentials_id), "Region", value)
+            region = self.lookup("region", value, required=False, credentials=credentials_id)
             if region is not None:
                 return region
         self.fail_json(msg="Region %r is not one the cloud credentials of project %r can use." % (value, project["name"]))
 
-    def desired(self, region, current):
-        params = self.params
-        desired = dict((member, params[option]) for option, member in OPTIONS.items() if params[option] is not None)
-        if params["subnets"] is not None:
-            desired["subnetIDs"] = [self.region_item(region, "subnets", "subnetId", "Subnet", value) for value in params["subnets"]]
-        if params["security_groups"] is not None:
-            desired["securityGroupIDs"] = [self.region_item(region, "securityGroups", "securityGroupId", "Security group", value)
-                                           for value in params["security_groups"]]
-        if params["tags"] is not None:
-            desired["tags"] = [dict(key=key, value=str(value)) for key, value in sorted(params["tags"].items())]
-        if params["disks"] is not None:
-            desired["disks"] = self.merged_disks((current or {}).get("disks", []), params["disks"])
-        return desired
 
-    @staticmethod
-    def merged_disks(current, changes):
-        """The current disks with the named ones changed; disks not named keep their settings."""
-        disks = [dict(disk) for disk in current]
-        for change in changes:
-            settings = dict((key, value) for key, value in change.items() if value is not None)
-            disk = next((d for d in disks if d["name"] == change["name"]), None)
-            if disk is None:
-                disks.append(settings)
-            else:
-                disk.update(settings)
-        return disks
+def merged_disks(current, changes):
+    """The current disks with the named ones changed; disks not named keep their settings."""
+    disks = [dict(disk) for disk in current]
+    for change in changes:
+        settings = dict((key, value) for key, value in change.items() if value is not None)
+        disk = next((d for d in disks if d["name"] == change["name"]), None)
+        if disk is None:
+            disks.append(settings)
+        else:
+            disk.update(settings)
+    return disks
 
 
 def main():
-    BlueprintModule(
-        argument_spec=dict(
-            project=dict(type="str", required=True),
-            machine=dict(type="str", required=True),
-            region=dict(type="str"),
-            instance_type=dict(type="str"),
-            subnets=dict(type="list", elements="str"),
-            security_groups=dict(type="list", elements="str"),
-            private_ip_action=dict(type="str", choices=["CREATE_NEW", "COPY_ORIGIN", "CUSTOM_IP", "USE_NETWORK_INTERFACE"]),
-            private_ips=dict(type="list", elements="str"),
-            public_ip_action=dict(type="str", choices=["ALLOCATE", "DONT_ALLOCATE", "AS_SUBNET"]),
-            static_ip=dict(type="str"),
-            static_ip_action=dict(type="str"),
-            iam_role=dict(type="str"),
-            tenancy=dict(type="str", choices=["SHARED", "DEDICATED", "HOST"]),
-            placement_group=dict(type="str"),
-            run_after_launch=dict(type="bool"),
-            tags=dict(type="dict"),
-            disks=dict(type="list", elements="dict", options=dict(name=dict(type="str", required=True), type=dict(type="str"),
-                                                                  iops=dict(type="int"))),
-        ),
-    ).run()
+    BlueprintModule(argument_spec=OPTIONS).run()
 
 
 if __name__ == "__main__":

@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_cloud_credentials
 short_description: Manage the cloud credentials the Replication and Recovery Service uses
@@ -100,53 +96,40 @@ from ansible.module_utils.common.text.converters import to_bytes, to_text
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 
-SECRETS = ("privateKey",)
+
+def encoded(private_key):
+    return to_text(base64.b64encode(to_bytes(private_key, errors="surrogate_or_strict")))
+
+
+OPTIONS = dict(
+    name=dict(type="str", required=True, member="name"),
+    cloud=dict(type="str", member="cloud", lookup="cloud", create_only=True),
+    public_key=dict(type="str", member="publicKey"),
+    private_key=dict(type="str", no_log=True, member="privateKey", convert=encoded),
+    account_identifier=dict(type="str", member="accountIdentifier"),
+    update_private_key=dict(type="str", choices=["on_create", "always"], default="on_create", no_log=False),
+)
 
 
 class CloudCredentialsModule(ServiceModule):
     def work(self):
         params = self.params
-        current = self.find(self.list("/cloudCredentials"), "Cloud credentials", params["name"])
-        desired = dict(name=params["name"])
-        if params["cloud"] is not None:
-            desired["cloud"] = self.resolve("/clouds", "Cloud", params["cloud"])
-        for option, member in (("public_key", "publicKey"), ("account_identifier", "accountIdentifier")):
-            if params[option] is not None:
-                desired[member] = params[option]
-        if current is None:
-            missing = [option for option in ("cloud", "private_key") if params[option] is None]
-            if missing:
-                self.fail_json(msg="Cloud credentials %r do not exist; to create them give %s." % (params["name"], " and ".join(missing)))
-        elif "cloud" in desired and desired["cloud"] != current["cloud"]:
-            self.fail_json(msg="The cloud of credentials %r cannot change; create other credentials instead." % params["name"])
-        send_key = params["private_key"] is not None and (current is None or params["update_private_key"] == "always")
-        if send_key:
-            desired["privateKey"] = to_text(base64.b64encode(to_bytes(params["private_key"], errors="surrogate_or_strict")))
-        credentials = self.ensure(current, desired, create=self.create, update=lambda changes: self.update(current, changes), secrets=SECRETS)
+        current = self.lookup("cloud_credentials", params["name"], required=False)
+        missing = [option for option in ("cloud", "private_key") if params[option] is None]
+        if current is None and missing:
+            self.fail_json(msg="Cloud credentials %r do not exist; to create them give %s." % (params["name"], " and ".join(missing)))
+        desired = self.desired(current)
+        send_key = "privateKey" in desired and (current is None or params["update_private_key"] == "always")
+        if not send_key:
+            desired.pop("privateKey", None)
+        credentials = self.ensure(current, desired, create=lambda body: self.client.post("/cloudCredentials", dict(body, cloudId=body.pop("cloud"))),
+                                  update=lambda changes: self.client.patch("/cloudCredentials/" + current["id"], changes))
         credentials.pop("privateKey", None)
         return dict(cloud_credentials=credentials, private_key_sent=send_key)
 
-    def create(self, desired):
-        body = dict(desired)
-        body["cloudId"] = body.pop("cloud")
-        return self.client.post("/cloudCredentials", body)
-
-    def update(self, current, changes):
-        changes.pop("cloud", None)
-        return self.client.patch("/cloudCredentials/" + current["id"], changes)
-
 
 def main():
-    CloudCredentialsModule(
-        argument_spec=dict(
-            name=dict(type="str", required=True),
-            cloud=dict(type="str"),
-            public_key=dict(type="str"),
-            private_key=dict(type="str", no_log=True),
-            account_identifier=dict(type="str"),
-            update_private_key=dict(type="str", choices=["on_create", "always"], default="on_create", no_log=False),
-        ),
-    ).run()
+    CloudCredentialsModule(argument_spec=OPTIONS).run()
 
 
 if __name__ == "__main__":

@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_cloud_credentials_info
 short_description: Read the cloud credentials of the Replication and Recovery Service, and their regions
@@ -66,12 +62,11 @@ from ansible_collections.replication.recovery.plugins.module_utils._base import 
 
 class CloudCredentialsInfoModule(ServiceModule):
     def work(self):
-        credentials = self.list("/cloudCredentials")
+        credentials = self.items_of("cloud_credentials")
         if self.params["name"] is not None:
-            found = self.find(credentials, "Cloud credentials", self.params["name"])
-            credentials = [found] if found else []
+            credentials = [c for c in [self.lookup("cloud_credentials", self.params["name"], required=False)] if c]
         if self.params["regions"]:
-            credentials = [dict(c, regions=self.list("/cloudCredentials/%s/regions" % c["id"])) for c in credentials]
+            credentials = [dict(c, regions=self.items_of("region", credentials=c)) for c in credentials]
         return dict(cloud_credentials=credentials)
 
 

@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_file_restore
 short_description: Find files in the points in time of a backup project, and restore them
@@ -106,8 +102,8 @@ job:
   type: dict
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
-from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time, pick_point
 
 
@@ -138,42 +134,27 @@ class FileRestoreModule(ServiceModule):
             items.append(dict(machineId=machine["id"], filePath=wanted["path"], pointInTimeId=point["id"]))
             restored.append(dict(machine_name=name_of(machine), path=wanted["path"], point_in_time=point["id"],
                                  point_in_time_date_time=point.get("dateTime")))
-        if self.check_mode:
-            self.changed = True
-            return dict(restored=restored)
         ids = list(dict.fromkeys(item["machineId"] for item in items))
-        jobs = Jobs.of(self, project)
-        job, sent = jobs.start(lambda: self.client.post("/projects/%s/restoreFiles" % project["id"], dict(items=items)),
-                               same_job("FILE_RESTORE", ids))
-        self.changed = sent
-        if self.params["wait"]:
-            job = jobs.wait(job)
-            if job["status"] != "COMPLETED":
-                self.fail_json(msg="File restore %s: %s" % (job["status"], log_tail(job)),
-                               job=job, restored=restored, changed=self.changed)
-        return dict(restored=restored, job=job)
+        job = Jobs.of(self, project).run(lambda: self.client.post("/projects/%s/restoreFiles" % project["id"], dict(items=items)),
+                                         same_job("FILE_RESTORE", ids), wait=self.params["wait"], result=dict(restored=restored))
+        return dict(restored=restored, **(dict(job=job) if job else {}))
 
     def point(self, project, machine, wanted):
         """The point in time to restore a file from: given, or the latest (at or before a moment) that has the file."""
-        value = wanted["point_in_time"]
-        if looks_like_id(value):
-            return dict(id=value)
-        moment = None
-        if value != "latest":
-            try:
-                moment = parse_time(value)
-            except ValueError:
-                self.fail_json(msg="point_in_time of %s must be latest, an RFC 3339 date-time or an ID; not %r." % (wanted["path"], value))
+        point_id, moment = self.point_in_time("point_in_time of %s" % wanted["path"], wanted["point_in_time"])
+        if point_id is not None:
+            return dict(id=point_id)
         found = [f for f in self.search_files(project, wanted["path"], [machine]) if f["path"] == wanted["path"]]
         point = pick_point(found[0]["points_in_time"], moment) if found else None
         if point is None:
             self.fail_json(msg="No point in time%s of %s has %s; nothing was restored." % (
-                "" if moment is None else " at or before %s" % value, name_of(machine), wanted["path"]))
+                "" if moment is None else " at or before %s" % wanted["point_in_time"], name_of(machine), wanted["path"]))
         return point
 
 
 def main():
     spec = dict(
+        WAIT_ARGUMENT_SPEC,
         project=dict(type="str", required=True),
         query=dict(type="str"),
         machines=dict(type="list", elements="str"),
@@ -183,7 +164,6 @@ def main():
             point_in_time=dict(type="str", default="latest"),
         )),
     )
-    spec.update(WAIT_ARGUMENT_SPEC)
     FileRestoreModule(argument_spec=spec, mutually_exclusive=[("query", "files")], required_one_of=[("query", "files")]).run()
 
 

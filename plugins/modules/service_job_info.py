@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_job_info
 short_description: Read the jobs of a project, or follow one to its end
@@ -152,9 +148,6 @@ from ansible_collections.replication.recovery.plugins.module_utils._launches imp
 class JobInfoModule(TargetMachines, ServiceModule):
     def work(self):
         params = self.params
-        for option in ("limit", "return_after"):
-            if params[option] is not None and params[option] < 0:
-                self.fail_json(msg="%s must be 0 or more, not %s." % (option, params[option]))
         project = self.project(params["project"])
         if params["job"] is not None:
             jobs = Jobs.of(self, project)
@@ -179,6 +172,7 @@ class JobInfoModule(TargetMachines, ServiceModule):
 
 def main():
     spec = dict(
+        WAIT_ARGUMENT_SPEC,
         project=dict(type="str", required=True),
         job=dict(type="str"),
         types=dict(type="list", elements="str", choices=["TEST_LAUNCH", "RECOVERY_LAUNCH", "CUTOVER_LAUNCH", "RESTORE_LAUNCH", "CLEANUP",
@@ -188,9 +182,8 @@ def main():
         limit=dict(type="int"),
         return_after=dict(type="float"),
         progress=dict(type="bool", default=False),
+        wait=dict(type="bool", default=False),
     )
-    spec.update(WAIT_ARGUMENT_SPEC)
-    spec["wait"] = dict(type="bool", default=False)
     JobInfoModule(argument_spec=spec).run()
 
 

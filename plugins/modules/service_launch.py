@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_launch
 short_description: Launch test, recovery or cutover machines from replicated data
@@ -101,7 +97,7 @@ EXAMPLES = r"""
 
 - name: Their addresses
   ansible.builtin.debug:
-    msg: "{{ launch.launched | map(attribute='replica.publicIps') | flatten }}"
+    msg: "{{ launch.launched | map(attribute='target_machine.publicIps') | flatten }}"
 
 - name: Start a launch of many machines and follow it in slices, showing progress
   replication.recovery.service_launch:
@@ -149,7 +145,7 @@ launched:
     machine_name:
       description: Name of the source machine.
       type: str
-    replica:
+    target_machine:
       description: The target machine as the service describes it (C(id), C(machineCloudId), C(machineCloudState), C(publicIps), C(pointInTime), ...).
       type: dict
     point_in_time_date_time:
@@ -162,16 +158,19 @@ failed_machines:
   elements: str
   sample: [db-1]
 would_launch:
-  description: Names of the machines this task launched, or in check mode would launch; empty with O(job).
+  description:
+    - In check mode, the names of the machines the task would launch; empty when nothing would be launched.
+    - Outside check mode always empty - the machines launched are in RV(launched), and those of the job in RV(job).
+    - Before 1.1.0 it also named the machines a real run launched.
   returned: always
   type: list
   elements: str
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
 from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
-from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time
 
 JOB_TYPES = {"test": "TEST_LAUNCH", "debug": "TEST_LAUNCH", "recovery": "RECOVERY_LAUNCH", "cutover": "CUTOVER_LAUNCH"}
 
@@ -180,108 +179,74 @@ class LaunchModule(TargetMachines, ServiceModule):
     def work(self):
         params = self.params
         project = self.project(params["project"])
+        jobs = Jobs.of(self, project)
         if params["job"] is not None:
-            return self.follow(project, Jobs.of(self, project))
-        if params["machines"] is None:
-            machines = [m for m in self.machines(project) if m.get("replicationStatus") != "STOPPED"]
-        else:
-            machines = self.resolve_machines(project, params["machines"])
+            job = jobs.get(params["job"])
+            if job["type"] not in JOB_TYPES.values():
+                self.fail_json(msg="Job %s is a %s job, not a launch." % (job["id"], job["type"]))
+            ids = job.get("participatingMachines", [])
+            return self.outcome(project, jobs.follow(job, self.failed(project, ids)), ids)
+        machines = self.resolve_machines(project, params["machines"]) if params["machines"] is not None else [
+            m for m in self.machines(project) if m.get("replicationStatus") != "STOPPED"]
         if not machines:
             self.fail_json(msg="Project %r has no machine to launch." % project["name"])
-        job_type = JOB_TYPES[params["launch_type"]]
         ids = [m["id"] for m in machines]
-        jobs = Jobs.of(self, project)
-        ours, waited = jobs.settle(same_job(job_type, ids))
+        matches = same_job(JOB_TYPES[params["launch_type"]], ids)
+        ours, waited = jobs.settle(matches)
         if waited:
             self.forget_targets(project)
             machines = self.resolve_machines(project, ids)
         points = self.chosen_points(project, machines)
-
         if ours is None and not params["force"] and self.all_launched(project, machines, params["launch_type"], points):
             return dict(launched=self.launched(project, machines), would_launch=[])
-        if self.check_mode:
-            self.changed = ours is None
-            return dict(would_launch=[name_of(m) for m in machines] if self.changed else [])
-
         body = dict(launchType=params["launch_type"].upper(),
-                    items=[dict(machineId=m["id"], **({"pointInTimeId": points[m["id"]]["id"]} if m["id"] in points else {}))
-                           for m in machines])
+                    items=[dict(machineId=m["id"], **({"pointInTimeId": points[m["id"]]["id"]} if m["id"] in points else {})) for m in machines])
         if params["launch_type"] == "debug" and params["debug_scripts"]:
             body["debugScripts"] = params["debug_scripts"]
-        job, sent = jobs.start(lambda: self.client.post("/projects/%s/launchMachines" % project["id"], body), same_job(job_type, ids))
-        self.changed = sent
-        result = dict(job=job, would_launch=[name_of(m) for m in machines])
-        if not params["wait"]:
-            return result
-        return self.outcome(project, jobs, job, ids, result)
+        job = jobs.run(lambda: self.client.post("/projects/%s/launchMachines" % project["id"], body), matches, wait=params["wait"], ours=ours,
+                       failed=self.failed(project, ids))
+        if job is None:
+            return dict(would_launch=[name_of(m) for m in machines])
+        return self.outcome(project, job, ids) if params["wait"] else dict(job=job, would_launch=[])
 
-    def follow(self, project, jobs):
-        """The launch job given in ``job``: wait for it, then say what it launched."""
-        job = jobs.get(self.params["job"])
-        if job["type"] not in JOB_TYPES.values():
-            self.fail_json(msg="Job %s is a %s job, not a launch." % (job["id"], job["type"]))
-        return self.outcome(project, jobs, job, job.get("participatingMachines", []), dict(job=job, would_launch=[]))
-
-    def outcome(self, project, jobs, job, ids, result):
-        """Wait for the launch job, then return what it launched; fail if it failed."""
-        job = jobs.wait(job)
-        result["job"] = job
+    def outcome(self, project, job, ids):
+        """What the launch job that COMPLETED launched."""
         self.forget_targets(project)
-        machines = self.resolve_machines(project, ids)
-        if job["status"] != "COMPLETED":
-            self.fail_launch(project, job, machines, result)
-        result["launched"] = self.launched(project, machines)
-        return result
-
-    # -- points in time ---------------------------------------------------------------------
+        return dict(job=job, would_launch=[], launched=self.launched(project, self.resolve_machines(project, ids)))
 
     def chosen_points(self, project, machines):
-        """{machine ID: point} for the points asked for; empty for the latest (the service's default)."""
-        value = self.params["point_in_time"]
-        if value == "latest":
-            return {}
-        moment, chosen = None, {}
-        if looks_like_id(value):
-            for machine in machines:
-                point = next((p for p in self.points_in_time(project, machine) if p["id"] == value), None)
-                if point is not None:
-                    chosen[machine["id"]] = point
-                    moment = parse_time(point["dateTime"])
-                    break
-            else:
-                self.fail_json(msg="%s is not a point in time of any of the machines." % value)
-        else:
-            try:
-                moment = parse_time(value)
-            except ValueError:
-                self.fail_json(msg="point_in_time must be latest, the ID of a point in time, or an RFC 3339 date-time; not %r." % value)
-        missing = []
-        for machine in machines:
-            if machine["id"] in chosen:
-                continue
-            point = pick_point(self.points_in_time(project, machine), moment)
-            if point is None:
-                missing.append(name_of(machine))
-            else:
-                chosen[machine["id"]] = point
+        """{machine ID: point} for the points asked for; empty for the latest (the service's default). The
+        ID of a point in time picks it for its machine, and for the others their newest at or before it."""
+        point_id, moment = self.point_in_time("point_in_time", self.params["point_in_time"])
+        chosen = {}
+        if point_id is not None:
+            found = next(((m["id"], p) for m in machines for p in self.points_in_time(project, m) if p["id"] == point_id), None)
+            if found is None:
+                self.fail_json(msg="%s is not a point in time of any of the machines." % point_id)
+            chosen, moment = dict([found]), parse_time(found[1]["dateTime"])
+        if moment is None:
+            return chosen
+        others, missing = self.points_at(project, [m for m in machines if m["id"] not in chosen], moment)
         if missing:
-            self.fail_json(msg="No point in time at or before %s for %s; nothing was launched." % (value, ", ".join(missing)))
-        return chosen
+            self.fail_json(msg="No point in time at or before %s for %s; nothing was launched." % (self.params["point_in_time"], ", ".join(missing)))
+        return dict(chosen, **others)
 
-    # -- what failed -------------------------------------------------------------------------
-
-    def fail_launch(self, project, job, machines, result):
-        """The job failed: name the machines without a target machine from it, with their log lines."""
-        failed = [name_of(machine) for machine in self.failed_in(job, machines)]
-        lines = " ".join(line["message"] for line in job.get("log", []) if any(name in line["message"] for name in failed))
-        # The others did launch: say so, so that a playbook can report them and clean them up.
-        result["launched"] = self.launched(project, [machine for machine in machines if name_of(machine) not in failed])
-        self.fail_json(msg="Launch job %s %s for %s: %s" % (job["id"], job["status"], ", ".join(failed) or "the project", lines or log_tail(job, 3)),
-                       failed_machines=failed, changed=self.changed, **result)
+    def failed(self, project, ids):
+        """What fails the task when the launch job fails: the machines without a target machine from it, with their log lines."""
+        def fail(job):
+            self.forget_targets(project)
+            machines = self.resolve_machines(project, ids)
+            failed = [name_of(machine) for machine in self.failed_in(job, machines)]
+            lines = " ".join(line["message"] for line in job.get("log", []) if any(name in line["message"] for name in failed))
+            self.fail_json(msg="Launch job %s %s for %s: %s" % (job["id"], job["status"], ", ".join(failed) or "the project", lines or log_tail(job, 3)),
+                           failed_machines=failed, job=job, would_launch=[],
+                           launched=self.launched(project, [machine for machine in machines if name_of(machine) not in failed]))
+        return fail
 
 
 def main():
     spec = dict(
+        WAIT_ARGUMENT_SPEC,
         project=dict(type="str", required=True),
         machines=dict(type="list", elements="str"),
         launch_type=dict(type="str", choices=["test", "recovery", "cutover", "debug"], default="test"),
@@ -291,7 +256,6 @@ def main():
                                                      postboot=dict(type="list", elements="str", default=[]))),
         job=dict(type="str"),
     )
-    spec.update(WAIT_ARGUMENT_SPEC)
     LaunchModule(argument_spec=spec, mutually_exclusive=[("job", "machines"), ("job", "debug_scripts")]).run()
 
 

@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_login
 short_description: Log in to the Replication and Recovery Service once, for the tasks that follow
@@ -96,7 +92,7 @@ class LoginModule(ServiceModule):
         user.pop("apiToken", None)
         session = client.session_value()
         client.forget_session()  # the session outlives this task: do not log out
-        return dict(changed=False, session=session, user=user)
+        return dict(session=session, user=user)
 
     def logout(self):
         if not self.params["session"]:
@@ -106,8 +102,8 @@ class LoginModule(ServiceModule):
         except ServiceError as error:
             if error.status != 401:
                 raise
-            return dict(changed=False, ended=False)  # already ended
-        return dict(changed=False, ended=True)
+            return dict(ended=False)  # already ended
+        return dict(ended=True)
 
 
 def main():

@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_machine
 short_description: Manage one source machine - its launch-time tags, its bandwidth, its agent
@@ -95,10 +91,9 @@ class MachineModule(ServiceModule):
         project = self.project(params["project"])
         path = "/projects/%s/machines" % project["id"]
         if params["state"] == "absent":
-            current = self.machine(project, params["machine"])
-            jobs = Jobs.of(self, project)
-            self.ensure_absent(current, lambda machine: jobs.retry_when_busy(lambda: self.client.delete("%s/%s" % (path, machine["id"]))),
-                               members=["id", "replicationStatus"])
+            current = self.lookup("machine", params["machine"], required=False, project=project)
+            self.ensure_absent(current, lambda machine: Jobs.of(self, project).retry_when_busy(
+                lambda: self.client.delete("%s/%s" % (path, machine["id"]))), members=["id", "replicationStatus"])
             return dict()
         if params["move_to"] is not None:
             project = self.move(project, params["move_to"])
@@ -122,16 +117,18 @@ class MachineModule(ServiceModule):
         if destination["id"] == project["id"]:
             return project
         value = self.params["machine"]
-        if self.machine(destination, value) is not None:
+        if self.lookup("machine", value, required=False, project=destination) is not None:
             return destination
         machine = self.resolve_machines(project, [value])[0]
         body = dict(machineIDs=[machine["id"]], destinationProjectId=destination["id"])
-        self.change(lambda: Jobs.of(self, project).retry_when_busy(lambda: self.client.post("/projects/%s/moveMachines" % project["id"], body)),
-                    before=dict(project=project["name"]), after=dict(project=destination["name"]))
-        if self.check_mode:
-            return project  # the machine stays where it is; what follows is predicted there
-        self.forget("/projects/%s/machines" % destination["id"])  # read before the move
-        return destination
+
+        def move():
+            Jobs.of(self, project).retry_when_busy(lambda: self.client.post("/projects/%s/moveMachines" % project["id"], body))
+            self.forget("/projects/%s/machines" % destination["id"])  # read before the move
+            return destination
+
+        # In check mode the machine stays where it is: what follows is predicted there.
+        return self.change(move, before=dict(project=project["name"]), after=dict(project=destination["name"])) or project
 
 
 def main():

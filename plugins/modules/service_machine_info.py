@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_machine_info
 short_description: Read the source machines of a project and how healthy their replication is
@@ -46,12 +42,14 @@ options:
     description: Seconds without a word from the agent after which a machine is V(stale).
     type: int
     default: 900
-  include_target:
+  include_target_machine:
     description:
-      - Also read each machine's target machine (the one launched last, if any) and return it as RV(machines[].target).
+      - Also read each machine's target machine (the one launched last, if any) and return it as RV(machines[].target_machine).
+      - The alias O(include_target) is the name this option had in 1.0.0.
       - Costs one request per machine that has a target machine, since the service has no list of them.
     type: bool
     default: false
+    aliases: [include_target]
 extends_documentation_fragment:
   - replication.recovery.project
   - replication.recovery.connection
@@ -89,9 +87,9 @@ EXAMPLES = r"""
   replication.recovery.service_machine_info:
     project: production
     machines: [web-1]
-    include_target: true
+    include_target_machine: true
   register: web
-  until: web.machines[0].target.machineCloudState | default('') == 'running'
+  until: web.machines[0].target_machine.machineCloudState | default('') == 'running'
   retries: 30
   delay: 10
 """
@@ -122,11 +120,11 @@ machines:
     last_seen_seconds:
       description: Seconds since the service last heard from the agent.
       type: int
-    target:
+    target_machine:
       description:
         - The machine's target machine as the service describes it (C(id), C(machineCloudId), C(machineCloudState),
           C(publicIps), C(pointInTime), ...); absent when the machine has none.
-      returned: with O(include_target=true)
+      returned: with O(include_target_machine=true)
       type: dict
   sample:
     - id: 9db2cf6d-4b41-41b5-8f77-b40af8fa16ff
@@ -154,11 +152,10 @@ service_time:
 from datetime import datetime, timezone
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
 from ansible_collections.replication.recovery.plugins.module_utils._machines import REPLICATION_STATES, replication_facts
 
 
-class MachineInfoModule(TargetMachines, ServiceModule):
+class MachineInfoModule(ServiceModule):
     def work(self):
         params = self.params
         project = self.project(params["project"])
@@ -171,8 +168,8 @@ class MachineInfoModule(TargetMachines, ServiceModule):
                 continue
             if params["tags"] and not set(params["tags"]) <= set(machine.get("tags", [])):
                 continue
-            if params["include_target"] and machine.get("replica"):
-                machine["target"] = self.replica(project, machine)
+            if params["include_target_machine"] and machine.get("replica"):
+                machine["target_machine"] = self.target_machine(project, machine)
             result.append(machine)
         return dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=datetime.fromtimestamp(now, timezone.utc).isoformat())
 
@@ -186,7 +183,7 @@ def main():
             tags=dict(type="list", elements="str"),
             lag_threshold=dict(type="int", default=600),
             stale_after=dict(type="int", default=900),
-            include_target=dict(type="bool", default=False),
+            include_target_machine=dict(type="bool", default=False, aliases=["include_target"]),
         ),
     ).run()
 

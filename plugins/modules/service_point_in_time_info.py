@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_point_in_time_info
 short_description: Read the points in time of a machine, and pick one
@@ -65,26 +61,18 @@ point_in_time:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._machines import parse_time, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._machines import pick_point
 
 
 class PointInTimeInfoModule(ServiceModule):
     def work(self):
         params = self.params
-        moment = None
-        if params["at_or_before"] is not None:
-            try:
-                moment = parse_time(params["at_or_before"])
-            except ValueError:
-                self.fail_json(msg="at_or_before must be an RFC 3339 date-time such as 2026-11-22T08:00:00Z, not %r." % params["at_or_before"])
+        moment = self.moment("at_or_before", params["at_or_before"])
         project = self.project(params["project"])
         machine = self.resolve_machines(project, [params["machine"]])[0]
         points = self.points_in_time(project, machine)
-        result = dict(points_in_time=points)
         picked = pick_point(points, moment)
-        if picked is not None:
-            result["point_in_time"] = picked
-        return result
+        return dict(points_in_time=points, **(dict(point_in_time=picked) if picked else {}))
 
 
 def main():

@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_project
 short_description: Manage projects of the Replication and Recovery Service
@@ -122,61 +118,42 @@ project:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
 
-SET_ON_CREATE = {"type": "type", "target_cloud": "targetCloudId"}
-UNORDERED = ("cloudCredentialsIDs", "licensesIDs")
+OPTIONS = dict(
+    name=dict(type="str", required=True, member="name"),
+    state=dict(type="str", choices=["present", "absent"], default="present"),
+    type=dict(type="str", choices=["dr", "migration", "backup"], member="type", convert=str.upper, create_only=True),
+    target_cloud=dict(type="str", member="targetCloudId", lookup="cloud", create_only=True),
+    source_cloud=dict(type="str", member="sourceCloudId", lookup="cloud"),
+    source_cloud_credentials=dict(type="str", member="sourceCloudCredentialsId", lookup="cloud_credentials"),
+    cloud_credentials=dict(type="list", elements="str", member="cloudCredentialsIDs", lookup="cloud_credentials", unordered=True),
+    source_region=dict(type="str", member="sourceRegion", lookup="source_region"),
+    replication_configuration=dict(type="str", member="replicationConfiguration", lookup="configuration"),
+    licenses=dict(type="list", elements="str", member="licensesIDs", unordered=True),
+    features=dict(type="dict", member="features"),
+)
 
 
 class ProjectModule(ServiceModule):
     def work(self):
-        params = self.params
-        current = self.find(self.list("/projects"), "Project", params["name"])
-        if params["state"] == "absent":
+        current = self.lookup("project", self.params["name"], required=False)
+        if self.params["state"] == "absent":
             self.ensure_absent(current, lambda project: self.client.delete("/projects/" + project["id"]), members=["name"])
             return dict()
-        desired = self.desired(current)
-        project = self.ensure(current, desired, create=self.create, update=lambda changes: self.update(current, changes),
-                              unordered=UNORDERED)
-        return dict(project=project)
+        return dict(project=self.ensure(current, self.desired(current), create=lambda body: self.client.post("/projects", body),
+                                        update=lambda changes: self.client.patch("/projects/" + current["id"], changes)))
 
-    def desired(self, current):
-        params = self.params
-        desired = dict(name=params["name"])
-        if params["type"] is not None:
-            desired["type"] = params["type"].upper()
-        if params["target_cloud"] is not None:
-            desired["targetCloudId"] = self.resolve("/clouds", "Cloud", params["target_cloud"])
-        if params["source_cloud"] is not None:
-            desired["sourceCloudId"] = self.resolve("/clouds", "Cloud", params["source_cloud"])
-        if params["source_cloud_credentials"] is not None:
-            desired["sourceCloudCredentialsId"] = self.resolve("/cloudCredentials", "Cloud credentials", params["source_cloud_credentials"])
-        if params["cloud_credentials"] is not None:
-            desired["cloudCredentialsIDs"] = [self.resolve("/cloudCredentials", "Cloud credentials", value) for value in params["cloud_credentials"]]
-        if params["source_region"] is not None:
-            desired["sourceRegion"] = self.source_region(params["source_region"], desired.get("sourceCloudCredentialsId"))
-        if params["replication_configuration"] is not None:
-            desired["replicationConfiguration"] = self.configuration(current, params["replication_configuration"])
-        if params["licenses"] is not None:
-            desired["licensesIDs"] = list(params["licenses"])
-        if params["features"] is not None:
-            desired["features"] = params["features"]
-        if current is not None:
-            for option, member in SET_ON_CREATE.items():
-                if member in desired and desired[member] != current.get(member):
-                    self.fail_json(msg="%s of project %r is %s and cannot change to %s; create another project instead."
-                                   % (option, current["name"], current.get(member), desired[member]))
-        return desired
-
-    def source_region(self, value, credentials_id):
+    def source_region(self, value, desired, **scope):
+        """A region of the source cloud credentials; without them, only the generic region has a name."""
         if looks_like_id(value):
             return value
-        if credentials_id:
-            return self.resolve("/cloudCredentials/%s/regions" % credentials_id, "Region", value)
+        if desired.get("sourceCloudCredentialsId"):
+            return self.resolve("region", value, credentials=desired["sourceCloudCredentialsId"])
         generic = self.client.get("/extendedAccountInfo").get("genericRegion")
         if generic and value in (generic.get("name"), "generic", "Generic"):
             return generic["id"]
         self.fail_json(msg="Region %r was not found: without source_cloud_credentials only the generic region is known by name." % value)
 
-    def configuration(self, current, value):
+    def configuration(self, value, current, **scope):
         """A configuration of the project by its ID, or by its region's ID or name."""
         if current is None:
             self.fail_json(msg="replication_configuration can only be set on an existing project: create the project, "
@@ -186,34 +163,14 @@ class ProjectModule(ServiceModule):
             if value in (config["id"], config.get("region")):
                 return config["id"]
         for config in configs:
-            regions = self.list("/cloudCredentials/%s/regions" % config["cloudCredentials"])
-            if any(region["name"] == value and region["id"] == config["region"] for region in regions):
+            region = self.lookup("region", value, required=False, credentials=config["cloudCredentials"])
+            if region is not None and region["id"] == config["region"]:
                 return config["id"]
         self.fail_json(msg="Project %r has no replication configuration for %r." % (current["name"], value))
 
-    def create(self, desired):
-        return self.client.post("/projects", desired)
-
-    def update(self, current, changes):
-        return self.client.patch("/projects/" + current["id"], changes)
-
 
 def main():
-    ProjectModule(
-        argument_spec=dict(
-            name=dict(type="str", required=True),
-            state=dict(type="str", choices=["present", "absent"], default="present"),
-            type=dict(type="str", choices=["dr", "migration", "backup"]),
-            target_cloud=dict(type="str"),
-            source_cloud=dict(type="str"),
-            source_cloud_credentials=dict(type="str"),
-            source_region=dict(type="str"),
-            cloud_credentials=dict(type="list", elements="str"),
-            replication_configuration=dict(type="str"),
-            licenses=dict(type="list", elements="str"),
-            features=dict(type="dict"),
-        ),
-    ).run()
+    ProjectModule(argument_spec=OPTIONS).run()
 
 
 if __name__ == "__main__":

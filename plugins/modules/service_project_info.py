@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_project_info
 short_description: Read projects of the Replication and Recovery Service
@@ -102,7 +98,7 @@ class ProjectInfoModule(ServiceModule):
     def work(self):
         params = self.params
         if params["name"] is not None:
-            project = self.find(self.list("/projects"), "Project", params["name"])
+            project = self.lookup("project", params["name"], required=False)
             if project is None:
                 return dict(projects=[])
             wanted = [project["id"]]

@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_recovery_plan
 short_description: Manage recovery plans - machines launched step by step, with waits between steps
@@ -90,68 +86,59 @@ from ansible_collections.replication.recovery.plugins.module_utils._base import 
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 from ansible_collections.replication.recovery.plugins.module_utils._plans import canonical_steps, duration_seconds, iso_duration
 
+OPTIONS = dict(
+    project=dict(type="str", required=True),
+    name=dict(type="str", required=True, member="name"),
+    state=dict(type="str", choices=["present", "absent"], default="present"),
+    steps=dict(type="list", elements="dict", member="steps", lookup="step", convert=lambda steps: dict(items=steps), options=dict(
+        name=dict(type="str", required=True),
+        machines=dict(type="list", elements="str", required=True),
+        wait_before=dict(type="str", default="0"),
+    )),
+)
+
 
 class RecoveryPlanModule(ServiceModule):
     def work(self):
-        params = self.params
-        project = self.project(params["project"])
+        project = self.project(self.params["project"])
         path = "/projects/%s/recoveryPlans" % project["id"]
-        # Recovery plans are not paged: the list is one object with all of them.
-        current = self.find(self.client.get(path)["items"], "Recovery plan", params["name"])
+        current = self.lookup("recovery_plan", self.params["name"], required=False, project=project)
         names = dict((m["id"], name_of(m)) for m in self.machines(project))
-        if params["state"] == "absent":
-            if current is not None:
-                self.change(lambda: self.client.delete("%s/%s" % (path, current["id"])), before=self.readable(current, names))
+        if self.params["state"] == "absent":
+            self.ensure_absent(current, lambda plan: self.client.delete("%s/%s" % (path, plan["id"])), shown=lambda plan: readable(plan, names))
             return dict()
-        if params["steps"] is None:
+        if self.params["steps"] is None:
             if current is None:
-                self.fail_json(msg="Recovery plan %r does not exist; give its steps to create it." % params["name"])
+                self.fail_json(msg="Recovery plan %r does not exist; give its steps to create it." % self.params["name"])
             return dict(recovery_plan=current)
-        steps = self.desired_steps(project)
-        if current is not None and canonical_steps(current["steps"]["items"]) == canonical_steps(steps):
-            return dict(recovery_plan=current)
-        after = dict(current or {}, name=params["name"], steps=dict(items=steps))
-        written = self.change(lambda: self.client.post(path, dict(name=params["name"], steps=dict(items=steps))) if current is None
-                              else self.client.patch("%s/%s" % (path, current["id"]), dict(steps=dict(items=steps))),
-                              before=self.readable(current, names), after=self.readable(after, names))
-        after = written or after
-        return dict(recovery_plan=after)
+        plan = self.ensure(current, self.desired(current, project=project), create=lambda body: self.client.post(path, body),
+                           update=lambda changes: self.client.patch("%s/%s" % (path, current["id"]), changes),
+                           compare=lambda current, desired: {} if same_steps(current, desired) else dict(steps=desired["steps"]),
+                           shown=lambda plan: readable(plan, names))
+        return dict(recovery_plan=plan)
 
-    def desired_steps(self, project):
-        steps = []
-        for step in self.params["steps"]:
-            try:
-                wait = iso_duration(duration_seconds(step["wait_before"]))
-            except ValueError as error:
-                self.fail_json(msg="Step %r: wait_before: %s." % (step["name"], error))
-            machines = self.resolve_machines(project, step["machines"])
-            steps.append(dict(name=step["name"], machineIDs=[m["id"] for m in machines], waitBefore=wait))
-        return steps
+    def step(self, step, project, **scope):
+        try:
+            wait = iso_duration(duration_seconds(step["wait_before"]))
+        except ValueError as error:
+            self.fail_json(msg="Step %r: wait_before: %s." % (step["name"], error))
+        return dict(name=step["name"], machineIDs=[m["id"] for m in self.resolve_machines(project, step["machines"])], waitBefore=wait)
 
-    @staticmethod
-    def readable(plan, names):
-        """The plan for --diff: its steps with machine names, in order."""
-        if plan is None:
-            return {}
-        return dict(name=plan["name"], steps=[
-            dict(name=step["name"], machines=sorted(names.get(mid, mid) for mid in step.get("machineIDs", [])),
-                 wait_before=iso_duration(duration_seconds(step.get("waitBefore"))))
-            for step in plan["steps"]["items"]])
+
+def same_steps(current, desired):
+    return canonical_steps(current["steps"]["items"]) == canonical_steps(desired["steps"]["items"])
+
+
+def readable(plan, names):
+    """The plan for --diff: its steps with machine names, in order."""
+    return dict(name=plan["name"], steps=[
+        dict(name=step["name"], machines=sorted(names.get(mid, mid) for mid in step.get("machineIDs", [])),
+             wait_before=iso_duration(duration_seconds(step.get("waitBefore"))))
+        for step in plan["steps"]["items"]])
 
 
 def main():
-    RecoveryPlanModule(
-        argument_spec=dict(
-            project=dict(type="str", required=True),
-            name=dict(type="str", required=True),
-            state=dict(type="str", choices=["present", "absent"], default="present"),
-            steps=dict(type="list", elements="dict", options=dict(
-                name=dict(type="str", required=True),
-                machines=dict(type="list", elements="str", required=True),
-                wait_before=dict(type="str", default="0"),
-            )),
-        ),
-    ).run()
+    RecoveryPlanModule(argument_spec=OPTIONS).run()
 
 
 if __name__ == "__main__":

@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_recovery_plan_info
 short_description: Read the recovery plans of a project
@@ -57,10 +53,9 @@ from ansible_collections.replication.recovery.plugins.module_utils._machines imp
 class RecoveryPlanInfoModule(ServiceModule):
     def work(self):
         project = self.project(self.params["project"])
-        plans = self.client.get("/projects/%s/recoveryPlans" % project["id"])["items"]
+        plans = self.items_of("recovery_plan", project=project)
         if self.params["name"] is not None:
-            plan = self.find(plans, "Recovery plan", self.params["name"])
-            plans = [plan] if plan else []
+            plans = [plan for plan in [self.lookup("recovery_plan", self.params["name"], required=False, project=project)] if plan]
         names = dict((m["id"], name_of(m)) for m in self.machines(project)) if plans else {}
         for plan in plans:
             for step in plan["steps"]["items"]:

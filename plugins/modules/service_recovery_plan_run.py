@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_recovery_plan_run
 short_description: Run a recovery plan - launch its steps in order, or clean them up
@@ -98,7 +94,7 @@ steps:
       machines:
         - machine_id: ce77f9a4-0c1f-4c55-9a3e-2d4b5e6f7a81
           machine_name: db-1
-          replica: {id: 5e2c1d3a-7b8f-4a6e-9c0d-1e2f3a4b5c6d, machineCloudState: running, publicIps: [203.0.113.7]}
+          target_machine: {id: 5e2c1d3a-7b8f-4a6e-9c0d-1e2f3a4b5c6d, machineCloudState: running, publicIps: [203.0.113.7]}
           point_in_time_date_time: "2026-11-22T08:10:00.000000+00:00"
 failed_machines:
   description: Names of the machines the failed run launched nothing for, the skipped steps' machines included.
@@ -108,10 +104,10 @@ failed_machines:
   sample: [db-1]
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
 from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
-from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time
 
 JOB_TYPES = {"test": "RECOVERY_PLAN_TEST", "recovery": "RECOVERY_PLAN_RECOVERY", "cutover": "RECOVERY_PLAN_CUTOVER",
              "cleanup": "RECOVERY_PLAN_CLEANUP"}
@@ -120,68 +116,48 @@ JOB_TYPES = {"test": "RECOVERY_PLAN_TEST", "recovery": "RECOVERY_PLAN_RECOVERY",
 class PlanRunModule(TargetMachines, ServiceModule):
     def work(self):
         params = self.params
-        mode = params["mode"]
         project = self.project(params["project"])
-        plan = self.find(self.client.get("/projects/%s/recoveryPlans" % project["id"])["items"], "Recovery plan", params["plan"])
-        if plan is None:
-            self.fail_json(msg="Project %r has no recovery plan %r." % (project["name"], params["plan"]))
-        steps = plan["steps"]["items"]
-        ids = list(dict.fromkeys(mid for step in steps for mid in step["machineIDs"]))
-        machines = self.resolve_machines(project, ids)
+        plan = self.lookup("recovery_plan", params["plan"], project=project)
+        ids = list(dict.fromkeys(mid for step in plan["steps"]["items"] for mid in step["machineIDs"]))
         jobs = Jobs.of(self, project)
         if params["job"] is not None:
-            return self.follow(project, plan, jobs, ids)
-        job_type = JOB_TYPES[mode]
-        ours, waited = jobs.settle(same_job(job_type, ids))
+            job = jobs.get(params["job"])
+            mode = next((mode for mode, job_type in JOB_TYPES.items() if job_type == job["type"]), None)
+            if mode is None:
+                self.fail_json(msg="Job %s is a %s job, not a run of a recovery plan." % (job["id"], job["type"]))
+            return self.outcome(project, plan, jobs.wait(job), ids, mode)
+        matches = same_job(JOB_TYPES[params["mode"]], ids)
+        ours, waited = jobs.settle(matches)
         if waited:
             self.forget_targets(project)
-            machines = self.resolve_machines(project, ids)
-        if ours is None and self.nothing_to_do(project, machines, mode):
+        machines = self.resolve_machines(project, ids)
+        if ours is None and self.nothing_to_do(project, machines, params["mode"]):
             return dict()
-        if self.check_mode:
-            self.changed = ours is None
-            return dict()
-        body = dict(recoveryPlanID=plan["id"], executionMode=mode.upper())
+        body = dict(recoveryPlanID=plan["id"], executionMode=params["mode"].upper())
         point = self.point(project, machines)
         if point is not None:
             body["pointInTimeID"] = point
-        job, sent = jobs.start(lambda: self.client.post("/projects/%s/runRecoveryPlan" % project["id"], body), same_job(job_type, ids))
-        self.changed = sent
-        if not params["wait"]:
-            return dict(job=job)
-        return self.outcome(project, plan, jobs, job, ids, mode)
+        job = jobs.run(lambda: self.client.post("/projects/%s/runRecoveryPlan" % project["id"], body), matches, wait=False, ours=ours)
+        if job is None or not params["wait"]:
+            return dict(job=job) if job else dict()
+        return self.outcome(project, plan, jobs.wait(job), ids, params["mode"])
 
-    def follow(self, project, plan, jobs, ids):
-        """The run given in ``job``: wait for it, then say what it did."""
-        job = jobs.get(self.params["job"])
-        mode = next((mode for mode, job_type in JOB_TYPES.items() if job_type == job["type"]), None)
-        if mode is None:
-            self.fail_json(msg="Job %s is a %s job, not a run of a recovery plan." % (job["id"], job["type"]))
-        return self.outcome(project, plan, jobs, job, ids, mode)
-
-    def outcome(self, project, plan, jobs, job, ids, mode):
-        """Wait for the run, then return its job and, in a launch mode, each step's target machines."""
-        job = jobs.wait(job)
+    def outcome(self, project, plan, job, ids, mode):
+        """The run that ended: its job and, in a launch mode, each step's target machines; fails unless it COMPLETED."""
         self.forget_targets(project)
         machines = self.resolve_machines(project, ids)
-        if mode == "cleanup":
-            if job["status"] != "COMPLETED":
-                self.fail_plan(plan, job, dict(job=job))
-            return dict(job=job)
-        steps = plan["steps"]["items"]
-        failed = [m["id"] for m in self.failed_in(job, machines)] if job["status"] != "COMPLETED" else []
-        launched = dict((entry["machine_id"], entry) for entry in self.launched(project, [m for m in machines if m["id"] not in failed]))
-        result = dict(job=job, steps=[dict(name=step["name"], machines=[launched[mid] for mid in step["machineIDs"] if mid in launched])
-                                      for step in steps])
-        if failed:
-            names = dict((m["id"], name_of(m)) for m in machines)
-            result["failed_machines"] = [names[mid] for mid in ids if mid in failed]
+        result = dict(job=job)
+        if mode != "cleanup":
+            failed = [m["id"] for m in self.failed_in(job, machines)] if job["status"] != "COMPLETED" else []
+            launched = dict((entry["machine_id"], entry) for entry in self.launched(project, [m for m in machines if m["id"] not in failed]))
+            result["steps"] = [dict(name=step["name"], machines=[launched[mid] for mid in step["machineIDs"] if mid in launched])
+                               for step in plan["steps"]["items"]]
+            if failed:
+                names = dict((m["id"], name_of(m)) for m in machines)
+                result["failed_machines"] = [names[mid] for mid in ids if mid in failed]
         if job["status"] != "COMPLETED":
-            self.fail_plan(plan, job, result)
+            self.fail_json(msg="Recovery plan %r %s: %s" % (plan["name"], job["status"], log_tail(job, 6)), **result)
         return result
-
-    def fail_plan(self, plan, job, result):
-        self.fail_json(msg="Recovery plan %r %s: %s" % (plan["name"], job["status"], log_tail(job, 6)), changed=self.changed, **result)
 
     def nothing_to_do(self, project, machines, mode):
         if mode == "cleanup":
@@ -190,23 +166,20 @@ class PlanRunModule(TargetMachines, ServiceModule):
 
     def point(self, project, machines):
         """The pointInTimeID to send: the one given, or the newest of the plan's points at or before a date-time."""
-        value = self.params["point_in_time"]
-        if value == "latest" or self.params["mode"] == "cleanup":
+        if self.params["mode"] == "cleanup":
             return None
-        if looks_like_id(value):
-            return value
-        try:
-            moment = parse_time(value)
-        except ValueError:
-            self.fail_json(msg="point_in_time must be latest, the ID of a point in time, or an RFC 3339 date-time; not %r." % value)
-        picks = [p for p in (pick_point(self.points_in_time(project, machine), moment) for machine in machines) if p is not None]
+        point_id, moment = self.point_in_time("point_in_time", self.params["point_in_time"])
+        if moment is None:
+            return point_id
+        picks = self.points_at(project, machines, moment)[0].values()
         if not picks:
-            self.fail_json(msg="None of the plan's machines has a point in time at or before %s; nothing ran." % value)
+            self.fail_json(msg="None of the plan's machines has a point in time at or before %s; nothing ran." % self.params["point_in_time"])
         return max(picks, key=lambda p: parse_time(p["dateTime"]))["id"]
 
 
 def main():
     spec = dict(
+        WAIT_ARGUMENT_SPEC,
         project=dict(type="str", required=True),
         plan=dict(type="str", required=True),
         mode=dict(type="str", choices=["test", "recovery", "cutover", "cleanup"], default="test"),
@@ -214,7 +187,6 @@ def main():
         force=dict(type="bool", default=False),
         job=dict(type="str"),
     )
-    spec.update(WAIT_ARGUMENT_SPEC)
     PlanRunModule(argument_spec=spec).run()
 
 

@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_replica_cleanup
 short_description: Terminate machines launched in the target cloud
@@ -83,7 +79,7 @@ job:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
-from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
+from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
 
 
@@ -102,20 +98,10 @@ class CleanupModule(ServiceModule):
         removed = [replica for replica, unused_machine in targets]
         machine_ids = list(dict.fromkeys(machine["id"] for unused_replica, machine in targets))
         result = dict(removed=removed, removed_machines=list(dict.fromkeys(name_of(machine) for unused_replica, machine in targets)))
-        if not removed:
-            return result
-        if self.check_mode:
-            self.changed = True
-            return result
-        path = "/projects/%s/replicas" % project["id"]
-        job, sent = jobs.start(lambda: self.client.delete(path, dict(replicaIDs=removed)), same_job("CLEANUP", machine_ids))
-        self.changed = sent
-        if params["wait"]:
-            job = jobs.wait(job)
-            if job["status"] != "COMPLETED":
-                self.fail_json(msg="Cleanup job %s %s: %s" % (job["id"], job["status"], log_tail(job)),
-                               job=job, changed=True, **result)
-        result["job"] = job
+        if removed:
+            job = jobs.run(lambda: self.client.delete("/projects/%s/replicas" % project["id"], dict(replicaIDs=removed)),
+                           same_job("CLEANUP", machine_ids), wait=params["wait"], result=result)
+            result.update(dict(job=job) if job else {})
         return result
 
     def chosen(self, project, targets, values):
@@ -124,7 +110,7 @@ class CleanupModule(ServiceModule):
         for value in values:
             picked = [(replica, machine) for replica, machine in targets if replica == value]
             if not picked:
-                machine = self.machine(project, value)  # fails when the name is ambiguous
+                machine = self.lookup("machine", value, required=False, project=project)  # fails when the name is ambiguous
                 if machine is None and not looks_like_id(value):
                     self.fail_json(msg="%r is neither a target machine's ID nor a machine of project %r." % (value, project["name"]))
                 picked = [(replica, owner) for replica, owner in targets if machine is not None and owner["id"] == machine["id"]]
@@ -145,12 +131,12 @@ class CleanupModule(ServiceModule):
 
 def main():
     spec = dict(
+        WAIT_ARGUMENT_SPEC,
         project=dict(type="str", required=True),
         replicas=dict(type="list", elements="str"),
         machines=dict(type="list", elements="str"),
         launch_types=dict(type="list", elements="str", choices=["test", "recovery", "cutover", "debug", "restore"]),
     )
-    spec.update(WAIT_ARGUMENT_SPEC)
     CleanupModule(argument_spec=spec).run()
 
 

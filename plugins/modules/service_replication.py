@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_replication
 short_description: Start, stop or pause replication of source machines
@@ -96,7 +92,8 @@ class ReplicationModule(ServiceModule):
             body = dict(machineIDs=[m["id"] for m in to_change])
             answer = self.change(lambda: Jobs.of(self, project).retry_when_busy(lambda: self.client.post("/projects/%s/%s" % (project["id"], action), body)),
                                  before=dict((name_of(m), m.get("replicationStatus")) for m in to_change),
-                                 after=dict((name_of(m), status) for m in to_change))
+                                 after=dict((name_of(m), status) for m in to_change),
+                                 wrote=lambda answer: len(answer.get("invalidMachineIDs", [])) < len(to_change))
             if answer is None:  # check mode
                 changed = dict((m["id"], dict(m, replicationStatus=status)) for m in to_change)
             else:
@@ -109,8 +106,7 @@ class ReplicationModule(ServiceModule):
             names = dict((m["id"], name_of(m)) for m in machines)
             others = "; the others changed" if result["changed_machines"] else ""
             self.fail_json(msg="The service refused to set replication %s for %s%s. Set allow_partial: true to accept that."
-                           % (params["state"], ", ".join(names.get(i, i) for i in invalid), others), changed=bool(result["changed_machines"]), **result)
-        self.changed = bool(result["changed_machines"])
+                           % (params["state"], ", ".join(names.get(i, i) for i in invalid), others), **result)
         return result
 
 

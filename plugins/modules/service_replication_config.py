@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_replication_config
 short_description: Manage replication configurations of a Replication and Recovery Service project
@@ -162,80 +158,69 @@ default:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import PREDICTED, ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._compare import key_values
 
-OPTIONS = {
-    "server_type": "replicationServerType",
-    "use_dedicated_server": "useDedicatedServer",
-    "use_private_ip": "usePrivateIp",
-    "volume_encryption": "volumeEncryptionAllowed",
-    "volume_encryption_key": "volumeEncryptionKey",
-    "bandwidth_throttling": "bandwidthThrottling",
-    "proxy_url": "proxyUrl",
-    "zone": "zone",
-    "storage_location_id": "storageLocationId",
-    "compute_location_id": "computeLocationId",
-    "logical_location_id": "logicalLocationId",
-    "subnet_host_project": "subnetHostProject",
-    "archiving_enabled": "archivingEnabled",
-    "object_storage_location": "objectStorageLocation",
-}
-UNORDERED = ("replicatorSecurityGroupIDs", "replicationTags")
+OPTIONS = dict(
+    project=dict(type="str", required=True),
+    region=dict(type="str", required=True),
+    cloud_credentials=dict(type="str"),
+    subnet=dict(type="str", member="subnetId", lookup="subnet"),
+    security_groups=dict(type="list", elements="str", member="replicatorSecurityGroupIDs", lookup="security_group", unordered=True),
+    server_type=dict(type="str", member="replicationServerType"),
+    use_dedicated_server=dict(type="bool", member="useDedicatedServer"),
+    use_private_ip=dict(type="bool", member="usePrivateIp"),
+    volume_encryption=dict(type="bool", member="volumeEncryptionAllowed"),
+    volume_encryption_key=dict(type="str", no_log=False, member="volumeEncryptionKey"),
+    replication_tags=dict(type="dict", member="replicationTags", convert=key_values, unordered=True),
+    bandwidth_throttling=dict(type="int", member="bandwidthThrottling"),
+    proxy_url=dict(type="str", member="proxyUrl"),
+    zone=dict(type="str", member="zone"),
+    storage_location_id=dict(type="str", member="storageLocationId"),
+    compute_location_id=dict(type="str", member="computeLocationId"),
+    logical_location_id=dict(type="str", member="logicalLocationId"),
+    subnet_host_project=dict(type="str", member="subnetHostProject"),
+    archiving_enabled=dict(type="bool", member="archivingEnabled"),
+    object_storage_location=dict(type="str", member="objectStorageLocation"),
+    default=dict(type="bool", default=False),
+    allow_resync=dict(type="bool", default=False),
+)
 
 
 class ReplicationConfigModule(ServiceModule):
     def work(self):
-        params = self.params
-        project = self.project(params["project"])
+        project = self.project(self.params["project"])
         path = "/projects/%s/replicationConfigurations" % project["id"]
         configs = self.list(path)
         credentials_id = self.credentials_id(project, configs)
-        region = self.region(credentials_id, params["region"])
+        region = self.lookup("region", self.params["region"], credentials=credentials_id)
         current = next((config for config in configs if config["region"] == region["id"]), None)
-        desired = self.desired(region)
+        desired = dict(self.desired(current, region=region), region=region["id"])
         if self.params["cloud_credentials"] is not None or current is None:
             desired["cloudCredentials"] = credentials_id
         resync = self.resync(project, current, desired)
         config = self.ensure(current, desired, create=lambda body: self.client.post(path, body),
-                             update=lambda changes: self.client.patch("%s/%s" % (path, current["id"]), changes), unordered=UNORDERED)
+                             update=lambda changes: self.client.patch("%s/%s" % (path, current["id"]), changes))
         is_default = project.get("replicationConfiguration") is not None and project["replicationConfiguration"] == config.get("id")
-        if params["default"] and not is_default:
-            self.make_default(project, config)
+        if self.params["default"] and not is_default:
+            self.change(lambda: self.client.patch("/projects/" + project["id"], dict(replicationConfiguration=config["id"])),
+                        before=dict(default=False), after=dict(default=True))
             is_default = True
         return dict(replication_configuration=config, resync_triggered=resync, default=is_default)
 
     def credentials_id(self, project, configs):
         if self.params["cloud_credentials"] is not None:
-            return self.resolve("/cloudCredentials", "Cloud credentials", self.params["cloud_credentials"])
+            return self.resolve("cloud_credentials", self.params["cloud_credentials"])
         region = self.params["region"]
         for config in configs:
             if looks_like_id(region) and config["region"] == region:
                 return config["cloudCredentials"]
         if configs and not looks_like_id(region):
-            # The region is named: any credentials of the project's configurations see its regions.
             return configs[0]["cloudCredentials"]
         if project.get("cloudCredentialsIDs"):
             return project["cloudCredentialsIDs"][0]
         if PREDICTED in project["id"]:
             return "credentials of %s%s" % (project["name"], PREDICTED)  # a project check mode predicted
         self.fail_json(msg="Project %r has no cloud credentials: give cloud_credentials." % project["name"])
-
-    def region(self, credentials_id, value):
-        return self.item("/cloudCredentials/%s/regions" % credentials_id, "Region", value)
-
-    def desired(self, region):
-        params = self.params
-        desired = dict(region=region["id"])
-        for option, member in OPTIONS.items():
-            if params[option] is not None:
-                desired[member] = params[option]
-        if params["subnet"] is not None:
-            desired["subnetId"] = self.region_item(region, "subnets", "subnetId", "Subnet", params["subnet"])
-        if params["security_groups"] is not None:
-            desired["replicatorSecurityGroupIDs"] = [
-                self.region_item(region, "securityGroups", "securityGroupId", "Security group", value) for value in params["security_groups"]]
-        if params["replication_tags"] is not None:
-            desired["replicationTags"] = [dict(key=key, value=str(value)) for key, value in sorted(params["replication_tags"].items())]
-        return desired
 
     def resync(self, project, current, desired):
         """Whether the change restarts initial sync (a new encryption key, or credentials of another cloud
@@ -247,7 +232,7 @@ class ReplicationConfigModule(ServiceModule):
         if key is not None and key != current.get("volumeEncryptionKey"):
             reasons.append("a new volume_encryption_key")
         if desired.get("cloudCredentials", current["cloudCredentials"]) != current["cloudCredentials"]:
-            accounts = dict((c["id"], c.get("accountIdentifier")) for c in self.list("/cloudCredentials"))
+            accounts = dict((c["id"], c.get("accountIdentifier")) for c in self.items_of("cloud_credentials"))
             if accounts.get(desired["cloudCredentials"]) != accounts.get(current["cloudCredentials"]):
                 reasons.append("cloud_credentials of another cloud account")
         if reasons and not self.params["allow_resync"]:
@@ -256,37 +241,9 @@ class ReplicationConfigModule(ServiceModule):
                                % (" and ".join(reasons), project["name"]))
         return bool(reasons)
 
-    def make_default(self, project, config):
-        self.change(lambda: self.client.patch("/projects/" + project["id"], dict(replicationConfiguration=config["id"])),
-                    before=dict(default=False), after=dict(default=True))
-
 
 def main():
-    options = dict(
-        project=dict(type="str", required=True),
-        region=dict(type="str", required=True),
-        cloud_credentials=dict(type="str"),
-        subnet=dict(type="str"),
-        security_groups=dict(type="list", elements="str"),
-        server_type=dict(type="str"),
-        use_dedicated_server=dict(type="bool"),
-        use_private_ip=dict(type="bool"),
-        volume_encryption=dict(type="bool"),
-        volume_encryption_key=dict(type="str", no_log=False),
-        replication_tags=dict(type="dict"),
-        bandwidth_throttling=dict(type="int"),
-        proxy_url=dict(type="str"),
-        zone=dict(type="str"),
-        storage_location_id=dict(type="str"),
-        compute_location_id=dict(type="str"),
-        logical_location_id=dict(type="str"),
-        subnet_host_project=dict(type="str"),
-        archiving_enabled=dict(type="bool"),
-        object_storage_location=dict(type="str"),
-        default=dict(type="bool", default=False),
-        allow_resync=dict(type="bool", default=False),
-    )
-    ReplicationConfigModule(argument_spec=options).run()
+    ReplicationConfigModule(argument_spec=OPTIONS).run()
 
 
 if __name__ == "__main__":

@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_replication_config_info
 short_description: Read the replication configurations of a Replication and Recovery Service project
@@ -79,8 +75,8 @@ class ReplicationConfigInfoModule(ServiceModule):
     def in_region(self, config, region):
         if looks_like_id(region):
             return region in (config["id"], config["region"])
-        regions = self.list("/cloudCredentials/%s/regions" % config["cloudCredentials"])
-        return any(r["id"] == config["region"] and r["name"] == region for r in regions)
+        found = self.lookup("region", region, required=False, credentials=config["cloudCredentials"])
+        return found is not None and found["id"] == config["region"]
 
 
 def main():

@@ -3,10 +3,6 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 DOCUMENTATION = r"""
 module: service_reverse_replication
 short_description: Set the direction a project replicates in, for failback
@@ -76,11 +72,13 @@ class ReverseReplicationModule(ServiceModule):
         current = bool(project.get("replicationReversed"))
         if current == wanted:
             return dict(project=project)
-        if not self.check_mode:
+
+        def reverse():
             Jobs.of(self, project).wait_until_idle()  # a running job would make the service refuse
+            return self.client.post("/projects/%s/reverseReplication" % project["id"])
+
         try:
-            reversed_project = self.change(lambda: self.client.post("/projects/%s/reverseReplication" % project["id"]),
-                                           before=dict(replicationReversed=current), after=dict(replicationReversed=wanted))
+            reversed_project = self.change(reverse, before=dict(replicationReversed=current), after=dict(replicationReversed=wanted))
         except ServiceError as error:
             if error.status != 422:
                 raise

@@ -30,8 +30,8 @@ def seen(name, state="continuous", lag=30, backlog=0):
 
 def launched(name, point="2026-11-22T09:50:00+00:00", created="2026-11-22T10:04:00+00:00", state="running", ips=("203.0.113.9",)):
     return {"machine_id": name + "-id", "machine_name": name, "point_in_time_date_time": point,
-            "replica": {"id": name + "-target", "machineCloudId": "i-" + name, "machineCloudState": state,
-                        "publicIps": list(ips), "pointInTime": name + "-point", "cloudEndureCreationDateTime": created}}
+            "target_machine": {"id": name + "-target", "machineCloudId": "i-" + name, "machineCloudState": state,
+                               "publicIps": list(ips), "pointInTime": name + "-point", "cloudEndureCreationDateTime": created}}
 
 
 def record(**changes):
@@ -207,15 +207,15 @@ def test_a_running_target_machine_is_up_since_the_service_created_it():
 
 def test_without_a_creation_time_a_machine_is_up_since_the_job_ended():
     entry = launched("web-1")
-    del entry["replica"]["cloudEndureCreationDateTime"]
+    del entry["target_machine"]["cloudEndureCreationDateTime"]
     assert dr_test_service_view([entry], job={"endDateTime": T1})["web-1"]["up"] == T1
 
 
 def test_a_machine_that_runs_at_a_later_look_is_up_since_that_look():
     view = dr_test_service_view([launched("web-1"), launched("db-1", state="pending")], job={"endDateTime": T1})
     assert view["db-1"]["running"] is False and view["db-1"]["up"] is None
-    later = [{"id": "db-1-id", "name": "db-1", "target": {"machineCloudState": "running", "machineCloudId": "i-db-1", "publicIps": []}},
-             {"id": "web-1-id", "name": "web-1", "target": {"machineCloudState": "stopped"}}]
+    later = [{"id": "db-1-id", "name": "db-1", "target_machine": {"machineCloudState": "running", "machineCloudId": "i-db-1", "publicIps": []}},
+             {"id": "web-1-id", "name": "web-1", "target_machine": {"machineCloudState": "stopped"}}]
     view = dr_test_service_view(later, view=view, seen_at="2026-11-22T10:09:00+00:00")
     assert view["db-1"]["running"] is True and view["db-1"]["up"] == "2026-11-22T10:09:00+00:00"
     assert view["web-1"]["up"] == "2026-11-22T10:04:00+00:00"  # up already: a later look does not move it

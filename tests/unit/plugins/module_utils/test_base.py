@@ -7,9 +7,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import ast
+import os
+
 import pytest
 
-from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, _empty_text, _structure_problem, connection_settings
+from ansible_collections.replication.recovery.plugins.module_utils._base import (
+    TABLE_KEYS, ServiceModule, _empty_text, _structure_problem, connection_settings)
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient
 
@@ -20,22 +24,21 @@ class Failed(Exception):
     pass
 
 
-class Module:
-    project = ServiceModule.project
-    item = ServiceModule.item
-    find = ServiceModule.find
-    list = ServiceModule.list
-    predicted = ServiceModule.predicted
-    remember_names = ServiceModule.remember_names
-    named = ServiceModule.named
-    region_item = ServiceModule.region_item
+class Module(ServiceModule):
+    """ServiceModule without AnsibleModule's set-up: a client that answers from a dictionary, given
+    parameters and option table, and failures and warnings recorded."""
 
-    def __init__(self, answers, check_mode=False):
-        self.client = PathClient(answers)
+    def __init__(self, answers, check_mode=False, params=None, table=None):
+        self._client = PathClient(answers)
         self.check_mode = check_mode
+        self.params = params or {}
+        self.argument_spec = dict((option, dict((k, v) for k, v in row.items() if k not in TABLE_KEYS)) for option, row in (table or {}).items())
+        self.table = dict((option, dict((k, v) for k, v in row.items() if k in TABLE_KEYS)) for option, row in (table or {}).items())
         self.warnings = []
         self._lists = {}
         self._names = {}
+        self.changed = False
+        self.diff = dict(before={}, after={})
 
     def fail_json(self, msg, **kwargs):
         raise Failed(msg)
@@ -85,9 +88,9 @@ US_EAST = {"id": "b1e8c0d2-5a4f-4c3b-9e2d-1f0a9b8c7d6e", "name": "us-east-1",
 
 def test_the_diff_shows_the_names_of_what_was_looked_up_beside_the_ids():
     module = Module({"/cloudCredentials": [{"id": CREDENTIALS_ID, "name": "aws-dr"}], REGIONS: [US_EAST]})
-    module.item("/cloudCredentials", "Cloud credentials", "aws-dr")
-    region = module.item(REGIONS, "Region", "us-east-1")
-    assert module.region_item(region, "subnets", "subnetId", "Subnet", "private-a") == "subnet-0a1b"
+    module.lookup("cloud_credentials", "aws-dr")
+    region = module.lookup("region", "us-east-1", credentials=CREDENTIALS_ID)
+    assert module.resolve("subnet", "private-a", region=region) == "subnet-0a1b"
     diff = {"before": {"subnetId": "subnet-0c2d", "tags": [{"key": "team", "value": "dr"}]},
             "after": {"subnetId": "subnet-0a1b", "cloudCredentials": CREDENTIALS_ID, "region": US_EAST["id"], "zone": "a"}}
     assert module.named(diff) == {
@@ -107,9 +110,9 @@ def test_check_mode_predicts_what_an_earlier_task_would_create_and_reads_nothing
     project = module.project("production")
     assert project == {"id": "production (predicted)", "name": "production"}
     assert module.list("/projects/%s/replicationConfigurations" % project["id"]) == []
-    credentials = module.item("/cloudCredentials", "Cloud credentials", "aws-dr")
-    region = module.item("/cloudCredentials/%s/regions" % credentials["id"], "Region", "us-east-1")
-    assert module.region_item(region, "subnets", "subnetId", "Subnet", "private-a") == "private-a (predicted)"
+    credentials = module.lookup("cloud_credentials", "aws-dr")
+    region = module.lookup("region", "us-east-1", credentials=credentials)
+    assert module.resolve("subnet", "private-a", region=region) == "private-a (predicted)"
     assert module.client.requests == ["/projects", "/cloudCredentials"], "nothing is asked about what does not exist"
     assert module.warnings == [
         "Check mode: Project 'production' does not exist yet; taken as one an earlier task of this run creates. "
@@ -120,8 +123,6 @@ def test_check_mode_predicts_what_an_earlier_task_would_create_and_reads_nothing
 
 def test_check_mode_says_where_it_cannot_go_further_when_a_read_needs_what_it_predicted():
     module = Module({"/projects": []}, check_mode=True)
-    module.run = ServiceModule.run.__get__(module)
-    module.changed = False
 
     def work():
         project = module.project("production")
@@ -135,9 +136,9 @@ def test_check_mode_still_fails_for_an_unknown_id_or_an_item_missing_from_a_real
     module = Module({REGIONS: [US_EAST]}, check_mode=True)
     with pytest.raises(Failed, match="Project %s was not found" % PROJECT_ID):
         module.project(PROJECT_ID)
-    region = module.item(REGIONS, "Region", "us-east-1")
-    with pytest.raises(Failed, match="Subnet 'private-z' is not in region us-east-1"):
-        module.region_item(region, "subnets", "subnetId", "Subnet", "private-z")
+    region = module.lookup("region", "us-east-1", credentials=CREDENTIALS_ID)
+    with pytest.raises(Failed, match="Region us-east-1 has no subnet 'private-z'. Known: private-a, private-b."):
+        module.resolve("subnet", "private-z", region=region)
 
 
 @pytest.mark.parametrize("params,problem", [
@@ -187,3 +188,204 @@ def test_connection_settings_convert_text_as_the_modules_do(monkeypatch):
     assert not settings["ca_path"].startswith("~")
     with pytest.raises(TypeError):
         connection_settings({"timeout": "soon"})
+
+
+# -- the one look-up rule, for every kind ------------------------------------------------------
+
+PROJECT = {"id": PROJECT_ID, "name": "production"}
+MACHINES = "/projects/%s/machines" % PROJECT_ID
+PLANS = "/projects/%s/recoveryPlans" % PROJECT_ID
+WEB_1 = {"id": "3c1e9a4b-2d5f-4e6a-8b7c-9d0e1f2a3b4c", "sourceProperties": {"name": "web-1"}, "replica": "5e2c1d3a-7b8f-4a6e-9c0d-1e2f3a4b5c6d"}
+DB_1 = {"id": "4d2f0b5c-3e6a-4f7b-9c8d-0e1f2a3b4c5d", "sourceProperties": {"name": "db-1"}}
+# kind, scope, path of its list, items, the name of the first
+KINDS_UNDER_TEST = [
+    ("cloud", {}, "/clouds", [{"id": "5b9e2b7e-0a43-5c53-9e7c-6b0f6f0d2b51", "name": "AWS"}, {"id": "x", "name": "GCP"}], "AWS"),
+    ("cloud_credentials", {}, "/cloudCredentials", [{"id": CREDENTIALS_ID, "name": "aws-dr"}, {"id": "y", "name": "aws-main"}], "aws-dr"),
+    ("project", {}, "/projects", [PROJECT, {"id": "z", "name": "staging"}], "production"),
+    ("region", {"credentials": CREDENTIALS_ID}, REGIONS, [US_EAST, {"id": "w", "name": "eu-west-1"}], "us-east-1"),
+    ("machine", {"project": PROJECT}, MACHINES, [WEB_1, DB_1], "web-1"),
+    ("recovery_plan", {"project": PROJECT}, PLANS, [{"id": "6f3a1c5d-4e7b-4a8c-9d0e-1f2a3b4c5d6e", "name": "tiers"}, {"id": "v", "name": "all"}], "tiers"),
+]
+
+
+@pytest.mark.parametrize("kind,scope,path,items,name", KINDS_UNDER_TEST)
+def test_every_kind_is_found_by_name_or_id_in_one_list_read_once_per_run(kind, scope, path, items, name):
+    module = Module({path: dict(items=items) if kind == "recovery_plan" else items})
+    assert module.lookup(kind, name, **scope) is items[0]
+    assert module.resolve(kind, name, **scope) == items[0]["id"]
+    assert module.lookup(kind, items[1]["id"], **scope) is items[1] or kind == "project"  # a project by ID is read on its own
+    assert module.lookup(kind, "nowhere", required=False, **scope) is None
+    assert module.client.requests == [path], "one request for the kind, whatever is asked"
+
+
+@pytest.mark.parametrize("kind,scope,path,items,name", KINDS_UNDER_TEST)
+def test_an_id_resolves_without_a_request(kind, scope, path, items, name):
+    module = Module({})
+    assert module.resolve(kind, items[0]["id"], **scope) == items[0]["id"]
+    assert module.client.requests == []
+
+
+@pytest.mark.parametrize("kind,scope,path,items,name", KINDS_UNDER_TEST)
+def test_two_of_one_name_are_ambiguous_for_every_kind(kind, scope, path, items, name):
+    twin = dict(items[0], id="00000000-0000-4000-8000-000000000000")
+    module = Module({path: dict(items=[items[0], twin]) if kind == "recovery_plan" else [items[0], twin]})
+    with pytest.raises(Failed, match="name %r is ambiguous: 2 .* have it; give the ID \\(one of 00000000-" % name):
+        module.lookup(kind, name, **scope)
+
+
+@pytest.mark.parametrize("kind,scope,path,items,name", KINDS_UNDER_TEST)
+def test_a_name_not_found_fails_naming_what_is_known(kind, scope, path, items, name):
+    module = Module({path: dict(items=items) if kind == "recovery_plan" else items})
+    with pytest.raises(Failed, match="'nowhere'.* Known: ") as failure:
+        module.lookup(kind, "nowhere", **scope)
+    assert name in str(failure.value)
+
+
+def test_ambiguous_machines_name_their_project():
+    module = Module({MACHINES: [WEB_1, dict(WEB_1, id="00000000-0000-4000-8000-000000000000")]})
+    with pytest.raises(Failed, match="Machine name 'web-1' is ambiguous: 2 machines of project 'production' have it"):
+        module.resolve_machines(PROJECT, ["web-1"])
+
+
+def test_a_target_machine_is_read_once_per_run_and_again_after_a_job():
+    target = "/projects/%s/replicas/%s" % (PROJECT_ID, WEB_1["replica"])
+    module = Module({target: {"id": WEB_1["replica"], "machineCloudState": "running"}})
+    assert module.target_machine(PROJECT, WEB_1)["machineCloudState"] == "running"
+    assert module.target_machine(PROJECT, WEB_1)["machineCloudState"] == "running"
+    assert module.client.requests == [target]
+    module.forget("/projects/%s/replicas/" % PROJECT_ID)
+    module.target_machine(PROJECT, WEB_1)
+    assert module.client.requests == [target, target]
+
+
+def test_machines_are_resolved_in_the_order_given_without_repeats():
+    module = Module({MACHINES: [WEB_1, DB_1]})
+    assert module.resolve_machines(PROJECT, ["db-1", WEB_1["id"], "web-1"]) == [DB_1, WEB_1]
+    with pytest.raises(Failed, match="Project 'production' has no machine 'app-1', 'app-2'. Known: db-1, web-1."):
+        module.resolve_machines(PROJECT, ["app-1", "web-1", "app-2"])
+
+
+# -- the option table -------------------------------------------------------------------------
+
+TABLE = dict(
+    project=dict(type="str"),
+    name=dict(type="str", member="name"),
+    kind=dict(type="str", member="type", convert=str.upper, create_only=True),
+    credentials=dict(type="list", elements="str", member="cloudCredentialsIDs", lookup="cloud_credentials", unordered=True),
+    subnet=dict(type="str", member="subnetId", lookup="subnet"),
+    key=dict(type="str", no_log=True, member="privateKey"),
+)
+
+
+def test_the_table_makes_the_desired_state_of_the_options_given():
+    module = Module({"/cloudCredentials": [{"id": CREDENTIALS_ID, "name": "aws-dr"}]},
+                    params=dict(project="p", name="web", kind="dr", credentials=["aws-dr", "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e"],
+                                subnet="private-b", key=None), table=TABLE)
+    assert module.desired(region=US_EAST) == {"name": "web", "type": "DR", "cloudCredentialsIDs": [CREDENTIALS_ID, "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e"],
+                                              "subnetId": "subnet-0c2d"}
+    assert module._members("unordered") == ("cloudCredentialsIDs",) and module._members("no_log") == ("privateKey",)
+
+
+def test_a_create_only_member_that_would_change_fails():
+    module = Module({}, params=dict(kind="backup"), table=TABLE)
+    assert module.desired(current={"name": "web", "type": "BACKUP"}) == {"type": "BACKUP"}
+    with pytest.raises(Failed, match="kind of 'web' is DR and cannot change to BACKUP"):
+        module.desired(current={"name": "web", "type": "DR"})
+
+
+def test_ensure_sends_only_what_differs_compares_unordered_lists_as_sets_and_keeps_secrets_out_of_the_diff():
+    module = Module({}, table=TABLE)
+    sent = []
+    current = {"id": "c", "name": "web", "cloudCredentialsIDs": ["a", "b"], "privateKey": "old"}
+    desired = {"name": "web", "cloudCredentialsIDs": ["b", "a"], "privateKey": "new"}
+    after = module.ensure(current, desired, create=None, update=lambda changes: sent.append(changes) or dict(current, **changes))
+    assert sent == [{"privateKey": "new"}] and after["privateKey"] == "new"
+    assert module.changed and module.diff == {"before": {"name": "web", "cloudCredentialsIDs": ["a", "b"]},
+                                              "after": {"name": "web", "cloudCredentialsIDs": ["a", "b"]}}
+
+
+def test_ensure_takes_a_custom_comparison_and_view():
+    module = Module({})
+    current = {"id": "c", "steps": [3, 1]}
+    plan = module.ensure(current, {"steps": [1, 3]}, create=None, update=None, compare=lambda current, desired: {},
+                         shown=lambda plan: {"steps": sorted(plan["steps"])})
+    assert plan is current and not module.changed
+
+
+def test_check_mode_predicts_a_creation_without_writing():
+    module = Module({}, check_mode=True, table=TABLE)
+    created = module.ensure(None, {"name": "web", "privateKey": "secret"}, create=lambda body: pytest.fail("written in check mode"), update=None)
+    assert created == {"name": "web", "privateKey": "secret"}
+    assert module.changed and module.diff == {"before": {}, "after": {"name": "web"}}
+
+
+# -- one way to change things -----------------------------------------------------------------
+
+def test_a_change_writes_only_outside_check_mode_and_records_the_diff():
+    for check_mode in (True, False):
+        module = Module({}, check_mode=check_mode)
+        answer = module.change(lambda: "written", before={"a": 1}, after={"a": 2})
+        assert answer == (None if check_mode else "written")
+        assert module.changed and module.diff == {"before": {"a": 1}, "after": {"a": 2}}
+
+
+def test_a_write_that_changed_nothing_after_all_is_not_a_change():
+    module = Module({})
+    assert module.change(lambda: ("job", False), after={"a": 2}, wrote=lambda started: started[1]) == ("job", False)
+    assert not module.changed and module.diff == {"before": {}, "after": {}}
+
+
+def test_a_write_the_service_refused_changed_nothing():
+    module = Module({})
+
+    def refused():
+        raise ServiceError("POST", "/projects", 400, "invalidInput", "no")
+    with pytest.raises(ServiceError):
+        module.change(refused, after={"a": 2})
+    assert not module.changed
+
+
+def test_no_module_tests_check_mode_or_sets_changed_or_the_diff_itself():
+    """Modules change things through the base's change() and ensure() only (see the module docstring of _base)."""
+    modules = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "plugins", "modules")
+    offences = []
+    for name in sorted(os.listdir(modules)):
+        if not name.endswith(".py"):
+            continue
+        with open(os.path.join(modules, name)) as source:
+            tree = ast.parse(source.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in ("check_mode", "diff", "changed", "record_diff"):
+                offences.append("%s:%d uses %s" % (name, node.lineno, node.attr))
+            if isinstance(node, ast.keyword) and node.arg in ("changed", "diff"):
+                offences.append("%s:%d passes %s=" % (name, node.lineno, node.arg))
+            if isinstance(node, ast.Dict) and any(isinstance(key, ast.Constant) and key.value in ("changed", "diff") for key in node.keys):
+                offences.append("%s:%d returns changed or diff" % (name, node.lineno))
+    assert len(os.listdir(modules)) > 20 and offences == []
+
+
+# -- moments and points in time ---------------------------------------------------------------
+
+def test_a_moment_is_an_rfc_3339_date_time():
+    module = Module({})
+    assert module.moment("since", None) is None
+    assert module.moment("since", "2026-11-22T08:00:00Z") == module.moment("since", "2026-11-22T09:00:00+01:00") == 1795334400.0
+    with pytest.raises(Failed, match="since must be an RFC 3339 date-time such as 2026-11-22T08:00:00Z, not 'yesterday'."):
+        module.moment("since", "yesterday")
+
+
+def test_a_point_in_time_is_latest_an_id_or_a_date_time():
+    module = Module({})
+    assert module.point_in_time("point_in_time", "latest") == (None, None)
+    assert module.point_in_time("point_in_time", WEB_1["id"]) == (WEB_1["id"], None)
+    assert module.point_in_time("point_in_time", "2026-11-22T08:00:00Z") == (None, 1795334400.0)
+    with pytest.raises(Failed, match="point_in_time must be latest, the ID of a point in time, or an RFC 3339 date-time"):
+        module.point_in_time("point_in_time", "soon")
+
+
+def test_points_at_a_moment_are_each_machines_newest_at_or_before_it():
+    points = "/projects/%s/machines/%%s/pointsintime" % PROJECT_ID
+    module = Module({points % WEB_1["id"]: [{"id": "p1", "dateTime": "2026-11-22T07:00:00Z"}, {"id": "p2", "dateTime": "2026-11-22T08:30:00Z"}],
+                     points % DB_1["id"]: [{"id": "p3", "dateTime": "2026-11-22T09:00:00Z"}]})
+    chosen, missing = module.points_at(PROJECT, [WEB_1, DB_1], module.moment("at", "2026-11-22T08:00:00Z"))
+    assert chosen == {WEB_1["id"]: {"id": "p1", "dateTime": "2026-11-22T07:00:00Z"}} and missing == ["db-1"]

@@ -7,6 +7,7 @@ __metaclass__ = type
 
 import pytest
 
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import Jobs, log_tail, same_job
 
@@ -18,12 +19,19 @@ class Failed(Exception):
 class FakeModule:
     """Just what Jobs uses: a client that answers the newest job, and fail_json."""
 
-    def __init__(self, newest, job_states=None):
+    change = ServiceModule.change
+
+    def __init__(self, newest, job_states=None, check_mode=False):
         self.newest = list(newest)  # answers to "newest job", in turn; the last repeats
         self.job_states = job_states or {}  # job ID -> statuses it goes through
         self.client = self
         self.requests = []
         self.changed = False
+        self.check_mode = check_mode
+        self.failure = None
+
+    def record_diff(self, before, after):
+        pass
 
     def get(self, path, params=None):
         self.requests.append(path)
@@ -36,6 +44,7 @@ class FakeModule:
         return {"id": job_id, "type": "TEST_LAUNCH", "status": status}
 
     def fail_json(self, msg, **kwargs):
+        self.failure = dict(kwargs, msg=msg)
         raise Failed(msg)
 
 
@@ -266,3 +275,50 @@ def test_log_tail_quotes_the_last_lines():
     job = {"log": [{"message": "Job started."}, {"message": "db-1: conversion failed."}, {"message": "Job finished with errors."}]}
     assert log_tail(job, 2) == "db-1: conversion failed. Job finished with errors."
     assert log_tail({}) == ""
+
+
+def test_run_starts_the_job_waits_for_it_and_is_a_change():
+    module = FakeModule([job("old", "COMPLETED")], job_states={"new": ["STARTED", "COMPLETED"]})
+    jobs, unused = make(module)
+    assert jobs.run(lambda: job("new", "PENDING"), MATCH)["status"] == "COMPLETED"
+    assert module.changed
+
+
+def test_run_that_adopts_a_running_job_changed_nothing():
+    module = FakeModule([job("running")], job_states={"running": ["COMPLETED"]})
+    jobs, unused = make(module)
+    assert jobs.run(lambda: pytest.fail("sent again"), MATCH, wait=False)["id"] == "running"
+    assert not module.changed
+
+
+def test_run_in_check_mode_sends_nothing_and_predicts_a_change():
+    module = FakeModule([job("old", "COMPLETED")], check_mode=True)
+    jobs, unused = make(module)
+    assert jobs.run(lambda: pytest.fail("sent in check mode"), MATCH) is None
+    assert module.changed and module.requests == []
+
+
+def test_run_follows_the_running_job_given_without_starting_one():
+    module = FakeModule([job("old", "COMPLETED")], job_states={"ours": ["COMPLETED"]})
+    jobs, unused = make(module)
+    assert jobs.run(lambda: pytest.fail("sent"), MATCH, ours=job("ours"))["status"] == "COMPLETED"
+    assert not module.changed
+
+
+def test_a_job_that_does_not_complete_fails_the_task_with_its_log_and_the_result():
+    module = FakeModule([job("old", "COMPLETED")], job_states={"new": ["FAILED"]})
+    module.get = lambda path, params=None: (
+        {"items": [job("old", "COMPLETED")]} if params else dict(job("new", "FAILED"), log=[{"message": "disk full"}]))
+    jobs, unused = make(module)
+    with pytest.raises(Failed, match="^TEST_LAUNCH job new FAILED: disk full$"):
+        jobs.run(lambda: job("new", "PENDING"), MATCH, result=dict(removed=["r1"]))
+    assert module.failure["removed"] == ["r1"] and module.failure["job"]["status"] == "FAILED" and module.changed
+
+
+def test_follow_hands_a_failed_job_to_the_modules_own_failure():
+    module = FakeModule([job("old", "COMPLETED")], job_states={"j": ["FAILED"]})
+    jobs, unused = make(module)
+    failed = []
+    with pytest.raises(Failed):
+        jobs.follow(job("j"), failed=lambda ended: failed.append(ended["status"]) or module.fail_json("launch failed"))
+    assert failed == ["FAILED"]
