@@ -151,7 +151,7 @@ class UserModule(ServiceModule):
         return result
 
     def notifications(self, me):
-        wanted = [self.resolve("/projects", "Project", value) for value in self.params["notification_projects"]]
+        wanted = [self.resolve("project", value) for value in self.params["notification_projects"]]
         current = dict(projectIDs=me.get("settings", {}).get("sendNotifications", {}).get("projectIDs", []))
         settings = self.ensure(current, dict(projectIDs=wanted), create=None, unordered=("projectIDs",),
                                update=lambda changes: self.client.patch("/users/" + me["id"], dict(
