@@ -430,6 +430,85 @@ def dr_test_failure_message(report, path=None):
     return message + (" Report: %s" % path if path else "")
 
 
+def _record_read(record, view):
+    return dict(record, project_id=view["project"]["id"])
+
+
+def _record_preflight(record, view, selected, gate):
+    return dict(record, started=view["service_time"], machines=[machine["name"] for machine in selected["machines"]],
+                excluded=selected["excluded"], health=health_gate(selected["machines"], **gate))
+
+
+def _record_resumed(record, cleaned, check_mode=False):
+    removed = cleaned["removed_machines"]
+    return dict(record, resumed=dict(job=(cleaned.get("job") or {}).get("id"), removed_machines=removed, message="%s the target machines an "
+                                     "earlier run left, of %s" % ("would clean up" if check_mode else "cleaned up", _truncated(removed))))
+
+
+def _record_launch(record):
+    return dict(record, launch=dict(attempted=record["machines"]))
+
+
+def _record_started(record, started):
+    if started.get("job") is not None:
+        return dict(record, launch=dict(record.get("launch") or {}, job=started["job"]))
+    return dict(record, predicted=dict(would_launch=started.get("would_launch") or record["machines"]))
+
+
+def _record_launched(record, outcome, followed, plan=False):
+    """What the launch did: service_launch's ``launched``, or the machines of service_recovery_plan_run's steps."""
+    launched = [entry for step in outcome.get("steps") or [] for entry in step["machines"]] if _flag(plan) else outcome.get("launched") or []
+    return dict(record, launch=dict(record.get("launch") or {}, job=outcome.get("job") or followed, launched=launched,
+                                    failed_machines=outcome.get("failed_machines") or [], message=outcome.get("msg") or ""))
+
+
+def _record_looked(record, machines=None, seen_at=None):
+    """What the service shows of the launched machines: first from the launch, then from later looks."""
+    if machines is None:
+        return dict(record, service_view=dr_test_service_view(record["launch"]["launched"], job=record["launch"]["job"]))
+    return dict(record, service_view=dr_test_service_view(machines, view=record["service_view"], seen_at=seen_at))
+
+
+def _record_checked(record, hostvars, hosts, own=None):
+    return dict(record, checked=dr_test_checked(hostvars, hosts, own=own))
+
+
+def _record_cleanup(record, status, removed=None, kept=None, message=None):
+    """The cleanup: passed (``removed``, the machines whose target machines were terminated), skipped (``kept`` on
+    failure, or with a ``message``) or failed (with the error's ``message``)."""
+    if removed is not None:
+        message = "terminated %d target machines%s" % (len(removed), ": " + _truncated(removed) if removed else "")
+        return dict(record, cleanup=dict(status=status, removed_machines=removed, message=message))
+    if kept is not None:
+        return dict(record, cleanup=dict(status=status, kept=kept, message="kept on failure: " + ", ".join(kept)))
+    return dict(record, cleanup=dict(status=status, message=message))
+
+
+def _record_failure(record, phase, task, message):
+    return dict(record, failure=dict(phase=phase, task=task, message=message))
+
+
+def _truncated(names, length=300):
+    text = ", ".join(names)
+    return text if len(text) <= length else text[:length - 3] + "..."
+
+
+RECORD_STEPS = dict(read=_record_read, preflight=_record_preflight, resumed=_record_resumed, launch=_record_launch, started=_record_started,
+                    launched=_record_launched, looked=_record_looked, checked=_record_checked, cleanup=_record_cleanup, failure=_record_failure)
+
+
+def dr_test_recorded(record, step, **results):
+    """The run record after a step of the DR test, from the results of that step's tasks: the one
+    place that says what the record holds (each step is a function above, named ``_record_<step>``).
+    The report is computed from the record by ``dr_test_report``."""
+    if step not in RECORD_STEPS:
+        raise AnsibleFilterError("dr_test_recorded: step must be one of %s, not %r." % (", ".join(sorted(RECORD_STEPS)), step))
+    try:
+        return RECORD_STEPS[step](dict(record), **results)
+    except TypeError as error:
+        raise AnsibleFilterError("dr_test_recorded(%r): %s" % (step, error))
+
+
 class FilterModule(object):
     def filters(self):
         return {
@@ -441,4 +520,5 @@ class FilterModule(object):
             "dr_test_checked": dr_test_checked,
             "dr_test_report": dr_test_report,
             "dr_test_failure_message": dr_test_failure_message,
+            "dr_test_recorded": dr_test_recorded,
         }

@@ -161,7 +161,6 @@ would_launch:
   description:
     - In check mode, the names of the machines the task would launch; empty when nothing would be launched.
     - Outside check mode always empty - the machines launched are in RV(launched), and those of the job in RV(job).
-    - Before 1.1.0 it also named the machines a real run launched.
   returned: always
   type: list
   elements: str

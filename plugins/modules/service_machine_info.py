@@ -45,7 +45,7 @@ options:
   include_target_machine:
     description:
       - Also read each machine's target machine (the one launched last, if any) and return it as RV(machines[].target_machine).
-      - The alias O(include_target) is the name this option had in 1.0.0.
+      - O(include_target) is its earlier name, kept as an alias.
       - Costs one request per machine that has a target machine, since the service has no list of them.
     type: bool
     default: false

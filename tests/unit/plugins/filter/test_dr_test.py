@@ -14,7 +14,7 @@ import pytest
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.replication.recovery.plugins.filter.dr_test import (
-    dr_test_checked, dr_test_earlier_run, dr_test_failure_message, dr_test_hosts, dr_test_report, dr_test_selection,
+    dr_test_checked, dr_test_earlier_run, dr_test_failure_message, dr_test_hosts, dr_test_recorded, dr_test_report, dr_test_selection,
     dr_test_service_view, health_gate)
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "dr_test", "files", "report.schema.json")
@@ -446,3 +446,48 @@ def test_a_failure_message_names_what_failed_for_the_run():
     report = report_of(record(launch={}, service_view={}, checked={}, health=[], machines=[],
                               failure={"phase": "login", "task": "Log in", "message": "POST /login failed: HTTP 401 unauthenticated"}))
     assert dr_test_failure_message(report) == "The DR test of production failed. login: POST /login failed: HTTP 401 unauthenticated."
+
+
+# -- the run record, built in one place ------------------------------------------------------
+
+def test_the_record_follows_a_run_step_by_step():
+    view = {"project": {"id": "p-id"}, "service_time": T0, "machines": [machine("web-1"), machine("db-1")]}
+    record = dr_test_recorded({"machines": []}, "read", view=view)
+    selected = dr_test_selection(view["machines"], exclude="db-1")
+    record = dr_test_recorded(record, "preflight", view=view, selected=selected, gate={"max_lag": None})
+    assert record["project_id"] == "p-id" and record["started"] == T0
+    assert record["machines"] == ["web-1"] and record["excluded"] == ["db-1"] and record["health"][0]["name"] == "web-1"
+    record = dr_test_recorded(record, "launch")
+    record = dr_test_recorded(record, "started", started={"job": {"id": "j1"}, "would_launch": []})
+    assert record["launch"] == {"attempted": ["web-1"], "job": {"id": "j1"}}
+    record = dr_test_recorded(record, "launched", outcome={"job": {"id": "j1", "endDateTime": T1}, "launched": [launched("web-1")]},
+                              followed=None)
+    assert record["launch"]["launched"][0]["machine_name"] == "web-1" and record["launch"]["failed_machines"] == []
+    record = dr_test_recorded(record, "looked")
+    assert record["service_view"]["web-1"]["running"] is True
+    record = dr_test_recorded(record, "cleanup", status="passed", removed=["web-1"])
+    assert record["cleanup"] == {"status": "passed", "removed_machines": ["web-1"], "message": "terminated 1 target machines: web-1"}
+
+
+def test_a_recovery_plan_records_the_machines_of_its_steps_and_check_mode_what_it_would_launch():
+    record = dr_test_recorded({"machines": ["web-1", "db-1"], "launch": {"attempted": ["web-1", "db-1"]}}, "launched",
+                              outcome={"steps": [{"name": "db", "machines": [launched("db-1")]}, {"name": "web", "machines": []}],
+                                       "msg": "Recovery plan 'tiers' FAILED", "failed_machines": ["web-1"]},
+                              followed={"id": "j2"}, plan=True)
+    assert [entry["machine_name"] for entry in record["launch"]["launched"]] == ["db-1"]
+    assert record["launch"]["job"] == {"id": "j2"} and record["launch"]["failed_machines"] == ["web-1"]
+    predicted = dr_test_recorded({"machines": ["web-1"]}, "started", started={"would_launch": ["web-1"], "changed": True})
+    assert predicted["predicted"] == {"would_launch": ["web-1"]} and "launch" not in predicted
+
+
+def test_what_a_resumed_run_cleaned_up_kept_machines_and_failures_are_recorded():
+    record = dr_test_recorded({}, "resumed", cleaned={"job": {"id": "j0"}, "removed_machines": ["web-1"]}, check_mode=True)
+    message = "would clean up the target machines an earlier run left, of web-1"
+    assert record["resumed"] == {"job": "j0", "removed_machines": ["web-1"], "message": message}
+    assert dr_test_recorded({}, "cleanup", status="skipped", kept=["web-1"])["cleanup"]["message"] == "kept on failure: web-1"
+    failure = dr_test_recorded({}, "failure", phase="launch", task="Launch the machines", message="HTTP 503")["failure"]
+    assert failure == {"phase": "launch", "task": "Launch the machines", "message": "HTTP 503"}
+    with pytest.raises(AnsibleFilterError, match="step must be one of"):
+        dr_test_recorded({}, "landed")
+    with pytest.raises(AnsibleFilterError, match="dr_test_recorded\\('read'\\)"):
+        dr_test_recorded({}, "read")
