@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(abspath $(VENV))/bin
 STAMP := $(VENV)/.installed
-REQUIREMENTS := requirements.txt requirements-dev.txt tests/simulator/requirements.txt
+REQUIREMENTS := requirements.txt requirements-dev.txt simulator/requirements.txt simulator/pyproject.toml
 
 # ansible-test wants the collection at ansible_collections/<namespace>/<name>; it is staged
 # there from the files git knows (tracked, or new and not ignored).
@@ -56,7 +56,7 @@ $(STAMP): $(REQUIREMENTS)
 venv: $(STAMP)
 
 simulator: $(STAMP)
-	$(BIN)/python -m tests.simulator --host $(SIMULATOR_HOST) --port $(SIMULATOR_PORT) --seed demo --time-scale $(TIME_SCALE)
+	$(BIN)/python -m replication_service_simulator --host $(SIMULATOR_HOST) --port $(SIMULATOR_PORT) --seed demo --time-scale $(TIME_SCALE)
 
 stage: $(STAMP)
 	rm -rf $(BUILD)/ansible_collections
@@ -101,7 +101,7 @@ test-integration: stage
 		sh -c 'cd $(COLLECTION) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(TARGETS)'
 
 test-simulator: $(STAMP)
-	$(BIN)/python -m pytest -q tests/simulator/tests
+	$(BIN)/python -m pytest -q simulator/tests
 
 test-lint: $(STAMP)
 	$(BIN)/antsibull-changelog lint
@@ -129,13 +129,10 @@ test-packaging: test-build $(VENVS)/packaging/.installed
 	$(PACKAGING)/ansible-builder create --file docs/awx/execution-environment.yml --context $(BUILD)/ee --output-filename Containerfile
 	grep -q 'replication.recovery' $(BUILD)/ee/_build/requirements.yml
 
-# The simulator as a Python package: a wheel built from its directory (its tests left out), then
-# installed into an empty virtual environment and started with its console command.
+# The simulator as a Python package: its wheel, built from its own directory (its tests left out).
 simulator-package: $(STAMP)
-	rm -rf $(BUILD)/simulator-src $(BUILD)/dist/replication_service_simulator-*.whl && mkdir -p $(BUILD)/simulator-src $(BUILD)/dist
-	git ls-files -co --exclude-standard tests/simulator | grep -v '^tests/simulator/tests/' | tar -cf - -T - \
-		| tar -xf - -C $(BUILD)/simulator-src --strip-components=2
-	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir $(BUILD)/dist $(BUILD)/simulator-src
+	rm -rf $(BUILD)/dist/replication_service_simulator-*.whl && mkdir -p $(BUILD)/dist
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir $(BUILD)/dist ./simulator
 
 test-simulator-package: simulator-package
 	rm -rf $(VENVS)/simulator-check

@@ -50,8 +50,8 @@ def world(size, projects=("bench",)):
 
 class Simulator:
     def __init__(self, time_scale):
-        self.process = subprocess.Popen([sys.executable, "-m", "tests.simulator", "--port", "0", "--time-scale", str(time_scale)],
-                                        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen([sys.executable, "-m", "replication_service_simulator", "--port", "0", "--time-scale", str(time_scale)],
+                                        stdout=subprocess.PIPE, text=True)
         self.api = self.process.stdout.readline().strip()
         self.root = self.api[: -len("/api/latest")]
 

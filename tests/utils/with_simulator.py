@@ -13,8 +13,6 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
 
 def main():
     parser = argparse.ArgumentParser()
@@ -26,9 +24,9 @@ def main():
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     simulator = subprocess.Popen(
-        [sys.executable, "-m", "tests.simulator", "--host", "127.0.0.1", "--port", "0", "--seed", args.seed, "--time-scale", args.time_scale]
+        [sys.executable, "-m", "replication_service_simulator", "--host", "127.0.0.1", "--port", "0", "--seed", args.seed, "--time-scale", args.time_scale]
         + (["--check-answers"] if args.check_answers else []),
-        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, text=True)
     try:
         api_url = simulator.stdout.readline().strip()
         if not api_url.startswith("http"):

@@ -45,7 +45,7 @@ def test_login_body_of_neither_form_is_422(client, world):
 
 
 def test_an_account_without_an_active_license_answers_402(client, sim):
-    from tests.simulator.seed import seed
+    from replication_service_simulator.seed import seed
     seed(sim, {"accounts": [{"name": "lapsed", "licenses": [{"type": "DR", "expiresInDays": -1}],
                              "users": [{"username": "late@lapsed.test", "password": PASSWORD, "roles": ["ACCOUNT_OWNER"]}]}]})
     response = Api(client).login("late@lapsed.test")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.simulator.seed import seed
+from replication_service_simulator.seed import seed
 
 from .conftest import assert_no_nulls
 

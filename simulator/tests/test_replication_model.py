@@ -8,7 +8,7 @@ from datetime import datetime
 
 import pytest
 
-from tests.simulator.replication import STEP_NAMES, Replication
+from replication_service_simulator.replication import STEP_NAMES, Replication
 
 from .conftest import START, advance
 
@@ -84,7 +84,7 @@ def test_the_configuration_bandwidth_applies_when_the_machine_has_none(api, worl
 
 def test_without_a_replication_configuration_replication_waits(api, world, client):
     hidden = world["projects"]["hidden"]["id"]
-    from tests.simulator.seed import _seed_machine
+    from replication_service_simulator.seed import _seed_machine
     sim = client.app.state.sim
     waiting = _seed_machine(sim, sim.projects[hidden], {"name": "lonely"})
     path = "/projects/%s/machines/%s" % (hidden, waiting.id)

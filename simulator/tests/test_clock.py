@@ -2,7 +2,7 @@
 
 import random
 
-from tests.simulator.clock import VirtualClock, iso, micros, parse_micros
+from replication_service_simulator.clock import VirtualClock, iso, micros, parse_micros
 
 
 def test_a_written_date_time_reads_back_as_the_same_moment():

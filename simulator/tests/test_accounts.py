@@ -5,7 +5,7 @@ import base64
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.simulator import catalog
+from replication_service_simulator import catalog
 
 from .conftest import PASSWORD, Api
 

@@ -6,9 +6,9 @@ import socket
 import pytest
 from pydantic import TypeAdapter
 
-from tests.simulator.models import Items, Replica
-from tests.simulator.routing import AnswerDoesNotFit, _check
-from tests.simulator.server import no_delay
+from replication_service_simulator.models import Items, Replica
+from replication_service_simulator.routing import AnswerDoesNotFit, _check
+from replication_service_simulator.server import no_delay
 
 
 def test_an_answer_that_fits_its_model_passes():

@@ -6,7 +6,7 @@ import base64
 
 import pytest
 
-from tests.simulator import catalog
+from replication_service_simulator import catalog
 
 from .conftest import advance
 

@@ -5,7 +5,7 @@ import time
 import pytest
 import requests
 
-from ..seed import DEMO_PASSWORD
+from replication_service_simulator.seed import DEMO_PASSWORD
 from .conftest import Api, advance
 
 

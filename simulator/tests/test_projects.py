@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.simulator import catalog
+from replication_service_simulator import catalog
 
 from .conftest import advance
 

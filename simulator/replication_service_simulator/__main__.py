@@ -1,5 +1,5 @@
 """Run the simulator: ``replication-service-simulator --host H --port P --seed demo|empty --time-scale N``
-(in a clone of the collection: ``python -m tests.simulator ...``).
+(from a clone of the collection, after ``pip install ./simulator``: ``python -m replication_service_simulator ...``).
 
 The first line printed is the base URL it serves; for the demo seed, the users and the demo
 user's API token follow.

@@ -7,7 +7,7 @@ import sys
 import pytest
 import requests
 
-from ..seed import DEMO_PASSWORD
+from replication_service_simulator.seed import DEMO_PASSWORD
 from .published_client import PublishedClient, ServiceError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -17,8 +17,8 @@ INFO_MEMBERS = {"lastSeenDateTime", "totalStorageBytes", "replicatedStorageBytes
 
 @pytest.fixture(scope="module")
 def simulator():
-    """``python -m tests.simulator`` on a free port; its first line is the base URL."""
-    process = subprocess.Popen([sys.executable, "-m", "tests.simulator", "--host", "127.0.0.1", "--port", "0", "--seed", "demo",
+    """``python -m replication_service_simulator`` on a free port; its first line is the base URL."""
+    process = subprocess.Popen([sys.executable, "-m", "replication_service_simulator", "--host", "127.0.0.1", "--port", "0", "--seed", "demo",
                                 "--time-scale", "0"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
         url = process.stdout.readline().strip()

@@ -8,10 +8,10 @@ published-interface client) use ``live``, a server on a free port of 127.0.0.1.
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.simulator import Simulator, create_app
-from tests.simulator.clock import VirtualClock
-from tests.simulator.seed import seed
-from tests.simulator.server import BackgroundServer
+from replication_service_simulator import Simulator, create_app
+from replication_service_simulator.clock import VirtualClock
+from replication_service_simulator.seed import seed
+from replication_service_simulator.server import BackgroundServer
 
 BASE = "/api/latest"
 START = 1795000000.0  # 2026-11-18T11:06:40Z: a fixed start, so every run sees the same clock
