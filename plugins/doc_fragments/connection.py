@@ -5,7 +5,7 @@
 
 class ModuleDocFragment(object):
     # The connection options every module and the inventory plugin take: one definition, read by
-    # both through module_utils._base.connection_settings. Modules also extend MODULE below.
+    # both through module_utils._connection. Modules also extend MODULE below.
     DOCUMENTATION = r"""
 options:
   api_url:
@@ -53,9 +53,19 @@ options:
       - If not set, the value of the environment variable E(REPLICATION_SERVICE_TIMEOUT) is used.
     type: int
     default: 30
+  retry_timeout:
+    description:
+      - Seconds within which reads and logins are retried after a fault of the service - a connection
+        error, or an HTTP 429 or 5xx answer - with a jittered backoff, honouring C(Retry-After). V(0)
+        retries nothing.
+      - If not set, the value of the environment variable E(REPLICATION_SERVICE_RETRY_TIMEOUT) is used.
+    type: int
+    default: 60
 notes:
-  - Reads and logins are retried on connection errors and on HTTP 429 and 5xx answers, with a
-    jittered backoff, for up to a minute, honouring C(Retry-After); a call answered 401 is sent
+  - The first contact with the service is not retried when it cannot be made - a refused connection,
+    a host name that does not resolve, a TLS certificate not trusted - or finds no service at O(api_url)
+    (an answer 404, 405 or not JSON). The task then fails at once, naming the URL and the cause.
+  - After that, reads and logins are retried within O(retry_timeout); a call answered 401 is sent
     again after a fresh login. A write that got no answer is never sent again.
 requirements:
   - requests

@@ -22,7 +22,8 @@ from datetime import datetime, timezone
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.replication.recovery.plugins.filter.inputs import as_list
-from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
 
 REPORT_SCHEMA = "replication.recovery.dr_test/v1"
 PASSED = "passed"

@@ -11,7 +11,7 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.replication.recovery.plugins.filter.inputs import as_list
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import last_launches
-from ansible_collections.replication.recovery.plugins.module_utils._machines import parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
 
 REPORT_SCHEMA = "replication.recovery.health/v1"
 DAY = 86400

@@ -131,7 +131,7 @@ from ansible.utils.display import Display
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 
-from ansible_collections.replication.recovery.plugins.module_utils._base import CONNECTION_ARGUMENT_SPEC, connection_settings, make_client
+from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, connection_settings, make_client
 from ansible_collections.replication.recovery.plugins.module_utils._client import HAS_REQUESTS, ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import UnknownProject, last_launches, read_fleet, read_targets
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of

@@ -4,13 +4,8 @@
 
 """Reading a project's audit log, which the service pages by time rather than by offset."""
 
-from datetime import datetime, timezone
-
 from ansible_collections.replication.recovery.plugins.module_utils._client import PAGE_LIMIT
-
-
-def iso(seconds):
-    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="microseconds")
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
 
 
 def read_audit_log(client, path, since=None, until=None, now=None):
@@ -22,7 +17,7 @@ def read_audit_log(client, path, since=None, until=None, now=None):
     """
     query = dict(limit=PAGE_LIMIT)
     if since is not None or until is not None:
-        query.update(fromDateTime=iso(since or 0), toDateTime=iso(until if until is not None else now()))
+        query.update(fromDateTime=iso_time(since or 0), toDateTime=iso_time(until if until is not None else now()))
     entries, seen = [], set()
     while True:
         page = client.get(path, params=dict(query))
@@ -36,4 +31,4 @@ def read_audit_log(client, path, since=None, until=None, now=None):
         if query.get("fromDateTime") == page["items"][-1]["timestamp"]:
             return entries  # a whole page at one moment: the window cannot move on
         query["fromDateTime"] = page["items"][-1]["timestamp"]
-        query.setdefault("toDateTime", iso(now()))
+        query.setdefault("toDateTime", iso_time(now()))

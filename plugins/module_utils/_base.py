@@ -12,19 +12,18 @@ the desired state from the table and ``ensure()`` compares, changes, predicts an
 diff. Every write goes through ``change()``: modules never test check mode nor touch the diff.
 """
 
-import os
 import re
 from functools import partial
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
-from ansible.module_utils.errors import AnsibleFallbackNotFound
-from ansible.module_utils.common.validation import check_type_bool, check_type_dict, check_type_int, check_type_path, check_type_str
+from ansible.module_utils.common.validation import check_type_dict
 
-from ansible_collections.replication.recovery.plugins.module_utils._client import (
-    HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ServiceClient, ServiceError, WriteInCheckMode)
+from ansible_collections.replication.recovery.plugins.module_utils._client import HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ServiceError, WriteInCheckMode
 from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
+from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, make_client
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
-from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
 
 # In check mode, what an earlier task of the same run would create is not there yet: a look-up of it
 # is predicted (an ID made of the name and this mark) instead of failing the task.
@@ -65,57 +64,8 @@ KINDS = dict(
 )
 
 # Numeric options that cannot be negative, and those that must be more than zero.
-NOT_NEGATIVE = ("wait_timeout", "limit", "lag_threshold", "stale_after", "return_after", "bandwidth_throttling")
+NOT_NEGATIVE = ("wait_timeout", "limit", "lag_threshold", "stale_after", "return_after", "bandwidth_throttling", "retry_timeout")
 POSITIVE = ("poll_interval", "timeout")
-
-
-def _set_in_environment(name):
-    """A fallback like Ansible's env_fallback, except that an empty variable is not set: an AWX
-    credential injects every variable it defines, empty when the field was left blank."""
-    if os.environ.get(name):
-        return os.environ[name]
-    raise AnsibleFallbackNotFound
-
-
-def _env(name):
-    return (_set_in_environment, ["REPLICATION_SERVICE_" + name])
-
-
-CONNECTION_ARGUMENT_SPEC = dict(
-    api_url=dict(type="str", fallback=_env("URL")),
-    username=dict(type="str", fallback=_env("USERNAME")),
-    password=dict(type="str", no_log=True, fallback=_env("PASSWORD")),
-    api_token=dict(type="str", no_log=True, fallback=_env("API_TOKEN")),
-    session=dict(type="str", no_log=True),
-    validate_certs=dict(type="bool", default=True, fallback=_env("VALIDATE_CERTS")),
-    ca_path=dict(type="path", fallback=_env("CA_PATH")),
-    timeout=dict(type="int", default=30, fallback=_env("TIMEOUT")),
-)
-
-
-CONVERT = dict(str=check_type_str, bool=check_type_bool, int=check_type_int, path=check_type_path)
-
-
-def connection_settings(given):
-    """The connection settings from options given (for a plugin, those its configuration sets), else
-    from the environment variables the modules read, else the defaults - as AnsibleModule resolves
-    CONNECTION_ARGUMENT_SPEC. An empty environment variable is not set."""
-    settings = {}
-    for name, spec in CONNECTION_ARGUMENT_SPEC.items():
-        value = given.get(name)
-        if value is None and "fallback" in spec:
-            value = os.environ.get(spec["fallback"][1][0]) or None
-        if value is None:
-            value = spec.get("default")
-        settings[name] = None if value is None else CONVERT[spec["type"]](value)
-    return settings
-
-
-def make_client(settings, check_mode=False):
-    """A client of the service from connection settings (see connection_settings)."""
-    return ServiceClient(api_url=settings["api_url"], username=settings["username"], password=settings["password"],
-                         api_token=settings["api_token"], session=settings["session"], validate_certs=settings["validate_certs"],
-                         ca_path=settings["ca_path"], timeout=settings["timeout"], check_mode=check_mode)
 
 
 def looks_like_id(value):

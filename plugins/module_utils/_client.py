@@ -8,9 +8,14 @@ It logs in (password or API token) or takes a session from ``service_login``, se
 ``session`` cookie and the ``X-XSRF-TOKEN`` header, pages through lists, turns error bodies
 into ``ServiceError`` and retries what is safe to retry:
 
-* reads (GET) and logins are retried on connection errors, on 429 and on 5xx answers, with a
-  jittered backoff, within a time budget (``retry_budget``, 60 seconds), honouring ``Retry-After``;
-  a login creates nothing, so it is retried like a read, also when a session ends mid-task;
+* the first contact with the service - a login, before the service has ever answered this
+  client - is not retried when it cannot be made or finds no service: a refused connection, a
+  name that does not resolve, a TLS failure, or an answer that is not the service's (404, 405,
+  not JSON). Those mean a wrong URL, port or certificate, and waiting would not mend them;
+* after that, reads (GET) and logins are retried on connection errors, on 429 and on 5xx answers,
+  with a jittered backoff, within a time budget (``retry_budget``, 60 seconds, the option
+  ``retry_timeout``), honouring ``Retry-After``; a login creates nothing, so it is retried like a
+  read, also when a session ends mid-task;
 * any call answered 401 is sent again after a fresh login (up to three times for one call),
   because a 401 means the service did nothing;
 * a write that went out and got no answer is never repeated here: the caller decides, because
@@ -104,6 +109,8 @@ class ServiceClient:
             api_url = api_url or session_url
         else:
             self._session = self._xsrf = None
+        # A session comes from a login the service answered: there has been contact already.
+        self._answered = bool(session)
         if not api_url:
             raise ValueError("api_url is required (or the environment variable REPLICATION_SERVICE_URL)")
         self.api_url = api_url.rstrip("/")
@@ -245,11 +252,17 @@ class ServiceClient:
                 response = self.http.request(method, url, params=params, json=body, headers=headers, timeout=self.timeout,
                                              verify=self.verify)
             except (requests.ConnectionError, requests.Timeout) as error:
+                if not self._answered and _cannot_connect(error):
+                    raise ServiceError(method, path, message="cannot reach the service at %s: %s. It has never answered, so this is "
+                                       "taken for a wrong api_url, port or certificate rather than a passing fault, and not retried"
+                                       % (url, _cause(error)))
                 if read and self._wait_to_retry(self._backoff(attempt), deadline):
                     continue
                 # A write may have reached the service before the connection failed.
                 raise ServiceError(method, path, message="no answer from the service at %s: %s" % (url, _cause(error)),
                                    maybe_done=not read)
+            if not self._answered:
+                self._first_answer(method, path, response)
             if response.status_code in RETRY_STATUSES and read and self._wait_to_retry(
                     self._retry_after(response) or self._backoff(attempt), deadline):
                 continue
@@ -261,6 +274,16 @@ class ServiceClient:
                 return response.json()
             except ValueError:
                 raise ServiceError(method, path, response.status_code, message="the answer is not JSON")
+
+    def _first_answer(self, method, path, response):
+        """The first answer this client gets: one that is not the service's fails at once."""
+        if response.status_code in (404, 405) or (response.status_code < 400 and response.content and not _is_json(response)):
+            raise ServiceError(method, path, response.status_code, message=(
+                "there is no Replication and Recovery Service at %s: it answered %s%s. api_url must be the base of the service's "
+                "interface, such as https://dr.example.com/api/latest" % (
+                    self.api_url, response.status_code, "" if _is_json(response) else " with something other than JSON")))
+        if response.status_code not in RETRY_STATUSES:
+            self._answered = True
 
     def _backoff(self, attempt):
         return self._jitter(min(MAX_BACKOFF, self.backoff * (2 ** (attempt - 1))))
@@ -294,6 +317,21 @@ class ServiceClient:
         except (ValueError, AttributeError):
             code, message = None, (response.reason or "").strip() or None
         return ServiceError(method, path, response.status_code, code, message)
+
+
+def _cannot_connect(error):
+    """Whether no connection could be made at all - refused, a name that does not resolve, TLS refused -
+    rather than one that was made and then failed or timed out."""
+    if isinstance(error, requests.exceptions.SSLError):
+        return True
+    if isinstance(error, requests.Timeout):
+        return False
+    return bool(re.search(r"NewConnectionError|NameResolutionError|Failed to establish a new connection|Failed to resolve|"
+                          r"Name or service not known|Connection refused", str(error)))
+
+
+def _is_json(response):
+    return "json" in (response.headers.get("Content-Type") or "").lower()
 
 
 def _cause(error):

@@ -10,10 +10,9 @@ The inventory plugin, service_project_info and the health role read it through h
 """
 
 import fnmatch
-from datetime import datetime, timezone
 
-from ansible_collections.replication.recovery.plugins.module_utils._machines import (
-    LAUNCH_TYPE_MEMBERS, launch_type_of_replica, parse_time, replication_facts)
+from ansible_collections.replication.recovery.plugins.module_utils._domain import LIFE_CYCLE_MEMBERS, iso_time, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, replication_facts
 
 
 class UnknownProject(ValueError):
@@ -50,7 +49,7 @@ def read_fleet(client, wanted=None, lag_threshold=600, stale_after=900, projects
     for project in projects:
         machines = client.list("/projects/%s/machines" % project["id"], dict(all="true"))
         fleet.append(dict(project, machines=[dict(m, **replication_facts(m, now, lag_threshold, stale_after)) for m in machines]))
-    return dict(projects=fleet, service_time=iso(now))
+    return dict(projects=fleet, service_time=iso_time(now))
 
 
 def read_targets(client, project, launch_types=None):
@@ -83,8 +82,5 @@ def private_ips(blueprints, machine, target):
 def last_launches(machine):
     """When the machine was last launched, by launch type (None: never), from its life cycle."""
     life_cycle = machine.get("lifeCycle", {})
-    return dict((kind, life_cycle.get(member)) for kind, member in LAUNCH_TYPE_MEMBERS)
+    return dict((kind, life_cycle.get(member)) for kind, member in LIFE_CYCLE_MEMBERS)
 
-
-def iso(moment):
-    return datetime.fromtimestamp(moment, timezone.utc).isoformat()

@@ -18,8 +18,7 @@ request (the newest job) tells whether the project is busy. Starting a job:
 import time
 
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
-
-ACTIVE = ("PENDING", "STARTED")
+from ansible_collections.replication.recovery.plugins.module_utils._domain import active
 # Statuses with which the service may refuse a write because a job is running (the project's jobs decide).
 BUSY_STATUSES = (400, 409, 429)
 # How long a job that a request without an answer may have started is looked for (at least twice the request timeout).
@@ -36,10 +35,6 @@ BLOCKED_ARGUMENT_SPEC = dict(
 )
 MAX_INTERVAL = 30.0
 BACKOFF = 1.5
-
-
-def active(job):
-    return job is not None and job.get("status") in ACTIVE
 
 
 def log_tail(job, count=5):

@@ -5,18 +5,15 @@
 """Target machines: whether machines already have them, and what they are, for modules that launch
 or follow a job; and how far a job is with its machines."""
 
-from ansible_collections.replication.recovery.plugins.module_utils._jobs import active
-from ansible_collections.replication.recovery.plugins.module_utils._machines import LAUNCH_TYPE_MEMBERS, launch_type_of_replica, name_of, parse_time
-
-# Jobs that launch target machines, and jobs that terminate them.
-LAUNCHING_JOBS = ("TEST_LAUNCH", "RECOVERY_LAUNCH", "CUTOVER_LAUNCH", "RECOVERY_PLAN_TEST", "RECOVERY_PLAN_RECOVERY", "RECOVERY_PLAN_CUTOVER")
-REMOVING_JOBS = ("CLEANUP", "RECOVERY_PLAN_CLEANUP")
+from ansible_collections.replication.recovery.plugins.module_utils._domain import (
+    CLEANUP_JOBS, LAUNCHING_JOBS, LIFE_CYCLE_MEMBERS, active, kind_of, parse_time)
+from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
 
 
 def launched_since(job, machine):
     """Whether the machine has a target machine launched since the job began."""
     life_cycle = machine.get("lifeCycle", {})
-    launched_at = [parse_time(life_cycle[member]) for unused_kind, member in LAUNCH_TYPE_MEMBERS if life_cycle.get(member)]
+    launched_at = [parse_time(life_cycle[member]) for unused_kind, member in LIFE_CYCLE_MEMBERS if life_cycle.get(member)]
     return bool(machine.get("replica")) and bool(launched_at) and max(launched_at) >= parse_time(job["creationDateTime"])
 
 
@@ -32,7 +29,7 @@ class TargetMachines:
         """The machine's target machine, if it is live (and of that launch type); else None."""
         if not machine.get("replica"):
             return None
-        if launch_type is not None and launch_type_of_replica(machine) != ("test" if launch_type == "debug" else launch_type):
+        if launch_type is not None and launch_type_of_replica(machine) != kind_of(launch_type):
             return None
         replica = self.target_machine(project, machine)
         return None if replica.get("machineCloudState") == "terminated" else replica
@@ -76,7 +73,7 @@ class TargetMachines:
         machines = [machine for machine in self.machines(project) if machine["id"] in wanted]
         if job["type"] in LAUNCHING_JOBS:
             done = sum(1 for machine in machines if launched_since(job, machine))
-        elif job["type"] in REMOVING_JOBS:
+        elif job["type"] in CLEANUP_JOBS:
             done = sum(1 for machine in machines if not machine.get("replica"))
         else:
             done = len(wanted) if job.get("status") == "COMPLETED" else 0

@@ -8,22 +8,7 @@ The service has no lag or state member: lag is the service's now minus
 ``lastConsistencyDateTime``, and initial sync is done once that member is present.
 """
 
-from datetime import datetime, timezone
-
-REPLICATION_STATES = ("initiating", "initial_sync", "continuous", "lagging", "paused", "stopped", "stale")
-LAUNCH_TYPE_MEMBERS = (
-    ("test", "lastTestLaunchDateTime"),
-    ("recovery", "lastRecoveryLaunchDateTime"),
-    ("cutover", "lastCutoverDateTime"),
-)
-
-
-def parse_time(value):
-    """An RFC 3339 date-time (``Z`` or an offset; none means UTC) as epoch seconds."""
-    moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.timestamp()
+from ansible_collections.replication.recovery.plugins.module_utils._domain import LIFE_CYCLE_MEMBERS, parse_time
 
 
 def name_of(machine):
@@ -67,7 +52,7 @@ def _state(machine, info, facts, lag_threshold, stale_after):
 def launch_type_of_replica(machine):
     """The launch type of the machine's current target machine: that of its latest launch."""
     life_cycle = machine.get("lifeCycle", {})
-    launched = [(parse_time(life_cycle[member]), kind) for kind, member in LAUNCH_TYPE_MEMBERS if life_cycle.get(member)]
+    launched = [(parse_time(life_cycle[member]), kind) for kind, member in LIFE_CYCLE_MEMBERS if life_cycle.get(member)]
     return max(launched)[1] if launched else None
 
 

@@ -104,7 +104,8 @@ job:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
-from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
 
 
 class FileRestoreModule(ServiceModule):

@@ -141,6 +141,7 @@ progress:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._client import PAGE_LIMIT
+from ansible_collections.replication.recovery.plugins.module_utils._domain import JOB_STATUSES, JOB_TYPES
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs
 from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
 
@@ -175,10 +176,8 @@ def main():
         WAIT_ARGUMENT_SPEC,
         project=dict(type="str", required=True),
         job=dict(type="str"),
-        types=dict(type="list", elements="str", choices=["TEST_LAUNCH", "RECOVERY_LAUNCH", "CUTOVER_LAUNCH", "RESTORE_LAUNCH", "CLEANUP",
-                                                         "FILE_RESTORE", "CONSOLIDATE_VMDKS", "RECOVERY_PLAN_TEST", "RECOVERY_PLAN_RECOVERY",
-                                                         "RECOVERY_PLAN_CUTOVER", "RECOVERY_PLAN_CLEANUP"]),
-        statuses=dict(type="list", elements="str", choices=["PENDING", "STARTED", "COMPLETED", "FAILED"]),
+        types=dict(type="list", elements="str", choices=list(JOB_TYPES)),
+        statuses=dict(type="list", elements="str", choices=list(JOB_STATUSES)),
         limit=dict(type="int"),
         return_after=dict(type="float"),
         progress=dict(type="bool", default=False),

@@ -169,9 +169,9 @@ would_launch:
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
 from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
-from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_JOBS, LAUNCH_TYPES, launch_job_type, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
-JOB_TYPES = {"test": "TEST_LAUNCH", "debug": "TEST_LAUNCH", "recovery": "RECOVERY_LAUNCH", "cutover": "CUTOVER_LAUNCH"}
 
 
 class LaunchModule(TargetMachines, ServiceModule):
@@ -181,7 +181,7 @@ class LaunchModule(TargetMachines, ServiceModule):
         jobs = Jobs.of(self, project)
         if params["job"] is not None:
             job = jobs.get(params["job"])
-            if job["type"] not in JOB_TYPES.values():
+            if job["type"] not in LAUNCH_JOBS.values():
                 self.fail_json(msg="Job %s is a %s job, not a launch." % (job["id"], job["type"]))
             ids = job.get("participatingMachines", [])
             return self.outcome(project, jobs.follow(job, self.failed(project, ids)), ids)
@@ -190,7 +190,7 @@ class LaunchModule(TargetMachines, ServiceModule):
         if not machines:
             self.fail_json(msg="Project %r has no machine to launch." % project["name"])
         ids = [m["id"] for m in machines]
-        matches = same_job(JOB_TYPES[params["launch_type"]], ids)
+        matches = same_job(launch_job_type(params["launch_type"]), ids)
         ours, waited = jobs.settle(matches)
         if waited:
             self.forget_targets(project)
@@ -248,7 +248,7 @@ def main():
         WAIT_ARGUMENT_SPEC,
         project=dict(type="str", required=True),
         machines=dict(type="list", elements="str"),
-        launch_type=dict(type="str", choices=["test", "recovery", "cutover", "debug"], default="test"),
+        launch_type=dict(type="str", choices=list(LAUNCH_TYPES), default="test"),
         point_in_time=dict(type="str", default="latest"),
         force=dict(type="bool", default=False),
         debug_scripts=dict(type="dict", options=dict(preboot=dict(type="list", elements="str", default=[]),

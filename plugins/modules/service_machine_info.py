@@ -149,10 +149,10 @@ service_time:
   sample: "2026-11-22T08:15:04.000000+00:00"
 """
 
-from datetime import datetime, timezone
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._machines import REPLICATION_STATES, replication_facts
+from ansible_collections.replication.recovery.plugins.module_utils._domain import REPLICATION_STATES, iso_time
+from ansible_collections.replication.recovery.plugins.module_utils._machines import replication_facts
 
 
 class MachineInfoModule(ServiceModule):
@@ -171,7 +171,7 @@ class MachineInfoModule(ServiceModule):
             if params["include_target_machine"] and machine.get("replica"):
                 machine["target_machine"] = self.target_machine(project, machine)
             result.append(machine)
-        return dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=datetime.fromtimestamp(now, timezone.utc).isoformat())
+        return dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=iso_time(now))
 
 
 def main():

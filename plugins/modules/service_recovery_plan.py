@@ -84,7 +84,8 @@ recovery_plan:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
-from ansible_collections.replication.recovery.plugins.module_utils._plans import canonical_steps, duration_seconds, iso_duration
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_duration, parse_duration
+from ansible_collections.replication.recovery.plugins.module_utils._plans import canonical_steps
 
 OPTIONS = dict(
     project=dict(type="str", required=True),
@@ -119,7 +120,7 @@ class RecoveryPlanModule(ServiceModule):
 
     def step(self, step, project, **scope):
         try:
-            wait = iso_duration(duration_seconds(step["wait_before"]))
+            wait = iso_duration(parse_duration(step["wait_before"], "wait_before"))
         except ValueError as error:
             self.fail_json(msg="Step %r: wait_before: %s." % (step["name"], error))
         return dict(name=step["name"], machineIDs=[m["id"] for m in self.resolve_machines(project, step["machines"])], waitBefore=wait)
@@ -133,7 +134,7 @@ def readable(plan, names):
     """The plan for --diff: its steps with machine names, in order."""
     return dict(name=plan["name"], steps=[
         dict(name=step["name"], machines=sorted(names.get(mid, mid) for mid in step.get("machineIDs", [])),
-             wait_before=iso_duration(duration_seconds(step.get("waitBefore"))))
+             wait_before=iso_duration(parse_duration(step.get("waitBefore"))))
         for step in plan["steps"]["items"]])
 
 

@@ -107,10 +107,9 @@ failed_machines:
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
 from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
-from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import PLAN_JOBS, PLAN_MODES, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
-JOB_TYPES = {"test": "RECOVERY_PLAN_TEST", "recovery": "RECOVERY_PLAN_RECOVERY", "cutover": "RECOVERY_PLAN_CUTOVER",
-             "cleanup": "RECOVERY_PLAN_CLEANUP"}
 
 
 class PlanRunModule(TargetMachines, ServiceModule):
@@ -122,11 +121,11 @@ class PlanRunModule(TargetMachines, ServiceModule):
         jobs = Jobs.of(self, project)
         if params["job"] is not None:
             job = jobs.get(params["job"])
-            mode = next((mode for mode, job_type in JOB_TYPES.items() if job_type == job["type"]), None)
+            mode = next((mode for mode, job_type in PLAN_JOBS.items() if job_type == job["type"]), None)
             if mode is None:
                 self.fail_json(msg="Job %s is a %s job, not a run of a recovery plan." % (job["id"], job["type"]))
             return self.outcome(project, plan, jobs.wait(job), ids, mode)
-        matches = same_job(JOB_TYPES[params["mode"]], ids)
+        matches = same_job(PLAN_JOBS[params["mode"]], ids)
         ours, waited = jobs.settle(matches)
         if waited:
             self.forget_targets(project)
@@ -182,7 +181,7 @@ def main():
         WAIT_ARGUMENT_SPEC,
         project=dict(type="str", required=True),
         plan=dict(type="str", required=True),
-        mode=dict(type="str", choices=["test", "recovery", "cutover", "cleanup"], default="test"),
+        mode=dict(type="str", choices=list(PLAN_MODES), default="test"),
         point_in_time=dict(type="str", default="latest"),
         force=dict(type="bool", default=False),
         job=dict(type="str"),

@@ -80,6 +80,7 @@ job:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
+from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_TYPES, kind_of
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
 
 
@@ -119,7 +120,7 @@ class CleanupModule(ServiceModule):
 
     def targets(self, machines):
         """(replica ID, machine) for every live target machine and restore server chosen by the options."""
-        kinds = set("test" if kind == "debug" else kind for kind in self.params["launch_types"] or [])
+        kinds = set(kind if kind == "restore" else kind_of(kind) for kind in self.params["launch_types"] or [])
         found = []
         for machine in machines:
             if machine.get("replica") and (not kinds or launch_type_of_replica(machine) in kinds):
@@ -135,7 +136,7 @@ def main():
         project=dict(type="str", required=True),
         replicas=dict(type="list", elements="str"),
         machines=dict(type="list", elements="str"),
-        launch_types=dict(type="list", elements="str", choices=["test", "recovery", "cutover", "debug", "restore"]),
+        launch_types=dict(type="list", elements="str", choices=list(LAUNCH_TYPES) + ["restore"]),
     )
     CleanupModule(argument_spec=spec).run()
 

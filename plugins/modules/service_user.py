@@ -33,7 +33,8 @@ options:
     type: str
   roles:
     description:
-      - The roles the user has, exactly. A newly invited user gets them at once.
+      - The roles the user has, exactly. A newly invited user gets them at once. Needs O(user) or O(user_id): with only
+        O(notification_projects) the task fails before it changes anything.
       - The service does not say which roles another user has, so for O(user_id) the task sends the roles every time and
         reports a change.
     type: list
@@ -136,6 +137,8 @@ class UserModule(ServiceModule):
             self.fail_json(msg="user must be an e-mail address, not %r." % params["user"])
         if params["state"] == "absent" and params["user_id"] is None:
             self.fail_json(msg="state=absent needs user_id: the service cannot find a user by its address.")
+        if params["roles"] is not None and params["user"] is None and params["user_id"] is None:
+            self.fail_json(msg="roles are a user's: give the user (user to invite, or user_id) whose roles they are. Nothing was changed.")
         result = dict()
         if params["notification_projects"] is not None:
             me = self.client.get("/me")

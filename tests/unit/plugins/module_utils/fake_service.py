@@ -69,9 +69,12 @@ class FakeService(BaseAdapter):
         response.url = request.url
         response.reason = http.client.responses.get(answer.status, "")
         response.headers = CaseInsensitiveDict(answer.headers)
-        response._content = b"" if answer.body is None else json.dumps(answer.body).encode()
-        if answer.body is not None:
-            response.headers["Content-Type"] = "application/json"
+        if isinstance(answer.body, str):  # a page of something else than the service: text, as headers say
+            response._content = answer.body.encode()
+        else:
+            response._content = b"" if answer.body is None else json.dumps(answer.body).encode()
+            if answer.body is not None:
+                response.headers["Content-Type"] = "application/json"
         message = http.client.HTTPMessage()
         for cookie in answer.cookies:
             message["Set-Cookie"] = cookie

@@ -5,8 +5,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.replication.recovery.plugins.module_utils._audit import iso, read_audit_log
-from ansible_collections.replication.recovery.plugins.module_utils._machines import parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._audit import read_audit_log
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time as iso
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
 
 
 class FakeAuditLog:

@@ -18,7 +18,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.replication.recovery.plugins.module_utils._base import CONNECTION_ARGUMENT_SPEC, connection_settings
+from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, connection_settings
 
 COLLECTION = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 CREDENTIAL_TYPE = os.path.join(COLLECTION, "docs", "awx", "credential_type.yml")
@@ -58,11 +58,13 @@ def test_every_field_is_injected_and_every_injector_names_a_field(credential_typ
 def test_a_credential_with_every_field_gives_the_settings(monkeypatch, credential_type):
     environment = injected(credential_type, {"api_url": "https://dr.example.com/api/latest", "username": "awx@example.com",
                                              "password": "s3cret", "api_token": "t0ken", "validate_certs": False,
-                                             "ca_cert": "-----BEGIN CERTIFICATE-----", "timeout": "45"})
+                                             "ca_cert": "-----BEGIN CERTIFICATE-----", "timeout": "45",
+                                             "retry_timeout": "120"})
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     expected = {"api_url": "https://dr.example.com/api/latest", "username": "awx@example.com", "password": "s3cret",
-                "api_token": "t0ken", "session": None, "validate_certs": False, "ca_path": "/runner/env/tmp_ca_cert", "timeout": 45}
+                "api_token": "t0ken", "session": None, "validate_certs": False, "ca_path": "/runner/env/tmp_ca_cert", "timeout": 45,
+                "retry_timeout": 120}
     assert connection_settings({}) == expected
     assert ArgumentSpecValidator(CONNECTION_ARGUMENT_SPEC).validate({}).validated_parameters == expected
 
@@ -73,7 +75,7 @@ def test_blank_fields_count_as_not_set_for_modules_and_plugins(monkeypatch, cred
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     expected = {"api_url": "https://dr.example.com/api/latest", "username": None, "password": None, "api_token": "t0ken",
-                "session": None, "validate_certs": True, "ca_path": None, "timeout": 30}
+                "session": None, "validate_certs": True, "ca_path": None, "timeout": 30, "retry_timeout": 60}
     assert connection_settings({}) == expected
     result = ArgumentSpecValidator(CONNECTION_ARGUMENT_SPEC).validate({})
     assert result.error_messages == []

@@ -12,8 +12,7 @@ import os
 
 import pytest
 
-from ansible_collections.replication.recovery.plugins.module_utils._base import (
-    TABLE_KEYS, ServiceModule, _empty_text, _structure_problem, connection_settings)
+from ansible_collections.replication.recovery.plugins.module_utils._base import TABLE_KEYS, ServiceModule, _empty_text, _structure_problem
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient
 
@@ -164,30 +163,6 @@ def test_structured_options_are_checked_as_given(params, problem):
 ])
 def test_empty_texts_are_found(params, empty):
     assert _empty_text(SPEC, params, allowed=("proxy_url",)) == empty
-
-
-def test_connection_settings_take_what_is_given_then_the_environment_then_the_defaults(monkeypatch):
-    monkeypatch.setenv("REPLICATION_SERVICE_URL", "https://env.example.com/api/latest")
-    monkeypatch.setenv("REPLICATION_SERVICE_USERNAME", "env-user")
-    monkeypatch.setenv("REPLICATION_SERVICE_VALIDATE_CERTS", "false")
-    monkeypatch.setenv("REPLICATION_SERVICE_TIMEOUT", "")
-    monkeypatch.delenv("REPLICATION_SERVICE_API_TOKEN", raising=False)
-    settings = connection_settings({"username": "given-user", "password": "secret", "timeout": None})
-    assert settings["api_url"] == "https://env.example.com/api/latest"
-    assert settings["username"] == "given-user"
-    assert settings["password"] == "secret"
-    assert settings["validate_certs"] is False
-    assert settings["timeout"] == 30, "an empty environment variable is not set"
-    assert settings["api_token"] is None
-
-
-def test_connection_settings_convert_text_as_the_modules_do(monkeypatch):
-    monkeypatch.delenv("REPLICATION_SERVICE_CA_PATH", raising=False)
-    settings = connection_settings({"timeout": "45", "validate_certs": "yes", "ca_path": "~/ca.pem"})
-    assert settings["timeout"] == 45 and settings["validate_certs"] is True
-    assert not settings["ca_path"].startswith("~")
-    with pytest.raises(TypeError):
-        connection_settings({"timeout": "soon"})
 
 
 # -- the one look-up rule, for every kind ------------------------------------------------------

@@ -14,6 +14,8 @@ import requests
 from ansible_collections.replication.recovery.plugins.module_utils import _client as client_module
 from ansible_collections.replication.recovery.plugins.module_utils._client import (
     ServiceClient, ServiceError, WriteInCheckMode, decode_session, encode_session)
+from ansible_collections.replication.recovery.plugins.module_utils._connection import connection_settings
+from ansible_collections.replication.recovery.plugins.module_utils._connection import make_client as make_connected
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.fake_service import (
     XSRF_COOKIE, Answer, FakeService, login_answer)
 
@@ -162,7 +164,8 @@ def test_backoff_is_jittered_between_half_and_all_of_each_step(service):
 
 
 @pytest.mark.parametrize("first", [Answer(500, {"code": "internalError", "message": "oops"}), Answer(503, {}),
-                                   Answer(raises=requests.ConnectionError("reset"))])
+                                   Answer(raises=requests.ConnectionError("('Connection aborted.', ConnectionResetError(104))")),
+                                   Answer(raises=requests.exceptions.ReadTimeout("Read timed out. (read timeout=30)"))])
 def test_a_login_is_retried_like_a_read(service, first):
     service.on("POST", "/login", first, login_answer())
     service.on("GET", "/me", Answer(200, {"id": "me"}))
@@ -337,3 +340,64 @@ def test_a_search_is_a_read_sent_as_a_post(service):
     searches = service.calls("POST", "/projects/p1/findFiles")
     assert len(searches) == 2  # retried, like a read, and allowed in check mode
     assert searches[0].headers["X-XSRF-TOKEN"] == XSRF_COOKIE
+
+
+# -- the first contact: a wrong URL, port or certificate fails at once ------------------------------
+
+REFUSED = requests.ConnectionError("HTTPSConnectionPool(host='dr.example.com', port=8443): Max retries exceeded with url: /api/latest/login "
+                                   "(Caused by NewConnectionError(\"...: Failed to establish a new connection: [Errno 111] Connection refused\"))")
+UNKNOWN_NAME = requests.ConnectionError("HTTPSConnectionPool(host='dr.exmaple.com', port=443): Max retries exceeded with url: /api/latest/login "
+                                        "(Caused by NameResolutionError(\"...: Failed to resolve 'dr.exmaple.com' ([Errno -2] Name or service not "
+                                        "known)\"))")
+UNTRUSTED = requests.exceptions.SSLError("HTTPSConnectionPool(host='dr.example.com', port=443): Max retries exceeded with url: /api/latest/login "
+                                         "(Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify "
+                                         "failed: self-signed certificate (_ssl.c:1006)')))")
+
+
+@pytest.mark.parametrize("error,cause", [(REFUSED, "Connection refused (ConnectionError)"),
+                                         (UNKNOWN_NAME, "Name or service not known (ConnectionError)"),
+                                         (UNTRUSTED, "certificate verify failed: self-signed certificate (SSLError)")])
+def test_a_first_contact_that_cannot_connect_fails_at_once(service, error, cause):
+    service.on("POST", "/login", Answer(raises=error), login_answer())
+    sleeps = []
+    with pytest.raises(ServiceError) as failure:
+        make_client(service, sleeps).get("/me")
+    assert sleeps == [] and len(service.calls("POST", "/login")) == 1
+    assert str(failure.value).startswith("POST /login failed: cannot reach the service at %s/login: %s. It has never answered" % (URL, cause))
+    assert not failure.value.maybe_done
+
+
+@pytest.mark.parametrize("answer,said", [(Answer(404, {"code": "notFound", "message": "no such path"}), "it answered 404."),
+                                         (Answer(405, None), "it answered 405 with something other than JSON."),
+                                         (Answer(200, "<html>Welcome to nginx</html>", headers={"Content-Type": "text/html"}),
+                                          "it answered 200 with something other than JSON.")])
+def test_a_first_contact_that_finds_no_service_fails_at_once(service, answer, said):
+    service.on("POST", "/login", answer)
+    sleeps = []
+    with pytest.raises(ServiceError) as failure:
+        make_client(service, sleeps).get("/me")
+    assert sleeps == [] and len(service.calls("POST", "/login")) == 1
+    assert "there is no Replication and Recovery Service at %s: %s api_url must be the base" % (URL, said) in str(failure.value)
+
+
+def test_after_the_first_answer_the_same_faults_are_retried_within_the_budget(service):
+    service.on("GET", "/me", Answer(200, {"id": "me"}))
+    service.on("GET", "/projects", Answer(raises=REFUSED), Answer(raises=REFUSED), Answer(200, {"items": []}))
+    sleeps = []
+    client = make_client(service, sleeps)
+    client.get("/me")
+    assert client.get("/projects") == {"items": []} and sleeps == [0.5, 1.0]
+
+
+def test_a_session_given_counts_as_contact_made(service):
+    service.on("GET", "/me", Answer(raises=REFUSED), Answer(200, {"id": "me"}))
+    sleeps = []
+    client = make_client(service, sleeps, username=None, password=None, session=encode_session(URL, "reused", XSRF_COOKIE))
+    assert client.get("/me") == {"id": "me"} and sleeps == [0.5]
+
+
+def test_the_retry_budget_is_the_option_retry_timeout(service, monkeypatch):
+    monkeypatch.setenv("REPLICATION_SERVICE_RETRY_TIMEOUT", "5")
+    settings = connection_settings(dict(api_url=URL, username="dr@example.com", password="pw"))
+    assert settings["retry_timeout"] == 5 and make_connected(settings).retry_budget == 5
+    assert connection_settings(dict(api_url=URL, retry_timeout="90"))["retry_timeout"] == 90

@@ -53,7 +53,7 @@ def test_the_fleet_costs_a_list_of_projects_the_clock_and_a_list_of_machines_per
     })
     fleet = read_fleet(client, ["prod-*"], lag_threshold=600, stale_after=900)
     assert client.requests == ["/projects", "/extendedAccountInfo", "/projects/p1/machines", "/projects/p2/machines"]
-    assert fleet["service_time"] == NOW
+    assert fleet["service_time"] == "2026-11-22T10:00:00.000000+00:00"
     web_1, web_2 = fleet["projects"][0]["machines"]
     assert (web_1["name"], web_1["lag_seconds"], web_1["replication_state"]) == ("web-1", 60, "continuous")
     assert (web_2["lag_seconds"], web_2["replication_state"]) == (1200, "lagging")

@@ -7,8 +7,8 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.replication.recovery.plugins.module_utils._machines import (
-    launch_type_of_replica, parse_time, pick_point, replication_facts)
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, pick_point, replication_facts
 
 NOW = parse_time("2026-11-22T12:00:00Z")
 

@@ -1,0 +1,164 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The facts of the service's domain, and the reading of values from text, each written once.
+
+Modules, filters, action plugins and the inventory plugin import them from here; a unit test
+(tests/unit/plugins/module_utils/test_domain.py) fails when one of them is written anywhere else.
+
+* Launch types and the jobs they run as: a debug launch is a test launch that runs scripts, so it
+  runs as a TEST_LAUNCH job and makes test machines (``kind_of``).
+* Job types and statuses; which jobs launch target machines and which remove them.
+* When a machine was last launched, per kind: the members of its life cycle.
+* Text as extra variables and AWX surveys give it: date-times, durations, numbers, flags, lists.
+"""
+
+import json
+import re
+from datetime import datetime, timezone
+
+# -- launches and jobs ----------------------------------------------------------------------------
+
+LAUNCH_TYPES = ("test", "recovery", "cutover", "debug")
+# The kind of target machine each launch type makes: a debug launch makes test machines.
+KINDS = ("test", "recovery", "cutover")
+_KIND_OF = {"test": "test", "debug": "test", "recovery": "recovery", "cutover": "cutover"}
+
+# The job a launch of each kind runs as, and the job a recovery plan runs as in each mode.
+LAUNCH_JOBS = {"test": "TEST_LAUNCH", "recovery": "RECOVERY_LAUNCH", "cutover": "CUTOVER_LAUNCH"}
+PLAN_MODES = ("test", "recovery", "cutover", "cleanup")
+PLAN_JOBS = {"test": "RECOVERY_PLAN_TEST", "recovery": "RECOVERY_PLAN_RECOVERY", "cutover": "RECOVERY_PLAN_CUTOVER",
+             "cleanup": "RECOVERY_PLAN_CLEANUP"}
+CLEANUP_JOBS = ("CLEANUP", PLAN_JOBS["cleanup"])
+LAUNCHING_JOBS = tuple(LAUNCH_JOBS.values()) + tuple(PLAN_JOBS[kind] for kind in KINDS)
+JOB_TYPES = LAUNCHING_JOBS[:3] + ("RESTORE_LAUNCH", "CLEANUP", "FILE_RESTORE", "CONSOLIDATE_VMDKS") + LAUNCHING_JOBS[3:] + (PLAN_JOBS["cleanup"],)
+JOB_STATUSES = ("PENDING", "STARTED", "COMPLETED", "FAILED")
+ACTIVE = JOB_STATUSES[:2]
+
+# When a machine was last launched, by kind: members of its lifeCycle.
+LIFE_CYCLE_MEMBERS = (("test", "lastTestLaunchDateTime"), ("recovery", "lastRecoveryLaunchDateTime"), ("cutover", "lastCutoverDateTime"))
+
+REPLICATION_STATES = ("initiating", "initial_sync", "continuous", "lagging", "paused", "stopped", "stale")
+
+
+def kind_of(launch_type):
+    """The kind of target machine a launch type makes (test, recovery or cutover)."""
+    if launch_type not in _KIND_OF:
+        raise ValueError("launch type must be one of %s, not %r" % (", ".join(LAUNCH_TYPES), launch_type))
+    return _KIND_OF[launch_type]
+
+
+def launch_job_type(launch_type, plan=False):
+    """The type of the job that a launch of this type (or a recovery plan run in this mode) runs as."""
+    return PLAN_JOBS[launch_type] if plan else LAUNCH_JOBS[kind_of(launch_type)]
+
+
+def active(job):
+    """Whether a job still runs."""
+    return job is not None and job.get("status") in ACTIVE
+
+
+# -- values from text -----------------------------------------------------------------------------
+
+# What a text that stands for no value looks like: an empty survey answer, or None as older
+# ansible-core and YAML write it.
+NO_VALUE = ("", "none", "null", "~")
+_TRUE = ("1", "true", "yes", "on", "y")
+_FALSE = ("0", "false", "no", "off", "n")
+_ISO_DURATION = re.compile(r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$")
+
+
+def no_value(value):
+    return value is None or (isinstance(value, str) and value.strip().lower() in NO_VALUE)
+
+
+def parse_time(value):
+    """An RFC 3339 date-time (``Z`` or an offset; none means UTC) as epoch seconds."""
+    moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp()
+
+
+def iso_time(seconds):
+    """Epoch seconds as the service writes date-times (RFC 3339, UTC, microseconds)."""
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="microseconds")
+
+
+def parse_number(value, what="the value"):
+    """A number from a number or from text; None for no value. Whole numbers are ints."""
+    if no_value(value):
+        return None
+    if isinstance(value, bool):
+        raise ValueError("%s must be a number, not %r" % (what, value))
+    if isinstance(value, (int, float)):
+        return value
+    text = str(value).strip()
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            raise ValueError("%s must be a number, not %r" % (what, value))
+
+
+def parse_flag(value, what="the value", default=False):
+    """A boolean from a boolean or from text (true/false, yes/no, on/off, 1/0, y/n); ``default`` for no value."""
+    if isinstance(value, bool):
+        return value
+    if no_value(value):
+        return default
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ValueError("%s must be true or false, not %r" % (what, value))
+
+
+def parse_duration(value, what="the duration"):
+    """Seconds from a number of seconds or an ISO 8601 duration of days to seconds (PT10M); 0 for no value."""
+    if no_value(value):
+        return 0
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    text = str(value).strip()
+    if re.match(r"^\d+(\.\d+)?$", text):
+        return float(text)
+    match = _ISO_DURATION.match(text)
+    if not match or text in ("P", "PT") or text.endswith("T"):
+        raise ValueError("%s must be seconds or an ISO 8601 duration such as PT10M, not %r" % (what, value))
+    days, hours, minutes, seconds = match.groups()
+    return int(days or 0) * 86400 + int(hours or 0) * 3600 + int(minutes or 0) * 60 + float(seconds or 0)
+
+
+def iso_duration(seconds):
+    """The ISO 8601 form of a number of seconds: 150 -> PT2M30S, 0 -> PT0S."""
+    seconds = int(round(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    text = "P" + ("%dD" % days if days else "")
+    clock = "".join("%d%s" % (amount, unit) for amount, unit in ((hours, "H"), (minutes, "M"), (seconds, "S")) if amount)
+    return text + "T" + (clock or "0S") if clock or not days else text
+
+
+def parse_list(value, what="the value"):
+    """A list from a list, or from text: items separated by commas or new lines, or a JSON list.
+    Blanks around items are removed and empty items dropped; no value is an empty list."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                value = json.loads(text)
+            except ValueError:
+                raise ValueError("%s looks like a JSON list but is not one: %r" % (what, value))
+        else:
+            return [item.strip() for item in text.replace("\n", ",").split(",") if item.strip()]
+    if not isinstance(value, (list, tuple)):
+        raise ValueError("%s must be a list, or text with items separated by commas, not %s" % (what, type(value).__name__))
+    return [item.strip() if isinstance(item, str) else item for item in value]
