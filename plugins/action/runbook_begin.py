@@ -1,0 +1,116 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Begin a run of a runbook: its record, holding what the runbook was asked (read from text where
+extra variables and surveys give text), and one session for every later step. Documented in
+plugins/modules/runbook_begin.py."""
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import (
+    LAUNCH_TYPES, kind_of, no_value, parse_flag, parse_list, parse_number)
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import parse_waves
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, new_run
+
+GATE = dict(states=dict(type="raw", default=["continuous"]), max_lag=dict(type="raw"), no_backlog=dict(type="raw", default=False))
+TARGETS = dict(rpo_seconds=dict(type="raw"), rto_seconds=dict(type="raw"))
+# Seconds the run waits, and how often it looks: (option, default, must be more than zero).
+DURATIONS = (("launch_timeout", 3600, True), ("boot_timeout", 900, False), ("cleanup_timeout", 1800, True),
+             ("poll_interval", 10, True), ("progress_interval", 60, True))
+
+
+def _seconds(args, name, default, positive):
+    value = parse_number(args[name], name)
+    value = default if value is None else value
+    if value < 0 or (positive and value == 0):
+        raise ValueError("%s must be %s, not %s" % (name, "more than 0" if positive else "0 or more", value))
+    return value
+
+
+class ActionModule(RunbookStep):
+    PHASE = "login"
+    WITH_RUN = False
+    OPTIONS = dict(
+        runbook=dict(type="str", required=True),
+        title=dict(type="str"),
+        project=dict(type="str", required=True),
+        launch_type=dict(type="str", choices=list(LAUNCH_TYPES), default="test"),
+        point_in_time=dict(type="str", default="latest"),
+        machines=dict(type="raw"),
+        exclude=dict(type="raw"),
+        waves=dict(type="raw"),
+        recovery_plan=dict(type="str"),
+        gate=dict(type="dict", default={}, options=GATE),
+        adopt=dict(type="raw", default=True),
+        clean_leftovers=dict(type="raw", default=False),
+        targets=dict(type="dict", default={}, options=TARGETS),
+        checks_tasks=dict(type="str"),
+        checks_name=dict(type="str", default="checks"),
+        check_public_ip=dict(type="raw", default=True),
+        keep_on_failure=dict(type="raw", default=False),
+        host_prefix=dict(type="str", default="dr-test-"),
+        group=dict(type="str", default="dr_test_machines"),
+        max_waves=dict(type="int"),
+        **dict((name, dict(type="raw", default=default)) for name, default, unused in DURATIONS)
+    )
+
+    def step(self, args):
+        try:
+            record, problem = self.new_record(args), None
+        except ValueError as error:
+            record, problem = self.new_record(dict(args, **dict((name, spec.get("default")) for name, spec in self.OPTIONS.items()
+                                                                if name not in ("runbook", "title", "project")))), str(error)
+        self.path, self.record = new_run(record), record
+        if problem:
+            self.PHASE = "preflight"
+            raise StepFailed("%s. Nothing was launched." % problem.rstrip("."), run=self.path)
+        self.refuse_what_does_not_go_together()
+        try:
+            login = self.service("service_login")
+        except StepFailed as failure:
+            raise StepFailed(str(failure), run=self.path)
+        record["username"] = (login.get("user") or {}).get("username")
+        # The result holds the session: it is hidden from every output, at any verbosity.
+        return dict(run=self.path, session=login["session"], user=record["username"], _ansible_no_log=True)
+
+    def new_record(self, args):
+        machines = None if no_value(args["machines"]) else parse_list(args["machines"], "machines") or None
+        gate, targets = args["gate"] or {}, args["targets"] or {}
+        max_lag = parse_number(gate.get("max_lag"), "gate.max_lag")
+        return dict(
+            runbook=args["runbook"], title=args["title"] or args["runbook"].replace("_", " "),
+            project=args["project"], project_id=None, username=None,
+            launch_type=args["launch_type"], kind=kind_of(args["launch_type"]), point_in_time=args["point_in_time"],
+            recovery_plan=None if no_value(args["recovery_plan"]) else args["recovery_plan"],
+            asked=dict(machines=machines, exclude=parse_list(args["exclude"], "exclude"), waves=parse_waves(args["waves"])),
+            gate=dict(states=parse_list(gate.get("states"), "gate.states") or ["continuous"], max_lag=max_lag,
+                      no_backlog=parse_flag(gate.get("no_backlog"), "gate.no_backlog"), lag_threshold=600 if max_lag is None else max_lag),
+            adopt=parse_flag(args["adopt"], "adopt", default=True),
+            clean_leftovers=parse_flag(args["clean_leftovers"], "clean_leftovers"),
+            targets=dict(rpo_seconds=parse_number(targets.get("rpo_seconds"), "targets.rpo_seconds"),
+                         rto_seconds=parse_number(targets.get("rto_seconds"), "targets.rto_seconds")),
+            settings=dict(
+                checks_tasks=None if no_value(args["checks_tasks"]) else args["checks_tasks"], checks_name=args["checks_name"],
+                check_public_ip=parse_flag(args["check_public_ip"], "check_public_ip", default=True),
+                keep_on_failure=parse_flag(args["keep_on_failure"], "keep_on_failure"),
+                host_prefix=args["host_prefix"], group=args["group"],
+                **dict((name, _seconds(args, name, default, positive)) for name, default, positive in DURATIONS)),
+            max_waves=args["max_waves"], check_mode=self.check_mode,
+            started=None, machines=[], excluded=[], health={}, waves=[], launched={}, failed_machines={}, view={}, checked={},
+            earlier={}, cleanup={},
+        )
+
+    def refuse_what_does_not_go_together(self):
+        record, asked = self.record, self.record["asked"]
+        problems = []
+        if record["recovery_plan"] and asked["machines"]:
+            problems.append("a recovery plan names its own machines: give it without the machines")
+        if record["recovery_plan"] and record["launch_type"] == "debug":
+            problems.append("a recovery plan runs in test, recovery or cutover mode, not debug")
+        if asked["waves"] and (record["recovery_plan"] or asked["machines"]):
+            problems.append("waves name their own machines: give them without the machines or a recovery plan")
+        if record["max_waves"] and len(asked["waves"]) > record["max_waves"]:
+            problems.append("there are %d waves, and this way of running the %s runs at most %d (the role's main entry point, "
+                            "in one play, runs any number)" % (len(asked["waves"]), record["title"], record["max_waves"]))
+        if problems:
+            self.PHASE = "preflight"
+            raise StepFailed("The input does not go together: %s. Nothing was launched." % "; ".join(problems), run=self.path)

@@ -1,0 +1,52 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Look at the target machines a wave launched as the service shows them - whether each runs,
+waiting up to the boot timeout for those that do not yet, and its addresses - and answer the
+inventory hosts they become. Documented in plugins/modules/runbook_look.py."""
+
+import time
+
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import hosts_of, service_view, shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep
+
+
+class ActionModule(RunbookStep):
+    PHASE = "checks"
+    OPTIONS = dict(wave=dict(type="int", default=1))
+
+    def step(self, args):
+        record = self.record
+        wave = record["waves"][args["wave"] - 1] if 0 < args["wave"] <= len(record["waves"]) else {}
+        names = [name for name in wave.get("machines", []) if name in record["launched"]]
+        if not names:
+            return dict(hosts=[], running=0, not_running=[], to_check=0)
+        entries = [dict(machine_name=name, machine_id=record["launched"][name]["id"], target=record["launched"][name]["target"])
+                   for name in names]
+        record["view"] = service_view(entries, view=record["view"], job_end=(wave.get("job") or {}).get("endDateTime"))
+        self.wait_until_they_run(names)
+        waiting = [name for name in names if not record["view"][name]["running"]]
+        self.say("%d of %d launched machines of wave %d run, as the service sees them%s." % (
+            len(names) - len(waiting), len(names), args["wave"], "; not: " + shown(waiting) if waiting else ""))
+        hosts = hosts_of(record, names, run_host=self.task_vars.get("inventory_hostname", "localhost"))
+        group = record["settings"]["group"] + "_to_check"
+        return dict(hosts=hosts, running=len(names) - len(waiting), not_running=waiting,
+                    to_check=sum(1 for host in hosts if group in host["groups"]))
+
+    def wait_until_they_run(self, names):
+        """Look again, every poll interval, at the target machines that do not run yet; a machine that runs
+        at a look is up since that look (its service time)."""
+        record, settings = self.record, self.record["settings"]
+        ids = dict((name, record["launched"][name]["id"]) for name in names)
+        deadline = time.monotonic() + settings["boot_timeout"]
+        waiting = [name for name in names if not record["view"][name]["running"]]
+        shown_at = time.monotonic()
+        while waiting and time.monotonic() < deadline:
+            time.sleep(min(settings["poll_interval"], max(0, deadline - time.monotonic())))
+            looked = self.machines_now(names=[ids[name] for name in waiting], targets=True)
+            record["view"] = service_view(looked["machines"], view=record["view"], seen_at=looked["service_time"])
+            waiting = [name for name in names if not record["view"][name]["running"]]
+            if time.monotonic() - shown_at >= settings["progress_interval"]:
+                shown_at = time.monotonic()
+                self.say("%d of %d launched machines run; waiting for %s." % (len(names) - len(waiting), len(names), shown(waiting)))

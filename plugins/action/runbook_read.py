@@ -1,0 +1,99 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Read the run's machines and the project's jobs once, and judge: which machines take part, in
+which waves, whether they are ready, and what an earlier run left. Documented in
+plugins/modules/runbook_read.py."""
+
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import Refused, earlier_run, health_gate, shown, take_part
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, trimmed_job
+
+# The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
+JOBS_READ = 50
+UNHEALTHY_SHOWN = 5
+
+
+class ActionModule(RunbookStep):
+    PHASE = "preflight"
+
+    def step(self, args):
+        record = self.record
+        plan = self.read_plan() if record["recovery_plan"] else None
+        view = self.service("service_machine_info", project=record["project"], lag_threshold=record["gate"]["lag_threshold"])
+        record.update(project_id=view["project"]["id"], started=view["service_time"])
+        jobs = self.service("service_job_info", project=record["project_id"], limit=JOBS_READ)["jobs"]
+        asked = record["asked"]
+        try:
+            chosen = take_part(view["machines"], named=asked["machines"], exclude=asked["exclude"], waves=asked["waves"],
+                               plan=[step_machine for step in plan["steps"] for step_machine in step["machines"]] if plan else None)
+        except Refused as refused:
+            raise StepFailed("%s Nothing was launched." % refused)
+        by_name = dict((machine["name"], machine) for machine in view["machines"])
+        record.update(machines=chosen["machines"], excluded=chosen["excluded"],
+                      waves=[dict(machines=names, status="pending") for names in chosen["waves"]])
+        verdicts = health_gate([by_name[machine["name"]] for machine in chosen["machines"]], max_lag=record["gate"]["max_lag"],
+                               no_backlog=record["gate"]["no_backlog"], states=record["gate"]["states"])
+        record["health"] = dict((verdict["name"], verdict) for verdict in verdicts)
+        ids = dict((machine["name"], machine["id"]) for machine in chosen["machines"])
+        earlier = earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"],
+                              plan=bool(plan), waves=[[ids[name] for name in wave] for wave in chosen["waves"]], adopt=record["adopt"])
+        self.record_earlier(earlier)
+        self.say_what_was_judged(verdicts)
+        self.stop_unless_ready(verdicts, earlier)
+        return dict(machines=len(chosen["machines"]), excluded=chosen["excluded"], waves=[len(wave) for wave in chosen["waves"]],
+                    adopted=sorted(index + 1 for index in earlier["adopted"]), to_clean=[left["name"] for left in earlier["clean"]])
+
+    def read_plan(self):
+        record = self.record
+        plans = self.service("service_recovery_plan_info", project=record["project"], name=record["recovery_plan"])["recovery_plans"]
+        if not plans:
+            raise StepFailed("Project %s has no recovery plan %s; nothing was launched." % (record["project"], record["recovery_plan"]))
+        plan = dict(id=plans[0]["id"], name=plans[0]["name"],
+                    steps=[dict(name=step["name"], machines=list(dict.fromkeys(step.get("machine_names") or [])))
+                           for step in plans[0]["steps"]["items"]])
+        record["plan"] = plan
+        return plan
+
+    def record_earlier(self, earlier):
+        """What an earlier run left, as the later steps act on it (resume, launch, clean up)."""
+        self.record["earlier"] = dict(
+            running=trimmed_job(earlier["running"]) if earlier["running"] else None, running_is=earlier["running_is"],
+            adopted=dict((str(index), trimmed_job(job)) for index, job in earlier["adopted"].items()),
+            clean=[dict(name=left["name"], replica=left["replica"]) for left in earlier["clean"]],
+            foreign=[dict(name=left["name"], replica=left["replica"]) for left in earlier["foreign"]],
+            ours=[left["replica"] for left in earlier["ours"]],
+            messages=[],
+        )
+
+    def say_what_was_judged(self, verdicts):
+        record, earlier = self.record, self.record["earlier"]
+        unhealthy = ["%s: NOT READY: %s" % (verdict["name"], "; ".join(verdict["reasons"])) for verdict in verdicts if not verdict["passed"]]
+        self.say("%d of %d machines of project %s pass the health gate%s%s." % (
+            len(verdicts) - len(unhealthy), len(verdicts), record["project"],
+            " in %d waves (%s)" % (len(record["waves"]), ", ".join(str(len(wave["machines"])) for wave in record["waves"]))
+            if len(record["waves"]) > 1 else "", "; excluded: " + shown(record["excluded"]) if record["excluded"] else ""))
+        for line in unhealthy[:UNHEALTHY_SHOWN]:
+            self.say(line)
+        for index, job in sorted(earlier["adopted"].items()):
+            self.say("Wave %d was launched by an earlier run of this %s (%s %s, %s): this run adopts it." % (
+                int(index) + 1, record["title"], job["type"], job["id"], job["status"]))
+
+    def stop_unless_ready(self, verdicts, earlier):
+        record = self.record
+        if not record["machines"]:
+            raise StepFailed("No machine of project %s takes part; nothing was launched." % record["project"])
+        unhealthy = ["%s: %s" % (verdict["name"], ", ".join(verdict["reasons"])) for verdict in verdicts if not verdict["passed"]]
+        if unhealthy:
+            raise StepFailed("The health gate stopped the run; nothing was launched. Not ready (%d of %d): %s%s." % (
+                len(unhealthy), len(verdicts), ". ".join(unhealthy[:UNHEALTHY_SHOWN]),
+                ". And %d more (see the report)" % (len(unhealthy) - UNHEALTHY_SHOWN) if len(unhealthy) > UNHEALTHY_SHOWN else ""))
+        if earlier["running_is"] == "other":
+            job = earlier["running"]
+            raise StepFailed("Another job is running in project %s: %s %s, started by %s; nothing was launched. Run again when it has "
+                             "ended." % (record["project"], job.get("type"), job["id"], job.get("initiatedBy") or "?"))
+        if earlier["foreign"] and not record["clean_leftovers"]:
+            raise StepFailed("%s machines that this %s did not launch are there for %s; nothing was launched. Clean them up with "
+                             "%s_clean_leftovers=true, or with the role's cleanup phase (tasks_from: cleanup)." % (
+                                 record["kind"].capitalize(), record["title"], shown(left["name"] for left in earlier["foreign"]),
+                                 record["runbook"]))

@@ -1,0 +1,54 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Wait until machines replicate - initial sync done, or continuously - with a line of each machine's
+progress at every look. Documented in plugins/modules/runbook_wait_replication.py."""
+
+import time
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_list, parse_number
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep
+
+UNTIL = ("synced", "continuous")
+PROGRESS_SHOWN = 50
+
+
+class ActionModule(RunbookStep):
+    PHASE = "wait"
+    WITH_RUN = False
+    OPTIONS = dict(
+        project=dict(type="str", required=True),
+        machines=dict(type="raw"),
+        until=dict(type="str", choices=list(UNTIL), default="synced"),
+        timeout=dict(type="raw", default=7200),
+        poll_interval=dict(type="raw", default=30),
+    )
+
+    def step(self, args):
+        machines = parse_list(args["machines"], "machines") or None
+        timeout = parse_number(args["timeout"], "timeout")
+        interval = max(parse_number(args["poll_interval"], "poll_interval") or 1, 1)
+        deadline = time.monotonic() + (7200 if timeout is None else timeout)
+        while True:
+            read = self.service("service_machine_info", project=args["project"], machines=machines)["machines"]
+            done = all(self.done(machine, args["until"]) for machine in read)
+            progress = ["%s %s %s%%" % (machine["name"], machine["replication_state"], machine["sync_percent"]) for machine in read]
+            self.say("Initial sync %s: %s%s" % ("done" if done else "in progress", ", ".join(progress[:PROGRESS_SHOWN]),
+                                                 " and %d more" % (len(progress) - PROGRESS_SHOWN) if len(progress) > PROGRESS_SHOWN else "")
+                     if args["until"] == "synced" else "%d of %d machines replicate continuously" % (
+                         sum(1 for machine in read if self.done(machine, "continuous")), len(read)))
+            if done or time.monotonic() + interval > deadline:
+                break
+            time.sleep(interval)
+        result = dict(done=done, progress=progress, machines=read)
+        if not done:
+            result.update(failed=True, msg="The machines did not %s within %s seconds: %s" % (
+                "finish initial sync" if args["until"] == "synced" else "replicate continuously", args["timeout"], ", ".join(progress)))
+        return result
+
+    @staticmethod
+    def done(machine, until):
+        if until == "synced":
+            return machine.get("lag_seconds") is not None
+        return machine.get("replication_state") == "continuous"

@@ -1,0 +1,318 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""What a runbook decides, from what the service shows and from the run's record: which machines
+take part and in which waves, whether they are ready (the health gate), what an earlier run of the
+same runbook left, what the service shows of the launched machines, the hosts they become, and
+whether a wave failed. Pure functions: the action plugins of the runbook steps call them, and the
+unit tests do too."""
+
+import fnmatch
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import (
+    CLEANUP_JOBS, LIFE_CYCLE_MEMBERS, active, kind_of, launch_job_type, parse_flag, parse_list, parse_number, parse_time)
+from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
+
+RUNNING = "running"
+
+
+class Refused(ValueError):
+    """Input, or a state of the service, that stops a run before anything is launched."""
+
+
+def shown(names, limit=10):
+    """Names for a message: the first ``limit``, and how many more."""
+    names = list(names)
+    text = ", ".join(str(name) for name in names[:limit])
+    return text + (" and %d more" % (len(names) - limit) if len(names) > limit else "")
+
+
+# -- which machines take part -------------------------------------------------------------------
+
+
+def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)):
+    """For each machine (as service_machine_info describes it), whether it may be launched, and why not."""
+    if not isinstance(machines, list):
+        raise ValueError("the health gate takes the list of machines of service_machine_info, not %s" % type(machines).__name__)
+    max_lag = parse_number(max_lag, "the most lag allowed")
+    no_backlog = parse_flag(no_backlog, "no_backlog")
+    states = parse_list(states, "the states allowed")
+    verdicts = []
+    for machine in machines:
+        reasons = []
+        state, lag, backlog = machine.get("replication_state"), machine.get("lag_seconds"), machine.get("backlog_bytes") or 0
+        if states and state not in states:
+            reasons.append("replication is %s, not %s" % (state, " or ".join(states)))
+        if max_lag is not None and lag is None:
+            reasons.append("no consistent point in time yet")
+        elif max_lag is not None and lag > max_lag:
+            reasons.append("lag %d s is over %d s" % (lag, max_lag))
+        if no_backlog and backlog > 0:
+            reasons.append("backlog of %d bytes" % backlog)
+        verdicts.append(dict(name=machine.get("name") or name_of(machine), id=machine.get("id"), replication_state=state, lag_seconds=lag,
+                             backlog_bytes=backlog, passed=not reasons, reasons=reasons))
+    return verdicts
+
+
+def parse_waves(value):
+    """Waves as the user gives them: a list of groups, each a list of machine names, IDs or patterns.
+    From text (extra variables, survey answers): a JSON list of lists, or groups separated by ``;``
+    or new lines, their members by commas (``db-*; app-1, app-2; web-*``). No value: no waves."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return []
+    if isinstance(value, str) and not value.strip().startswith("["):
+        return [parse_list(group) for group in value.replace("\n", ";").split(";") if group.strip()]
+    groups = parse_list(value, "the waves")
+    return [parse_list(group, "a wave") if isinstance(group, (list, tuple, str)) else _not_a_wave(group) for group in groups]
+
+
+def _not_a_wave(group):
+    raise Refused("Each wave is a list of machine names or patterns, not %r." % (group,))
+
+
+def _matching(machines, value):
+    """The machines a value names: by ID, by name, or by a glob pattern on names."""
+    by_id = [machine for machine in machines if machine["id"] == value]
+    if by_id:
+        return by_id
+    by_name = [machine for machine in machines if name_of(machine) == value]
+    if by_name or not any(mark in value for mark in "*?["):
+        return by_name
+    return [machine for machine in machines if fnmatch.fnmatchcase(name_of(machine), value)]
+
+
+def _pattern(value):
+    return any(mark in value for mark in "*?[")
+
+
+def take_part(machines, named=None, exclude=(), waves=None, plan=None):
+    """Which of the project's ``machines`` (all of them, as listed) take part in the run, in which waves.
+
+    ``named``: the machines asked for (names or IDs), or None for all; ``waves``: groups of names,
+    IDs or patterns, launched one after another; ``plan``: the names of a recovery plan's machines.
+    Machines whose replication is stopped are left out unless named one by one (a pattern does not
+    name them). ``exclude`` leaves machines out by name, ID or pattern; one that matches none of
+    the run's machines is refused, as is a name that matches no machine or, ambiguously, several.
+    Answers the machines in order, the waves as lists of names, and the names left out.
+    """
+    named = None if named is None else parse_list(named, "the machines")
+    exclude = parse_list(exclude, "the machines to exclude")
+    waves = parse_waves(waves)
+    if waves and (named or plan is not None):
+        raise Refused("Waves name their own machines: give the waves without the machines to test or a recovery plan.")
+    if plan is not None:
+        groups = [list(plan)]
+    elif named:
+        groups = [named]
+    elif waves:
+        groups = waves
+    else:
+        groups = [[machine["id"] for machine in machines if machine.get("replicationStatus") != "STOPPED"]]
+    known = shown(sorted(name_of(machine) for machine in machines), 20)
+    chosen, wave_of, explicit = [], {}, set()
+    for number, group in enumerate(groups, 1):
+        wave = []
+        for value in group:
+            found = _matching(machines, value)
+            if not found:
+                raise Refused("%s %r, which matches no machine of the project. Known: %s." % (
+                    "Wave %d names" % number if waves else "The run names", value, known))
+            if len(found) > 1 and not _pattern(value):
+                raise Refused("The machine name %r is ambiguous: %d machines have it; give the ID (one of %s)." % (
+                    value, len(found), ", ".join(sorted(machine["id"] for machine in found))))
+            if not _pattern(value):
+                explicit.add(found[0]["id"])
+            for machine in found:
+                if wave_of.get(machine["id"], number) != number:
+                    raise Refused("%s is in wave %d and in wave %d; a machine is launched in one wave." % (
+                        name_of(machine), wave_of[machine["id"]], number))
+                if machine["id"] not in wave_of:
+                    wave_of[machine["id"]] = number
+                    wave.append(machine)
+        chosen.append(wave)
+    every = [machine for wave in chosen for machine in wave]
+    unknown = [value for value in exclude if not _matching(every, value)]
+    if unknown:
+        raise Refused("The machines to exclude name %s, which %s not among the machines of the run (%d: %s)." % (
+            ", ".join(unknown), "is" if len(unknown) == 1 else "are", len(every), shown(sorted(name_of(m) for m in every), 20)))
+    left_out = set(machine["id"] for value in exclude for machine in _matching(every, value))
+    # Stopped machines take part only when named one by one (without names, they were never candidates).
+    stopped = [machine for machine in machines if machine.get("replicationStatus") == "STOPPED" and machine["id"] not in explicit
+               and (machine["id"] in wave_of or not (named or waves or plan is not None))]
+    left_out.update(machine["id"] for machine in stopped)
+    return dict(
+        machines=[dict(name=name_of(m), id=m["id"]) for m in every if m["id"] not in left_out],
+        waves=[[name_of(m) for m in wave if m["id"] not in left_out] for wave in chosen],
+        excluded=[name_of(m) for m in every if m["id"] in left_out] + [name_of(m) for m in stopped if m["id"] not in wave_of],
+    )
+
+
+# -- what an earlier run left -------------------------------------------------------------------
+
+
+def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=(), adopt=True):
+    """What an earlier run of the same runbook started and left, and what this run does with it.
+
+    ``machines`` are the run's (as listed, with their ``replica`` and ``lifeCycle``), ``jobs`` the
+    project's newest jobs (newest first), ``username`` who runs the runbook, ``waves`` the run's
+    waves as lists of machine IDs. A job is the earlier run's when this user started it, it is the
+    kind of job the runbook starts (a launch of its launch type, or a run of its recovery plan in
+    that mode; or a cleanup) and all its machines are the run's. Each live target machine of the
+    run's kind is traced to the job that launched it: the newest launching job of that kind that
+    has the machine and began before it was launched.
+
+    While the earlier run's machines are up and its cleanup has not begun, this run adopts them
+    (``adopt``): a wave whose machines are exactly those of an earlier launch of ours - running, or
+    ended with its machines up - is followed, checked and measured instead of launched again; only
+    a leading run of waves is adopted. Once the earlier run's cleanup has begun, its machines are
+    cleaned up (``clean``) and this run is a new one. Target machines launched by anything else
+    are someone else's (``foreign``): never touched on their own.
+
+    Answers ``running`` (the project's running job, or None), ``running_is`` (``launch``,
+    ``cleanup`` - ours - or ``other``), ``adopted`` ({wave index: job}), ``clean`` (target
+    machines of ours to clean up before launching: {id, name, replica}), ``foreign`` (the same,
+    of someone else's), and ``ours`` (every target machine traced to an earlier run of ours).
+    """
+    kind = kind_of(launch_type)
+    own_launch = launch_job_type(launch_type, plan=parse_flag(plan))
+    ids = set(machine["id"] for machine in machines)
+
+    def ours(job, types):
+        participants = job.get("participatingMachines") or []
+        return bool(username) and job.get("initiatedBy") == username and job.get("type") in types and bool(participants) \
+            and set(participants) <= ids
+
+    newest = jobs[0] if jobs else None
+    running, running_is = None, None
+    if active(newest):
+        running = newest
+        running_is = "launch" if ours(newest, (own_launch,)) else "cleanup" if ours(newest, CLEANUP_JOBS) else "other"
+
+    cleanups = [job for job in jobs if ours(job, CLEANUP_JOBS)]
+    last_cleanup = parse_time(cleanups[0]["creationDateTime"]) if cleanups else None
+    launching = [job for job in jobs if job.get("type") in (own_launch, launch_job_type(kind), launch_job_type(kind, plan=True))]
+
+    leftovers = []
+    for machine in machines:
+        if not machine.get("replica") or launch_type_of_replica(machine) != kind:
+            continue
+        launched_at = parse_time(machine["lifeCycle"][dict(LIFE_CYCLE_MEMBERS)[kind]])
+        job = next((job for job in launching if machine["id"] in (job.get("participatingMachines") or [])
+                    and parse_time(job["creationDateTime"]) <= launched_at), None)
+        leftovers.append(dict(name=name_of(machine), id=machine["id"], replica=machine["replica"], job=job,
+                              ours=job is not None and ours(job, (own_launch,))))
+
+    # Launches of ours since our last cleanup began are not cleaned up: their machines may be adopted.
+    uncleaned = [job for job in launching if ours(job, (own_launch,))
+                 and (last_cleanup is None or parse_time(job["creationDateTime"]) > last_cleanup)]
+    if running_is == "launch" and running not in uncleaned:
+        uncleaned.insert(0, running)
+    adopted = {}
+    if parse_flag(adopt, "adopt", default=True):
+        for index, wave in enumerate(waves):
+            job = next((job for job in uncleaned if wave and set(job.get("participatingMachines") or []) == set(wave)), None)
+            up = job is not None and (active(job) or any(left["ours"] and left["job"]["id"] == job["id"] for left in leftovers))
+            if not up:
+                break
+            adopted[index] = job
+    adopted_jobs = set(job["id"] for job in adopted.values())
+    return dict(
+        running=running,
+        running_is=running_is,
+        adopted=adopted,
+        clean=[left for left in leftovers if left["ours"] and left["job"]["id"] not in adopted_jobs],
+        foreign=[left for left in leftovers if not left["ours"]],
+        ours=[left for left in leftovers if left["ours"]],
+    )
+
+
+# -- the launched machines ----------------------------------------------------------------------
+
+
+def target_of(target):
+    """What the run judges of a target machine, from the service's description of it."""
+    target = target or {}
+    return dict(id=target.get("id"), cloud_id=target.get("machineCloudId"), state=target.get("machineCloudState"),
+                public_ips=list(target.get("publicIps") or []), point_in_time=target.get("pointInTime"),
+                created=target.get("cloudEndureCreationDateTime"), region=target.get("regionId"))
+
+
+def service_view(entries, view=None, job_end=None, seen_at=None):
+    """What the service shows of each launched machine: whether its target machine runs, its
+    addresses, and its *up* moment - when the service first showed it running.
+
+    ``entries`` are launched machines with their ``target_machine`` as the service describes it (the
+    ``launched`` of service_launch, machines of service_machine_info), or the run's record of them
+    (with their ``target``). On the first look (``seen_at`` None) a running target machine is up
+    since the service created it (its ``cloudEndureCreationDateTime``; the launch job's end,
+    ``job_end``, if the service does not say). On a later look a machine that runs for the first
+    time is up since that look (``seen_at``, its service time). Machines already up stay as they are.
+    """
+    view = dict(view or {})
+    for entry in entries:
+        name = entry.get("machine_name") or entry.get("name")
+        if view.get(name, {}).get("running"):
+            continue
+        target = target_of(entry.get("target_machine") or entry.get("target"))
+        running = target["state"] == RUNNING
+        up = None
+        if running:
+            up = seen_at if seen_at is not None else (target["created"] or job_end)
+        view[name] = dict(id=entry.get("machine_id") or entry.get("id"), running=running, up=up, state=target["state"],
+                          cloud_id=target["cloud_id"], target_id=target["id"], public_ips=target["public_ips"])
+    return view
+
+
+def hosts_of(record, names, run_host="localhost"):
+    """The inventory hosts of launched machines, as ``add_host`` takes them.
+
+    A host is named ``<host prefix><project>/<machine>``: machine names have no ``/``, so hosts of
+    several projects never collide. Its variables carry the runbook's prefix (``dr_test_`` for the
+    DR test). Machines that run, as the service sees them, also join ``<group>_to_check`` and
+    ``<group>_wave_<n>_to_check`` when the run has checks of the user's, for the play that runs them.
+    """
+    settings = record["settings"]
+    prefix, group = record["runbook"] + "_", settings["group"]
+    checks = settings.get("checks_tasks")
+    hosts = []
+    for name in names:
+        seen, launched = record["view"].get(name), record["launched"].get(name)
+        if seen is None or launched is None:
+            continue
+        wave = launched["wave"]
+        to_check = bool(checks) and seen["running"]
+        host = {
+            "name": "%s%s/%s" % (settings["host_prefix"], record["project"], name),
+            "groups": [group, "%s_wave_%d" % (group, wave)] + (["%s_to_check" % group, "%s_wave_%d_to_check" % (group, wave)] if to_check else []),
+            prefix + "project": record["project"], prefix + "run_host": run_host, prefix + "wave": wave,
+            prefix + "source_name": name, prefix + "source_id": seen["id"], prefix + "public_ips": seen["public_ips"],
+            prefix + "target": launched["target"], prefix + "target_id": seen["target_id"], prefix + "cloud_id": seen["cloud_id"],
+            prefix + "launch_type": record["launch_type"],
+        }
+        if to_check:
+            host.update({prefix + "checks_tasks": checks, prefix + "checks_name": settings["checks_name"],
+                         prefix + "checked_dir": record["checked_dir"]})
+        if seen["public_ips"]:
+            host["ansible_host"] = seen["public_ips"][0]
+        hosts.append(host)
+    return hosts
+
+
+def wave_failure(record, index):
+    """Why wave ``index`` failed - a machine that did not launch, does not run, or failed the user's
+    checks - or None when it did not. RPO and RTO targets are measured, not reasons to stop."""
+    wave = record["waves"][index]
+    problems = []
+    for name in wave["machines"]:
+        if name in record["failed_machines"]:
+            problems.append("%s did not launch" % name)
+        elif name not in record["launched"]:
+            problems.append("%s was not launched" % name)
+        elif not record["view"].get(name, {}).get("running"):
+            problems.append("%s does not run" % name)
+        elif record["settings"].get("checks_tasks") and not (record["checked"].get(name) or {}).get("passed"):
+            problems.append("%s failed its checks" % name if name in record["checked"] else "%s was not checked" % name)
+    if wave.get("status") == "failed" and not problems:
+        problems.append(wave.get("message") or "its launch job failed")
+    return "; ".join(problems[:5]) + (" and %d more" % (len(problems) - 5) if len(problems) > 5 else "") if problems else None

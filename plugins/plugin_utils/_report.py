@@ -1,0 +1,370 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The report of a run, from its record; and the report in the forms people and tools read:
+JSON (a versioned schema), JUnit XML and Markdown, written in Python so that a thousand machines
+take a fraction of a second.
+
+Times: a machine's RPO is its wave's launch request minus the date-time of the point in time it
+was launched from, both on the service's clock. Its RTO runs from the run's first launch request
+(the recovery begins) to the moment the service first showed its target machine running (its
+*up* moment), plus the time its own checks took, measured on the controller for that machine
+alone: it does not depend on how many machines there are, in which order they are checked, or on
+forks. The schema is documented in the DR test role's README and in its files/report.schema.json.
+"""
+
+import json
+import os
+import tempfile
+from datetime import datetime, timezone
+from xml.sax.saxutils import escape, quoteattr
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_number, parse_time
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import target_of
+
+PASSED = "passed"
+FAILED = "failed"
+SKIPPED = "skipped"
+WORST_SHOWN = 5
+
+
+def _check(name, status, message="", seconds=None):
+    check = dict(name=name, status=status, message=message)
+    if seconds is not None:
+        check["seconds"] = seconds
+    return check
+
+
+def seconds_between(start, end):
+    if not start or not end:
+        return None
+    return round(parse_time(end) - parse_time(start), 3)
+
+
+def _plus(moment, seconds):
+    if moment is None or not seconds:
+        return moment
+    return datetime.fromtimestamp(parse_time(moment) + seconds, timezone.utc).isoformat()
+
+
+def _against(name, measured, target, unmeasured):
+    """A measure compared with its target: missing a target fails; no target only reports."""
+    if measured is None:
+        return _check(name, SKIPPED, unmeasured)
+    if target is None:
+        return _check(name, PASSED, "%s s (no target)" % measured, measured)
+    if measured > target:
+        return _check(name, FAILED, "%s s is over the target of %s s" % (measured, target), measured)
+    return _check(name, PASSED, "%s s, within the target of %s s" % (measured, target), measured)
+
+
+def _own_check(result, settings):
+    """The user's checks of one machine, and how long they took (None unless they passed)."""
+    label = settings.get("checks_name") or "checks"
+    if result is None:
+        return _check(label, FAILED, "did not run"), None
+    seconds = seconds_between(result.get("began"), result.get("ended"))
+    if result.get("passed") is True:
+        return _check(label, PASSED, result.get("message") or "passed", seconds), seconds
+    if result.get("passed") is False:
+        return _check(label, FAILED, result.get("message") or "failed"), None
+    return _check(label, FAILED, "started and did not finish (the host failed or was unreachable)"), None
+
+
+class _Run:
+    """The record, indexed once: every machine's report reads it in constant time."""
+
+    def __init__(self, record):
+        self.record = record
+        self.settings = record.get("settings") or {}
+        self.targets = record.get("targets") or {}
+        self.health = record.get("health") or {}
+        self.launched = record.get("launched") or {}
+        self.failed = record.get("failed_machines") or {}
+        self.view = record.get("view") or {}
+        self.checked = record.get("checked") or {}
+        self.cleanup = record.get("cleanup") or {}
+        self.waves = record.get("waves") or []
+        self.wave_of = dict((name, number) for number, wave in enumerate(self.waves, 1) for name in wave["machines"])
+        jobs = [wave.get("job") for wave in self.waves if wave.get("job")]
+        self.first_request = jobs[0]["creationDateTime"] if jobs else None
+        self.kept = set(self.cleanup.get("kept") or [])
+        self.removed = set(self.cleanup.get("removed_machines") or [])
+
+    def launch_check(self, name, entry):
+        if entry is not None:
+            return _check("launch", PASSED, "target machine %s" % (entry["target"].get("machineCloudId") or ""))
+        if name in self.failed:
+            return _check("launch", FAILED, self.failed[name])
+        wave = self.waves[self.wave_of[name] - 1] if name in self.wave_of else {}
+        return _check("launch", SKIPPED, wave.get("message") or "not launched")
+
+    def service_checks(self, seen):
+        """The built-in checks, from what the service shows: running, and a public address."""
+        if not seen.get("running"):
+            return [_check("running", FAILED, "%s is %s, not running, after %s s" % (
+                seen.get("cloud_id") or "the target machine", seen.get("state") or "not there", self.settings.get("boot_timeout", "?")))]
+        checks = [_check("running", PASSED, "%s is running" % seen.get("cloud_id"))]
+        if self.settings.get("check_public_ip", True):
+            addresses = seen.get("public_ips") or []
+            checks.append(_check("public address", PASSED if addresses else FAILED,
+                                 ", ".join(addresses) if addresses else "%s has no public IP address" % seen.get("cloud_id")))
+        return checks
+
+    def machine(self, machine):
+        name = machine["name"]
+        checks = []
+        gate = self.health.get(name)
+        if gate is None:
+            checks.append(_check("health gate", SKIPPED, "not gated"))
+        else:
+            checks.append(_check("health gate", PASSED if gate["passed"] else FAILED, "; ".join(gate["reasons"]) or gate["replication_state"]))
+        entry = self.launched.get(name)
+        checks.append(self.launch_check(name, entry))
+
+        seen = self.view.get(name) if entry else None
+        up, own_seconds, unmeasured = None, 0, "not launched"
+        if seen is not None:
+            checks.extend(self.service_checks(seen))
+            up, unmeasured = seen.get("up"), "not running"
+            if seen.get("running") and self.settings.get("checks_tasks"):
+                own, own_seconds = _own_check(self.checked.get(name), self.settings)
+                checks.append(own)
+                unmeasured = "its checks did not pass"
+        elif entry is not None:
+            unmeasured = "its checks did not run"
+
+        point = (entry or {}).get("point_in_time") or {}
+        requested = (self.waves[entry["wave"] - 1].get("job") or {}).get("creationDateTime") if entry else None
+        rpo = seconds_between(point.get("date_time"), requested) if entry else None
+        rto = seconds_between(self.first_request, up)
+        rto = round(rto + own_seconds, 3) if rto is not None and own_seconds is not None else None
+        checks.append(_against("RPO", rpo, parse_number(self.targets.get("rpo_seconds")), "not launched"))
+        checks.append(_against("RTO", rto, parse_number(self.targets.get("rto_seconds")), unmeasured))
+
+        if name in self.kept:
+            left = "kept"
+        elif name in self.removed:
+            left = "removed"
+        elif self.cleanup.get("status") == PASSED or (entry is None and self.cleanup.get("status") != FAILED):
+            left = "nothing to remove"
+        else:
+            left = "not cleaned up"
+        target = target_of((entry or {}).get("target"))
+        return dict(
+            name=name,
+            id=machine.get("id"),
+            wave=self.wave_of.get(name),
+            # Passed: launched, checked (its RTO ended) and nothing failed.
+            passed=rto is not None and all(check["status"] != FAILED for check in checks),
+            target=dict(id=target.get("id"), cloud_id=target.get("cloud_id"), state=(seen or {}).get("state") or target.get("state"),
+                        public_ips=(seen or {}).get("public_ips") or target.get("public_ips") or []) if entry else None,
+            point_in_time=dict(id=point.get("id"), date_time=point.get("date_time")) if entry else None,
+            rpo_seconds=rpo,
+            rto_seconds=rto,
+            recovered=_plus(up, own_seconds) if rto is not None else None,
+            cleanup=left,
+            checks=checks,
+        )
+
+    def run_checks(self):
+        checks = []
+        failure = self.record.get("failure")
+        if failure:
+            checks.append(_check(failure["phase"], FAILED, failure["message"]))
+        earlier = self.record.get("earlier") or {}
+        for message in earlier.get("messages") or []:
+            checks.append(_check("earlier run", PASSED, message))
+        for number, wave in enumerate(self.waves, 1):
+            job = wave.get("job")
+            if not job:
+                continue
+            took = seconds_between(job.get("creationDateTime"), job.get("endDateTime"))
+            name = "launch job" if len(self.waves) == 1 else "launch job, wave %d" % number
+            checks.append(_check(name, PASSED if job.get("status") == "COMPLETED" else FAILED, "%s %s %s%s%s" % (
+                job.get("type"), job.get("id"), job.get("status"), "" if took is None else " after %s s" % took,
+                " (adopted from an earlier run)" if wave.get("adopted") else ""), took))
+        for number, wave in enumerate(self.waves, 1):
+            if wave.get("status") == "not launched" and wave["machines"]:
+                checks.append(_check("wave %d" % number, FAILED, wave.get("message") or "not launched"))
+        if self.cleanup:
+            checks.append(_check("cleanup", self.cleanup.get("status", SKIPPED), self.cleanup.get("message", "")))
+        return checks
+
+
+def _worst(values):
+    values = [value for value in values if value is not None]
+    return max(values) if values else None
+
+
+def report_of(record, schema, generated=None):
+    """The report of a run, from the record its steps kept."""
+    run = _Run(record)
+    machines = [run.machine(machine) for machine in record.get("machines") or []]
+    run_checks = run.run_checks()
+    failures = ["%s: %s" % (check["name"], check["message"]) for check in run_checks if check["status"] == FAILED]
+    failures.extend("%s: %s: %s" % (machine["name"], check["name"], check["message"])
+                    for machine in machines for check in machine["checks"] if check["status"] == FAILED)
+    if not machines and not failures:
+        failures.append("no machine took part in the run")
+    first_job = next((wave["job"] for wave in run.waves if wave.get("job")), None) or {}
+    last_end = [wave["job"].get("endDateTime") for wave in run.waves if wave.get("job") and wave["job"].get("endDateTime")]
+    return dict(
+        schema=schema,
+        project=record["project"],
+        launch_type=record.get("launch_type"),
+        point_in_time=record.get("point_in_time"),
+        recovery_plan=record.get("recovery_plan"),
+        started=record.get("started"),
+        launch_requested=run.first_request,
+        result=FAILED if failures else PASSED,
+        failures=failures,
+        counts=dict(machines=len(machines), passed=sum(1 for m in machines if m["passed"]),
+                    failed=sum(1 for m in machines if not m["passed"]),
+                    launched=sum(1 for m in machines if m["target"] is not None)),
+        targets=dict(rpo_seconds=parse_number(run.targets.get("rpo_seconds")), rto_seconds=parse_number(run.targets.get("rto_seconds"))),
+        measures=dict(rpo_seconds=_worst(m["rpo_seconds"] for m in machines), rto_seconds=_worst(m["rto_seconds"] for m in machines),
+                      launch_job_seconds=seconds_between(run.first_request, max(last_end, key=parse_time) if last_end else None)),
+        excluded=record.get("excluded") or [],
+        kept=run.cleanup.get("kept") or [],
+        job=dict(id=first_job.get("id"), type=first_job.get("type"), status=first_job.get("status"), created=first_job.get("creationDateTime"),
+                 ended=first_job.get("endDateTime")) if first_job else None,
+        waves=[dict(number=number, machines=wave["machines"], status=wave.get("status") or "pending", message=wave.get("message") or "",
+                    adopted=bool(wave.get("adopted")), job=(wave.get("job") or {}).get("id")) for number, wave in enumerate(run.waves, 1)],
+        checks=run_checks,
+        machines=machines,
+        generated=generated or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    )
+
+
+def failure_message(report, path=None, what="The DR test"):
+    """A failed run in a few lines: what failed for the run, how many machines failed and the worst
+    five of them with their failed checks, and the report's path (the details are there).
+
+    Worst first: machines that failed more checks, then the longer RTO.
+    """
+    lines = ["%s: %s" % (check["name"], check["message"]) for check in report.get("checks", []) if check["status"] == FAILED]
+    failed = [machine for machine in report.get("machines", []) if any(check["status"] == FAILED for check in machine["checks"])]
+    if failed:
+        failed.sort(key=lambda m: (-sum(1 for c in m["checks"] if c["status"] == FAILED), -(m["rto_seconds"] or 0), m["name"]))
+        worst = ["%s (%s)" % (machine["name"], "; ".join(
+            "%s: %s" % (check["name"], check["message"]) for check in machine["checks"] if check["status"] == FAILED)[:200])
+            for machine in failed[:WORST_SHOWN]]
+        more = len(failed) - len(worst)
+        lines.append("%d of %d machines failed%s: %s%s" % (
+            len(failed), len(report["machines"]), ", the worst" if more > 0 else "", ", ".join(worst),
+            " and %d more" % more if more > 0 else ""))
+    if not lines:
+        lines.extend(report.get("failures", [])[:WORST_SHOWN])
+    message = "%s of %s failed. %s." % (what, report.get("project"), ". ".join(line.rstrip(".") for line in lines))
+    return message + (" Report: %s" % path if path else "")
+
+
+# -- the forms ----------------------------------------------------------------------------------
+
+
+def _duration(seconds):
+    if seconds is None:
+        return "-"
+    if seconds >= 3600:
+        return "%d h %d min" % (seconds // 3600, (seconds % 3600) // 60)
+    if seconds >= 60:
+        return "%d min %d s" % (seconds // 60, round(seconds % 60))
+    return "%s s" % round(seconds, 1)
+
+
+def junit(report, suite_prefix):
+    """JUnit XML: a suite for the run and one per machine, a test case per check. Measures are in
+    the messages, not in ``time``: CI tools add times up, and an RPO is an age."""
+    def suite(name, checks):
+        failures = sum(1 for check in checks if check["status"] == FAILED)
+        skipped = sum(1 for check in checks if check["status"] == SKIPPED)
+        lines = ['  <testsuite name=%s tests="%d" failures="%d" errors="0" skipped="%d" timestamp=%s>' % (
+            quoteattr(name), len(checks), failures, skipped, quoteattr(report["generated"]))]
+        for check in checks:
+            message = check["message"]
+            lines.append("    <testcase classname=%s name=%s>" % (quoteattr(name), quoteattr(check["name"])))
+            if check["status"] == FAILED:
+                lines.append("      <failure message=%s type=%s>%s</failure>" % (quoteattr(message), quoteattr(check["name"]), escape(message)))
+            elif check["status"] == SKIPPED:
+                lines.append("      <skipped message=%s/>" % quoteattr(message))
+            else:
+                lines.append("      <system-out>%s</system-out>" % escape(message))
+            lines.append("    </testcase>")
+        lines.append("  </testsuite>")
+        return lines
+
+    every = report["checks"] + [check for machine in report["machines"] for check in machine["checks"]]
+    base = "%s.%s" % (suite_prefix, report["project"])
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             '<testsuites name=%s tests="%d" failures="%d" errors="0" skipped="%d">' % (
+                 quoteattr("%s %s" % (suite_prefix, report["project"])), len(every), sum(1 for c in every if c["status"] == FAILED),
+                 sum(1 for c in every if c["status"] == SKIPPED))]
+    if report["checks"]:
+        lines.extend(suite(base, report["checks"]))
+    for machine in report["machines"]:
+        lines.extend(suite("%s.%s" % (base, machine["name"]), machine["checks"]))
+    lines.append("</testsuites>")
+    return "\n".join(lines) + "\n"
+
+
+def markdown(report, title="DR test"):
+    """A summary a person reads at a glance."""
+    def cell(text):
+        return str(text).replace("|", "\\|")
+
+    lines = ["# %s of %s: %s" % (title, report["project"], report["result"].upper()), "",
+             "%s launch%s from the %s point in time, requested %s (service time); report written %s (this machine's clock)." % (
+                 (report["launch_type"] or "").capitalize(), " by recovery plan " + report["recovery_plan"] if report["recovery_plan"] else "",
+                 report["point_in_time"], report["launch_requested"] or "-", report["generated"]), "",
+             "| Measure | Worst | Target |", "|---|---|---|",
+             "| RPO | %s | %s |" % (_duration(report["measures"]["rpo_seconds"]), _duration(report["targets"]["rpo_seconds"])),
+             "| RTO | %s | %s |" % (_duration(report["measures"]["rto_seconds"]), _duration(report["targets"]["rto_seconds"])),
+             "| Launch job | %s | - |" % _duration(report["measures"]["launch_job_seconds"]), ""]
+    if len(report["waves"]) > 1:
+        lines.extend(["| Wave | Machines | Status |", "|---|---|---|"])
+        lines.extend("| %d | %d | %s |" % (wave["number"], len(wave["machines"]), cell(wave["status"] + (": " + wave["message"] if wave["message"] else "")))
+                     for wave in report["waves"])
+        lines.append("")
+    lines.extend(["| Machine | Result | Target machine | Point in time | RPO | RTO | Checks | Cleanup |", "|---|---|---|---|---|---|---|---|"])
+    for machine in report["machines"]:
+        target = machine["target"]
+        lines.append("| %s | %s | %s | %s | %s | %s | %d/%d | %s |" % (
+            cell(machine["name"]), "passed" if machine["passed"] else "FAILED",
+            "%s %s" % (target["cloud_id"], ", ".join(target["public_ips"])) if target else "-",
+            (machine["point_in_time"] or {}).get("date_time") or "-", _duration(machine["rpo_seconds"]), _duration(machine["rto_seconds"]),
+            sum(1 for check in machine["checks"] if check["status"] == PASSED), len(machine["checks"]), machine["cleanup"]))
+    if report["failures"]:
+        lines.extend(["", "## Failures", ""] + ["- %s" % failure for failure in report["failures"]])
+    if report["excluded"]:
+        lines.extend(["", "Excluded from the run: %s." % ", ".join(report["excluded"])])
+    if report["kept"]:
+        lines.extend(["", "Kept after the failure, as asked (clean them up with the role's cleanup phase): %s." % ", ".join(report["kept"])])
+    return "\n".join(lines) + "\n"
+
+
+def write_atomically(path, text):
+    """Write a file whole or not at all: a run stopped while it writes leaves the previous file."""
+    directory = os.path.dirname(path)
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def write(report, directory, name, suite_prefix, title):
+    """The report's three files, named after ``name``: their paths."""
+    os.makedirs(directory, exist_ok=True)
+    files = dict(json=os.path.join(directory, name + ".json"), junit=os.path.join(directory, name + ".junit.xml"),
+                 markdown=os.path.join(directory, name + ".md"))
+    write_atomically(files["json"], json.dumps(report, indent=2) + "\n")
+    write_atomically(files["junit"], junit(report, suite_prefix))
+    write_atomically(files["markdown"], markdown(report, title))
+    return files

@@ -1,0 +1,210 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The base of the runbook steps: action plugins that run on the controller, call the collection's
+modules for everything they ask of the service, decide in Python (plugin_utils._judgement) and keep
+what happened in the run's record.
+
+The record is a JSON file in a directory of its own on the controller, made when the run begins
+and removed when its report is written; a step reads it, adds what it did, and writes it back
+whole. It stays out of Ansible's variables on purpose: a record of a thousand machines templated
+at every step costs seconds each time. What a step returns is small - counts, names to show, the
+hosts to add - so that YAML can order the steps and show their outcome. Nothing secret is ever
+written to the record: the session lives in the variable registered by the first step.
+
+A run stopped at any moment leaves its record behind; the next run does not read it. What an
+earlier run left is read from the service itself (see earlier_run in plugin_utils._judgement),
+so that a run on another controller, or after the controller died, finds it too.
+"""
+
+import json
+import os
+import shutil
+import tempfile
+import time
+
+from ansible.errors import AnsibleActionFail
+from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
+
+from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
+from ansible_collections.replication.recovery.plugins.module_utils._domain import active, iso_time, parse_time
+
+display = Display()
+
+RECORD = "record.json"
+CHECKED = "checked"
+# The connection options a step passes on to the modules it runs, as given (the modules fall back to
+# the environment themselves).
+CONNECTION_OPTIONS = dict((name, dict(type=spec["type"], no_log=spec.get("no_log", False))) for name, spec in CONNECTION_ARGUMENT_SPEC.items())
+RUN_OPTIONS = dict(run=dict(type="str", required=True))
+
+
+class StepFailed(Exception):
+    """What stops a step: recorded as the run's failure, then the task fails with its message."""
+
+    def __init__(self, message, **result):
+        super(StepFailed, self).__init__(message)
+        self.result = result
+
+
+# -- the record ---------------------------------------------------------------------------------
+
+
+def new_run(record):
+    """A directory for a new run, with its record; answers the record's path."""
+    directory = tempfile.mkdtemp(prefix="replication-recovery-%s-" % record["runbook"])
+    os.mkdir(os.path.join(directory, CHECKED))
+    path = os.path.join(directory, RECORD)
+    record["checked_dir"] = os.path.join(directory, CHECKED)
+    save(path, record)
+    return path
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as stream:
+            return json.load(stream)
+    except (IOError, OSError, ValueError) as error:
+        raise AnsibleActionFail("The run's record %s cannot be read (%s): begin the run with replication.recovery.runbook_begin, "
+                                "and give its run to every later step." % (path, error))
+
+
+def save(path, record):
+    """Write the record whole or not at all."""
+    temporary = path + ".new"
+    with open(temporary, "w", encoding="utf-8") as stream:
+        json.dump(record, stream, separators=(",", ":"))
+    os.replace(temporary, path)
+
+
+def end_run(path):
+    """Remove the run's directory: its report has been written."""
+    shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+
+
+def collect_checked(record):
+    """Add the results of the user's checks that the launched hosts wrote (one file per machine)."""
+    directory = record.get("checked_dir")
+    if not directory or not os.path.isdir(directory):
+        return record
+    for name in os.listdir(directory):
+        if name.endswith(".json"):
+            with open(os.path.join(directory, name), encoding="utf-8") as stream:
+                result = json.load(stream)
+            record["checked"][result["machine"]] = result
+    return record
+
+
+def checked_file(directory, machine_id):
+    return os.path.join(directory, "%s.json" % machine_id)
+
+
+# -- the steps ----------------------------------------------------------------------------------
+
+
+class RunbookStep(ActionBase):
+    """An action plugin of a runbook step. A step declares its OPTIONS and implements ``step(args)``;
+    ``run`` validates the options, loads and saves the record, and turns a StepFailed into the run's
+    recorded failure and a failed task."""
+
+    _supports_check_mode = True
+    TRANSFERS_FILES = False
+    OPTIONS = {}
+    # The phase the run is in while the step runs: the name a failure of the step is recorded under.
+    PHASE = None
+    WITH_RUN = True
+
+    def run(self, tmp=None, task_vars=None):
+        result = super(RunbookStep, self).run(tmp, task_vars)
+        spec = dict(CONNECTION_OPTIONS, **(dict(RUN_OPTIONS, **self.OPTIONS) if self.WITH_RUN else self.OPTIONS))
+        unused, args = self.validate_argument_spec(argument_spec=spec)
+        self.task_vars = task_vars or {}
+        self.connection = dict((name, args[name]) for name in CONNECTION_OPTIONS if args.get(name) is not None)
+        self.path = args.get("run")
+        self.record = load(self.path) if self.WITH_RUN and self.path else None
+        try:
+            result.update(self.step(args) or {})
+        except StepFailed as failure:
+            if self.record is not None and not self.record.get("failure"):
+                self.record["failure"] = dict(phase=self.PHASE, message=str(failure))
+            result.update(failed=True, msg=str(failure), **failure.result)
+        finally:
+            if self.record is not None and self.path and os.path.isdir(os.path.dirname(self.path)):
+                save(self.path, self.record)
+        result.setdefault("changed", False)
+        return result
+
+    def step(self, args):
+        raise NotImplementedError
+
+    @property
+    def check_mode(self):
+        return bool(self._task.check_mode)
+
+    def service(self, module, failed_ok=False, **args):
+        """Run one of the collection's modules with the step's connection and answer its result. A module
+        that fails stops the step with its message, unless ``failed_ok`` (the caller reads the result)."""
+        module_args = dict(self.connection)
+        module_args.update((key, value) for key, value in args.items() if value is not None)
+        result = self._execute_module(module_name="replication.recovery." + module, module_args=module_args, task_vars=self.task_vars)
+        if result.get("failed") and not failed_ok:
+            raise StepFailed(result.get("msg") or "%s failed" % module)
+        return result
+
+    def say(self, message):
+        """A line of the run's progress, shown as it happens (AWX shows it in the job's output)."""
+        display.display("%s: %s" % (self.task_vars.get("inventory_hostname", "localhost"), message))
+
+    # -- reads shared by several steps -----------------------------------------------------------
+
+    def machines_now(self, names=None, targets=False):
+        """The run's machines (or ``names``) as the service shows them now, with their replication and,
+        when asked, their target machines."""
+        return self.service("service_machine_info", project=self.record["project_id"], machines=names,
+                            lag_threshold=self.record["gate"]["lag_threshold"], include_target_machine=targets)
+
+    def follow(self, job, label, timeout):
+        """Follow a job to its end, a line of progress every progress interval. Answers the job as it
+        ended; stops the step when it did not end within ``timeout`` seconds (it goes on in the service)."""
+        settings = self.record["settings"]
+        began = time.monotonic()
+        while active(job):
+            left = timeout - (time.monotonic() - began)
+            if left <= 0:
+                raise StepFailed("The %s %s did not end within %s seconds; it is %s and goes on in the service." % (
+                    label, job["id"], timeout, job["status"]))
+            looked = self.service("service_job_info", project=self.record["project_id"], job=job["id"], wait=True,
+                                  return_after=min(settings["progress_interval"], left), wait_timeout=int(left) + 300,
+                                  poll_interval=settings["poll_interval"], progress=True)
+            job, progress = looked["job"], looked["progress"]
+            if not active(job):
+                break  # the step says how it ended
+            self.say("%s %s %s: %d of %d machines done, %d running, %d failed." % (
+                label[0].upper() + label[1:], job["id"], job["status"], progress["done"], progress["machines"], progress["running"],
+                progress["failed"]))
+        return job
+
+    def service_time(self, result):
+        """The service's time a module's result was read at, as epoch seconds."""
+        return parse_time(result["service_time"]) if result.get("service_time") else None
+
+
+def trimmed_job(job, names=None):
+    """What the record keeps of a job: its identity and times, and the last log line of each named machine."""
+    kept = dict((key, job.get(key)) for key in ("id", "type", "status", "creationDateTime", "endDateTime", "initiatedBy"))
+    kept["machines"] = len(job.get("participatingMachines") or [])
+    if names:
+        lines = {}
+        for line in job.get("log") or []:
+            for name in names:
+                if line["message"].startswith(name + ":"):
+                    lines[name] = line["message"]
+        kept["lines"] = lines
+    kept["tail"] = [line["message"] for line in (job.get("log") or [])[-3:]]
+    return kept
+
+
+def now_iso():
+    return iso_time(time.time())

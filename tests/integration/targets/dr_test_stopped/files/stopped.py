@@ -1,0 +1,195 @@
+"""A DR test stopped at any moment and run again ends as a complete run would.
+
+For each step at which a stop can land - before the launch request, while the launch job runs,
+while the checks run, during the cleanup, as the report is written - and each way AWX, a container
+runtime or a lost node stops a run - SIGINT to ansible-playbook, SIGTERM to it, SIGKILL to its
+whole process group - a run of the dr_test playbook is stopped there, then run once more. That run
+must pass and leave the target cloud empty. Stopped before its cleanup began, there is one launch
+job in all (the second run adopted what the first launched); stopped later, the second run
+launched only after the first run's cleanup had ended.
+
+    python stopped.py --simulator http://127.0.0.1:PORT --work DIR
+"""
+
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import requests
+
+USERNAME, PASSWORD, PROJECT = "stop@example.test", "stop-password", "stop"
+HERE = os.path.dirname(os.path.abspath(__file__))
+# How each stop is brought about: held by the test's callback at the start of a task (HOLD_AT_TASK),
+# or seen in the output while a slowed job runs; and whether the stopped run's cleanup had begun.
+POINTS = [
+    dict(name="before the launch request", hold="Launch wave 1", cleanup_began=False),
+    dict(name="while the launch job runs", see=r"Launch job \S+ (PENDING|STARTED): ", cleanup_began=False,
+         faults=[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 6, "count": 1}]),
+    dict(name="while the checks run", see=r"TASK \[.*Hold the checks", cleanup_began=False, hold_checks=True),
+    dict(name="during the cleanup", see=r"Cleanup job \S+ (PENDING|STARTED): ", cleanup_began=True,
+         faults=[{"jobTypes": ["CLEANUP"], "slowFactor": 20, "count": 1}]),
+    dict(name="as the report is written", hold="Write the report", cleanup_began=True),
+]
+SIGNALS = [("SIGINT", signal.SIGINT), ("SIGTERM", signal.SIGTERM), ("SIGKILL", signal.SIGKILL)]
+
+
+class Simulator:
+    def __init__(self, root):
+        self.root = root.rstrip("/")
+        self.api = self.root + "/api/latest"
+
+    def control(self, method, path, body=None):
+        answer = requests.request(method, self.root + "/_simulator" + path, json=body, timeout=60)
+        answer.raise_for_status()
+        return answer.json() if answer.content else None
+
+    def fresh(self):
+        self.control("POST", "/reset")
+        self.control("PATCH", "/settings", {"sessionLifetimeSeconds": 8640000})
+        with open(os.path.join(HERE, "stop.json")) as handle:
+            self.control("POST", "/seed", json.load(handle))
+
+    def jobs(self):
+        """The project's jobs, oldest first."""
+        session = requests.Session()
+        session.post(self.api + "/login", json={"username": USERNAME, "password": PASSWORD}, timeout=30).raise_for_status()
+        project = next(p for p in session.get(self.api + "/projects", timeout=30).json()["items"] if p["name"] == PROJECT)
+        jobs = session.get("%s/projects/%s/jobs" % (self.api, project["id"]), timeout=30).json()["items"]
+        return list(reversed(jobs))
+
+    def cloud(self):
+        return self.control("GET", "/cloud")["items"]
+
+    def wait_until_continuous(self):
+        """Seeded machines replicate from the start; their first points in time take a moment of clock."""
+        for unused in range(120):
+            session = requests.Session()
+            session.post(self.api + "/login", json={"username": USERNAME, "password": PASSWORD}, timeout=30).raise_for_status()
+            project = next(p for p in session.get(self.api + "/projects", timeout=30).json()["items"] if p["name"] == PROJECT)
+            machines = session.get("%s/projects/%s/machines" % (self.api, project["id"]), timeout=30).json()["items"]
+            if all(m.get("replicationInfo", {}).get("lastConsistencyDateTime") for m in machines):
+                return
+            time.sleep(1)
+        raise SystemExit("the seeded machines never became consistent")
+
+
+def playbook(simulator, work, report_dir, extra=(), env=None):
+    """Start the dr_test playbook as AWX does (credentials in the environment, inputs as text), in a
+    process group of its own; its output goes to a file."""
+    output = open(os.path.join(work, "output.txt"), "w")
+    command = ["ansible-playbook", "replication.recovery.dr_test", "-e", "dr_test_project=" + PROJECT, "-e", "dr_test_poll_interval=1",
+               "-e", "dr_test_progress_interval=1", "-e", "dr_test_report_dir=" + report_dir,
+               "-e", "dr_test_checks_tasks=" + os.path.join(HERE, "checks.yml")] + list(extra)
+    environment = dict(os.environ, REPLICATION_SERVICE_URL=simulator.api, REPLICATION_SERVICE_USERNAME=USERNAME,
+                       REPLICATION_SERVICE_PASSWORD=PASSWORD, **(env or {}))
+    return subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=environment, start_new_session=True), output.name
+
+
+def wait_for(path, pattern, process, seconds=180):
+    began = time.monotonic()
+    while time.monotonic() - began < seconds:
+        with open(path) as handle:
+            if re.search(pattern, handle.read()):
+                return
+        if process.poll() is not None:
+            raise AssertionError("the run ended before %r appeared:\n%s" % (pattern, tail(path)))
+        time.sleep(0.2)
+    raise AssertionError("%r did not appear within %d s:\n%s" % (pattern, seconds, tail(path)))
+
+
+def tail(path, lines=40):
+    with open(path) as handle:
+        return "".join(handle.readlines()[-lines:])
+
+
+def stop(process, name, number):
+    if number == signal.SIGKILL:
+        os.killpg(process.pid, signal.SIGKILL)  # a lost node: every process of the run dies at once
+    else:
+        process.send_signal(number)  # as AWX (through ansible-runner) and container runtimes do
+    try:
+        process.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise AssertionError("ansible-playbook did not end within two minutes of %s" % name)
+    if number != signal.SIGKILL:
+        # Workers left behind end with the task they were running; give them the moment they take.
+        try:
+            os.killpg(process.pid, 0)
+            time.sleep(2)
+        except ProcessLookupError:
+            pass
+
+
+def one_case(simulator, work, point, signal_name, number):
+    simulator.fresh()
+    simulator.wait_until_continuous()
+    simulator.control("DELETE", "/faults")
+    if point.get("faults"):
+        simulator.control("POST", "/faults", {"rules": point["faults"]})
+    report_dir = os.path.join(work, "reports")
+    extra = ["-e", "hold_checks=true"] if point.get("hold_checks") else []
+    process, output = playbook(simulator, work, report_dir, extra, env={"HOLD_AT_TASK": point["hold"]} if point.get("hold") else None)
+    wait_for(output, "HOLDING AT .*" + re.escape(point["hold"]) if point.get("hold") else point["see"], process)
+    stop(process, signal_name, number)
+    stopped_output = tail(output, 15)
+    simulator.control("DELETE", "/faults")
+
+    again, output = playbook(simulator, work, report_dir)
+    status = again.wait(timeout=600)
+    with open(os.path.join(report_dir, "dr_test_%s.json" % PROJECT)) as handle:
+        report = json.load(handle)
+    assert status == 0 and report["result"] == "passed", "the run after the stop failed (%s):\n%s\n%s" % (
+        status, report["failures"], tail(output))
+    assert simulator.cloud() == [], "the target cloud is not empty: %s" % simulator.cloud()
+
+    jobs = simulator.jobs()
+    launches = [job for job in jobs if job["type"] == "TEST_LAUNCH"]
+    cleanups = [job for job in jobs if job["type"] == "CLEANUP"]
+    adopted = [check for check in report["checks"] if check["name"] == "earlier run" and "adopted" in check["message"]]
+    if point["cleanup_began"]:
+        assert len(launches) == 2, "%d launch jobs: %s" % (len(launches), [(j["id"], j["creationDateTime"]) for j in launches])
+        first_cleanup_end = cleanups[0]["endDateTime"]
+        assert launches[1]["creationDateTime"] >= first_cleanup_end, (
+            "the second run launched at %s, while the stopped run's machines were up (its cleanup ended %s)" % (
+                launches[1]["creationDateTime"], first_cleanup_end))
+        assert not adopted
+    else:
+        assert len(launches) == 1, "%d launch jobs after a stop %s: %s\n%s" % (len(launches), point["name"], launches, stopped_output)
+        assert bool(adopted) == (point["name"] != "before the launch request"), report["checks"]
+    assert all(job["status"] != "STARTED" and job["status"] != "PENDING" for job in jobs)
+    return "%d launch job%s, %d cleanup job%s%s" % (len(launches), "" if len(launches) == 1 else "s", len(cleanups),
+                                                    "" if len(cleanups) == 1 else "s", ", the second run adopted the first's" if adopted else "")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--simulator", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--only", help="the name of one point, for a quicker look")
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    simulator = Simulator(args.simulator)
+    failures = 0
+    for point in POINTS:
+        if args.only and args.only != point["name"]:
+            continue
+        for signal_name, number in SIGNALS:
+            began = time.monotonic()
+            try:
+                said = one_case(simulator, args.work, point, signal_name, number)
+                print("stopped %s by %s, then run again: passed, the target cloud empty, %s (%.0f s)" % (
+                    point["name"], signal_name, said, time.monotonic() - began), flush=True)
+            except AssertionError as error:
+                failures += 1
+                print("stopped %s by %s, then run again: FAILED: %s" % (point["name"], signal_name, error), flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
