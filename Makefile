@@ -33,7 +33,8 @@ CORE_NEWEST := 2.21.5
 PYTHON_NEWEST := 3.12
 PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && python3.12 -c '' 2>/dev/null && command -v python3.12) \
 	$(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12))
-# The smoke test on those versions: login, project, launch and cleanup.
+# The smoke test on those versions: login, project, launch and cleanup; then the demo's DR test (the
+# runbook steps, their plays and waves) with that ansible-core.
 SMOKE_TARGETS := service_login service_project service_launch
 
 .PHONY: help venv simulator simulator-package demo bench test test-sanity test-units test-simulator test-integration test-lint \
@@ -42,7 +43,7 @@ SMOKE_TARGETS := service_login service_project service_launch
 help:
 	@echo "make demo       run the demo playbook against the simulator (demo seed)"
 	@echo "make test       run every test (what CI runs)"
-	@echo "make bench      requests per task; DR tests of 5, 50, 200 machines beside a uri playbook; the simulator at 1000"
+	@echo "make bench      requests per task; DR tests of 5, 200 and 1000 machines beside a uri playbook, with the time of each phase; the simulator at 1000"
 	@echo "make simulator  serve the simulator with the demo seed on $(SIMULATOR_HOST):$(SIMULATOR_PORT)"
 	@echo "make simulator-package  build the simulator's wheel into $(BUILD)/dist"
 	@echo "make clean      remove the virtual environment, staged collection and test output"
@@ -161,6 +162,10 @@ define core_leg
 	cd $(COLLECTION) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
 	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(COLLECTION)/tests/integration/integration_config.yml -- \
 		sh -c 'cd $(COLLECTION) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
+	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale $(TIME_SCALE) -- \
+		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(BUILD)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH \
+		REPLICATION_SERVICE_USERNAME=demo@example.com REPLICATION_SERVICE_PASSWORD=demo-secret-1 \
+		ansible-playbook tests/demo/demo.yml $(DEMO_VARS) -e dr_test_report_dir=$(abspath $(BUILD))/demo-report-$(1) -e 'dr_test_waves=db-*;app-*;web-*'
 endef
 
 test-oldest: stage $(VENVS)/core-$(CORE_OLDEST)/.installed
@@ -174,7 +179,7 @@ test-matrix: test-oldest test-newest
 test-demo: demo
 
 # Requests each task costs (job polling included), written to $(BUILD)/bench/requests.json; then
-# whole DR tests of 5, 50 and 200 machines beside a hand-written uri playbook, and the simulator
+# whole DR tests of 5, 200 and 1000 machines beside a hand-written uri playbook (the controller time of each phase), and the simulator
 # with 1000 machines, written to $(BUILD)/bench/scale.json (see tests/bench/scale.py).
 bench: stage
 	mkdir -p $(BUILD)/bench

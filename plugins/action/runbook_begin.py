@@ -7,8 +7,7 @@ extra variables and surveys give text), and one session for every later step. Do
 plugins/modules/runbook_begin.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    LAUNCH_TYPES, kind_of, no_value, parse_flag, parse_list, parse_number)
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import parse_waves
+    LAUNCH_TYPES, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, new_run
 
 GATE = dict(states=dict(type="raw", default=["continuous"]), max_lag=dict(type="raw"), no_backlog=dict(type="raw", default=False))
@@ -18,7 +17,7 @@ DURATIONS = (("launch_timeout", 3600, True), ("boot_timeout", 900, False), ("cle
              ("poll_interval", 10, True), ("progress_interval", 60, True))
 
 
-def _seconds(args, name, default, positive):
+def _wait_setting(args, name, default, positive):
     value = parse_number(args[name], name)
     value = default if value is None else value
     if value < 0 or (positive and value == 0):
@@ -81,7 +80,7 @@ class ActionModule(RunbookStep):
             project=args["project"], project_id=None, username=None,
             launch_type=args["launch_type"], kind=kind_of(args["launch_type"]), point_in_time=args["point_in_time"],
             recovery_plan=None if no_value(args["recovery_plan"]) else args["recovery_plan"],
-            asked=dict(machines=machines, exclude=parse_list(args["exclude"], "exclude"), waves=parse_waves(args["waves"])),
+            asked=dict(machines=machines, exclude=parse_list(args["exclude"], "exclude"), waves=parse_groups(args["waves"], "the waves")),
             gate=dict(states=parse_list(gate.get("states"), "gate.states") or ["continuous"], max_lag=max_lag,
                       no_backlog=parse_flag(gate.get("no_backlog"), "gate.no_backlog"), lag_threshold=600 if max_lag is None else max_lag),
             adopt=parse_flag(args["adopt"], "adopt", default=True),
@@ -93,7 +92,7 @@ class ActionModule(RunbookStep):
                 check_public_ip=parse_flag(args["check_public_ip"], "check_public_ip", default=True),
                 keep_on_failure=parse_flag(args["keep_on_failure"], "keep_on_failure"),
                 host_prefix=args["host_prefix"], group=args["group"],
-                **dict((name, _seconds(args, name, default, positive)) for name, default, positive in DURATIONS)),
+                **dict((name, _wait_setting(args, name, default, positive)) for name, default, positive in DURATIONS)),
             max_waves=args["max_waves"], check_mode=self.check_mode,
             started=None, machines=[], excluded=[], health={}, waves=[], launched={}, failed_machines={}, view={}, checked={},
             earlier={}, cleanup={},

@@ -21,7 +21,7 @@ class ActionModule(RunbookStep):
         project=dict(type="str"),
         machines=dict(type="raw"),
         launch_type=dict(type="str", choices=list(LAUNCH_TYPES), default="test"),
-        timeout=dict(type="int", default=1800),
+        cleanup_timeout=dict(type="int", default=1800),
         poll_interval=dict(type="float", default=10),
         progress_interval=dict(type="float", default=60),
     )
@@ -35,7 +35,7 @@ class ActionModule(RunbookStep):
         # On its own: a record of nothing but where to clean up, for follow() and the proof.
         self.record = None
         return self.clean_up(args["project"], parse_list(args["machines"], "machines") or None, kind_of(args["launch_type"]),
-                             dict(cleanup_timeout=args["timeout"], poll_interval=args["poll_interval"],
+                             dict(cleanup_timeout=args["cleanup_timeout"], poll_interval=args["poll_interval"],
                                   progress_interval=args["progress_interval"]))
 
     def clean_up_the_run(self):

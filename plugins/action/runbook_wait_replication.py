@@ -12,6 +12,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._step import 
 
 UNTIL = ("synced", "continuous")
 PROGRESS_SHOWN = 50
+# What the step answers of each machine: the facts service_machine_info computes, not the whole machine.
+SHOWN = ("id", "name", "replication_state", "sync_percent", "lag_seconds", "backlog_bytes")
 
 
 class ActionModule(RunbookStep):
@@ -21,13 +23,13 @@ class ActionModule(RunbookStep):
         project=dict(type="str", required=True),
         machines=dict(type="raw"),
         until=dict(type="str", choices=list(UNTIL), default="synced"),
-        timeout=dict(type="raw", default=7200),
+        wait_timeout=dict(type="raw", default=7200),
         poll_interval=dict(type="raw", default=30),
     )
 
     def step(self, args):
         machines = parse_list(args["machines"], "machines") or None
-        timeout = parse_number(args["timeout"], "timeout")
+        timeout = parse_number(args["wait_timeout"], "wait_timeout")
         interval = max(parse_number(args["poll_interval"], "poll_interval") or 1, 1)
         deadline = time.monotonic() + (7200 if timeout is None else timeout)
         while True:
@@ -41,10 +43,10 @@ class ActionModule(RunbookStep):
             if done or time.monotonic() + interval > deadline:
                 break
             time.sleep(interval)
-        result = dict(done=done, progress=progress, machines=read)
+        result = dict(done=done, progress=progress, machines=[dict((key, machine.get(key)) for key in SHOWN) for machine in read])
         if not done:
             result.update(failed=True, msg="The machines did not %s within %s seconds: %s" % (
-                "finish initial sync" if args["until"] == "synced" else "replicate continuously", args["timeout"], ", ".join(progress)))
+                "finish initial sync" if args["until"] == "synced" else "replicate continuously", args["wait_timeout"], ", ".join(progress)))
         return result
 
     @staticmethod

@@ -2,16 +2,17 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The fleet's health, judged: for every machine of every project, its replication against the
-states, lag and backlog allowed, and how long ago it was last DR-tested. The role
-replication.recovery.health writes the report; its schema is in that role's README and in
+"""The health of machines, judged: whether each may take part in a runbook (the health gate), and
+the fleet's health - for every machine of every project, its replication against the states, lag
+and backlog allowed, and how long ago it was last DR-tested. The role replication.recovery.health
+writes the fleet's report; its schema is in that role's README and in
 roles/health/files/report.schema.json."""
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.replication.recovery.plugins.filter.inputs import as_list
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_flag, parse_list, parse_number, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import last_launches
-from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
+from ansible_collections.replication.recovery.plugins.plugin_utils import _judgement
 
 REPORT_SCHEMA = "replication.recovery.health/v1"
 DAY = 86400
@@ -21,13 +22,12 @@ FAILED = "failed"
 TESTING = ("test", "recovery")
 
 
-def _number(value, what):
-    if value is None or (isinstance(value, str) and value.strip() in ("", "None", "null", "none")):
-        return None
+def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)):
+    """For each machine of service_machine_info, whether it may take part in a runbook, and why not."""
     try:
-        return float(value) if "." in str(value) else int(value)
-    except ValueError:
-        raise AnsibleFilterError("%s must be a number, not %r." % (what, value))
+        return _judgement.health_gate(machines, max_lag=max_lag, no_backlog=no_backlog, states=states)
+    except ValueError as error:
+        raise AnsibleFilterError("health_gate: %s." % error)
 
 
 def _check(name, passed, message):
@@ -62,10 +62,13 @@ def fleet_health(projects, service_time, states=("continuous",), max_lag=None, m
     """The health report of a fleet: the C(projects) of service_project_info with C(machines=true)."""
     if not isinstance(projects, list) or not service_time:
         raise AnsibleFilterError("fleet_health expects the projects of service_project_info with machines=true, and its service_time.")
-    states = as_list(states) or ["continuous"]
-    max_lag, max_backlog = _number(max_lag, "max_lag"), _number(max_backlog, "max_backlog")
-    tested_within = _number(tested_within_days, "tested_within_days")
-    stopped_out = exclude_stopped if isinstance(exclude_stopped, bool) else str(exclude_stopped).lower() in ("1", "true", "yes", "on")
+    try:
+        states = parse_list(states, "states") or ["continuous"]
+        max_lag, max_backlog = parse_number(max_lag, "max_lag"), parse_number(max_backlog, "max_backlog")
+        tested_within = parse_number(tested_within_days, "tested_within_days")
+        stopped_out = parse_flag(exclude_stopped, "exclude_stopped", default=True)
+    except ValueError as error:
+        raise AnsibleFilterError("fleet_health: %s." % error)
     now = parse_time(service_time)
     report_projects, failures, excluded = [], [], []
     for project in projects:
@@ -95,4 +98,4 @@ def fleet_health(projects, service_time, states=("continuous",), max_lag=None, m
 
 class FilterModule(object):
     def filters(self):
-        return {"fleet_health": fleet_health}
+        return {"health_gate": health_gate, "fleet_health": fleet_health}

@@ -18,7 +18,8 @@ from functools import partial
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.common.validation import check_type_dict
 
-from ansible_collections.replication.recovery.plugins.module_utils._client import HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ServiceError, WriteInCheckMode
+from ansible_collections.replication.recovery.plugins.module_utils._client import (
+    HAS_REQUESTS, PAGE_LIMIT, REQUESTS_IMPORT_ERROR, ServiceError, WriteInCheckMode)
 from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, make_client
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
@@ -245,6 +246,23 @@ class ServiceModule(AnsibleModule):
                 self._lists[key] = self.client.list(path, params) if paged else self.client.get(path, params)["items"]
         return self._lists[key]
 
+    def read_ahead(self, ones=(), lists=()):
+        """Read many things the interface has no list of - each one a path (``ones``), or a short list
+        (``lists``: one page holds it all) - a few at a time, and keep them for the run, so that the
+        reads that follow (``lookup``, ``list``) find them. What was read already is not read again."""
+        ones = [path for path in dict.fromkeys(ones) if (path, ()) not in self._lists and PREDICTED not in path]
+        lists = [path for path in dict.fromkeys(lists) if (path, ()) not in self._lists and PREDICTED not in path]
+        if not ones and not lists:
+            return
+        answers = self.client.get_many([(path, None) for path in ones] + [(path, dict(offset=0, limit=PAGE_LIMIT)) for path in lists])
+        for path, answer in zip(ones + lists, answers):
+            if isinstance(answer, ServiceError):
+                continue  # read again when it is needed, and judged there (a target machine gone, ...)
+            if path in ones:
+                self._lists[(path, ())] = answer
+            elif len(answer["items"]) < PAGE_LIMIT:  # a full page may have more: list() reads them all when asked
+                self._lists[(path, ())] = answer["items"]
+
     def forget(self, path):
         """Drop what was read under ``path`` after a write, or a job, that changed it."""
         for key in [key for key in self._lists if key[0].startswith(path)]:
@@ -371,7 +389,11 @@ class ServiceModule(AnsibleModule):
 
     def points_in_time(self, project, machine):
         """The machine's points in time, newest first (the service lists them oldest first)."""
-        return list(reversed(self.list("/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"]))))
+        return list(reversed(self.list(self.points_path(project, machine))))
+
+    @staticmethod
+    def points_path(project, machine):
+        return "/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"])
 
     def points_at(self, project, machines, moment):
         """For each machine its newest point in time at or before ``moment`` ({machine ID: point}), and

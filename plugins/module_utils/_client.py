@@ -30,8 +30,10 @@ import base64
 import json
 import random
 import re
+import threading
 import time
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from email.utils import parsedate_to_datetime
 
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
@@ -55,6 +57,9 @@ RETRY_BUDGET = 60.0
 MAX_LOGINS_PER_CALL = 3
 MAX_BACKOFF = 10.0
 MAX_RETRY_AFTER = 120.0
+# How many reads get_many has under way at once: the interface has no list of some things (target
+# machines, a machine's points in time), and one read after another costs a round trip each.
+READS_AT_ONCE = 8
 
 
 class ServiceError(Exception):
@@ -126,6 +131,7 @@ class ServiceClient:
         self._clock = clock
         # Half to all of each step, so that many clients that failed together do not retry together.
         self._jitter = jitter or (lambda step: random.uniform(step / 2, step))
+        self._logging_in = threading.Lock()
         self.http = http or requests.Session()
         self.http.headers["User-Agent"] = USER_AGENT
         # Given with every request: a session's own setting loses to REQUESTS_CA_BUNDLE and CURL_CA_BUNDLE.
@@ -147,11 +153,12 @@ class ServiceClient:
             body = {"username": self._username, "password": self._password}
         else:
             raise ServiceError("POST", "/login", message="no credentials: give api_token, or username and password, or session")
-        # A session given earlier may have ended; its cookie must not shadow the new one.
-        self.http.cookies.clear()
-        user = self._send("POST", "/login", body=body, read=True)  # a login creates nothing: retried like a read
-        self._session = self.http.cookies.get("session")
-        self._xsrf = self.http.cookies.get("XSRF-TOKEN")
+        with self._logging_in:
+            # A session given earlier may have ended; its cookie must not shadow the new one.
+            self.http.cookies.clear()
+            user = self._send("POST", "/login", body=body, read=True)  # a login creates nothing: retried like a read
+            self._session = self.http.cookies.get("session")
+            self._xsrf = self.http.cookies.get("XSRF-TOKEN")
         if not self._session or not self._xsrf:
             raise ServiceError("POST", "/login", status=200, message="the service set no session cookie")
         self._owns_session = True
@@ -193,6 +200,31 @@ class ServiceClient:
 
     def delete(self, path, body=None):
         return self.request("DELETE", path, body=body)
+
+    def get_many(self, reads):
+        """The answers to many reads - (path, params) pairs - in their order, up to READS_AT_ONCE under
+        way at once. Each read is retried as any read is; one whose session ended meanwhile is sent again,
+        after a fresh login, once the others are done. A read that fails is answered with its
+        ServiceError, for the caller to judge."""
+        if not self._session:
+            self.login()
+        reads = list(reads)
+
+        def read(one):
+            try:
+                return self._send("GET", one[0], params=one[1], read=True)
+            except ServiceError as error:
+                return error
+
+        with ThreadPoolExecutor(max_workers=min(READS_AT_ONCE, max(1, len(reads)))) as pool:
+            answers = list(pool.map(read, reads))
+        for index, ((path, params), answer) in enumerate(zip(reads, answers)):
+            if isinstance(answer, ServiceError) and answer.status == 401:
+                try:
+                    answers[index] = self.get(path, params)
+                except ServiceError as error:
+                    answers[index] = error
+        return answers
 
     def search(self, path, body):
         """A read sent as a POST (a file search): allowed in check mode, retried like a read."""

@@ -30,9 +30,11 @@ LAUNCH_JOBS = {"test": "TEST_LAUNCH", "recovery": "RECOVERY_LAUNCH", "cutover": 
 PLAN_MODES = ("test", "recovery", "cutover", "cleanup")
 PLAN_JOBS = {"test": "RECOVERY_PLAN_TEST", "recovery": "RECOVERY_PLAN_RECOVERY", "cutover": "RECOVERY_PLAN_CUTOVER",
              "cleanup": "RECOVERY_PLAN_CLEANUP"}
-CLEANUP_JOBS = ("CLEANUP", PLAN_JOBS["cleanup"])
+CLEANUP_JOB = "CLEANUP"
+FILE_RESTORE_JOB = "FILE_RESTORE"
+CLEANUP_JOBS = (CLEANUP_JOB, PLAN_JOBS["cleanup"])
 LAUNCHING_JOBS = tuple(LAUNCH_JOBS.values()) + tuple(PLAN_JOBS[kind] for kind in KINDS)
-JOB_TYPES = LAUNCHING_JOBS[:3] + ("RESTORE_LAUNCH", "CLEANUP", "FILE_RESTORE", "CONSOLIDATE_VMDKS") + LAUNCHING_JOBS[3:] + (PLAN_JOBS["cleanup"],)
+JOB_TYPES = LAUNCHING_JOBS[:3] + ("RESTORE_LAUNCH", CLEANUP_JOB, FILE_RESTORE_JOB, "CONSOLIDATE_VMDKS") + LAUNCHING_JOBS[3:] + (PLAN_JOBS["cleanup"],)
 JOB_STATUSES = ("PENDING", "STARTED", "COMPLETED", "FAILED")
 ACTIVE = JOB_STATUSES[:2]
 
@@ -143,6 +145,19 @@ def iso_duration(seconds):
     text = "P" + ("%dD" % days if days else "")
     clock = "".join("%d%s" % (amount, unit) for amount, unit in ((hours, "H"), (minutes, "M"), (seconds, "S")) if amount)
     return text + "T" + (clock or "0S") if clock or not days else text
+
+
+def parse_groups(value, what="the groups"):
+    """A list of lists from lists, or from text: a JSON list of lists, or groups separated by ``;`` or
+    new lines, their items by commas (``db-*; app-1, app-2; web-*``). No value is an empty list."""
+    if no_value(value) or (isinstance(value, str) and not value.strip()):
+        return []
+    if isinstance(value, str) and not value.strip().startswith("["):
+        return [parse_list(group) for group in value.replace("\n", ";").split(";") if group.strip()]
+    groups = parse_list(value, what)
+    if not all(isinstance(group, (list, tuple, str)) for group in groups):
+        raise ValueError("each of %s is a list of names, not %r" % (what, next(g for g in groups if not isinstance(g, (list, tuple, str)))))
+    return [parse_list(group, what) for group in groups]
 
 
 def parse_list(value, what="the value"):

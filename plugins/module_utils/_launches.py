@@ -46,6 +46,9 @@ class TargetMachines:
 
     def launched(self, project, machines):
         """For each machine, its target machine and the date-time of the point it was launched from."""
+        with_target = [machine for machine in machines if machine.get("replica")]
+        self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], machine["replica"]) for machine in with_target],
+                        lists=[self.points_path(project, machine) for machine in with_target])
         result = []
         for machine in machines:
             entry = dict(machine_id=machine["id"], machine_name=name_of(machine))

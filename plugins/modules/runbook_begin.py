@@ -3,10 +3,186 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
+# The step is an action plugin (plugins/action/runbook_begin.py); this file documents it.
+
 DOCUMENTATION = r"""
 module: runbook_begin
-short_description: TODO
-description: [TODO]
+short_description: Begin a run of a runbook - its record, with what it was asked, and one session
+version_added: 2.0.0
+description:
+  - The first step of a runbook (a DR test, and the runbooks built on the same steps). Makes the run's record - what the
+    runbook was asked, every input read from text the way extra variables and AWX surveys give it - and signs in once
+    with M(replication.recovery.service_login), for every later step.
+  - Refuses input that does not go together (a recovery plan and machines, a plan in debug mode, waves with machines or
+    a plan, more waves than O(max_waves)) before signing in. A refused or failed start still leaves a run, whose
+    report says why nothing was launched.
+  - Records what it was asked, the user signed in as (an earlier run of the same user is recognised by it), and the
+    settings later steps read.
+options:
+  runbook:
+    description: The runbook's name, such as V(dr_test). It names the report (C(<runbook>_<project>)), its schema and the variables of the hosts made of launched machines.
+    type: str
+    required: true
+  title:
+    description: How messages and the report call the runbook, such as V(DR test). Its name with spaces if not given.
+    type: str
+  project:
+    description: The project, by name or ID.
+    type: str
+    required: true
+  launch_type:
+    description: What to launch; with a recovery plan, the mode it runs in (not V(debug)).
+    type: str
+    choices: [test, recovery, cutover, debug]
+    default: test
+  point_in_time:
+    description: V(latest), the ID of a point in time, or an RFC 3339 date-time for each machine's newest point at or before it.
+    type: str
+    default: latest
+  machines:
+    description:
+      - The machines, by name or ID, as a list or as text with items separated by commas. Every machine whose replication is
+        not stopped if not given.
+    type: raw
+  exclude:
+    description: Machines left out, by name, ID or glob pattern (a list, or text).
+    type: raw
+  waves:
+    description:
+      - Groups of machines launched one after another, each looked at and checked before the next; a wave that fails
+        stops the later ones. A list of lists of names, IDs or glob patterns (V([[db-*], [app-*], [web-*]])), or text with
+        groups separated by V(;) or new lines and names by commas (V(db-*; app-1, app-2; web-*)).
+      - Not with O(machines) or O(recovery_plan). All the machines are one wave if not given.
+    type: raw
+  max_waves:
+    description: The most waves the caller runs (the DR test playbook runs five); more are refused.
+    type: int
+  recovery_plan:
+    description: A recovery plan, by name or ID, to run instead of a plain launch; its machines are the run's.
+    type: str
+  gate:
+    description: The health gate every machine passes before anything is launched.
+    type: dict
+    default: {}
+    suboptions:
+      states:
+        description: The replication states that pass (a list, or text).
+        type: raw
+        default: [continuous]
+      max_lag:
+        description: Seconds of lag a machine may have; no limit if not given. Also the lag above which a machine counts as lagging (600 if not given).
+        type: raw
+      no_backlog:
+        description: Whether a machine with a backlog fails the gate.
+        type: raw
+        default: false
+  adopt:
+    description:
+      - Whether the run adopts what an earlier run of it left running - its launch job, or its launched machines not yet
+        cleaned up - following, checking and measuring them instead of launching again. When false, they are cleaned up
+        and launched afresh.
+    type: raw
+    default: true
+  clean_leftovers:
+    description: Whether target machines of the launch type that anything else launched are cleaned up first; otherwise they stop the run.
+    type: raw
+    default: false
+  targets:
+    description: Recovery objectives in seconds; a machine that misses one fails. None if not given.
+    type: dict
+    default: {}
+    suboptions:
+      rpo_seconds:
+        description: The most a machine's point in time may be older than its launch request.
+        type: raw
+      rto_seconds:
+        description: The most a machine's RTO may be - from the run's first launch request until it was up, plus its own checks.
+        type: raw
+  checks_tasks:
+    description: A tasks file of the user's checks of each launched machine that runs.
+    type: str
+  checks_name:
+    description: What the report calls those checks.
+    type: str
+    default: checks
+  check_public_ip:
+    description: Whether a launched machine without a public address fails.
+    type: raw
+    default: true
+  keep_on_failure:
+    description: Whether the run's target machines are kept, rather than cleaned up, when it fails.
+    type: raw
+    default: false
+  host_prefix:
+    description: The start of the inventory hosts made of launched machines (C(<host_prefix><project>/<machine>)).
+    type: str
+    default: dr-test-
+  group:
+    description: The group of those hosts.
+    type: str
+    default: dr_test_machines
+  launch_timeout:
+    description: Seconds to wait for each launch job.
+    type: raw
+    default: 3600
+  boot_timeout:
+    description: Seconds to wait for launched machines to run, as the service sees them.
+    type: raw
+    default: 900
+  cleanup_timeout:
+    description: Seconds to wait for each cleanup job.
+    type: raw
+    default: 1800
+  poll_interval:
+    description: Seconds between two looks at a job or at machines that do not run yet.
+    type: raw
+    default: 10
+  progress_interval:
+    description: Seconds between two lines of progress while a job runs.
+    type: raw
+    default: 60
+extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.connection.MODULE
+  - replication.recovery.runbook
+seealso:
+  - module: replication.recovery.runbook_read
+  - module: replication.recovery.runbook_report
 author:
   - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: Begin a DR test in three waves, and sign in
+  replication.recovery.runbook_begin:
+    runbook: dr_test
+    title: DR test
+    project: production
+    waves: "db-*; app-*; web-*"
+    targets:
+      rpo_seconds: 900
+      rto_seconds: 3600
+  register: run
+
+- name: Then every later step takes the run and its session
+  replication.recovery.runbook_read:
+    run: "{{ run.run }}"
+    session: "{{ run.session }}"
+"""
+
+RETURN = r"""
+run:
+  description: The run, for every later step - the path of its record on the controller. Also returned when the step failed, so that its report can say why.
+  returned: always, unless the options themselves were refused
+  type: str
+  sample: /tmp/replication-recovery-dr_test-3k2j9x/record.json
+session:
+  description: The session every later step uses; a secret, hidden from every output (the whole result is).
+  returned: success
+  type: str
+user:
+  description: The user signed in as.
+  returned: success
+  type: str
+  sample: dr@example.com
 """

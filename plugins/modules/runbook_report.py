@@ -3,10 +3,83 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
+# The step is an action plugin (plugins/action/runbook_report.py); this file documents it.
+
 DOCUMENTATION = r"""
 module: runbook_report
-short_description: TODO
-description: [TODO]
+short_description: End a run - its report as JSON, JUnit XML and Markdown, and its outcome
+version_added: 2.0.0
+description:
+  - Computes the run's report from its record - one check per thing that can fail, for the run and for each machine;
+    RPO and RTO against their targets; what each wave did - and writes it in O(report_dir) as
+    C(<runbook>_<project>.json) (schema C(replication.recovery.<runbook>/v1), documented with the DR test role),
+    C(.junit.xml) and C(.md). Each file is written whole or not at all.
+  - Answers the outcome for M(ansible.builtin.set_stats), lines a person reads, and, when the run failed, a short message
+    to fail the play with.
+  - In check mode writes nothing and says what the run would have launched, or why it would have stopped; never that
+    it passed.
+  - Ends the run - its record's directory is removed.
+options:
+  report_dir:
+    description:
+      - Where the report is written; a relative path is under the working directory of C(ansible-playbook), which
+        is the project's directory in an AWX job. C(<runbook>_report) if not given.
+    type: path
+  stopped:
+    description:
+      - A task outside the steps that stopped the run - C(task), its name, and C(message) - recorded unless a step
+        recorded a failure already.
+    type: dict
+    suboptions:
+      task:
+        description: The task's name.
+        type: str
+      message:
+        description: Its failure's message.
+        type: str
+extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.connection.MODULE
+  - replication.recovery.runbook
+  - replication.recovery.runbook.RUN
+seealso:
+  - module: ansible.builtin.set_stats
 author:
   - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: Write the report
+  replication.recovery.runbook_report:
+    run: "{{ run.run }}"
+    report_dir: "{{ playbook_dir }}/reports"
+  register: reported
+
+- name: Publish the outcome for the next node of an AWX workflow
+  ansible.builtin.set_stats:
+    data:
+      dr_test: "{{ reported.outcome }}"
+
+- name: Fail when the run failed
+  ansible.builtin.fail:
+    msg: "{{ reported.message }}"
+  when: reported.message is defined
+"""
+
+RETURN = r"""
+outcome:
+  description:
+    - C(project), C(result) (V(passed), V(failed); V(check mode) in check mode), the first 20 C(failures), their
+      C(failure_count), C(counts), C(measures), C(kept), and C(report), the paths of the three files.
+  returned: success
+  type: dict
+lines:
+  description: The outcome in a few lines - result, worst measures against targets, the first failures, the files.
+  returned: success
+  type: list
+  elements: str
+message:
+  description: A short message when the run failed (or, in check mode, would stop) - what failed, the worst five machines, the report's path.
+  returned: when the run failed
+  type: str
 """

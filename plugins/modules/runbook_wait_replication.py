@@ -3,10 +3,70 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
+# The step is an action plugin (plugins/action/runbook_wait_replication.py); this file documents it.
+
 DOCUMENTATION = r"""
 module: runbook_wait_replication
-short_description: TODO
-description: [TODO]
+short_description: Wait until machines replicate, showing each one's progress at every look
+version_added: 2.0.0
+description:
+  - Looks at the machines every O(poll_interval) seconds (one list of them,
+    M(replication.recovery.service_machine_info)) until each has finished initial sync (O(until=synced)) or replicates
+    continuously (O(until=continuous)), and shows a line of their progress at every look.
+  - Fails when they do not within O(wait_timeout), naming how far each one is.
+  - Needs no run; the role C(replication.recovery.protect) waits with it.
+options:
+  project:
+    description: The project, by name or ID.
+    type: str
+    required: true
+  machines:
+    description: The machines (a list, or text); every machine of the project if not given.
+    type: raw
+  until:
+    description: What to wait for.
+    type: str
+    choices: [synced, continuous]
+    default: synced
+  wait_timeout:
+    description: Seconds to wait before failing.
+    type: raw
+    default: 7200
+  poll_interval:
+    description: Seconds between two looks.
+    type: raw
+    default: 30
+extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.connection.MODULE
+  - replication.recovery.runbook
+seealso:
+  - module: replication.recovery.service_machine_info
 author:
   - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: Wait until every machine of the project has finished initial sync
+  replication.recovery.runbook_wait_replication:
+    project: payroll
+    wait_timeout: 14400
+"""
+
+RETURN = r"""
+done:
+  description: Whether every machine got there.
+  returned: always
+  type: bool
+progress:
+  description: Each machine's name, replication state and sync percentage at the last look.
+  returned: always
+  type: list
+  elements: str
+  sample: ["db-1 continuous 100.0%", "app-1 initial_sync 45.2%"]
+machines:
+  description: Each machine at the last look - C(id), C(name), C(replication_state), C(sync_percent), C(lag_seconds), C(backlog_bytes).
+  returned: always
+  type: list
+  elements: dict
 """

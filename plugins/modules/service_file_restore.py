@@ -104,7 +104,7 @@ job:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
-from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import FILE_RESTORE_JOB, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
 
 
@@ -137,7 +137,7 @@ class FileRestoreModule(ServiceModule):
                                  point_in_time_date_time=point.get("dateTime")))
         ids = list(dict.fromkeys(item["machineId"] for item in items))
         job = Jobs.of(self, project).run(lambda: self.client.post("/projects/%s/restoreFiles" % project["id"], dict(items=items)),
-                                         same_job("FILE_RESTORE", ids), wait=self.params["wait"], result=dict(restored=restored))
+                                         same_job(FILE_RESTORE_JOB, ids), wait=self.params["wait"], result=dict(restored=restored))
         return dict(restored=restored, **(dict(job=job) if job else {}))
 
     def point(self, project, machine, wanted):

@@ -80,7 +80,7 @@ job:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
-from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_TYPES, kind_of
+from ansible_collections.replication.recovery.plugins.module_utils._domain import CLEANUP_JOB, LAUNCH_TYPES, kind_of
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
 
 
@@ -101,7 +101,7 @@ class CleanupModule(ServiceModule):
         result = dict(removed=removed, removed_machines=list(dict.fromkeys(name_of(machine) for unused_replica, machine in targets)))
         if removed:
             job = jobs.run(lambda: self.client.delete("/projects/%s/replicas" % project["id"], dict(replicaIDs=removed)),
-                           same_job("CLEANUP", machine_ids), wait=params["wait"], result=result)
+                           same_job(CLEANUP_JOB, machine_ids), wait=params["wait"], result=result)
             result.update(dict(job=job) if job else {})
         return result
 

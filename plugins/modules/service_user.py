@@ -33,7 +33,7 @@ options:
     type: str
   roles:
     description:
-      - The roles the user has, exactly. A newly invited user gets them at once. Needs O(user) or O(user_id): with only
+      - The roles the user has, exactly. A newly invited user gets them at once. Needs O(user) or O(user_id); with only
         O(notification_projects) the task fails before it changes anything.
       - The service does not say which roles another user has, so for O(user_id) the task sends the roles every time and
         reports a change.

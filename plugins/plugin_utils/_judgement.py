@@ -11,7 +11,7 @@ unit tests do too."""
 import fnmatch
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    CLEANUP_JOBS, LIFE_CYCLE_MEMBERS, active, kind_of, launch_job_type, parse_flag, parse_list, parse_number, parse_time)
+    CLEANUP_JOBS, LIFE_CYCLE_MEMBERS, active, kind_of, launch_job_type, parse_flag, parse_groups, parse_list, parse_number, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
 
 RUNNING = "running"
@@ -55,22 +55,6 @@ def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)
     return verdicts
 
 
-def parse_waves(value):
-    """Waves as the user gives them: a list of groups, each a list of machine names, IDs or patterns.
-    From text (extra variables, survey answers): a JSON list of lists, or groups separated by ``;``
-    or new lines, their members by commas (``db-*; app-1, app-2; web-*``). No value: no waves."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return []
-    if isinstance(value, str) and not value.strip().startswith("["):
-        return [parse_list(group) for group in value.replace("\n", ";").split(";") if group.strip()]
-    groups = parse_list(value, "the waves")
-    return [parse_list(group, "a wave") if isinstance(group, (list, tuple, str)) else _not_a_wave(group) for group in groups]
-
-
-def _not_a_wave(group):
-    raise Refused("Each wave is a list of machine names or patterns, not %r." % (group,))
-
-
 def _matching(machines, value):
     """The machines a value names: by ID, by name, or by a glob pattern on names."""
     by_id = [machine for machine in machines if machine["id"] == value]
@@ -98,7 +82,7 @@ def take_part(machines, named=None, exclude=(), waves=None, plan=None):
     """
     named = None if named is None else parse_list(named, "the machines")
     exclude = parse_list(exclude, "the machines to exclude")
-    waves = parse_waves(waves)
+    waves = parse_groups(waves, "the waves")
     if waves and (named or plan is not None):
         raise Refused("Waves name their own machines: give the waves without the machines to test or a recovery plan.")
     if plan is not None:

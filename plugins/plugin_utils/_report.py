@@ -20,7 +20,7 @@ import tempfile
 from datetime import datetime, timezone
 from xml.sax.saxutils import escape, quoteattr
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_number, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_number, parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import target_of
 
 PASSED = "passed"
@@ -45,7 +45,7 @@ def seconds_between(start, end):
 def _plus(moment, seconds):
     if moment is None or not seconds:
         return moment
-    return datetime.fromtimestamp(parse_time(moment) + seconds, timezone.utc).isoformat()
+    return iso_time(parse_time(moment) + seconds)
 
 
 def _against(name, measured, target, unmeasured):
@@ -264,7 +264,7 @@ def failure_message(report, path=None, what="The DR test"):
 # -- the forms ----------------------------------------------------------------------------------
 
 
-def _duration(seconds):
+def _spoken(seconds):
     if seconds is None:
         return "-"
     if seconds >= 3600:
@@ -319,9 +319,9 @@ def markdown(report, title="DR test"):
                  (report["launch_type"] or "").capitalize(), " by recovery plan " + report["recovery_plan"] if report["recovery_plan"] else "",
                  report["point_in_time"], report["launch_requested"] or "-", report["generated"]), "",
              "| Measure | Worst | Target |", "|---|---|---|",
-             "| RPO | %s | %s |" % (_duration(report["measures"]["rpo_seconds"]), _duration(report["targets"]["rpo_seconds"])),
-             "| RTO | %s | %s |" % (_duration(report["measures"]["rto_seconds"]), _duration(report["targets"]["rto_seconds"])),
-             "| Launch job | %s | - |" % _duration(report["measures"]["launch_job_seconds"]), ""]
+             "| RPO | %s | %s |" % (_spoken(report["measures"]["rpo_seconds"]), _spoken(report["targets"]["rpo_seconds"])),
+             "| RTO | %s | %s |" % (_spoken(report["measures"]["rto_seconds"]), _spoken(report["targets"]["rto_seconds"])),
+             "| Launch job | %s | - |" % _spoken(report["measures"]["launch_job_seconds"]), ""]
     if len(report["waves"]) > 1:
         lines.extend(["| Wave | Machines | Status |", "|---|---|---|"])
         lines.extend("| %d | %d | %s |" % (wave["number"], len(wave["machines"]), cell(wave["status"] + (": " + wave["message"] if wave["message"] else "")))
@@ -333,7 +333,7 @@ def markdown(report, title="DR test"):
         lines.append("| %s | %s | %s | %s | %s | %s | %d/%d | %s |" % (
             cell(machine["name"]), "passed" if machine["passed"] else "FAILED",
             "%s %s" % (target["cloud_id"], ", ".join(target["public_ips"])) if target else "-",
-            (machine["point_in_time"] or {}).get("date_time") or "-", _duration(machine["rpo_seconds"]), _duration(machine["rto_seconds"]),
+            (machine["point_in_time"] or {}).get("date_time") or "-", _spoken(machine["rpo_seconds"]), _spoken(machine["rto_seconds"]),
             sum(1 for check in machine["checks"] if check["status"] == PASSED), len(machine["checks"]), machine["cleanup"]))
     if report["failures"]:
         lines.extend(["", "## Failures", ""] + ["- %s" % failure for failure in report["failures"]])

@@ -29,7 +29,7 @@ from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
-from ansible_collections.replication.recovery.plugins.module_utils._domain import active, iso_time, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import active, iso_time
 
 display = Display()
 
@@ -105,7 +105,8 @@ def checked_file(directory, machine_id):
 
 
 class RunbookStep(ActionBase):
-    """An action plugin of a runbook step. A step declares its OPTIONS and implements ``step(args)``;
+    """An action plugin of a runbook step. A step declares its OPTIONS (never one of the connection
+    options, which it passes on to the modules it runs) and implements ``step(args)``;
     ``run`` validates the options, loads and saves the record, and turns a StepFailed into the run's
     recorded failure and a failed task."""
 
@@ -118,7 +119,9 @@ class RunbookStep(ActionBase):
 
     def run(self, tmp=None, task_vars=None):
         result = super(RunbookStep, self).run(tmp, task_vars)
-        spec = dict(CONNECTION_OPTIONS, **(dict(RUN_OPTIONS, **self.OPTIONS) if self.WITH_RUN else self.OPTIONS))
+        own = dict(RUN_OPTIONS, **self.OPTIONS) if self.WITH_RUN else self.OPTIONS
+        assert not set(own) & set(CONNECTION_OPTIONS), "a step's options are not connection options"
+        spec = dict(CONNECTION_OPTIONS, **own)
         unused, args = self.validate_argument_spec(argument_spec=spec)
         self.task_vars = task_vars or {}
         self.connection = dict((name, args[name]) for name in CONNECTION_OPTIONS if args.get(name) is not None)
@@ -185,10 +188,6 @@ class RunbookStep(ActionBase):
                 label[0].upper() + label[1:], job["id"], job["status"], progress["done"], progress["machines"], progress["running"],
                 progress["failed"]))
         return job
-
-    def service_time(self, result):
-        """The service's time a module's result was read at, as epoch seconds."""
-        return parse_time(result["service_time"]) if result.get("service_time") else None
 
 
 def trimmed_job(job, names=None):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The collection's DR test playbook as users and AWX run it: credentials in the environment,
-# inputs as extra variables (text). Five projects side by side; a DR test interrupted while its
-# launch runs, then run again; check mode; wrong credentials; every list and number input as text.
+# inputs as extra variables (text). Five projects side by side; three waves, the second failing;
+# check mode; wrong credentials; every list and number input as text. (A DR test stopped at any
+# moment and run again: the target dr_test_stopped.)
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -11,7 +12,7 @@ export REPLICATION_SERVICE_PASSWORD=fleet-password
 export ANSIBLE_ROLES_PATH=..
 config=(-e @../../integration_config.yml)
 reports="$(pwd)/reports"
-rm -rf "$reports" output.txt first.txt
+rm -rf "$reports" output.txt
 common=(-e dr_test_report_dir="$reports" -e dr_test_poll_interval=1)
 
 ansible-playbook -i ../../inventory "${config[@]}" fleet.yml
@@ -21,25 +22,19 @@ ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' faults.yml
 ansible-playbook -i inventory.yml -f 5 "${config[@]}" "${common[@]}" -e dr_test_hosts=fleet \
     -e dr_test_checks_tasks="$(pwd)/files/checks.yml" several.yml
 
-# -- interrupted while the launch job runs, then run again ---------------------------------------
-# The next launch takes six times as long, so that the run is surely killed while it waits for it.
-ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"slowFactor": 6, "count": 1, "jobTypes": ["TEST_LAUNCH"]}]}' faults.yml
-set -m  # the killed playbook runs in a process group of its own, so that its workers die with it
-ansible-playbook replication.recovery.dr_test "${common[@]}" -e dr_test_project=shop >first.txt 2>&1 &
-first=$!
-set +m
-for _ in $(seq 1 240); do
-    grep -q "Wait for the launch job" first.txt && break
-    sleep 0.5
-done
-grep -q "Wait for the launch job" first.txt
-kill -KILL -- "-$first"
-wait "$first" || true
-if grep -q "Clean up the test machines" first.txt; then echo "killed too late: it reached its cleanup"; exit 1; fi
-ansible-playbook replication.recovery.dr_test "${common[@]}" -e dr_test_project=shop | tee output.txt
-grep -q "Earlier run's test launch job .* COMPLETED" output.txt
-ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=passed \
-    -e '{"run_checks": ["earlier run", "launch job", "cleanup"]}' outcome.yml
+# -- three waves; the second fails one machine ------------------------------------------------------
+# db-1, then web-1 (its launch fails), then web-2: the third wave is not launched, the first is
+# checked and cleaned up, and the report says so.
+rm -rf "$reports"
+ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"failMachines": ["web-1"], "count": 2, "jobTypes": ["TEST_LAUNCH"]}]}' faults.yml
+if ansible-playbook replication.recovery.dr_test "${common[@]}" -e dr_test_project=shop -e 'dr_test_waves=db-1;web-1;web-2' \
+        -e dr_test_checks_tasks="$(pwd)/files/checks.yml" | tee output.txt; then
+    echo "a DR test whose second wave failed must fail"; exit 1
+fi
+grep -q "Wave 3 is not launched, nor any after it: wave 2 failed (web-1 did not launch)" output.txt
+ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=failed \
+    -e '{"run_checks": ["launch job, wave 1", "launch job, wave 2", "wave 3", "cleanup"], "machines": ["db-1", "web-1", "web-2"]}' outcome.yml
+python files/waves.py "$reports/dr_test_shop.json" "$url"
 
 # -- check mode: says what it would launch, launches nothing, writes no report ----------------------
 rm -rf "$reports"
@@ -77,4 +72,4 @@ ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$repor
 python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['excluded'] == ['web-1'] and r['targets'] == {'rpo_seconds': 86400, 'rto_seconds': 86400}, r" \
     "$reports/dr_test_shop.json"
 
-rm -rf "$reports" output.txt first.txt
+rm -rf "$reports" output.txt

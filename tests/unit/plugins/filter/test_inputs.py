@@ -9,7 +9,7 @@ import pytest
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.replication.recovery.plugins.filter.inputs import as_list
+from ansible_collections.replication.recovery.plugins.filter.inputs import as_flag, as_list, as_number
 
 
 @pytest.mark.parametrize("value,expected", [
@@ -36,3 +36,26 @@ def test_a_list_from_a_list_or_from_text(value, expected):
 def test_what_is_no_list(value, message):
     with pytest.raises(AnsibleFilterError, match=message):
         as_list(value)
+
+
+@pytest.mark.parametrize("value,default,expected", [
+    (900, None, 900), ("900", None, 900), (" 1.5 ", None, 1.5), ("", 600, 600), ("null", 600, 600), ("None", None, None), (None, 7, 7),
+])
+def test_a_number_from_a_number_or_from_text(value, default, expected):
+    assert as_number(value, default) == expected
+
+
+@pytest.mark.parametrize("value,default,expected", [
+    (True, False, True), ("yes", False, True), ("Y", False, True), ("off", True, False), ("0", True, False), ("", True, True),
+    (None, False, False), ("none", True, True),
+])
+def test_a_flag_from_a_flag_or_from_text(value, default, expected):
+    assert as_flag(value, default) is expected
+
+
+@pytest.mark.parametrize("call,message", [(lambda: as_number("soon"), "The value must be a number, not 'soon'."),
+                                          (lambda: as_flag("maybe"), "The value must be true or false, not 'maybe'.")])
+def test_what_is_no_number_or_flag_is_refused_naming_it(call, message):
+    with pytest.raises(AnsibleFilterError) as refused:
+        call()
+    assert str(refused.value) == message

@@ -17,6 +17,7 @@ class PathClient:
     def __init__(self, answers):
         self.answers = answers
         self.requests = []
+        self.batches = []
 
     def get(self, path, params=None):
         self.requests.append(path)
@@ -26,3 +27,12 @@ class PathClient:
         return answer
 
     list = get
+
+    def get_many(self, reads):
+        """Many reads at once, as ServiceClient.get_many answers them: a list's first page, a failed read's error."""
+        self.batches.append([path for path, unused in reads])
+        answers = []
+        for path, unused in reads:
+            answer = self.answers.get(path, ServiceError("GET", path, 404, "notFound", "not found"))
+            answers.append(dict(items=answer) if isinstance(answer, list) else answer)
+        return answers

@@ -364,3 +364,21 @@ def test_points_at_a_moment_are_each_machines_newest_at_or_before_it():
                      points % DB_1["id"]: [{"id": "p3", "dateTime": "2026-11-22T09:00:00Z"}]})
     chosen, missing = module.points_at(PROJECT, [WEB_1, DB_1], module.moment("at", "2026-11-22T08:00:00Z"))
     assert chosen == {WEB_1["id"]: {"id": "p1", "dateTime": "2026-11-22T07:00:00Z"}} and missing == ["db-1"]
+
+
+# -- reads the interface has no list for, read ahead -------------------------------------------
+
+
+def test_reads_ahead_are_kept_and_not_read_again():
+    replica = "/projects/%s/replicas/r1" % PROJECT_ID
+    points = "/projects/%s/machines/%s/pointsintime" % (PROJECT_ID, WEB_1["id"])
+    gone = "/projects/%s/replicas/gone" % PROJECT_ID
+    module = Module({replica: {"id": "r1"}, points: [{"id": "p1", "dateTime": "2026-11-22T07:00:00Z"}]})
+    module.read_ahead(ones=[replica, gone, replica], lists=[points])
+    assert module.client.batches == [[replica, gone, points]]
+    assert module.lookup("target_machine", "r1", project=PROJECT) == {"id": "r1"}
+    assert [point["id"] for point in module.points_in_time(PROJECT, WEB_1)] == ["p1"]
+    assert module.client.requests == []  # both came from the read ahead
+    assert module.lookup("target_machine", "gone", project=PROJECT, required=False) is None  # read again, and judged there
+    module.read_ahead(ones=[replica], lists=[points])
+    assert len(module.client.batches) == 1

@@ -401,3 +401,25 @@ def test_the_retry_budget_is_the_option_retry_timeout(service, monkeypatch):
     settings = connection_settings(dict(api_url=URL, username="dr@example.com", password="pw"))
     assert settings["retry_timeout"] == 5 and make_connected(settings).retry_budget == 5
     assert connection_settings(dict(api_url=URL, retry_timeout="90"))["retry_timeout"] == 90
+
+
+# -- many reads at once ---------------------------------------------------------------------------------
+
+
+def test_many_reads_are_answered_in_their_order_and_a_failed_one_with_its_error(service):
+    for number in range(20):
+        service.on("GET", "/projects/p1/replicas/r%d" % number, Answer(200, {"id": "r%d" % number}))
+    service.on("GET", "/projects/p1/replicas/gone", Answer(404, {"code": "notFound", "message": "no such replica"}))
+    reads = [("/projects/p1/replicas/r%d" % number, None) for number in range(20)] + [("/projects/p1/replicas/gone", None)]
+    answers = make_client(service).get_many(reads)
+    assert [answer["id"] for answer in answers[:20]] == ["r%d" % number for number in range(20)]
+    assert isinstance(answers[20], ServiceError) and answers[20].status == 404
+    assert len(service.calls("POST", "/login")) == 1
+
+
+def test_a_read_whose_session_ended_meanwhile_is_sent_again_after_a_fresh_login(service):
+    expired = Answer(401, {"code": "sessionExpired", "message": "expired"})
+    service.on("GET", "/projects/p1/replicas/r1", expired, expired, Answer(200, {"id": "r1"}))
+    service.on("GET", "/projects/p1/replicas/r2", Answer(200, {"id": "r2"}))
+    answers = make_client(service).get_many([("/projects/p1/replicas/r1", None), ("/projects/p1/replicas/r2", None)])
+    assert [answer["id"] for answer in answers] == ["r1", "r2"] and len(service.calls("POST", "/login")) == 2

@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # How each stop is brought about: held by the test's callback at the start of a task (HOLD_AT_TASK),
 # or seen in the output while a slowed job runs; and whether the stopped run's cleanup had begun.
 POINTS = [
-    dict(name="before the launch request", hold="Launch wave 1", cleanup_began=False),
+    dict(name="before the launch request", hold="Launch and follow wave 1", cleanup_began=False),
     dict(name="while the launch job runs", see=r"Launch job \S+ (PENDING|STARTED): ", cleanup_began=False,
          faults=[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 6, "count": 1}]),
     dict(name="while the checks run", see=r"TASK \[.*Hold the checks", cleanup_began=False, hold_checks=True),

@@ -1,0 +1,38 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+
+class ModuleDocFragment(object):
+    # What every step of a runbook shares: it is an action plugin that runs on the controller, calls the
+    # collection's modules, and keeps what happened in the run's record.
+    DOCUMENTATION = r"""
+notes:
+  - This is a step of the collection's runbooks - the DR test, and the runbooks built on the same steps. It is an
+    action plugin that runs on the controller, asks the service through the collection's modules (with the connection
+    options given to it, else their environment variables), judges in Python, and keeps what happened in the run's
+    record. The README of the role C(replication.recovery.dr_test) draws how the steps make a runbook.
+  - The record is a JSON file in a directory of its own on the controller, made by
+    M(replication.recovery.runbook_begin) and removed by M(replication.recovery.runbook_report). It never holds a secret.
+    What an earlier run left is read from the service, never from an earlier record, so that a run on another
+    controller finds it too.
+attributes:
+  check_mode:
+    support: full
+    details: The modules it runs predict instead of changing anything; the step records what would be done.
+  diff_mode:
+    support: none
+  platform:
+    platforms: all
+    details: Runs on the controller; the modules it runs run where the task runs, usually C(localhost).
+"""
+
+    # The run a later step works on.
+    RUN = r"""
+options:
+  run:
+    description:
+      - The run, as M(replication.recovery.runbook_begin) returned it (its RV(replication.recovery.runbook_begin#module:run)).
+    type: str
+    required: true
+"""

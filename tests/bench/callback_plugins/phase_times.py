@@ -1,0 +1,79 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""make bench's own callback: how long the controller spends in each phase of a playbook, written
+as JSON to $BENCH_PHASES. A task's time runs from its start to the next task's (or play's) start,
+so it includes everything the controller does for it; phases group tasks by their names."""
+
+import json
+import os
+import re
+import time
+
+from ansible.plugins.callback import CallbackBase
+
+DOCUMENTATION = """
+name: phase_times
+type: aggregate
+short_description: Times each phase of a playbook, for make bench
+description:
+  - Writes, to the file E(BENCH_PHASES) names, the seconds spent in each phase of the playbook (tasks grouped by their names)
+    and in each task.
+options: {}
+"""
+
+# The phases of the DR test playbook (and of the uri playbook beside it), by the names of their tasks.
+PHASES = (
+    ("sign in", r"Begin the run's record|^Log in$"),
+    ("read", r"Read the machines and the jobs|The projects$|The project's machines$"),
+    ("resume", r"Finish what an earlier run"),
+    ("launch", r"Launch and follow wave|Launch every machine|Wait for the launch job"),
+    ("look", r"Look at the target machines|The machines and their target machines"),
+    ("hosts", r"Add the launched machines"),
+    ("checks", r"Check the launched machine|Note when the checks|Your checks|Record how the checks"),
+    ("cleanup", r"Clean up|Wait for the cleanup job"),
+    ("report", r"Write the report"),
+    ("sign out", r"Sign out|^Log out$"),
+)
+
+
+def phase_of(name):
+    return next((phase for phase, pattern in PHASES if re.search(pattern, name)), "other")
+
+
+class CallbackModule(CallbackBase):
+    CALLBACK_VERSION = 2.0
+    CALLBACK_TYPE = "aggregate"
+    CALLBACK_NAME = "phase_times"
+    CALLBACK_NEEDS_ENABLED = True
+
+    def __init__(self):
+        super(CallbackModule, self).__init__()
+        self.began = time.monotonic()
+        self.current = None
+        self.tasks = {}
+
+    def _close(self):
+        if self.current is not None:
+            name, started = self.current
+            self.tasks[name] = self.tasks.get(name, 0.0) + time.monotonic() - started
+            self.current = None
+
+    def v2_playbook_on_task_start(self, task, is_conditional):
+        self._close()
+        self.current = (task.get_name(), time.monotonic())
+
+    def v2_playbook_on_play_start(self, play):
+        self._close()
+
+    def v2_playbook_on_stats(self, stats):
+        self._close()
+        path = os.environ.get("BENCH_PHASES")
+        if not path:
+            return
+        phases = {}
+        for name, seconds in self.tasks.items():
+            phases[phase_of(name)] = phases.get(phase_of(name), 0.0) + seconds
+        with open(path, "w") as handle:
+            json.dump(dict(total=round(time.monotonic() - self.began, 3), phases=dict((k, round(v, 3)) for k, v in phases.items()),
+                           tasks=dict((k, round(v, 3)) for k, v in sorted(self.tasks.items(), key=lambda item: -item[1]))), handle, indent=1)

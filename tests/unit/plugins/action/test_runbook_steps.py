@@ -1,0 +1,360 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The runbook steps as action plugins, with the modules they run scripted: what each asks of the
+modules, what it records, and what it answers."""
+
+import json
+import os
+from unittest.mock import MagicMock
+
+import pytest
+
+from ansible_collections.replication.recovery.plugins.action import (
+    runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read, runbook_report, runbook_resume,
+    runbook_wait_replication)
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import load
+
+USER = "dr@example.com"
+T0 = "2026-11-22T10:00:00.000000+00:00"
+T1 = "2026-11-22T10:04:00.000000+00:00"
+T2 = "2026-11-22T11:00:00.000000+00:00"
+
+
+class Modules:
+    """The collection's modules as a step runs them: answers scripted per module, calls noted."""
+
+    def __init__(self, **answers):
+        self.answers = dict((name, list(value) if isinstance(value, list) else [value]) for name, value in answers.items())
+        self.calls = []
+
+    def __call__(self, module_name, module_args, task_vars):
+        name = module_name.split(".")[-1]
+        self.calls.append((name, dict(module_args)))
+        answers = self.answers.get(name)
+        if not answers:
+            raise AssertionError("unexpected module %s %s" % (name, module_args))
+        answer = answers.pop(0) if len(answers) > 1 else answers[0]
+        return answer(module_args) if callable(answer) else dict(answer)
+
+    def called(self, name):
+        return [args for called, args in self.calls if called == name]
+
+
+def step(plugin, modules, check_mode=False, **args):
+    task = MagicMock()
+    task.args = args
+    task.check_mode = check_mode
+    task.async_val = 0
+    action = plugin.ActionModule(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None)
+    action._execute_module = modules
+    return action.run(task_vars={"inventory_hostname": "localhost"})
+
+
+def machine(name, replica=None, launched_at=None, state="continuous"):
+    found = {"id": name + "-id", "name": name, "sourceProperties": {"name": name}, "replicationStatus": "STARTED", "lifeCycle": {},
+             "replication_state": state, "lag_seconds": 30, "backlog_bytes": 0}
+    if replica:
+        found.update(replica=replica, lifeCycle={"lastTestLaunchDateTime": launched_at})
+    return found
+
+
+def job(job_id, machines, job_type="TEST_LAUNCH", status="COMPLETED", created=T0, ended=T1, by=USER):
+    return {"id": job_id, "type": job_type, "status": status, "creationDateTime": created, "endDateTime": ended, "initiatedBy": by,
+            "participatingMachines": [name + "-id" for name in machines], "log": []}
+
+
+def target(name, state="running"):
+    return {"id": name + "-target", "machineCloudId": "i-" + name, "machineCloudState": state, "publicIps": ["203.0.113.9"],
+            "pointInTime": name + "-point", "cloudEndureCreationDateTime": T1}
+
+
+def launched(*names):
+    return [{"machine_id": name + "-id", "machine_name": name, "target_machine": target(name), "point_in_time_date_time": T0} for name in names]
+
+
+def begin(tmp_path, **inputs):
+    """A run begun, signed in; answers its record's path."""
+    args = dict(runbook="dr_test", title="DR test", project="production", poll_interval=1, progress_interval=1)
+    args.update(inputs)
+    result = step(runbook_begin, Modules(service_login={"session": "s3ss10n", "user": {"username": USER}}), **args)
+    assert not result.get("failed"), result
+    return result["run"]
+
+
+def read(run, machines, jobs=(), **modules):
+    answers = dict(service_machine_info={"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": machines},
+                   service_job_info={"jobs": list(jobs)}, **modules)
+    return step(runbook_read, Modules(**answers), run=run, session="s3ss10n")
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_runs(monkeypatch, tmp_path):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+
+# -- begin ----------------------------------------------------------------------------------------
+
+
+def test_begin_reads_the_inputs_from_text_and_keeps_the_session_out_of_the_record(tmp_path):
+    modules = Modules(service_login={"session": "s3ss10n", "user": {"username": USER}})
+    result = step(runbook_begin, modules, runbook="dr_test", project="production", machines="web-1, db-1", exclude="", waves="",
+                  gate={"states": "continuous,lagging", "max_lag": "900", "no_backlog": "yes"}, targets={"rpo_seconds": "600"},
+                  keep_on_failure="no", launch_timeout="120", checks_tasks="None", api_url="https://dr.example.com/api/latest")
+    record = load(result["run"])
+    assert result["session"] == "s3ss10n" and result["_ansible_no_log"] is True
+    assert record["asked"] == {"machines": ["web-1", "db-1"], "exclude": [], "waves": []}
+    assert record["gate"] == {"states": ["continuous", "lagging"], "max_lag": 900, "no_backlog": True, "lag_threshold": 900}
+    assert record["targets"] == {"rpo_seconds": 600, "rto_seconds": None} and record["username"] == USER
+    assert record["settings"]["launch_timeout"] == 120 and record["settings"]["checks_tasks"] is None
+    assert "s3ss10n" not in open(result["run"]).read()
+    assert modules.called("service_login") == [{"api_url": "https://dr.example.com/api/latest"}]
+
+
+@pytest.mark.parametrize("inputs,message", [
+    (dict(recovery_plan="tiers", machines=["web-1"]), "a recovery plan names its own machines"),
+    (dict(recovery_plan="tiers", launch_type="debug"), "not debug"),
+    (dict(waves="db-*; web-*", machines="web-1"), "waves name their own machines"),
+    (dict(waves="a;b;c", max_waves=2), "there are 3 waves, and this way of running the DR test runs at most 2"),
+    (dict(launch_timeout="soon"), "launch_timeout must be a number, not 'soon'"),
+])
+def test_begin_refuses_input_that_does_not_go_together_and_still_leaves_a_run_to_report(inputs, message):
+    modules = Modules()
+    result = step(runbook_begin, modules, runbook="dr_test", title="DR test", project="production", **inputs)
+    assert result["failed"] and message in result["msg"] and "Nothing was launched" in result["msg"]
+    assert load(result["run"])["failure"]["phase"] == "preflight"
+    assert modules.calls == []  # refused before signing in
+
+
+def test_a_failed_sign_in_is_recorded(tmp_path):
+    result = step(runbook_begin, Modules(service_login={"failed": True, "msg": "POST /login failed: HTTP 401"}), runbook="dr_test",
+                  project="production")
+    assert result["failed"] and load(result["run"])["failure"] == {"phase": "login", "message": "POST /login failed: HTTP 401"}
+
+
+# -- read -----------------------------------------------------------------------------------------
+
+
+def test_read_judges_the_machines_once(tmp_path):
+    run = begin(tmp_path, waves="db-*; web-*")
+    result = read(run, [machine("web-1"), machine("db-1")])
+    record = load(run)
+    assert result["waves"] == [1, 1] and [wave["machines"] for wave in record["waves"]] == [["db-1"], ["web-1"]]
+    assert record["project_id"] == "p-id" and record["started"] == T0 and sorted(record["health"]) == ["db-1", "web-1"]
+
+
+@pytest.mark.parametrize("machines,jobs,message", [
+    ([machine("web-1", state="paused")], [], "The health gate stopped the run; nothing was launched. Not ready (1 of 1): web-1: replication is paused"),
+    ([machine("web-1")], [job("j9", ["web-1"], status="STARTED", by="someone@example.com")],
+     "Another job is running in project production: TEST_LAUNCH j9, started by someone@example.com"),
+    ([machine("web-1", replica="r1", launched_at=T1)], [job("j9", ["web-1"], by="someone@example.com")],
+     "Test machines that this DR test did not launch are there for web-1; nothing was launched"),
+])
+def test_read_stops_the_run_before_anything_is_launched(tmp_path, machines, jobs, message):
+    run = begin(tmp_path)
+    result = read(run, machines, jobs)
+    assert result["failed"] and message in result["msg"]
+    assert load(run)["failure"]["phase"] == "preflight"
+
+
+# -- resume ---------------------------------------------------------------------------------------
+
+
+def test_resume_follows_an_earlier_cleanup_then_cleans_up_what_is_left(tmp_path):
+    run = begin(tmp_path)
+    read(run, [machine("web-1", replica="r1", launched_at=T1)],
+         [job("j2", ["web-1"], job_type="CLEANUP", status="STARTED", created=T2), job("j1", ["web-1"])])
+    modules = Modules(service_job_info={"job": job("j2", ["web-1"], job_type="CLEANUP"), "progress": {}},
+                      service_replica_cleanup={"removed_machines": ["web-1"], "job": job("j3", ["web-1"], job_type="CLEANUP", status="STARTED")})
+    modules.answers["service_job_info"] = [{"job": job("j2", ["web-1"], job_type="CLEANUP"), "progress": {}},
+                                           {"job": job("j3", ["web-1"], job_type="CLEANUP"), "progress": {}}]
+    result = step(runbook_resume, modules, run=run, session="s3ss10n")
+    assert result["cleaned"] == ["web-1"]
+    assert [args["job"] for args in modules.called("service_job_info")] == ["j2", "j3"]
+    assert modules.called("service_replica_cleanup")[0]["replicas"] == ["r1"]
+    messages = load(run)["earlier"]["messages"]
+    assert messages[0].startswith("the cleanup job j2 of an earlier run was followed to its end")
+
+
+# -- launch ---------------------------------------------------------------------------------------
+
+
+def test_a_wave_is_launched_followed_and_what_it_launched_recorded(tmp_path):
+    run = begin(tmp_path)
+    read(run, [machine("web-1"), machine("db-1")])
+    modules = Modules(service_launch=[{"job": job("j1", ["web-1", "db-1"], status="STARTED")},
+                                      {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}],
+                      service_job_info={"job": job("j1", ["web-1", "db-1"]), "progress": {}})
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    assert result["launched"] == 2 and result["next_wave"] is None and result["job"] == {"id": "j1", "status": "COMPLETED"}
+    started, outcome = modules.called("service_launch")
+    assert started["machines"] == ["web-1-id", "db-1-id"] and started["force"] is True and started["wait"] is False
+    assert started["session"] == "s3ss10n" and outcome == {"session": "s3ss10n", "project": "p-id", "job": "j1"}
+    record = load(run)
+    assert record["launched"]["web-1"]["target"]["machineCloudId"] == "i-web-1" and record["waves"][0]["status"] == "launched"
+
+
+def test_a_wave_an_earlier_run_launched_is_adopted_not_launched_again(tmp_path):
+    run = begin(tmp_path)
+    read(run, [machine("web-1", replica="r1", launched_at=T1)], [job("j1", ["web-1"])])
+    modules = Modules(service_launch={"job": job("j1", ["web-1"]), "launched": launched("web-1")})
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    assert result["launched"] == 1
+    assert modules.called("service_launch") == [{"session": "s3ss10n", "project": "p-id", "job": "j1"}]  # only what it launched
+    record = load(run)
+    assert record["waves"][0]["adopted"] is True
+    assert record["earlier"]["messages"] == ["wave 1: adopted the launch job j1 of an earlier run, created %s" % T0]
+
+
+def test_after_a_wave_that_failed_no_wave_is_launched(tmp_path):
+    run = begin(tmp_path, waves="db-1; web-1")
+    read(run, [machine("web-1"), machine("db-1")])
+    failed = dict(job("j1", ["db-1"], status="FAILED"), log=[{"message": "db-1: conversion failed."}])
+    step(runbook_launch, Modules(service_launch=[{"job": job("j1", ["db-1"])},
+                                                 {"failed": True, "msg": "Launch job j1 FAILED", "job": failed, "failed_machines": ["db-1"],
+                                                  "launched": []}]), run=run, session="s3ss10n", wave=1)
+    modules = Modules()
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=2)
+    assert modules.calls == [] and result["next_wave"] is None
+    assert result["stopped"] == "wave 1 failed: db-1 did not launch"
+    record = load(run)
+    assert record["failed_machines"] == {"db-1": "db-1: conversion failed."}
+    assert [wave["status"] for wave in record["waves"]] == ["failed", "not launched"]
+
+
+def test_in_check_mode_a_wave_says_what_it_would_launch(tmp_path):
+    run = begin(tmp_path, waves="db-1; web-1")
+    read(run, [machine("web-1"), machine("db-1")])
+    for wave, name in ((1, "db-1"), (2, "web-1")):
+        result = step(runbook_launch, Modules(service_launch={"would_launch": [name]}), check_mode=True, run=run, session="s", wave=wave)
+        assert result["would_launch"] == [name]
+    assert load(run)["predicted"] == ["db-1", "web-1"]
+
+
+# -- look, checks ---------------------------------------------------------------------------------
+
+
+def test_look_waits_for_the_machines_that_do_not_run_and_makes_hosts(tmp_path):
+    run = begin(tmp_path, checks_tasks="/checks.yml", boot_timeout=30)
+    read(run, [machine("web-1"), machine("db-1")])
+    pending = [dict(entry, target_machine=dict(entry["target_machine"], machineCloudState="pending")) if entry["machine_name"] == "db-1"
+               else entry for entry in launched("web-1", "db-1")]
+    step(runbook_launch, Modules(service_launch=[{"job": job("j1", ["web-1", "db-1"])}, {"job": job("j1", ["web-1", "db-1"]), "launched": pending}]),
+         run=run, session="s", wave=1)
+    modules = Modules(service_machine_info={"service_time": T2, "machines": [dict(machine("db-1"), target_machine=target("db-1"))]})
+    result = step(runbook_look, modules, run=run, session="s", wave=1)
+    assert result["running"] == 2 and result["to_check"] == 2
+    assert modules.called("service_machine_info")[0]["machines"] == ["db-1-id"]
+    view = load(run)["view"]
+    assert view["web-1"]["up"] == T1 and view["db-1"]["up"] == T2
+    assert [host["name"] for host in result["hosts"]] == ["dr-test-production/web-1", "dr-test-production/db-1"]
+
+
+def test_a_machines_checks_are_written_beside_the_record_and_read_by_the_report(tmp_path):
+    run = begin(tmp_path, checks_tasks="/checks.yml")
+    checked_dir = load(run)["checked_dir"]
+    result = step(runbook_checked, Modules(), checked_dir=checked_dir, machine="web-1", machine_id="web-1-id", began=T0, passed=True,
+                  message="checks.yml passed")
+    assert result["checked"]["passed"] is True
+    assert json.load(open(os.path.join(checked_dir, "web-1-id.json")))["machine"] == "web-1"
+
+
+# -- clean up, report -----------------------------------------------------------------------------
+
+
+def launched_run(tmp_path, **inputs):
+    run = begin(tmp_path, **inputs)
+    read(run, [machine("web-1"), machine("db-1")])
+    step(runbook_launch, Modules(service_launch=[{"job": job("j1", ["web-1", "db-1"])},
+                                                 {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}]),
+         run=run, session="s", wave=1)
+    step(runbook_look, Modules(), run=run, session="s", wave=1)
+    return run
+
+
+def test_clean_up_removes_what_the_run_started_and_proves_it(tmp_path):
+    run = launched_run(tmp_path)
+    modules = Modules(service_replica_cleanup={"removed_machines": ["web-1", "db-1"], "job": job("j2", ["web-1", "db-1"], job_type="CLEANUP")},
+                      service_machine_info={"machines": [machine("web-1"), machine("db-1")]})
+    result = step(runbook_clean_up, modules, run=run, session="s")
+    assert result["removed"] == ["web-1", "db-1"]
+    assert modules.called("service_replica_cleanup")[0]["replicas"] == ["web-1", "db-1"]
+    assert modules.called("service_machine_info")[0]["machines"] == ["web-1", "db-1"]
+    assert load(run)["cleanup"]["status"] == "passed"
+
+
+def test_a_machine_still_there_after_the_cleanup_fails_it(tmp_path):
+    run = launched_run(tmp_path)
+    modules = Modules(service_replica_cleanup={"removed_machines": ["web-1", "db-1"], "job": job("j2", ["web-1", "db-1"], job_type="CLEANUP")},
+                      service_machine_info={"machines": [machine("web-1", replica="r9", launched_at=T2), machine("db-1")]})
+    result = step(runbook_clean_up, modules, run=run, session="s")
+    assert result["failed"] and "After the cleanup, 1 machines still have a test machine: web-1" in result["msg"]
+    assert load(run)["failure"]["phase"] == "cleanup"
+
+
+def test_on_failure_the_machines_are_kept_when_asked(tmp_path):
+    run = launched_run(tmp_path, keep_on_failure="true", targets={"rto_seconds": 1})
+    modules = Modules()
+    result = step(runbook_clean_up, modules, run=run, session="s")
+    assert result["kept"] == ["web-1", "db-1"] and modules.calls == []
+
+
+def test_the_report_is_written_and_the_run_ended(tmp_path):
+    run = launched_run(tmp_path)
+    record = load(run)
+    record["cleanup"] = {"status": "passed", "removed_machines": ["web-1", "db-1"], "message": "terminated"}
+    with open(run, "w") as handle:
+        json.dump(record, handle)
+    result = step(runbook_report, Modules(), run=run, report_dir=str(tmp_path / "reports"))
+    assert result["outcome"]["result"] == "passed" and "message" not in result
+    assert result["lines"][0] == "DR test of production: PASSED. 2 of 2 machines passed."
+    assert os.path.exists(str(tmp_path / "reports" / "dr_test_production.junit.xml"))
+    assert not os.path.exists(os.path.dirname(run))
+
+
+def test_in_check_mode_the_report_says_what_would_be_done_and_writes_nothing(tmp_path):
+    run = begin(tmp_path)
+    read(run, [machine("web-1")])
+    result = step(runbook_report, Modules(), check_mode=True, run=run, report_dir=str(tmp_path / "reports"))
+    assert result["lines"] == ["Check mode: the DR test of production would launch 1 machines (web-1). Nothing was launched, and no report "
+                               "was written."]
+    assert not os.path.exists(str(tmp_path / "reports"))
+
+
+# -- a recovery plan, and waiting for replication ---------------------------------------------------
+
+
+def test_a_recovery_plan_is_run_instead_of_a_launch_and_its_steps_machines_recorded(tmp_path):
+    run = begin(tmp_path, recovery_plan="tiers")
+    plan = {"recovery_plans": [{"id": "plan-id", "name": "tiers", "steps": {"items": [{"name": "db", "machine_names": ["db-1"]},
+                                                                                      {"name": "web", "machine_names": ["web-1"]}]}}]}
+    read(run, [machine("web-1"), machine("db-1"), machine("app-1")], service_recovery_plan_info=plan)
+    record = load(run)
+    assert [m["name"] for m in record["machines"]] == ["db-1", "web-1"]  # the plan's machines, in its order
+    plan_job = job("j1", ["db-1", "web-1"], job_type="RECOVERY_PLAN_TEST")
+    modules = Modules(service_recovery_plan_run=[{"job": plan_job}, {"job": plan_job, "steps": [
+        {"name": "db", "machines": launched("db-1")}, {"name": "web", "machines": launched("web-1")}]}])
+    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    started, outcome = modules.called("service_recovery_plan_run")
+    assert started["plan"] == "plan-id" and started["mode"] == "test" and outcome["job"] == "j1"
+    assert result["launched"] == 2 and sorted(load(run)["launched"]) == ["db-1", "web-1"]
+
+
+def test_waiting_for_replication_shows_progress_until_every_machine_is_synced():
+    syncing = dict(machine("db-1"), lag_seconds=None, replication_state="initial_sync", sync_percent=45.2)
+    synced = dict(machine("db-1"), sync_percent=100.0)
+    modules = Modules(service_machine_info=[{"machines": [syncing]}, {"machines": [synced]}])
+    result = step(runbook_wait_replication, modules, project="payroll", machines="db-1", poll_interval="1", wait_timeout="60")
+    assert result["done"] is True and result["progress"] == ["db-1 continuous 100.0%"]
+    assert result["machines"] == [{"id": "db-1-id", "name": "db-1", "replication_state": "continuous", "sync_percent": 100.0,
+                                   "lag_seconds": 30, "backlog_bytes": 0}]
+    assert [args["machines"] for args in modules.called("service_machine_info")] == [["db-1"], ["db-1"]]
+
+
+def test_replication_that_does_not_get_there_in_time_fails_naming_each_machine():
+    syncing = dict(machine("db-1"), lag_seconds=None, replication_state="initial_sync", sync_percent=45.2)
+    result = step(runbook_wait_replication, Modules(service_machine_info={"machines": [syncing]}), project="payroll", poll_interval=1,
+                  wait_timeout=0)
+    assert result["failed"] and result["msg"] == "The machines did not finish initial sync within 0 seconds: db-1 initial_sync 45.2%"

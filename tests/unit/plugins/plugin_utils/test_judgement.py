@@ -1,0 +1,336 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""What the runbook steps decide: the machines and waves of a run, the health gate, what an earlier
+run left (and what this run adopts), what the service shows of launched machines, their hosts, and
+whether a wave failed."""
+
+import re
+
+import pytest
+
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
+    Refused, earlier_run, health_gate, hosts_of, service_view, take_part, wave_failure)
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_groups
+
+T0 = "2026-11-22T10:00:00+00:00"
+T1 = "2026-11-22T10:04:00+00:00"
+T2 = "2026-11-22T11:00:00+00:00"
+T3 = "2026-11-22T11:30:00+00:00"
+USER = "dr@example.com"
+
+
+def seen(name, state="continuous", lag=30, backlog=0):
+    return {"id": name + "-id", "name": name, "replication_state": state, "lag_seconds": lag, "backlog_bytes": backlog}
+
+
+def machine(name, status="STARTED", replica=None, launched_at=None, kind="lastTestLaunchDateTime"):
+    found = {"id": name + "-id", "name": name, "sourceProperties": {"name": name}, "replicationStatus": status, "lifeCycle": {}}
+    if replica:
+        found["replica"] = replica
+        found["lifeCycle"][kind] = launched_at
+    return found
+
+
+def job(job_id, created, machines, job_type="TEST_LAUNCH", status="COMPLETED", by=USER):
+    return {"id": job_id, "type": job_type, "status": status, "creationDateTime": created, "initiatedBy": by,
+            "participatingMachines": [name + "-id" for name in machines]}
+
+
+def target(name, state="running", created=T1, ips=("203.0.113.9",)):
+    return {"id": name + "-target", "machineCloudId": "i-" + name, "machineCloudState": state, "publicIps": list(ips),
+            "pointInTime": name + "-point", "cloudEndureCreationDateTime": created}
+
+
+def launched(name, **kwargs):
+    return {"machine_id": name + "-id", "machine_name": name, "target_machine": target(name, **kwargs)}
+
+
+# -- the health gate ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs,machine_seen,reasons", [
+    (dict(), seen("a"), []),
+    (dict(), seen("a", state="lagging", lag=900), ["replication is lagging, not continuous"]),
+    (dict(states=["continuous", "lagging"], max_lag=600), seen("a", state="lagging", lag=900), ["lag 900 s is over 600 s"]),
+    (dict(states="continuous,lagging", max_lag="600"), seen("a", state="lagging", lag=900), ["lag 900 s is over 600 s"]),  # text
+    (dict(max_lag=600, states=[]), seen("a", state="initial_sync", lag=None), ["no consistent point in time yet"]),
+    (dict(max_lag="null", states=[]), seen("a", lag=6001), []),  # a survey's empty answer: no limit
+    (dict(no_backlog=True), seen("a", backlog=4096), ["backlog of 4096 bytes"]),
+    (dict(no_backlog="yes"), seen("a", backlog=4096), ["backlog of 4096 bytes"]),
+    (dict(no_backlog="false"), seen("a", backlog=4096), []),
+    (dict(max_lag=10, no_backlog=True), seen("a", state="stale", lag=60, backlog=1),
+     ["replication is stale, not continuous", "lag 60 s is over 10 s", "backlog of 1 bytes"]),
+])
+def test_health_gate_gives_every_reason(kwargs, machine_seen, reasons):
+    verdict, = health_gate([machine_seen], **kwargs)
+    assert verdict["reasons"] == reasons
+    assert verdict["passed"] is (not reasons)
+    assert verdict["name"] == "a" and verdict["id"] == "a-id"
+
+
+@pytest.mark.parametrize("kwargs,message", [(dict(max_lag="soon"), "must be a number, not 'soon'"),
+                                            (dict(no_backlog="maybe"), "must be true or false, not 'maybe'")])
+def test_health_gate_refuses_what_is_no_number_or_flag(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        health_gate([seen("a")], **kwargs)
+
+
+# -- which machines take part, in which waves -------------------------------------------------------
+
+
+def names(chosen):
+    return [m["name"] for m in chosen["machines"]]
+
+
+def test_all_machines_but_the_stopped_and_the_excluded():
+    machines = [machine("web-1"), machine("web-2"), machine("db-1", status="STOPPED"), machine("app-1")]
+    chosen = take_part(machines, exclude=["web-2", "app-1-id"])
+    assert names(chosen) == ["web-1"] and chosen["waves"] == [["web-1"]]
+    assert chosen["excluded"] == ["web-2", "app-1", "db-1"]
+
+
+@pytest.mark.parametrize("exclude", ["web-2", " web-2 , ", "web-2\n", '["web-2"]', "web-2*"])
+def test_exclusions_given_as_text_or_patterns(exclude):
+    chosen = take_part([machine("web-1"), machine("web-2")], exclude=exclude)
+    assert names(chosen) == ["web-1"] and chosen["excluded"] == ["web-2"]
+
+
+def test_stopped_machines_named_take_part():
+    chosen = take_part([machine("db-1", status="STOPPED"), machine("web-1")], named="db-1")
+    assert names(chosen) == ["db-1"] and chosen["excluded"] == []
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(exclude="web-9"), "The machines to exclude name web-9, which is not among the machines of the run"),
+    (dict(named=["web-9"]), "The run names 'web-9', which matches no machine of the project. Known: web-1, web-2"),
+    (dict(waves=[["web-1"], ["db-*"]]), "Wave 2 names 'db-*', which matches no machine"),
+    (dict(waves=[["web-*"], ["web-2"]]), "web-2 is in wave 1 and in wave 2"),
+    (dict(waves="web-1", named=["web-1"]), "Waves name their own machines"),
+])
+def test_what_cannot_be_a_run_is_refused(kwargs, message):
+    with pytest.raises(Refused, match=re.escape(message)):
+        take_part([machine("web-1"), machine("web-2")], **kwargs)
+
+
+def test_a_name_two_machines_share_is_refused_with_their_ids():
+    twins = [machine("web-1"), dict(machine("web-1"), id="web-1-other")]
+    with pytest.raises(Refused, match="ambiguous: 2 machines have it; give the ID"):
+        take_part(twins, named=["web-1"])
+    assert names(take_part(twins, named=["web-1-other"])) == ["web-1"]
+
+
+def test_waves_by_names_and_patterns_in_order_and_the_stopped_left_out_of_patterns():
+    machines = [machine("web-1"), machine("web-2"), machine("app-1"), machine("db-1"), machine("db-2", status="STOPPED"),
+                machine("db-3", status="STOPPED")]
+    chosen = take_part(machines, waves=[["db-*", "db-3"], ["app-1"], ["web-*"]])
+    assert chosen["waves"] == [["db-1", "db-3"], ["app-1"], ["web-1", "web-2"]]
+    assert names(chosen) == ["db-1", "db-3", "app-1", "web-1", "web-2"]
+    assert chosen["excluded"] == ["db-2"]  # a pattern does not name a stopped machine; db-3, named, takes part
+
+
+def test_an_excluded_machine_leaves_its_wave():
+    chosen = take_part([machine("web-1"), machine("db-1")], waves=[["db-1"], ["web-1"]], exclude="db-1")
+    assert chosen["waves"] == [[], ["web-1"]]
+
+
+@pytest.mark.parametrize("text,waves", [
+    ("db-*; app-1, app-2; web-*", [["db-*"], ["app-1", "app-2"], ["web-*"]]),
+    ("db-*\napp-*\n", [["db-*"], ["app-*"]]),
+    ('[["db-1"], ["web-1", "web-2"]]', [["db-1"], ["web-1", "web-2"]]),
+    (["db-1,db-2", ["web-1"]], [["db-1", "db-2"], ["web-1"]]),
+    ("", []), (None, []), ([], []),
+])
+def test_waves_given_as_text(text, waves):
+    assert parse_groups(text) == waves
+
+
+def test_a_recovery_plans_machines_are_named():
+    chosen = take_part([machine("web-1"), machine("db-1", status="STOPPED"), machine("app-1")], plan=["db-1", "web-1"])
+    assert names(chosen) == ["db-1", "web-1"] and chosen["excluded"] == []
+
+
+# -- what an earlier run left ---------------------------------------------------------------------
+
+
+def earlier(machines, jobs, **kwargs):
+    waves = kwargs.pop("waves", [[m["id"] for m in machines]])
+    return earlier_run(machines, jobs, USER, waves=waves, **kwargs)
+
+
+def test_nothing_left_nothing_to_do():
+    found = earlier([machine("web-1")], [job("j0", T0, ["web-1"], job_type="CLEANUP")])
+    assert found == {"running": None, "running_is": None, "adopted": {}, "clean": [], "foreign": [], "ours": []}
+
+
+def test_a_launch_of_ours_that_still_runs_is_adopted():
+    machines = [machine("web-1"), machine("web-2")]
+    found = earlier(machines, [job("j1", T0, ["web-1", "web-2"], status="STARTED")])
+    assert found["running_is"] == "launch" and found["adopted"][0]["id"] == "j1"
+
+
+def test_machines_an_earlier_run_launched_and_did_not_clean_up_are_adopted():
+    machines = [machine("web-1", replica="r1", launched_at=T1), machine("web-2", replica="r2", launched_at=T1)]
+    found = earlier(machines, [job("j1", T0, ["web-1", "web-2"])])
+    assert found["adopted"][0]["id"] == "j1" and found["clean"] == [] and [left["replica"] for left in found["ours"]] == ["r1", "r2"]
+
+
+def test_adopting_can_be_turned_off():
+    machines = [machine("web-1", replica="r1", launched_at=T1)]
+    found = earlier(machines, [job("j1", T0, ["web-1"])], adopt="false")
+    assert found["adopted"] == {} and [left["replica"] for left in found["clean"]] == ["r1"]
+
+
+def test_once_its_cleanup_began_an_earlier_runs_machines_are_cleaned_up_not_adopted():
+    machines = [machine("web-1", replica="r1", launched_at=T1), machine("web-2")]
+    jobs = [job("j2", T2, ["web-1", "web-2"], job_type="CLEANUP", status="STARTED"), job("j1", T0, ["web-1", "web-2"])]
+    found = earlier(machines, jobs)
+    assert found["running_is"] == "cleanup" and found["adopted"] == {}
+    assert found["clean"] == [{"name": "web-1", "id": "web-1-id", "replica": "r1", "job": jobs[1], "ours": True}]
+
+
+def test_waves_are_adopted_in_order_up_to_the_first_that_was_not_launched():
+    machines = [machine("db-1", replica="r1", launched_at=T1), machine("app-1", replica="r2", launched_at=T2), machine("web-1")]
+    jobs = [job("j2", "2026-11-22T10:59:00+00:00", ["app-1"], status="STARTED"), job("j1", T0, ["db-1"])]
+    waves = [["db-1-id"], ["app-1-id"], ["web-1-id"]]
+    found = earlier(machines, jobs, waves=waves)
+    assert sorted(found["adopted"]) == [0, 1] and found["adopted"][1]["id"] == "j2"
+    # A later wave's launch without the first's is not adopted: its machines are cleaned up.
+    found = earlier(machines, [job("j2", "2026-11-22T10:59:00+00:00", ["app-1"])], waves=waves)
+    assert found["adopted"] == {} and [left["name"] for left in found["clean"]] == ["app-1"]
+
+
+def test_a_launch_for_other_machines_than_a_waves_is_not_adopted():
+    machines = [machine("web-1", replica="r1", launched_at=T1), machine("web-2")]
+    found = earlier(machines, [job("j1", T0, ["web-1"])])  # the run is web-1 and web-2
+    assert found["adopted"] == {} and [left["name"] for left in found["clean"]] == ["web-1"]
+
+
+@pytest.mark.parametrize("other", [
+    job("j1", T0, ["web-1"], status="STARTED", by="someone@example.com"),           # somebody else's
+    job("j1", T0, ["web-1"], status="STARTED", job_type="RECOVERY_LAUNCH"),         # another kind of launch
+    job("j1", T0, ["web-1", "db-9"], status="STARTED"),                             # machines beyond the run's
+    job("j1", T0, ["web-1"], status="PENDING", job_type="RECOVERY_PLAN_TEST"),      # a plan run, where the run launches
+])
+def test_a_running_job_that_is_not_an_earlier_runs(other):
+    found = earlier([machine("web-1"), machine("web-2")], [other])
+    assert found["running_is"] == "other" and found["adopted"] == {}
+
+
+def test_target_machines_are_traced_to_the_job_that_launched_them():
+    machines = [machine("web-1", replica="r1", launched_at=T1), machine("web-2", replica="r2", launched_at=T2), machine("db-1")]
+    jobs = [job("j-theirs", "2026-11-22T10:58:00+00:00", ["web-2"], by="someone@example.com"), job("j-ours", T0, ["web-1", "web-2"])]
+    found = earlier(machines, jobs)
+    assert [left["name"] for left in found["ours"]] == ["web-1"] and [left["name"] for left in found["foreign"]] == ["web-2"]
+
+
+def test_a_target_machine_older_than_the_jobs_read_is_nobodys():
+    found = earlier([machine("web-1", replica="r1", launched_at=T0)], [job("j1", T2, ["web-1"])])
+    assert found["foreign"][0]["job"] is None and found["ours"] == []
+
+
+def test_target_machines_of_another_kind_are_not_leftovers():
+    machines = [machine("web-1", replica="r1", launched_at=T1, kind="lastRecoveryLaunchDateTime")]
+    found = earlier(machines, [job("j1", T0, ["web-1"], job_type="RECOVERY_LAUNCH")])
+    assert found["ours"] == found["foreign"] == []
+
+
+def test_a_plan_run_is_the_earlier_run_of_a_run_by_plan():
+    machines = [machine("web-1", replica="r1", launched_at=T1)]
+    jobs = [job("j1", T0, ["web-1"], job_type="RECOVERY_PLAN_TEST")]
+    assert earlier(machines, jobs, plan=True)["adopted"][0]["id"] == "j1"
+    assert earlier(machines, jobs, plan=False)["foreign"][0]["name"] == "web-1"
+
+
+def test_a_debug_launch_is_a_test_launch():
+    machines = [machine("web-1", replica="r1", launched_at=T1)]
+    assert earlier(machines, [job("j1", T0, ["web-1"])], launch_type="debug")["adopted"][0]["id"] == "j1"
+
+
+def test_without_a_user_nothing_is_an_earlier_runs():
+    machines = [machine("web-1", replica="r1", launched_at=T1)]
+    assert earlier_run(machines, [job("j1", T0, ["web-1"])], None, waves=[["web-1-id"]])["foreign"][0]["name"] == "web-1"
+
+
+# -- the launched machines as the service sees them -------------------------------------------------
+
+
+def test_a_running_target_machine_is_up_since_the_service_created_it():
+    view = service_view([launched("web-1", created="2026-11-22T10:03:10+00:00")], job_end=T1)
+    assert view["web-1"] == {"id": "web-1-id", "running": True, "up": "2026-11-22T10:03:10+00:00", "state": "running",
+                             "cloud_id": "i-web-1", "target_id": "web-1-target", "public_ips": ["203.0.113.9"]}
+
+
+def test_without_a_creation_time_a_machine_is_up_since_the_job_ended():
+    entry = launched("web-1")
+    del entry["target_machine"]["cloudEndureCreationDateTime"]
+    assert service_view([entry], job_end=T1)["web-1"]["up"] == T1
+
+
+def test_the_runs_record_of_a_machine_is_read_as_the_service_describes_it():
+    record_entry = {"machine_name": "web-1", "machine_id": "web-1-id", "target": target("web-1")}
+    assert service_view([record_entry], job_end=T2)["web-1"]["up"] == T1
+
+
+def test_a_machine_that_runs_at_a_later_look_is_up_since_that_look():
+    view = service_view([launched("web-1"), launched("db-1", state="pending")], job_end=T1)
+    assert view["db-1"]["running"] is False and view["db-1"]["up"] is None
+    later = [{"id": "db-1-id", "name": "db-1", "target_machine": {"machineCloudState": "running", "machineCloudId": "i-db-1", "publicIps": []}},
+             {"id": "web-1-id", "name": "web-1", "target_machine": {"machineCloudState": "stopped"}}]
+    view = service_view(later, view=view, seen_at="2026-11-22T10:09:00+00:00")
+    assert view["db-1"]["running"] is True and view["db-1"]["up"] == "2026-11-22T10:09:00+00:00"
+    assert view["web-1"]["up"] == T1  # up already: a later look does not move it
+
+
+# -- hosts, and waves that failed -------------------------------------------------------------------
+
+
+def run_record(project="production", checks="/checks/smoke.yml", **changes):
+    entries = [launched("web-1"), launched("db-1", state="pending", ips=())]
+    record = {
+        "runbook": "dr_test", "project": project, "launch_type": "test", "checked_dir": "/tmp/run/checked",
+        "settings": {"checks_tasks": checks, "checks_name": "smoke", "group": "dr_test_machines", "host_prefix": "dr-test-"},
+        "waves": [{"machines": ["web-1", "db-1"], "status": "launched"}],
+        "launched": dict((e["machine_name"], {"id": e["machine_id"], "wave": 1, "target": e["target_machine"]}) for e in entries),
+        "view": service_view(entries, job_end=T1), "failed_machines": {}, "checked": {},
+    }
+    record.update(changes)
+    return record
+
+
+def test_launched_machines_become_hosts_named_after_project_and_machine():
+    web, db = hosts_of(run_record(), ["web-1", "db-1"], run_host="proj-a")
+    assert web["name"] == "dr-test-production/web-1" and db["name"] == "dr-test-production/db-1"
+    assert web["groups"] == ["dr_test_machines", "dr_test_machines_wave_1", "dr_test_machines_to_check", "dr_test_machines_wave_1_to_check"]
+    assert db["groups"] == ["dr_test_machines", "dr_test_machines_wave_1"]  # it does not run: nothing to check
+    assert web["ansible_host"] == "203.0.113.9" and "ansible_host" not in db
+    assert web["dr_test_checks_tasks"] == "/checks/smoke.yml" and web["dr_test_checked_dir"] == "/tmp/run/checked"
+    assert "dr_test_checks_tasks" not in db
+    assert web["dr_test_run_host"] == "proj-a" and web["dr_test_source_id"] == "web-1-id" and web["dr_test_wave"] == 1
+    assert web["dr_test_target"]["machineCloudId"] == "i-web-1"
+
+
+def test_without_checks_of_the_users_no_host_is_to_check():
+    assert all(len(host["groups"]) == 2 for host in hosts_of(run_record(checks=None), ["web-1", "db-1"]))
+
+
+def test_hosts_of_two_projects_do_not_collide():
+    found = set()
+    for project, machine_name in (("a-b", "c"), ("a", "b-c")):
+        record = run_record(project=project, launched={machine_name: {"id": "x", "wave": 1, "target": target(machine_name)}},
+                            view=service_view([launched(machine_name)], job_end=T1))
+        found.update(host["name"] for host in hosts_of(record, [machine_name]))
+    assert len(found) == 2
+
+
+def test_a_wave_fails_on_a_machine_that_did_not_launch_run_or_pass_its_checks():
+    record = run_record(checked={"web-1": {"passed": True}})
+    assert wave_failure(record, 0) == "db-1 does not run"
+    record["failed_machines"] = {"db-1": "db-1: conversion failed"}
+    assert wave_failure(record, 0) == "db-1 did not launch"
+    record = run_record(view=service_view([launched("web-1"), launched("db-1")], job_end=T1), checked={"web-1": {"passed": False}})
+    assert wave_failure(record, 0) == "web-1 failed its checks; db-1 was not checked"
+    record["checked"] = {"web-1": {"passed": True}, "db-1": {"passed": True}}
+    assert wave_failure(record, 0) is None
+    record["settings"]["checks_tasks"] = None
+    assert wave_failure(dict(record, checked={}), 0) is None

@@ -1,0 +1,321 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The report of a run from its record, its failure message, and the forms it is written in."""
+
+import json
+import os
+from xml.etree import ElementTree
+
+import jsonschema
+import pytest
+
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import health_gate, service_view
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import failure_message, junit, markdown, report_of, write
+
+SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "dr_test", "files", "report.schema.json")
+with open(SCHEMA_PATH) as schema_file:
+    SCHEMA = json.load(schema_file)
+SCHEMA_NAME = "replication.recovery.dr_test/v1"
+
+REQUESTED = "2026-11-22T10:00:00+00:00"
+T1 = "2026-11-22T10:04:00+00:00"
+T2 = "2026-11-22T11:00:00+00:00"
+
+
+def seen(name, state="continuous", lag=30):
+    return {"id": name + "-id", "name": name, "replication_state": state, "lag_seconds": lag, "backlog_bytes": 0}
+
+
+def target(name, created=T1, state="running", ips=("203.0.113.9",)):
+    return {"id": name + "-target", "machineCloudId": "i-" + name, "machineCloudState": state, "publicIps": list(ips),
+            "pointInTime": name + "-point", "cloudEndureCreationDateTime": created}
+
+
+def launch_job(**changes):
+    job = {"id": "job-1", "type": "TEST_LAUNCH", "status": "COMPLETED", "creationDateTime": REQUESTED, "endDateTime": T1,
+           "lines": {}, "tail": []}
+    job.update(changes)
+    return job
+
+
+def launched(names, wave=1, points=None):
+    points = points or {}
+    return dict((name, {"id": name + "-id", "wave": wave, "target": target(name),
+                        "point_in_time": {"id": name + "-point", "date_time": points.get(name, "2026-11-22T09:50:00+00:00")}})
+                for name in names)
+
+
+def view_of(launched_machines, **kwargs):
+    return service_view([{"machine_name": name, "machine_id": entry["id"], "target": entry["target"]}
+                         for name, entry in launched_machines.items()], **kwargs)
+
+
+def record(**changes):
+    """A DR test of web-1 and db-1 that passed: launch requested 10:00, both up at 10:04 and the job ended then;
+    the checks of web-1 took 2 minutes, those of db-1 3 minutes 30."""
+    machines = launched(["web-1", "db-1"], points={"db-1": "2026-11-22T09:55:00+00:00"})
+    base = {
+        "runbook": "dr_test", "title": "DR test", "project": "production", "launch_type": "test", "point_in_time": "latest",
+        "recovery_plan": None, "targets": {"rpo_seconds": 900, "rto_seconds": 600},
+        "machines": [{"name": "web-1", "id": "web-1-id"}, {"name": "db-1", "id": "db-1-id"}], "excluded": ["old-1"],
+        "settings": {"check_public_ip": True, "checks_tasks": "/checks/smoke.yml", "checks_name": "smoke", "boot_timeout": 900},
+        "started": "2026-11-22T09:59:00+00:00",
+        "health": dict((verdict["name"], verdict) for verdict in health_gate([seen("web-1"), seen("db-1")])),
+        "waves": [{"machines": ["web-1", "db-1"], "status": "launched", "job": launch_job()}],
+        "launched": machines, "failed_machines": {}, "view": view_of(machines, job_end=T1),
+        "checked": {"web-1": {"began": "2026-11-22T11:00:00+00:00", "ended": "2026-11-22T11:02:00+00:00", "passed": True, "message": "ok"},
+                    "db-1": {"began": "2026-11-22T11:00:10+00:00", "ended": "2026-11-22T11:03:40+00:00", "passed": True, "message": "ok"}},
+        "earlier": {},
+        "cleanup": {"status": "passed", "removed_machines": ["web-1", "db-1"], "message": "terminated 2 target machines"},
+    }
+    base.update(changes)
+    return base
+
+
+def report_from(data):
+    report = report_of(data, SCHEMA_NAME, generated="2026-11-22T10:08:00Z")
+    jsonschema.validate(report, SCHEMA)  # every report the tests make follows the documented schema
+    return report
+
+
+def by_name(report, machine):
+    return dict((check["name"], check) for check in next(m for m in report["machines"] if m["name"] == machine)["checks"])
+
+
+def test_a_run_that_passed():
+    report = report_from(record())
+    assert report["result"] == "passed" and report["failures"] == []
+    assert report["schema"] == SCHEMA_NAME
+    assert report["counts"] == {"machines": 2, "passed": 2, "failed": 0, "launched": 2}
+    assert report["measures"] == {"rpo_seconds": 600.0, "rto_seconds": 450.0, "launch_job_seconds": 240.0}
+    web, db = report["machines"]
+    # RTO: up at 10:04 (4 min after the request) plus the machine's own checks, 2 min and 3 min 30.
+    assert (web["rpo_seconds"], web["rto_seconds"]) == (600.0, 360.0)
+    assert (db["rpo_seconds"], db["rto_seconds"]) == (300.0, 450.0)
+    assert web["recovered"] == "2026-11-22T10:06:00.000000+00:00"
+    assert [check["name"] for check in web["checks"]] == ["health gate", "launch", "running", "public address", "smoke", "RPO", "RTO"]
+    assert all(check["status"] == "passed" for check in web["checks"])
+    assert by_name(report, "web-1")["smoke"]["seconds"] == 120.0
+    assert web["passed"] and web["cleanup"] == "removed" and web["target"]["cloud_id"] == "i-web-1" and web["wave"] == 1
+    assert web["point_in_time"] == {"id": "web-1-point", "date_time": "2026-11-22T09:50:00+00:00"}
+    assert report["excluded"] == ["old-1"] and report["kept"] == []
+    assert [check["name"] for check in report["checks"]] == ["launch job", "cleanup"]
+    assert report["checks"][0]["message"] == "TEST_LAUNCH job-1 COMPLETED after 240.0 s"
+    assert report["waves"] == [{"number": 1, "machines": ["web-1", "db-1"], "status": "launched", "message": "", "adopted": False,
+                                "job": "job-1"}]
+
+
+def test_the_rto_does_not_depend_on_when_or_in_which_order_the_checks_ran():
+    early = record()["checked"]
+    late = {"web-1": dict(early["web-1"], began="2026-11-22T15:00:00+00:00", ended="2026-11-22T15:02:00+00:00"),
+            "db-1": dict(early["db-1"], began="2026-11-22T09:00:00+00:00", ended="2026-11-22T09:03:30+00:00")}
+    assert [m["rto_seconds"] for m in report_from(record(checked=late))["machines"]] == [360.0, 450.0]
+
+
+def test_without_checks_of_the_users_the_rto_ends_when_the_machine_is_up():
+    settings = dict(record()["settings"], checks_tasks=None)
+    report = report_from(record(settings=settings, checked={}))
+    assert [m["rto_seconds"] for m in report["machines"]] == [240.0, 240.0]
+    assert [check["name"] for check in report["machines"][0]["checks"]] == ["health gate", "launch", "running", "public address", "RPO", "RTO"]
+
+
+def test_in_waves_the_rto_runs_from_the_first_launch_request_and_the_rpo_from_the_machines_own():
+    second = launched(["web-1"], wave=2, points={"web-1": "2026-11-22T10:20:00+00:00"})
+    first = launched(["db-1"])
+    for entry in second.values():
+        entry["target"]["cloudEndureCreationDateTime"] = "2026-11-22T10:30:00+00:00"
+    waves = [{"machines": ["db-1"], "status": "launched", "job": launch_job()},
+             {"machines": ["web-1"], "status": "launched", "job": launch_job(id="job-2", creationDateTime="2026-11-22T10:25:00+00:00",
+                                                                            endDateTime="2026-11-22T10:31:00+00:00")}]
+    machines = dict(first, **second)
+    report = report_from(record(waves=waves, launched=machines, view=view_of(machines, job_end=T1),
+                                settings=dict(record()["settings"], checks_tasks=None), checked={}))
+    web = next(m for m in report["machines"] if m["name"] == "web-1")
+    assert web["wave"] == 2 and web["rpo_seconds"] == 300.0 and web["rto_seconds"] == 1800.0
+    assert report["measures"]["launch_job_seconds"] == 1860.0  # from the first request to the last job's end
+    assert [check["name"] for check in report["checks"]] == ["launch job, wave 1", "launch job, wave 2", "cleanup"]
+
+
+def test_a_failed_wave_stops_the_later_ones_and_the_report_says_so():
+    first = launched(["db-1"])
+    waves = [{"machines": ["db-1"], "status": "launched", "job": launch_job()},
+             {"machines": ["app-1"], "status": "failed", "job": launch_job(id="job-2", status="FAILED"), "message": "TEST_LAUNCH job-2 FAILED"},
+             {"machines": ["web-1"], "status": "not launched", "message": "wave 2 failed: app-1 did not launch"}]
+    machines = [{"name": name, "id": name + "-id"} for name in ("db-1", "app-1", "web-1")]
+    report = report_from(record(waves=waves, machines=machines, launched=first, view=view_of(first, job_end=T1),
+                                failed_machines={"app-1": "app-1: conversion failed (simulated failure)."},
+                                health=dict((v["name"], v) for v in health_gate([seen("db-1"), seen("app-1"), seen("web-1")])),
+                                checked={"db-1": record()["checked"]["db-1"]}))
+    assert report["result"] == "failed"
+    assert [wave["status"] for wave in report["waves"]] == ["launched", "failed", "not launched"]
+    assert "wave 3: wave 2 failed: app-1 did not launch" in report["failures"]
+    assert "app-1: launch: app-1: conversion failed (simulated failure)." in report["failures"]
+    assert by_name(report, "web-1")["launch"] == {"name": "launch", "status": "skipped", "message": "wave 2 failed: app-1 did not launch"}
+    assert [m["passed"] for m in report["machines"]] == [True, False, False]
+    assert "| 3 | 1 | not launched: wave 2 failed: app-1 did not launch |" in markdown(report)
+
+
+def test_an_adopted_wave_is_reported_as_the_earlier_runs():
+    waves = [dict(record()["waves"][0], adopted=True)]
+    report = report_from(record(waves=waves, earlier={"messages": ["wave 1: adopted the launch job job-1 of an earlier run, created ..."]}))
+    assert report["checks"][0] == {"name": "earlier run", "status": "passed",
+                                   "message": "wave 1: adopted the launch job job-1 of an earlier run, created ..."}
+    assert report["checks"][1]["message"].endswith("(adopted from an earlier run)") and report["waves"][0]["adopted"] is True
+
+
+def test_an_rpo_target_missed_fails_the_machine_and_the_run():
+    report = report_from(record(targets={"rpo_seconds": 500, "rto_seconds": None}))
+    assert report["result"] == "failed"
+    assert report["failures"] == ["web-1: RPO: 600.0 s is over the target of 500 s"]
+    assert by_name(report, "db-1")["RPO"]["status"] == "passed"
+    assert by_name(report, "db-1")["RTO"]["message"] == "450.0 s (no target)"
+
+
+def test_an_rto_target_missed():
+    assert report_from(record(targets={"rpo_seconds": None, "rto_seconds": 400}))["failures"] == ["db-1: RTO: 450.0 s is over the target of 400 s"]
+
+
+@pytest.mark.parametrize("empty", [None, "", "None", "null"])
+def test_targets_given_as_text_that_says_none_mean_none(empty):
+    assert report_from(record(targets={"rpo_seconds": empty, "rto_seconds": "600"}))["targets"] == {"rpo_seconds": None, "rto_seconds": 600}
+
+
+def test_a_partial_launch_failure_is_partial():
+    machines = launched(["web-1"])
+    waves = [{"machines": ["web-1", "db-1"], "status": "failed", "job": launch_job(status="FAILED"), "message": "TEST_LAUNCH job-1 FAILED"}]
+    report = report_from(record(waves=waves, launched=machines, view=view_of(machines, job_end=T1),
+                                failed_machines={"db-1": "db-1: conversion failed (simulated failure)."},
+                                checked={"web-1": record()["checked"]["web-1"]}))
+    assert report["failures"] == ["launch job: TEST_LAUNCH job-1 FAILED after 240.0 s", "db-1: launch: db-1: conversion failed (simulated failure)."]
+    web, db = report["machines"]
+    assert web["passed"] and web["rto_seconds"] == 360.0  # launched, checked and measured as such
+    assert not db["passed"] and db["target"] is None and db["rpo_seconds"] is None
+    assert [check["name"] for check in db["checks"]] == ["health gate", "launch", "RPO", "RTO"]
+    assert report["counts"] == {"machines": 2, "passed": 1, "failed": 1, "launched": 1}
+
+
+def test_a_target_machine_that_does_not_run():
+    machines = launched(["web-1", "db-1"])
+    machines["web-1"]["target"]["machineCloudState"] = "stopped"
+    report = report_from(record(launched=machines, view=view_of(machines, job_end=T1)))
+    assert by_name(report, "web-1")["running"] == {"name": "running", "status": "failed", "message": "i-web-1 is stopped, not running, after 900 s"}
+    assert "smoke" not in by_name(report, "web-1")  # nothing to check
+    assert by_name(report, "web-1")["RTO"] == {"name": "RTO", "status": "skipped", "message": "not running"}
+
+
+def test_a_target_machine_without_a_public_address():
+    machines = launched(["web-1", "db-1"])
+    machines["web-1"]["target"]["publicIps"] = []
+    view = view_of(machines, job_end=T1)
+    assert by_name(report_from(record(launched=machines, view=view)), "web-1")["public address"]["status"] == "failed"
+    settings = dict(record()["settings"], check_public_ip=False)
+    assert "public address" not in by_name(report_from(record(launched=machines, view=view, settings=settings)), "web-1")
+
+
+def test_a_failed_user_check():
+    checked = dict(record()["checked"], **{"web-1": {"began": T1, "ended": T2, "passed": False, "message": "port 443 closed"}})
+    report = report_from(record(checked=checked))
+    assert report["failures"] == ["web-1: smoke: port 443 closed"]
+    assert [m["passed"] for m in report["machines"]] == [False, True]
+    assert by_name(report, "web-1")["RTO"]["message"] == "its checks did not pass"
+
+
+@pytest.mark.parametrize("result,message", [(None, "did not run"), ({"began": T1}, "started and did not finish (the host failed or was unreachable)")])
+def test_user_checks_that_did_not_run_or_finish_fail(result, message):
+    checked = {"db-1": record()["checked"]["db-1"]}
+    if result is not None:
+        checked["web-1"] = result
+    assert by_name(report_from(record(checked=checked)), "web-1")["smoke"] == {"name": "smoke", "status": "failed", "message": message}
+
+
+def test_a_health_gate_that_stopped_the_run_launched_nothing():
+    health = dict((v["name"], v) for v in health_gate([seen("web-1"), seen("db-1", state="lagging", lag=4000)]))
+    report = report_from(record(health=health, waves=[{"machines": ["web-1", "db-1"], "status": "pending"}], launched={}, view={},
+                                checked={}, cleanup={"status": "skipped", "message": "nothing was launched"},
+                                failure={"phase": "preflight", "message": "stopped"}))
+    assert report["result"] == "failed" and report["job"] is None and report["launch_requested"] is None
+    assert "db-1: health gate: replication is lagging, not continuous" in report["failures"]
+    assert by_name(report, "web-1")["launch"] == {"name": "launch", "status": "skipped", "message": "not launched"}
+    assert [m["cleanup"] for m in report["machines"]] == ["nothing to remove", "nothing to remove"]
+    assert report["measures"] == {"rpo_seconds": None, "rto_seconds": None, "launch_job_seconds": None}
+
+
+def test_a_run_that_could_not_sign_in_reports_why():
+    report = report_from({"project": "production", "launch_type": "test", "point_in_time": "latest", "machines": [], "waves": [],
+                          "failure": {"phase": "login", "message": "POST /login failed: HTTP 401"},
+                          "cleanup": {"status": "skipped", "message": "nothing was launched"}})
+    assert report["result"] == "failed"
+    assert report["checks"][0] == {"name": "login", "status": "failed", "message": "POST /login failed: HTTP 401"}
+
+
+def test_kept_machines_are_reported():
+    report = report_from(record(cleanup={"status": "skipped", "kept": ["web-1", "db-1"], "message": "kept on failure: web-1, db-1"},
+                                targets={"rpo_seconds": 1, "rto_seconds": None}))
+    assert report["kept"] == ["web-1", "db-1"]
+    assert [m["cleanup"] for m in report["machines"]] == ["kept", "kept"]
+    assert report["checks"][-1] == {"name": "cleanup", "status": "skipped", "message": "kept on failure: web-1, db-1"}
+    assert "Kept after the failure" in markdown(report)
+
+
+def test_a_failed_cleanup_fails_the_run():
+    report = report_from(record(cleanup={"status": "failed", "message": "Cleanup job job-2 FAILED"}))
+    assert report["failures"] == ["cleanup: Cleanup job job-2 FAILED"]
+    assert [m["cleanup"] for m in report["machines"]] == ["not cleaned up", "not cleaned up"]
+
+
+def test_no_machine_is_a_failure():
+    report = report_from(record(machines=[], health={}, waves=[], launched={}, view={}, checked={}, cleanup={}))
+    assert report["failures"] == ["no machine took part in the run"]
+
+
+# -- the failure message ------------------------------------------------------------------------
+
+
+def test_a_failure_message_is_short_with_counts_and_the_worst_five():
+    names = ["m-%03d" % number for number in range(200)]
+    machines = launched(names)
+    checked = dict((name, {"began": T1, "ended": T1, "passed": True}) for name in names)
+    for number in (7, 8, 9, 10, 11, 12, 13):
+        checked[names[number]] = {"began": T1, "ended": T2, "passed": False, "message": "port 443 closed " * 30}
+    data = record(machines=[{"name": name, "id": name + "-id"} for name in names],
+                  health=dict((v["name"], v) for v in health_gate([seen(name) for name in names])),
+                  waves=[{"machines": names, "status": "launched", "job": launch_job()}], launched=machines,
+                  view=view_of(machines, job_end=T1), checked=checked)
+    report = report_from(data)
+    message = failure_message(report, "/reports/dr_test_production.json")
+    assert message.startswith("The DR test of production failed. 7 of 200 machines failed, the worst: m-007 (")
+    assert message.endswith(" and 2 more. Report: /reports/dr_test_production.json")
+    assert message.count("(smoke: port 443 closed") == 5
+    assert len(message) < 1500
+    assert len(report["failures"]) == 7 and len(report["failures"][0]) > 400  # the details stay in the report
+
+
+def test_a_failure_message_names_what_failed_for_the_run():
+    report = report_from(record(waves=[], launched={}, view={}, checked={}, health={}, machines=[],
+                                failure={"phase": "login", "message": "POST /login failed: HTTP 401 unauthenticated"}))
+    assert failure_message(report) == "The DR test of production failed. login: POST /login failed: HTTP 401 unauthenticated."
+
+
+# -- the forms --------------------------------------------------------------------------------------
+
+
+def test_junit_has_a_suite_for_the_run_and_one_per_machine_with_a_case_per_check():
+    checked = dict(record()["checked"], **{"web-1": {"began": T1, "ended": T2, "passed": False, "message": "<port> & \"443\""}})
+    report = report_from(record(checked=checked))
+    root = ElementTree.fromstring(junit(report, "dr_test"))
+    assert root.get("name") == "dr_test production"
+    suites = root.findall("testsuite")
+    assert [suite.get("name") for suite in suites] == ["dr_test.production", "dr_test.production.web-1", "dr_test.production.db-1"]
+    assert int(root.get("tests")) == 2 + 7 + 7 and root.get("failures") == "1"
+    failure = suites[1].find("testcase[@name='smoke']/failure")
+    assert failure.get("message") == "<port> & \"443\"" and failure.text == "<port> & \"443\""
+
+
+def test_the_three_files_are_written_whole(tmp_path):
+    report = report_from(record())
+    files = write(report, str(tmp_path / "reports"), "dr_test_production", "dr_test", "DR test")
+    assert json.loads(open(files["json"]).read()) == report
+    assert open(files["markdown"]).read().startswith("# DR test of production: PASSED")
+    ElementTree.parse(files["junit"])
+    assert sorted(os.listdir(str(tmp_path / "reports"))) == ["dr_test_production.json", "dr_test_production.junit.xml", "dr_test_production.md"]
