@@ -36,10 +36,11 @@ class ActionModule(RunbookStep):
             read = self.service("service_machine_info", project=args["project"], machines=machines)["machines"]
             done = all(self.done(machine, args["until"]) for machine in read)
             progress = ["%s %s %s%%" % (machine["name"], machine["replication_state"], machine["sync_percent"]) for machine in read]
-            self.say("Initial sync %s: %s%s" % ("done" if done else "in progress", ", ".join(progress[:PROGRESS_SHOWN]),
-                                                 " and %d more" % (len(progress) - PROGRESS_SHOWN) if len(progress) > PROGRESS_SHOWN else "")
-                     if args["until"] == "synced" else "%d of %d machines replicate continuously" % (
-                         sum(1 for machine in read if self.done(machine, "continuous")), len(read)))
+            if args["until"] == "synced":
+                more = " and %d more" % (len(progress) - PROGRESS_SHOWN) if len(progress) > PROGRESS_SHOWN else ""
+                self.say("Initial sync %s: %s%s" % ("done" if done else "in progress", ", ".join(progress[:PROGRESS_SHOWN]), more))
+            else:
+                self.say("%d of %d machines replicate continuously" % (sum(1 for machine in read if self.done(machine, "continuous")), len(read)))
             if done or time.monotonic() + interval > deadline:
                 break
             time.sleep(interval)

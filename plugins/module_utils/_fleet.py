@@ -83,4 +83,3 @@ def last_launches(machine):
     """When the machine was last launched, by launch type (None: never), from its life cycle."""
     life_cycle = machine.get("lifeCycle", {})
     return dict((kind, life_cycle.get(member)) for kind, member in LIFE_CYCLE_MEMBERS)
-

@@ -20,7 +20,9 @@ description:
     settings later steps read.
 options:
   runbook:
-    description: The runbook's name, such as V(dr_test). It names the report (C(<runbook>_<project>)), its schema and the variables of the hosts made of launched machines.
+    description:
+      - The runbook's name, such as V(dr_test). It names the report (C(<runbook>_<project>)), its schema and the variables
+        of the hosts made of launched machines.
     type: str
     required: true
   title:

@@ -173,7 +173,6 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
 
-
 class LaunchModule(TargetMachines, ServiceModule):
     def work(self):
         params = self.params

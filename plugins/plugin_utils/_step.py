@@ -120,7 +120,8 @@ class RunbookStep(ActionBase):
     def run(self, tmp=None, task_vars=None):
         result = super(RunbookStep, self).run(tmp, task_vars)
         own = dict(RUN_OPTIONS, **self.OPTIONS) if self.WITH_RUN else self.OPTIONS
-        assert not set(own) & set(CONNECTION_OPTIONS), "a step's options are not connection options"
+        if set(own) & set(CONNECTION_OPTIONS):
+            raise AnsibleActionFail("Bug in the step: its options %s are connection options." % ", ".join(sorted(set(own) & set(CONNECTION_OPTIONS))))
         spec = dict(CONNECTION_OPTIONS, **own)
         unused, args = self.validate_argument_spec(argument_spec=spec)
         self.task_vars = task_vars or {}

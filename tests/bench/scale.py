@@ -202,6 +202,7 @@ def main():
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
     fleet_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "fleet_scale")
     os.makedirs(fleet_dir, exist_ok=True)
+    os.makedirs(report_dir, exist_ok=True)
     projects, per_project = (int(part) for part in args.fleet.split("x"))
     sim = Simulator(time_scale=600)
     try:
@@ -224,9 +225,9 @@ def main():
     print("%8s " % "machines" + " ".join("%9s" % name for name in names))
     for row in results["dr_test"]:
         print("%8d " % row["machines"] + " ".join("%9.2f" % row["dr_test"]["phases"].get(name, 0) for name in names))
-    print("targets: " + "; ".join("%d machines: %s" % (row["machines"], ", ".join("%s %s" % (name, "met" if met else "MISSED")
-                                                                               for name, met in sorted(row["targets"].items())))
-                                  for row in results["dr_test"]))
+    for row in results["dr_test"]:
+        print("targets at %d machines: %s" % (row["machines"], ", ".join(
+            "%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(row["targets"].items()))))
     fleet = results["fleet"]
     print("fleet, %d projects, %d machines: inventory of machines %.2f s, %d requests; of projects %.2f s, %d requests; "
           "health %.2f s, %d requests" % (

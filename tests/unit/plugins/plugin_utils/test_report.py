@@ -125,9 +125,8 @@ def test_in_waves_the_rto_runs_from_the_first_launch_request_and_the_rpo_from_th
     first = launched(["db-1"])
     for entry in second.values():
         entry["target"]["cloudEndureCreationDateTime"] = "2026-11-22T10:30:00+00:00"
-    waves = [{"machines": ["db-1"], "status": "launched", "job": launch_job()},
-             {"machines": ["web-1"], "status": "launched", "job": launch_job(id="job-2", creationDateTime="2026-11-22T10:25:00+00:00",
-                                                                            endDateTime="2026-11-22T10:31:00+00:00")}]
+    second_job = launch_job(id="job-2", creationDateTime="2026-11-22T10:25:00+00:00", endDateTime="2026-11-22T10:31:00+00:00")
+    waves = [{"machines": ["db-1"], "status": "launched", "job": launch_job()}, {"machines": ["web-1"], "status": "launched", "job": second_job}]
     machines = dict(first, **second)
     report = report_from(record(waves=waves, launched=machines, view=view_of(machines, job_end=T1),
                                 settings=dict(record()["settings"], checks_tasks=None), checked={}))

@@ -17,7 +17,12 @@ waves = [(wave["machines"], wave["status"]) for wave in report["waves"]]
 assert waves == [(["db-1"], "launched"), (["web-1"], "failed"), (["web-2"], "not launched")], waves
 assert report["waves"][2]["message"] == "wave 2 failed: web-1 did not launch", report["waves"][2]
 machines = dict((machine["name"], machine) for machine in report["machines"])
-checks = lambda name: dict((check["name"], check) for check in machines[name]["checks"])  # noqa: E731
+
+
+def checks(name):
+    return dict((check["name"], check) for check in machines[name]["checks"])
+
+
 assert machines["db-1"]["passed"] and machines["db-1"]["wave"] == 1 and machines["db-1"]["cleanup"] == "removed"
 assert checks("db-1")["checks"]["status"] == "passed", checks("db-1")  # the first wave was checked
 assert checks("web-1")["launch"]["status"] == "failed" and machines["web-1"]["target"] is None
