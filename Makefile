@@ -7,11 +7,15 @@ BIN := $(abspath $(VENV))/bin
 STAMP := $(VENV)/.installed
 REQUIREMENTS := requirements.txt requirements-dev.txt simulator/requirements.txt simulator/pyproject.toml
 
-# ansible-test wants the collection at ansible_collections/<namespace>/<name>; it is staged
-# there from the files git knows (tracked, or new and not ignored).
+# ansible-test wants the collection at ansible_collections/<namespace>/<name>; it is staged there from
+# the files git knows (tracked, or new and not ignored). The integration targets, the build and the
+# demo use one staged copy; sanity, units and the other ansible-cores another, so that make test runs
+# the two lanes side by side without either's output in the other's way.
 BUILD := .build
 COLLECTION := $(BUILD)/ansible_collections/replication/recovery
-ANSIBLE_TEST := cd $(COLLECTION) && $(BIN)/ansible-test
+CHECKS_BUILD := $(BUILD)/checks
+CHECKED := $(CHECKS_BUILD)/ansible_collections/replication/recovery
+ANSIBLE_TEST := cd $(CHECKED) && $(BIN)/ansible-test
 TEST_PYTHON := 3.11
 
 SIMULATOR_HOST ?= 127.0.0.1
@@ -37,8 +41,8 @@ PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && pyt
 # runbook steps, their plays and waves) with that ansible-core.
 SMOKE_TARGETS := service_login service_project service_launch
 
-.PHONY: help venv simulator simulator-package demo bench test test-sanity test-units test-simulator test-integration test-lint \
-	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo stage clean
+.PHONY: help venv simulator simulator-package demo bench test test-lane test-sanity test-units test-simulator test-integration test-lint \
+	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo stage stage-checks clean
 
 help:
 	@echo "make demo       run the demo playbook against the simulator (demo seed)"
@@ -59,13 +63,26 @@ venv: $(STAMP)
 simulator: $(STAMP)
 	$(BIN)/python -m replication_service_simulator --host $(SIMULATOR_HOST) --port $(SIMULATOR_PORT) --seed demo --time-scale $(TIME_SCALE)
 
-stage: $(STAMP)
-	rm -rf $(BUILD)/ansible_collections
-	mkdir -p $(COLLECTION)
-	git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C $(COLLECTION)
-	# ansible-test lists the collection's files through git: give the copy a repository of its own.
-	cd $(COLLECTION) && git init -q && git add -A
+# $(1): the root to stage the collection under. ansible-test lists the collection's files through git:
+# the copy gets a repository of its own.
+define stage_into
+	rm -rf $(1)/ansible_collections
+	mkdir -p $(1)/ansible_collections/replication/recovery
+	git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C $(1)/ansible_collections/replication/recovery
+	cd $(1)/ansible_collections/replication/recovery && git init -q && git add -A
 	$(BIN)/python tests/utils/install_get_pip.py
+endef
+
+# Inside make test's lanes (STAGED=1) the copies are staged already, and must stay as they are.
+ifeq ($(STAGED),)
+stage: $(STAMP)
+	$(call stage_into,$(BUILD))
+
+stage-checks: $(STAMP)
+	$(call stage_into,$(CHECKS_BUILD))
+else
+stage stage-checks: ;
+endif
 
 # The collection is installed where ansible-playbook finds it: the staged tree.
 PLAYBOOK_ENV := ANSIBLE_COLLECTIONS_PATH=$(abspath $(BUILD)) PATH=$(BIN):$$PATH
@@ -87,12 +104,21 @@ demo: stage
 	@echo
 	@cat $(DEMO_REPORT)/dr_test_demo.md
 
-test: test-sanity test-units test-simulator test-integration test-lint test-build test-packaging test-simulator-package test-matrix test-demo
+# Two lanes side by side: the integration targets (which mostly wait on the simulator's clock), and
+# everything else, one after another. Each lane's output is shown whole when it ends.
+test: $(STAMP)
+	$(MAKE) --no-print-directory stage stage-checks
+	@echo "make test: the integration targets, and the other suites one after another, side by side; each lane's output follows when it ends"
+	$(MAKE) --no-print-directory -j2 --output-sync=target STAGED=1 test-integration test-lane
 
-test-sanity: stage
+test-lane:
+	MAKEFLAGS= $(MAKE) --no-print-directory STAGED=1 test-sanity test-units test-simulator test-lint test-build test-packaging test-simulator-package \
+		test-matrix test-demo
+
+test-sanity: stage-checks
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
 
-test-units: stage
+test-units: stage-checks
 	$(ANSIBLE_TEST) units --venv --python $(TEST_PYTHON) --requirements
 
 # Integration targets run against a simulator started for them on a free port.
@@ -158,20 +184,20 @@ $(VENVS)/core-$(CORE_NEWEST)/.installed: requirements.txt
 # $(1): ansible-core version, $(2): its Python. The environment's bin comes first in PATH, so that
 # ansible-test finds that Python by its name.
 define core_leg
-	cd $(COLLECTION) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements
-	cd $(COLLECTION) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
-	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(COLLECTION)/tests/integration/integration_config.yml -- \
-		sh -c 'cd $(COLLECTION) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
+	cd $(CHECKED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements
+	cd $(CHECKED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(CHECKED)/tests/integration/integration_config.yml -- \
+		sh -c 'cd $(CHECKED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
 	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale $(TIME_SCALE) -- \
-		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(BUILD)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH \
+		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(CHECKS_BUILD)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH \
 		REPLICATION_SERVICE_USERNAME=demo@example.com REPLICATION_SERVICE_PASSWORD=demo-secret-1 \
 		ansible-playbook tests/demo/demo.yml $(DEMO_VARS) -e dr_test_report_dir=$(abspath $(BUILD))/demo-report-$(1) -e 'dr_test_waves=db-*;app-*;web-*'
 endef
 
-test-oldest: stage $(VENVS)/core-$(CORE_OLDEST)/.installed
+test-oldest: stage-checks $(VENVS)/core-$(CORE_OLDEST)/.installed
 	$(call core_leg,$(CORE_OLDEST),$(PYTHON_OLDEST))
 
-test-newest: stage $(VENVS)/core-$(CORE_NEWEST)/.installed
+test-newest: stage-checks $(VENVS)/core-$(CORE_NEWEST)/.installed
 	$(call core_leg,$(CORE_NEWEST),$(PYTHON_NEWEST))
 
 test-matrix: test-oldest test-newest
