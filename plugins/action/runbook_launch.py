@@ -25,6 +25,8 @@ class ActionModule(RunbookStep):
         if record.get("failure"):
             wave.update(status="not launched", message="the run stopped in %s" % record["failure"]["phase"])
             return dict(result, next_wave=None, stopped=wave["message"])
+        if wave.get("status") == "not launched":  # a wave before it failed, and said so
+            return dict(result, next_wave=None, stopped=wave["message"])
         if index > 0 and not self.check_mode:
             stopped = wave_failure(collect_checked(record), index - 1)
             if stopped:

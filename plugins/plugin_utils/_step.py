@@ -196,11 +196,11 @@ def trimmed_job(job, names=None):
     kept = dict((key, job.get(key)) for key in ("id", "type", "status", "creationDateTime", "endDateTime", "initiatedBy"))
     kept["machines"] = len(job.get("participatingMachines") or [])
     if names:
-        lines = {}
-        for line in job.get("log") or []:
-            for name in names:
-                if line["message"].startswith(name + ":"):
-                    lines[name] = line["message"]
+        wanted, lines = set(names), {}
+        for line in job.get("log") or []:  # a machine's lines begin with its name
+            name = line["message"].split(":", 1)[0]
+            if name in wanted:
+                lines[name] = line["message"]
         kept["lines"] = lines
     kept["tail"] = [line["message"] for line in (job.get("log") or [])[-3:]]
     return kept

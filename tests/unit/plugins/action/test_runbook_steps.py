@@ -222,6 +222,8 @@ def test_after_a_wave_that_failed_no_wave_is_launched(tmp_path):
     record = load(run)
     assert record["failed_machines"] == {"db-1": "db-1: conversion failed."}
     assert [wave["status"] for wave in record["waves"]] == ["failed", "not launched"]
+    again = step(runbook_launch, modules, run=run, session="s3ss10n", wave=2)  # the role in one play asks again: said once
+    assert modules.calls == [] and again["stopped"] == "wave 1 failed: db-1 did not launch"
 
 
 def test_in_check_mode_a_wave_says_what_it_would_launch(tmp_path):
