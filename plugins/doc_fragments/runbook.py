@@ -27,6 +27,15 @@ attributes:
     details: Runs on the controller; the modules it runs run where the task runs, usually C(localhost).
 """
 
+    # The wave a step works on.
+    WAVE = r"""
+options:
+  wave:
+    description: The wave, numbered from 1 (a run without waves has one).
+    type: int
+    default: 1
+"""
+
     # The run a later step works on.
     RUN = r"""
 options:

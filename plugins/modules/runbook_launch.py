@@ -23,16 +23,12 @@ description:
   - In check mode nothing is launched; the step records what would be.
   - Records the wave's job, each launched machine's target machine and point in time, and for each machine that did not
     launch, its last line in the job's log.
-options:
-  wave:
-    description: The wave to launch, numbered from 1.
-    type: int
-    default: 1
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.runbook
   - replication.recovery.runbook.RUN
+  - replication.recovery.runbook.WAVE
 seealso:
   - module: replication.recovery.runbook_look
   - module: replication.recovery.service_launch

@@ -21,16 +21,12 @@ description:
     checks of the user's, C(<group>_to_check) and C(<group>_wave_<n>_to_check). Their variables are named after the
     runbook (C(dr_test_source_name), C(dr_test_public_ips), C(dr_test_target), ...; see the DR test role's README).
   - Records, for each machine, whether it runs, since when, and its addresses.
-options:
-  wave:
-    description: The wave to look at, numbered from 1.
-    type: int
-    default: 1
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.runbook
   - replication.recovery.runbook.RUN
+  - replication.recovery.runbook.WAVE
 seealso:
   - module: replication.recovery.runbook_launch
   - module: ansible.builtin.add_host

@@ -25,3 +25,19 @@ if REPLICATION_SERVICE_URL='' ansible-playbook -i ../../inventory with_token.yml
 fi
 grep -q "api_url is required (or the environment variable REPLICATION_SERVICE_URL)" output.txt
 rm -f output.txt
+
+# A mistyped port, or a URL where no service answers: the first contact fails at once, saying why,
+# instead of being retried (no retry budget of REPLICATION_SERVICE_RETRY_TIMEOUT is spent).
+closed_port="$(python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+if REPLICATION_SERVICE_URL="http://127.0.0.1:$closed_port/api/latest" REPLICATION_SERVICE_API_TOKEN=integration-token-0001 \
+        REPLICATION_SERVICE_RETRY_TIMEOUT=600 \
+        ansible-playbook -i ../../inventory with_token.yml >output.txt 2>&1; then
+    echo "a play against a closed port should fail"; exit 1
+fi
+grep -q "cannot reach the service at http://127.0.0.1:$closed_port/api/latest/login: Connection refused (ConnectionError). It has never answered" output.txt
+if REPLICATION_SERVICE_URL="$url" REPLICATION_SERVICE_API_TOKEN=integration-token-0001 REPLICATION_SERVICE_RETRY_TIMEOUT=600 \
+        ansible-playbook -i ../../inventory with_token.yml >output.txt 2>&1; then
+    echo "a play against a URL without the service should fail"; exit 1
+fi
+grep -q "there is no Replication and Recovery Service at $url: it answered 404" output.txt
+rm -f output.txt
