@@ -7,7 +7,7 @@ one after another, with the steps' waits between them.
 
 from .clock import iso, parse_duration
 from .jobs import Job
-from .state import launch_replica, terminate_replica
+from .state import launch_replica, replaced_by_launch, terminate_replica
 
 KIND = {"TEST": "test", "DEBUG": "debug", "RECOVERY": "recovery", "CUTOVER": "cutover", "RESTORE": "restore server"}
 
@@ -91,8 +91,8 @@ def _plan_one_launch(sim, project, job, machine, point, launch_type, start, debu
     point_id, taken = point
     job.at(start + 1, "%s: launching a %s machine from the point in time of %s." % (name, KIND[launch_type], iso(taken)))
     snapshot = start + job.seconds("snapshot")
-    old = sim.replicas.get(machine.replica_id) if machine.replica_id and launch_type != "RESTORE" else None
-    if old is not None and old.state != "terminated":
+    old = replaced_by_launch(sim, project, machine) if launch_type != "RESTORE" else None
+    if old is not None:
         job.at(snapshot, "%s: terminating the previous target machine %s." % (name, old.cloud_id), lambda when: terminate_replica(sim, old))
     job.at(snapshot, "%s: snapshot taken; converting the disks." % name)
     converted = snapshot + job.seconds("convert")

@@ -248,7 +248,11 @@ async def reverse_replication(projectId: str, request: Request, caller: Caller =
     project.replication_reversed = not project.replication_reversed
     project.reverse_allowed = False
     for machine in project.machines.values():
+        # Reversed, each machine replicates from its recovered (or cut over) target machine, if it has one.
+        source = sim.replicas.get(machine.replica_id) if machine.replica_id and project.replication_reversed else None
+        machine.reverse_source = source.id if source is not None and source.launch_type in ("RECOVERY", "CUTOVER") else None
         machine.replication.restart(sim.now())
+        sim.sync(project, machine)
     sim.record(caller.user, "REPLICATION_REVERSED", "Replication of project %s now runs %s." % (
         project.name, "from the target back to the source" if project.replication_reversed else "from the source to the target"),
         project=project, machines=list(project.machines))

@@ -172,10 +172,11 @@ async def control_machine(machineId: str, body: MachineControl, request: Request
         if machine is not None:
             sim.sync(project, machine)
             if body.agentConnected is not None:
-                machine.replication.connected = body.agentConnected
+                machine.agent_connected = body.agentConnected
+                sim.sync(project, machine)
             if body.writeRateMbps is not None:
                 machine.replication.write_rate = body.writeRateMbps * 1000 * 1000 / 8
-            return {"id": machine.id, "agentConnected": machine.replication.connected,
+            return {"id": machine.id, "agentConnected": machine.agent_connected,
                     "writeRateMbps": machine.replication.write_rate * 8 / 1000 / 1000}
     raise not_found("Machine %s" % machineId)
 

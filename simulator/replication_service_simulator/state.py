@@ -98,6 +98,9 @@ class Machine:
     replica_id: Optional[str] = None
     restore_servers: List[str] = field(default_factory=list)
     life_cycle: Dict[str, float] = field(default_factory=dict)
+    agent_connected: bool = True
+    # While the project replicates reversed: the recovered target machine this machine replicates from.
+    reverse_source: Optional[str] = None
 
     @property
     def name(self):
@@ -316,7 +319,19 @@ class Simulator:
         return mbps * MBPS
 
     def sync(self, project, machine):
+        # Reversed, a machine replicates from its recovered target machine: not while that one is gone.
+        machine.replication.connected = machine.agent_connected and (not project.replication_reversed or self.source_up(machine))
         machine.replication.advance(self.now(), self.bandwidth(project, machine), project.config_id is not None)
+
+    def source_up(self, machine):
+        source = self.replicas.get(machine.reverse_source) if machine.reverse_source else None
+        return source is not None and source.state == "running"
+
+    def site_of(self, project):
+        """The region a launch lands in: the configuration's; reversed, the original site's."""
+        if project.replication_reversed:
+            return project.source_region
+        return (self.default_config(project) or {}).get("region")
 
     def sync_jobs(self, project):
         """Fire every job event that is due: launched machines appear, terminated ones go."""
@@ -405,10 +420,11 @@ class Simulator:
 def launch_replica(sim, project, machine, launch_type, point_in_time=None, shape=None, when=None):
     """Start a target machine for ``machine`` at ``when`` (now); a previous one is terminated first.
 
-    ``shape`` (instance type, subnet, IPs) comes from the machine's blueprint, if it has one.
+    ``shape`` (instance type, subnet, IPs) comes from the machine's blueprint, if it has one. Only
+    a target machine in the same region is replaced: reversed, the recovered machine stays.
     """
     now = sim.now() if when is None else when
-    old = sim.replicas.get(machine.replica_id) if machine.replica_id else None
+    old = replaced_by_launch(sim, project, machine)
     if old is not None and launch_type != "RESTORE":
         old.state = "terminated"
     shape = shape or {}
@@ -418,7 +434,7 @@ def launch_replica(sim, project, machine, launch_type, point_in_time=None, shape
     replica = Replica(
         id=sim.new_id(), project_id=project.id, project_name=project.name, machine_id=machine.id,
         machine_name=machine.name, launch_type=launch_type, cloud_id="i-%017x" % sim.rng.getrandbits(68),
-        public_ips=public_ips, region_id=config.get("region"), point_in_time=point_in_time, created=now,
+        public_ips=public_ips, region_id=sim.site_of(project), point_in_time=point_in_time, created=now,
         instance_type=shape.get("instanceType"), subnet_id=shape.get("subnetId") or config.get("subnetId"),
         private_ip=shape.get("privateIp") or "10.0.%d.%d" % (sim.ip_counter // 250 % 250, 10 + sim.ip_counter % 240),
     )
@@ -431,6 +447,14 @@ def launch_replica(sim, project, machine, launch_type, point_in_time=None, shape
     if launch_type in ("RECOVERY", "CUTOVER"):
         project.reverse_allowed = True
     return replica
+
+
+def replaced_by_launch(sim, project, machine):
+    """The live target machine a launch of ``machine`` replaces: its previous one, in the region it lands in."""
+    old = sim.replicas.get(machine.replica_id) if machine.replica_id else None
+    if old is None or old.state == "terminated" or old.region_id != sim.site_of(project):
+        return None
+    return old
 
 
 def terminate_replica(sim, replica):

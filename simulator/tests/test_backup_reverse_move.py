@@ -120,6 +120,35 @@ def test_reverse_replication_after_a_recovery_and_back(api, client, replicating)
     assert api.ok("GET", path + "/auditLog")["items"][-1]["eventName"] == "REPLICATION_REVERSED"
 
 
+def test_a_failover_and_a_failback_in_the_published_interface(api, client, replicating):
+    """Recovered machines replicate back; a launch reversed lands in the original region and leaves them
+    up; the second reverse returns to the original direction; a recovered machine that is gone stalls."""
+    project, machines = replicating["project"], replicating["project"]["machines"]
+    path = "/projects/%s" % project["id"]
+    everyone = [{"machineId": machines[name]} for name in ("m1", "m2")]
+    follow(api, client, project["id"], api.ok("POST", path + "/launchMachines", status=202, json={"launchType": "RECOVERY", "items": everyone}))
+    recovered = dict((m["sourceMachineName"], m) for m in cloud(client))
+    original_region = api.ok("GET", path)["sourceRegion"]
+    assert {m["regionId"] for m in recovered.values()} == {api.ok("GET", path + "/replicationConfigurations")["items"][0]["region"]}
+
+    api.ok("POST", path + "/reverseReplication")
+    api.ok("DELETE", path + "/replicas", status=202, json={"replicaIDs": [recovered["m2"]["replicaId"]]})  # m2's recovered machine goes
+    advance(client, 3600)
+    by_name = dict((m["sourceProperties"]["name"], m) for m in api.ok("GET", path + "/machines")["items"])
+    assert "lastConsistencyDateTime" in by_name["m1"]["replicationInfo"]  # replicated back from its recovered machine
+    assert "lastConsistencyDateTime" not in by_name["m2"]["replicationInfo"]  # nothing to replicate from
+
+    launched = follow(api, client, project["id"], api.ok("POST", path + "/launchMachines", status=202,
+                                                         json={"launchType": "CUTOVER", "items": [everyone[0]]}))
+    assert launched["status"] == "COMPLETED"
+    live = [m for m in cloud(client) if m["sourceMachineName"] == "m1"]
+    assert sorted((m["launchType"], m["regionId"]) for m in live) == sorted([("RECOVERY", recovered["m1"]["regionId"]), ("CUTOVER", original_region)])
+    machine = api.ok("GET", path + "/machines/%s" % machines["m1"])
+    assert api.ok("GET", path + "/replicas/%s" % machine["replica"])["regionId"] == original_region
+
+    assert api.ok("POST", path + "/reverseReplication")["replicationReversed"] is False
+
+
 def test_move_machines(api, client, replicating):
     project = replicating["project"]
     other = api.ok("POST", "/projects", json={"name": "other-dr", "type": "DR"}, status=201)
