@@ -7,10 +7,11 @@ extra variables and surveys give text), and one session for every later step. Do
 plugins/modules/runbook_begin.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    LAUNCH_TYPES, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number)
+    KINDS, LAUNCH_TYPES, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number, parse_point_policy)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, new_run
 
-GATE = dict(states=dict(type="raw", default=["continuous"]), max_lag=dict(type="raw"), no_backlog=dict(type="raw", default=False))
+GATE = dict(states=dict(type="raw", default=["continuous"]), max_lag=dict(type="raw"), no_backlog=dict(type="raw", default=False),
+            enforce=dict(type="raw", default=True))
 TARGETS = dict(rpo_seconds=dict(type="raw"), rto_seconds=dict(type="raw"))
 # Seconds the run waits, and how often it looks: (option, default, must be more than zero).
 DURATIONS = (("launch_timeout", 3600, True), ("boot_timeout", 900, False), ("cleanup_timeout", 1800, True),
@@ -33,7 +34,7 @@ class ActionModule(RunbookStep):
         title=dict(type="str"),
         project=dict(type="str", required=True),
         launch_type=dict(type="str", choices=list(LAUNCH_TYPES), default="test"),
-        point_in_time=dict(type="str", default="latest"),
+        point_in_time=dict(type="raw", default="latest"),
         machines=dict(type="raw"),
         exclude=dict(type="raw"),
         waves=dict(type="raw"),
@@ -41,6 +42,9 @@ class ActionModule(RunbookStep):
         gate=dict(type="dict", default={}, options=GATE),
         adopt=dict(type="raw", default=True),
         clean_leftovers=dict(type="raw", default=False),
+        blocking_launch_types=dict(type="raw", default=[]),
+        clean_blocking=dict(type="raw", default=False),
+        clean_blocking_option=dict(type="str", default="clean_blocking"),
         targets=dict(type="dict", default={}, options=TARGETS),
         checks_tasks=dict(type="str"),
         checks_name=dict(type="str", default="checks"),
@@ -75,16 +79,24 @@ class ActionModule(RunbookStep):
         machines = None if no_value(args["machines"]) else parse_list(args["machines"], "machines") or None
         gate, targets = args["gate"] or {}, args["targets"] or {}
         max_lag = parse_number(gate.get("max_lag"), "gate.max_lag")
+        point_in_time, points_in_time = parse_point_policy(args["point_in_time"], "point_in_time")
+        blocking = parse_list(args["blocking_launch_types"], "blocking_launch_types")
+        unknown = [kind for kind in blocking if kind not in KINDS]
+        if unknown:
+            raise ValueError("blocking_launch_types are %s, not %s" % (", ".join(KINDS), ", ".join(map(str, unknown))))
         return dict(
             runbook=args["runbook"], title=args["title"] or args["runbook"].replace("_", " "),
             project=args["project"], project_id=None, username=None,
-            launch_type=args["launch_type"], kind=kind_of(args["launch_type"]), point_in_time=args["point_in_time"],
+            launch_type=args["launch_type"], kind=kind_of(args["launch_type"]), point_in_time=point_in_time, points_in_time=points_in_time,
             recovery_plan=None if no_value(args["recovery_plan"]) else args["recovery_plan"],
             asked=dict(machines=machines, exclude=parse_list(args["exclude"], "exclude"), waves=parse_groups(args["waves"], "the waves")),
             gate=dict(states=parse_list(gate.get("states"), "gate.states") or ["continuous"], max_lag=max_lag,
-                      no_backlog=parse_flag(gate.get("no_backlog"), "gate.no_backlog"), lag_threshold=600 if max_lag is None else max_lag),
+                      no_backlog=parse_flag(gate.get("no_backlog"), "gate.no_backlog"), lag_threshold=600 if max_lag is None else max_lag,
+                      enforce=parse_flag(gate.get("enforce"), "gate.enforce", default=True)),
             adopt=parse_flag(args["adopt"], "adopt", default=True),
             clean_leftovers=parse_flag(args["clean_leftovers"], "clean_leftovers"),
+            blocking=dict(kinds=blocking, clean=parse_flag(args["clean_blocking"], "clean_blocking"), option=args["clean_blocking_option"],
+                          machines=[]),
             targets=dict(rpo_seconds=parse_number(targets.get("rpo_seconds"), "targets.rpo_seconds"),
                          rto_seconds=parse_number(targets.get("rto_seconds"), "targets.rto_seconds")),
             settings=dict(
@@ -103,6 +115,8 @@ class ActionModule(RunbookStep):
         problems = []
         if record["recovery_plan"] and asked["machines"]:
             problems.append("a recovery plan names its own machines: give it without the machines")
+        if record["recovery_plan"] and record["points_in_time"]:
+            problems.append("a recovery plan runs from one point in time (or the latest), not from a point per machine")
         if record["recovery_plan"] and record["launch_type"] == "debug":
             problems.append("a recovery plan runs in test, recovery or cutover mode, not debug")
         if asked["waves"] and (record["recovery_plan"] or asked["machines"]):

@@ -6,7 +6,7 @@
 machines - follow the cleanup job with progress, and prove it: read the machines again, and fail
 when one still has a target machine. Documented in plugins/modules/runbook_clean_up.py."""
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_TYPES, kind_of, parse_list
+from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_TYPES, kind_of, parse_flag, parse_list
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, report_of
@@ -24,12 +24,14 @@ class ActionModule(RunbookStep):
         cleanup_timeout=dict(type="int", default=1800),
         poll_interval=dict(type="float", default=10),
         progress_interval=dict(type="float", default=60),
+        keep=dict(type="raw", default=False),
+        kept_because=dict(type="str", default="kept, as asked"),
     )
 
     def step(self, args):
         if args["run"]:
             self.record = load(args["run"])
-            return self.clean_up_the_run()
+            return self.clean_up_the_run(parse_flag(args["keep"], "keep"), args["kept_because"])
         if not args["project"]:
             raise StepFailed("Give the run (the run of replication.recovery.runbook_begin), or the project whose target machines to clean up.")
         # On its own: a record of nothing but where to clean up, for follow() and the proof.
@@ -38,7 +40,7 @@ class ActionModule(RunbookStep):
                              dict(cleanup_timeout=args["cleanup_timeout"], poll_interval=args["poll_interval"],
                                   progress_interval=args["progress_interval"]))
 
-    def clean_up_the_run(self):
+    def clean_up_the_run(self, keep, kept_because):
         record = self.record
         collect_checked(record)
         started = [name for wave in record["waves"] if wave.get("job") for name in wave["machines"]]
@@ -47,6 +49,10 @@ class ActionModule(RunbookStep):
             record["cleanup"] = dict(status=SKIPPED, message="nothing was launched")
             return dict(removed=[], kept=[])
         launched = [name for name in started if name in record["launched"]]
+        if keep:
+            record["cleanup"] = dict(status=SKIPPED, kept=launched, message="%s: %s" % (kept_because, shown(launched)))
+            self.say("The target machines are kept (%s): %s." % (kept_because, shown(launched)))
+            return dict(removed=[], kept=launched)
         if record["settings"]["keep_on_failure"] and launched and report_of(record, "")["result"] == FAILED:
             record["cleanup"] = dict(status=SKIPPED, kept=launched, message="kept on failure: " + ", ".join(launched))
             self.say("The run failed: its target machines are kept, as asked (%s)." % shown(launched))

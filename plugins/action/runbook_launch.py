@@ -59,7 +59,8 @@ class ActionModule(RunbookStep):
         return result
 
     def start(self, names):
-        """Start the wave's launch job (or the recovery plan's run); in check mode, None."""
+        """Start the wave's launch job (or the recovery plan's run); in check mode, None. The points in
+        time chosen for a moment or given per machine are recorded (in check mode too: the plan shows them)."""
         record, settings = self.record, self.record["settings"]
         common = dict(project=record["project_id"], point_in_time=record["point_in_time"], force=True, wait=False,
                       wait_timeout=settings["launch_timeout"], poll_interval=settings["poll_interval"])
@@ -67,7 +68,13 @@ class ActionModule(RunbookStep):
             started = self.service("service_recovery_plan_run", plan=record["plan"]["id"], mode=record["launch_type"], **common)
         else:
             ids = dict((machine["name"], machine["id"]) for machine in record["machines"])
-            started = self.service("service_launch", machines=[ids[name] for name in names], launch_type=record["launch_type"], **common)
+            wave = set(names) | set(ids[name] for name in names)
+            given = dict((name, point) for name, point in (record.get("points_in_time") or {}).items() if name in wave)
+            started = self.service("service_launch", machines=[ids[name] for name in names], launch_type=record["launch_type"],
+                                   points_in_time=given or None, **common)
+        for chosen in started.get("points_in_time") or []:
+            record.setdefault("chosen_points", {})[chosen["machine_name"]] = dict(id=chosen["point_in_time"]["id"],
+                                                                                  date_time=chosen["point_in_time"]["dateTime"])
         return started.get("job")
 
     def record_outcome(self, wave, job, names):

@@ -6,7 +6,8 @@
 which waves, whether they are ready, and what an earlier run left. Documented in
 plugins/modules/runbook_read.py."""
 
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import Refused, earlier_run, health_gate, shown, take_part
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
+    Refused, blocking_machines, earlier_run, health_gate, shown, take_part)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, trimmed_job
 
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
@@ -30,11 +31,20 @@ class ActionModule(RunbookStep):
         except Refused as refused:
             raise StepFailed("%s Nothing was launched." % refused)
         by_name = dict((machine["name"], machine) for machine in view["machines"])
+        strangers = sorted(set(record.get("points_in_time") or {}) - set(m["name"] for m in chosen["machines"]) - set(m["id"] for m in chosen["machines"]))
+        if strangers:
+            raise StepFailed("The points in time name %s, which %s not among the machines of the run; nothing was launched." % (
+                shown(strangers), "is" if len(strangers) == 1 else "are"))
         record.update(machines=chosen["machines"], excluded=chosen["excluded"],
                       waves=[dict(machines=names, status="pending") for names in chosen["waves"]])
         verdicts = health_gate([by_name[machine["name"]] for machine in chosen["machines"]], max_lag=record["gate"]["max_lag"],
                                no_backlog=record["gate"]["no_backlog"], states=record["gate"]["states"])
+        if not record["gate"]["enforce"]:
+            for verdict in verdicts:
+                verdict["forced"] = not verdict["passed"]
         record["health"] = dict((verdict["name"], verdict) for verdict in verdicts)
+        record["blocking"]["machines"] = blocking_machines([by_name[name] for name in (m["name"] for m in chosen["machines"])],
+                                                           record["blocking"]["kinds"])
         ids = dict((machine["name"], machine["id"]) for machine in chosen["machines"])
         earlier = earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"],
                               plan=bool(plan), waves=[[ids[name] for name in wave] for wave in chosen["waves"]], adopt=record["adopt"])
@@ -84,7 +94,9 @@ class ActionModule(RunbookStep):
         if not record["machines"]:
             raise StepFailed("No machine of project %s takes part; nothing was launched." % record["project"])
         unhealthy = ["%s: %s" % (verdict["name"], ", ".join(verdict["reasons"])) for verdict in verdicts if not verdict["passed"]]
-        if unhealthy:
+        if unhealthy and not record["gate"]["enforce"]:
+            self.say("Not ready, and launched anyway as asked (%d of %d): %s." % (len(unhealthy), len(verdicts), shown(unhealthy, UNHEALTHY_SHOWN)))
+        elif unhealthy:
             raise StepFailed("The health gate stopped the run; nothing was launched. Not ready (%d of %d): %s%s." % (
                 len(unhealthy), len(verdicts), ". ".join(unhealthy[:UNHEALTHY_SHOWN]),
                 ". And %d more (see the report)" % (len(unhealthy) - UNHEALTHY_SHOWN) if len(unhealthy) > UNHEALTHY_SHOWN else ""))
@@ -92,6 +104,11 @@ class ActionModule(RunbookStep):
             job = earlier["running"]
             raise StepFailed("Another job is running in project %s: %s %s, started by %s; nothing was launched. Run again when it has "
                              "ended." % (record["project"], job.get("type"), job["id"], job.get("initiatedBy") or "?"))
+        blocking = record["blocking"]
+        if blocking["machines"] and not blocking["clean"]:
+            raise StepFailed("%s machines are up for %s; nothing was launched. Clean them up first, or let this run do it (%s=true)." % (
+                " and ".join(sorted(set(left["kind"] for left in blocking["machines"]))).capitalize(),
+                shown(left["name"] for left in blocking["machines"]), blocking["option"]))
         if earlier["foreign"] and not record["clean_leftovers"]:
             raise StepFailed("%s machines that this %s did not launch are there for %s; nothing was launched. Clean them up with "
                              "%s_clean_leftovers=true, or with the role's cleanup phase (tasks_from: cleanup)." % (

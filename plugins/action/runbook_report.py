@@ -10,7 +10,7 @@ import os
 import re
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, failure_message, report_of, write
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, failure_message, plan_of, report_of, write, write_plan
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, collect_checked, end_run
 
 FAILURES_PUBLISHED = 20
@@ -21,6 +21,7 @@ class ActionModule(RunbookStep):
     PHASE = "report"
     OPTIONS = dict(
         report_dir=dict(type="path"),
+        write_plan=dict(type="bool", default=False),
         stopped=dict(type="dict", options=dict(task=dict(type="str"), message=dict(type="str"))),
     )
 
@@ -30,12 +31,17 @@ class ActionModule(RunbookStep):
             # A task outside the steps stopped the run: the steps record their own failures.
             record["failure"] = dict(phase="run", message="%s: %s" % (args["stopped"].get("task") or "a task", args["stopped"]["message"]))
         title = record["title"]
-        if self.check_mode:
-            end_run(self.path)
-            return self.predicted(record, title)
-        report = report_of(record, "replication.recovery.%s/v1" % record["runbook"])
         directory = os.path.realpath(os.path.expanduser(args["report_dir"] or "%s_report" % record["runbook"]))
         name = "%s_%s" % (record["runbook"], re.sub(r"[^A-Za-z0-9_.-]+", "_", record["project"]))
+        if self.check_mode:
+            end_run(self.path)
+            result = self.predicted(record, title)
+            if args["write_plan"]:
+                files = write_plan(plan_of(record, "replication.recovery.%s.plan/v1" % record["runbook"]), directory, name, title)
+                result.update(plan=files)
+                result["lines"] = result["lines"][:1] + ["Plan: " + files["json"], "Plan, to read: " + files["markdown"]]
+            return result
+        report = report_of(record, "replication.recovery.%s/v1" % record["runbook"])
         files = write(report, directory, name, suite_prefix=record["runbook"], title=title[0].upper() + title[1:])
         end_run(self.path)
         outcome = dict(project=report["project"], result=report["result"], failures=report["failures"][:FAILURES_PUBLISHED],

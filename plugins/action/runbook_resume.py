@@ -20,7 +20,9 @@ class ActionModule(RunbookStep):
         if earlier.get("running_is") == "cleanup":
             job = self.follow(earlier["running"], "earlier run's cleanup job", settings["cleanup_timeout"])
             messages.append("the cleanup job %s of an earlier run was followed to its end: %s" % (job["id"], job["status"]))
-        leftovers = earlier.get("clean", []) + (earlier.get("foreign", []) if record["clean_leftovers"] else [])
+        blocking = record.get("blocking") or {}
+        leftovers = earlier.get("clean", []) + (earlier.get("foreign", []) if record["clean_leftovers"] else []) + (
+            blocking.get("machines", []) if blocking.get("clean") else [])
         if not leftovers:
             return dict(cleaned=[])
         cleaned = self.service("service_replica_cleanup", project=record["project_id"], replicas=[left["replica"] for left in leftovers],

@@ -12,7 +12,6 @@ the desired state from the table and ``ensure()`` compares, changes, predicts an
 diff. Every write goes through ``change()``: modules never test check mode nor touch the diff.
 """
 
-import re
 from functools import partial
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
@@ -22,7 +21,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._client impor
     HAS_REQUESTS, PAGE_LIMIT, REQUESTS_IMPORT_ERROR, ServiceError, WriteInCheckMode)
 from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, make_client
-from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
 
@@ -30,7 +29,6 @@ from ansible_collections.replication.recovery.plugins.module_utils._machines imp
 # is predicted (an ID made of the name and this mark) instead of failing the task.
 PREDICTED = " (predicted)"
 
-ID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 # The keys of an option's row that say how it maps to the API; the rest of the row is AnsibleModule's.
 #   member       the API member the option sets
@@ -67,11 +65,6 @@ KINDS = dict(
 # Numeric options that cannot be negative, and those that must be more than zero.
 NOT_NEGATIVE = ("wait_timeout", "limit", "lag_threshold", "stale_after", "return_after", "bandwidth_throttling", "retry_timeout")
 POSITIVE = ("poll_interval", "timeout")
-
-
-def looks_like_id(value):
-    """IDs are lowercase UUIDs; anything else is taken for a name."""
-    return isinstance(value, str) and bool(ID_PATTERN.match(value))
 
 
 def _structure_problem(spec, params, prefix=""):

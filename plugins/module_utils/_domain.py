@@ -63,6 +63,14 @@ def active(job):
 
 # -- values from text -----------------------------------------------------------------------------
 
+ID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+def looks_like_id(value):
+    """IDs are lowercase UUIDs; anything else is taken for a name."""
+    return isinstance(value, str) and bool(ID_PATTERN.match(value))
+
+
 # What a text that stands for no value looks like: an empty survey answer, or None as older
 # ansible-core and YAML write it.
 NO_VALUE = ("", "none", "null", "~")
@@ -177,3 +185,36 @@ def parse_list(value, what="the value"):
     if not isinstance(value, (list, tuple)):
         raise ValueError("%s must be a list, or text with items separated by commas, not %s" % (what, type(value).__name__))
     return [item.strip() if isinstance(item, str) else item for item in value]
+
+
+def parse_point_policy(value, what="the point in time"):
+    """Which points in time a launch takes, from a runbook's input, as service_launch's two options:
+    ``(point_in_time, points_in_time)``.
+
+    ``latest`` (or no value); ``before:<RFC 3339 date-time>`` - each machine's newest point at or
+    before that moment (a bare date-time means the same); the ID of a point in time; or a point per
+    machine - a dictionary of machine name or ID to point ID, or text of ``name=ID`` items separated
+    by commas - for which the machines not named take their latest point.
+    """
+    if no_value(value) or (isinstance(value, str) and value.strip().lower() == "latest"):
+        return "latest", None
+    if isinstance(value, dict):
+        return "latest", dict((str(name).strip(), str(point).strip()) for name, point in value.items())
+    if not isinstance(value, str):
+        raise ValueError("%s must be latest, before:<date-time>, the ID of a point in time, or a point per machine, not %r" % (what, value))
+    text = value.strip()
+    if "=" in text:
+        pairs = [item.split("=", 1) for item in parse_list(text, what)]
+        if not all(len(pair) == 2 and pair[0].strip() and pair[1].strip() for pair in pairs):
+            raise ValueError("%s per machine is name=ID, separated by commas, not %r" % (what, value))
+        return "latest", dict((name.strip(), point.strip()) for name, point in pairs)
+    moment = text[len("before:"):].strip() if text.lower().startswith("before:") else text
+    try:
+        parse_time(moment)
+    except ValueError:
+        if text.lower().startswith("before:"):
+            raise ValueError("%s before: takes an RFC 3339 date-time such as 2026-11-20T03:00:00Z, not %r" % (what, moment))
+        if looks_like_id(text):
+            return text, None
+        raise ValueError("%s must be latest, before:<date-time>, the ID of a point in time, or name=ID per machine, not %r" % (what, value))
+    return moment, None

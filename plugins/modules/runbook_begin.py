@@ -38,8 +38,12 @@ options:
     choices: [test, recovery, cutover, debug]
     default: test
   point_in_time:
-    description: V(latest), the ID of a point in time, or an RFC 3339 date-time for each machine's newest point at or before it.
-    type: str
+    description:
+      - V(latest); V(before:<date-time>) or an RFC 3339 date-time, for each machine's newest point at or before it; the
+        ID of a point in time, for its machine, and the others' newest at or before it.
+      - Or a point per machine - a dictionary of machine name or ID to point ID, or text of V(name=ID) items separated by
+        commas; machines not named take their latest point. Not with a recovery plan.
+    type: raw
     default: latest
   machines:
     description:
@@ -78,6 +82,13 @@ options:
         description: Whether a machine with a backlog fails the gate.
         type: raw
         default: false
+      enforce:
+        description:
+          - Whether a machine that fails the gate stops the run before anything is launched. When false (a failover whose
+            source site is gone), the verdicts are reported and the machines launched anyway.
+        type: raw
+        default: true
+        version_added: 2.0.0
   adopt:
     description:
       - Whether the run adopts what an earlier run of it left running - its launch job, or its launched machines not yet
@@ -89,6 +100,23 @@ options:
     description: Whether target machines of the launch type that anything else launched are cleaned up first; otherwise they stop the run.
     type: raw
     default: false
+  blocking_launch_types:
+    description:
+      - Launch types (V(test), V(recovery), V(cutover)) whose live target machines among the run's machines stop it
+        before anything is launched - for a failover, the machines of a DR test.
+    type: raw
+    default: []
+    version_added: 2.0.0
+  clean_blocking:
+    description: Whether those target machines are cleaned up first (by runbook_resume) instead of stopping the run.
+    type: raw
+    default: false
+    version_added: 2.0.0
+  clean_blocking_option:
+    description: The name of the runbook's variable that sets O(clean_blocking), for the message that stops the run.
+    type: str
+    default: clean_blocking
+    version_added: 2.0.0
   targets:
     description: Recovery objectives in seconds; a machine that misses one fails. None if not given.
     type: dict

@@ -47,6 +47,18 @@ options:
     description: Without O(run), seconds between two lines of progress.
     type: float
     default: 60
+  keep:
+    description:
+      - With O(run), keep what the run launched instead - a committed failover. The report names the machines kept, and why
+        (O(kept_because)).
+    type: raw
+    default: false
+    version_added: 2.0.0
+  kept_because:
+    description: With O(keep), why the machines are kept, as the report says it.
+    type: str
+    default: kept, as asked
+    version_added: 2.0.0
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE

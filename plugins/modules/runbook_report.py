@@ -37,6 +37,14 @@ options:
       message:
         description: Its failure's message.
         type: str
+  write_plan:
+    description:
+      - In check mode, write the run's plan in O(report_dir) - C(<runbook>_<project>.plan.json) and C(.plan.md) - its
+        machines and waves, the point in time of each and the data-loss window it implies, and what it would refuse or
+        clean up first. Nothing is written outside check mode.
+    type: bool
+    default: false
+    version_added: 2.0.0
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
@@ -78,6 +86,11 @@ lines:
   returned: success
   type: list
   elements: str
+plan:
+  description: In check mode with O(write_plan), the paths of the plan's two files (C(json), C(markdown)).
+  returned: in check mode, with O(write_plan)
+  type: dict
+  version_added: 2.0.0
 message:
   description: A short message when the run failed (or, in check mode, would stop) - what failed, the worst five machines, the report's path.
   returned: when the run failed

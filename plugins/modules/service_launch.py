@@ -45,6 +45,13 @@ options:
         is launched.
     type: str
     default: latest
+  points_in_time:
+    description:
+      - A point in time for each of some machines - the machine's name or ID, and the ID of one of its
+        points in time. Those machines launch from the point given; the others as O(point_in_time) says.
+      - A point that is not one of its machine's fails the task before anything is launched.
+    type: dict
+    version_added: 2.0.0
   force:
     description: Launch even when the machines already have live target machines of this type, replacing them.
     type: bool
@@ -157,6 +164,24 @@ failed_machines:
   type: list
   elements: str
   sample: [db-1]
+points_in_time:
+  description:
+    - The point in time each machine launches from, when a point or a moment was asked for (none for
+      V(latest), which the service picks as it launches). In check mode too, for the plan of a launch.
+  returned: when a point in time or a moment was asked for
+  type: list
+  elements: dict
+  version_added: 2.0.0
+  contains:
+    machine_id:
+      description: ID of the source machine.
+      type: str
+    machine_name:
+      description: Name of the source machine.
+      type: str
+    point_in_time:
+      description: The point in time, as the service describes it (C(id), C(dateTime)).
+      type: dict
 would_launch:
   description:
     - In check mode, the names of the machines the task would launch; empty when nothing would be launched.
@@ -195,8 +220,10 @@ class LaunchModule(TargetMachines, ServiceModule):
             self.forget_targets(project)
             machines = self.resolve_machines(project, ids)
         points = self.chosen_points(project, machines)
+        chosen = dict(points_in_time=[dict(machine_id=m["id"], machine_name=name_of(m), point_in_time=points[m["id"]])
+                                      for m in machines if m["id"] in points]) if points else {}
         if ours is None and not params["force"] and self.all_launched(project, machines, params["launch_type"], points):
-            return dict(launched=self.launched(project, machines), would_launch=[])
+            return dict(chosen, launched=self.launched(project, machines), would_launch=[])
         body = dict(launchType=params["launch_type"].upper(),
                     items=[dict(machineId=m["id"], **({"pointInTimeId": points[m["id"]]["id"]} if m["id"] in points else {})) for m in machines])
         if params["launch_type"] == "debug" and params["debug_scripts"]:
@@ -204,8 +231,8 @@ class LaunchModule(TargetMachines, ServiceModule):
         job = jobs.run(lambda: self.client.post("/projects/%s/launchMachines" % project["id"], body), matches, wait=params["wait"], ours=ours,
                        failed=self.failed(project, ids))
         if job is None:
-            return dict(would_launch=[name_of(m) for m in machines])
-        return self.outcome(project, job, ids) if params["wait"] else dict(job=job, would_launch=[])
+            return dict(chosen, would_launch=[name_of(m) for m in machines])
+        return dict(chosen, **(self.outcome(project, job, ids) if params["wait"] else dict(job=job, would_launch=[])))
 
     def outcome(self, project, job, ids):
         """What the launch job that COMPLETED launched."""
@@ -214,20 +241,37 @@ class LaunchModule(TargetMachines, ServiceModule):
 
     def chosen_points(self, project, machines):
         """{machine ID: point} for the points asked for; empty for the latest (the service's default). The
-        ID of a point in time picks it for its machine, and for the others their newest at or before it."""
+        ID of a point in time picks it for its machine, and for the others their newest at or before it; a
+        machine given a point of its own (points_in_time) takes that one."""
         point_id, moment = self.point_in_time("point_in_time", self.params["point_in_time"])
-        chosen = {}
+        chosen = self.given_points(project, machines)
         if point_id is not None:
             found = next(((m["id"], p) for m in machines for p in self.points_in_time(project, m) if p["id"] == point_id), None)
             if found is None:
                 self.fail_json(msg="%s is not a point in time of any of the machines." % point_id)
-            chosen, moment = dict([found]), parse_time(found[1]["dateTime"])
+            chosen.setdefault(found[0], found[1])
+            moment = parse_time(found[1]["dateTime"])
         if moment is None:
             return chosen
         others, missing = self.points_at(project, [m for m in machines if m["id"] not in chosen], moment)
         if missing:
             self.fail_json(msg="No point in time at or before %s for %s; nothing was launched." % (self.params["point_in_time"], ", ".join(missing)))
         return dict(chosen, **others)
+
+    def given_points(self, project, machines):
+        """{machine ID: point} for the machines given a point in time of their own (points_in_time)."""
+        given = self.params["points_in_time"] or {}
+        chosen = {}
+        for named, point_id in given.items():
+            found = [m for m in machines if named in (m["id"], name_of(m))]
+            if not found:
+                self.fail_json(msg="points_in_time names %s, which is not among the machines to launch (%s); nothing was launched." % (
+                    named, ", ".join(sorted(name_of(m) for m in machines))))
+            point = next((p for p in self.points_in_time(project, found[0]) if p["id"] == point_id), None)
+            if point is None:
+                self.fail_json(msg="%s is not a point in time of %s; nothing was launched." % (point_id, name_of(found[0])))
+            chosen[found[0]["id"]] = point
+        return chosen
 
     def failed(self, project, ids):
         """What fails the task when the launch job fails: the machines without a target machine from it, with their log lines."""
@@ -249,6 +293,7 @@ def main():
         machines=dict(type="list", elements="str"),
         launch_type=dict(type="str", choices=list(LAUNCH_TYPES), default="test"),
         point_in_time=dict(type="str", default="latest"),
+        points_in_time=dict(type="dict"),
         force=dict(type="bool", default=False),
         debug_scripts=dict(type="dict", options=dict(preboot=dict(type="list", elements="str", default=[]),
                                                      postboot=dict(type="list", elements="str", default=[]))),

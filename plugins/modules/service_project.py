@@ -116,7 +116,8 @@ project:
     replicationReversed: false
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id
 
 OPTIONS = dict(
     name=dict(type="str", required=True, member="name"),

@@ -78,9 +78,9 @@ job:
   type: dict
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
-from ansible_collections.replication.recovery.plugins.module_utils._domain import CLEANUP_JOB, LAUNCH_TYPES, kind_of
+from ansible_collections.replication.recovery.plugins.module_utils._domain import CLEANUP_JOB, LAUNCH_TYPES, kind_of, looks_like_id
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
 
 

@@ -57,7 +57,8 @@ default:
   type: str
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id
 
 
 class ReplicationConfigInfoModule(ServiceModule):

@@ -211,6 +211,14 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
     )
 
 
+def blocking_machines(machines, kinds):
+    """The run's ``machines`` (as listed) whose live target machine is of one of ``kinds`` - for a
+    failover, the machines of a DR test that is up: {name, id, replica, kind} each."""
+    kinds = parse_list(kinds, "the blocking launch types")
+    return [dict(name=name_of(machine), id=machine["id"], replica=machine["replica"], kind=launch_type_of_replica(machine))
+            for machine in machines if machine.get("replica") and launch_type_of_replica(machine) in kinds]
+
+
 # -- the launched machines ----------------------------------------------------------------------
 
 
@@ -272,7 +280,7 @@ def hosts_of(record, names, run_host="localhost"):
             prefix + "project": record["project"], prefix + "run_host": run_host, prefix + "wave": wave,
             prefix + "source_name": name, prefix + "source_id": seen["id"], prefix + "public_ips": seen["public_ips"],
             prefix + "target": launched["target"], prefix + "target_id": seen["target_id"], prefix + "cloud_id": seen["cloud_id"],
-            prefix + "launch_type": record["launch_type"],
+            prefix + "launch_type": record["launch_type"], "runbook_prefix": prefix,
         }
         if to_check:
             host.update({prefix + "checks_tasks": checks, prefix + "checks_name": settings["checks_name"],

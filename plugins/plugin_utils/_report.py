@@ -119,7 +119,8 @@ class _Run:
         if gate is None:
             checks.append(_check("health gate", SKIPPED, "not gated"))
         else:
-            checks.append(_check("health gate", PASSED if gate["passed"] else FAILED, "; ".join(gate["reasons"]) or gate["replication_state"]))
+            checks.append(_check("health gate", SKIPPED, "launched anyway, as asked: " + "; ".join(gate["reasons"])) if gate.get("forced") else
+                          _check("health gate", PASSED if gate["passed"] else FAILED, "; ".join(gate["reasons"]) or gate["replication_state"]))
         entry = self.launched.get(name)
         checks.append(self.launch_check(name, entry))
 
@@ -215,6 +216,7 @@ def report_of(record, schema, generated=None):
         project=record["project"],
         launch_type=record.get("launch_type"),
         point_in_time=record.get("point_in_time"),
+        points_in_time=record.get("points_in_time") or {},
         recovery_plan=record.get("recovery_plan"),
         started=record.get("started"),
         launch_requested=run.first_request,
@@ -228,6 +230,7 @@ def report_of(record, schema, generated=None):
                       launch_job_seconds=seconds_between(run.first_request, max(last_end, key=parse_time) if last_end else None)),
         excluded=record.get("excluded") or [],
         kept=run.cleanup.get("kept") or [],
+        cleanup=run.cleanup.get("message") or "",
         job=dict(id=first_job.get("id"), type=first_job.get("type"), status=first_job.get("status"), created=first_job.get("creationDateTime"),
                  ended=first_job.get("endDateTime")) if first_job else None,
         waves=[dict(number=number, machines=wave["machines"], status=wave.get("status") or "pending", message=wave.get("message") or "",
@@ -340,8 +343,75 @@ def markdown(report, title="DR test"):
     if report["excluded"]:
         lines.extend(["", "Excluded from the run: %s." % ", ".join(report["excluded"])])
     if report["kept"]:
-        lines.extend(["", "Kept after the failure, as asked (clean them up with the role's cleanup phase): %s." % ", ".join(report["kept"])])
+        lines.extend(["", "Target machines kept: %s." % (report.get("cleanup") or ", ".join(report["kept"]))])
     return "\n".join(lines) + "\n"
+
+
+# -- the plan (check mode) ----------------------------------------------------------------------
+
+
+def plan_of(record, schema, generated=None):
+    """What a run would do, from the record of a run under --check: its machines in their waves, the
+    point in time each would launch from and the data-loss window it implies (the service's time when
+    the run read the machines minus the point's time; for the latest point, not chosen until the
+    launch, the machine's lag then), and what the run would refuse or clean up first."""
+    chosen = record.get("chosen_points") or {}
+    health = record.get("health") or {}
+    wave_of = dict((name, number) for number, wave in enumerate(record.get("waves") or [], 1) for name in wave["machines"])
+    machines = []
+    for machine in record.get("machines") or []:
+        name, gate = machine["name"], health.get(machine["name"]) or {}
+        point = chosen.get(name)
+        machines.append(dict(
+            name=name, id=machine["id"], wave=wave_of.get(name),
+            point_in_time=point or dict(id=None, date_time=None, latest=True),
+            data_loss_seconds=seconds_between(point["date_time"], record.get("started")) if point else gate.get("lag_seconds"),
+            data_loss_from="the point in time" if point else "the lag now (the latest point is taken as it launches)",
+            gate=dict(passed=gate.get("passed"), forced=bool(gate.get("forced")), reasons=gate.get("reasons") or []),
+        ))
+    failure = record.get("failure")
+    earlier, blocking = record.get("earlier") or {}, record.get("blocking") or {}
+    return dict(
+        schema=schema, project=record["project"], launch_type=record.get("launch_type"), point_in_time=record.get("point_in_time"),
+        points_in_time=record.get("points_in_time") or {}, recovery_plan=record.get("recovery_plan"), service_time=record.get("started"),
+        would="stop" if failure else "launch", refused=dict(phase=failure["phase"], message=failure["message"]) if failure else None,
+        waves=[dict(number=number, machines=wave["machines"]) for number, wave in enumerate(record.get("waves") or [], 1)],
+        machines=machines, excluded=record.get("excluded") or [],
+        earlier=dict(adopted_waves=sorted(int(index) + 1 for index in earlier.get("adopted") or {}),
+                     cleaned_first=[left["name"] for left in earlier.get("clean") or []], messages=earlier.get("messages") or []),
+        blocking=dict(machines=[dict(name=left["name"], kind=left["kind"]) for left in blocking.get("machines") or []],
+                      cleaned_first=bool(blocking.get("clean"))),
+        generated=generated or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    )
+
+
+def plan_markdown(plan, title):
+    lines = ["# Plan: %s of %s" % (title, plan["project"]), "",
+             "Written under --check at %s (service time): nothing was launched or changed." % (plan["service_time"] or "-"), ""]
+    if plan["refused"]:
+        lines.extend(["**It would stop before launching anything** (%s): %s" % (plan["refused"]["phase"], plan["refused"]["message"]), ""])
+    else:
+        lines.extend(["It would launch %d machines (%s) in %d wave(s)." % (len(plan["machines"]), plan["launch_type"], len(plan["waves"])), ""])
+    if plan["blocking"]["machines"]:
+        lines.extend(["%s first: %s." % ("It would clean up" if plan["blocking"]["cleaned_first"] else "Up, and in the way",
+                                         ", ".join("%s (%s)" % (left["name"], left["kind"]) for left in plan["blocking"]["machines"])), ""])
+    lines.extend(["| Machine | Wave | Point in time | Data-loss window | Gate |", "|---|---|---|---|---|"])
+    for machine in plan["machines"]:
+        point, gate = machine["point_in_time"], machine["gate"]
+        lines.append("| %s | %s | %s | %s | %s |" % (
+            machine["name"], machine["wave"] or "-", point.get("date_time") or "latest", _spoken(machine["data_loss_seconds"]),
+            "ready" if gate["passed"] else ("%s: %s" % ("forced" if gate["forced"] else "NOT READY", "; ".join(gate["reasons"])))))
+    if plan["excluded"]:
+        lines.extend(["", "Excluded: %s." % ", ".join(plan["excluded"])])
+    return "\n".join(lines) + "\n"
+
+
+def write_plan(plan, directory, name, title):
+    os.makedirs(directory, exist_ok=True)
+    files = dict(json=os.path.join(directory, name + ".plan.json"), markdown=os.path.join(directory, name + ".plan.md"))
+    write_atomically(files["json"], json.dumps(plan, indent=2) + "\n")
+    write_atomically(files["markdown"], plan_markdown(plan, title))
+    return files
 
 
 def write_atomically(path, text):

@@ -106,7 +106,7 @@ def test_begin_reads_the_inputs_from_text_and_keeps_the_session_out_of_the_recor
     record = load(result["run"])
     assert result["session"] == "s3ss10n" and result["_ansible_no_log"] is True
     assert record["asked"] == {"machines": ["web-1", "db-1"], "exclude": [], "waves": []}
-    assert record["gate"] == {"states": ["continuous", "lagging"], "max_lag": 900, "no_backlog": True, "lag_threshold": 900}
+    assert record["gate"] == {"states": ["continuous", "lagging"], "max_lag": 900, "no_backlog": True, "lag_threshold": 900, "enforce": True}
     assert record["targets"] == {"rpo_seconds": 600, "rto_seconds": None} and record["username"] == USER
     assert record["settings"]["launch_timeout"] == 120 and record["settings"]["checks_tasks"] is None
     assert "s3ss10n" not in open(result["run"]).read()
@@ -157,6 +157,39 @@ def test_read_stops_the_run_before_anything_is_launched(tmp_path, machines, jobs
     result = read(run, machines, jobs)
     assert result["failed"] and message in result["msg"]
     assert load(run)["failure"]["phase"] == "preflight"
+
+
+def test_a_gate_not_enforced_reports_and_goes_on(tmp_path):
+    run = begin(tmp_path, gate={"enforce": "false"})
+    result = read(run, [machine("web-1", state="stale"), machine("db-1")])
+    health = load(run)["health"]
+    assert not result.get("failed") and health["web-1"]["forced"] and not health["db-1"]["forced"]
+
+
+def test_machines_of_a_blocking_launch_type_stop_the_run_unless_cleaned_first(tmp_path):
+    up = [machine("web-1", replica="r1", launched_at=T1), machine("db-1")]
+    run = begin(tmp_path, runbook="failover", launch_type="recovery", blocking_launch_types="test", clean_blocking_option="failover_clean_dr_tests")
+    result = read(run, up, [job("j1", ["web-1"], by="tester@example.com")])
+    assert result["failed"] and result["msg"] == ("Test machines are up for web-1; nothing was launched. Clean them up first, or let this run do "
+                                                  "it (failover_clean_dr_tests=true).")
+    run = begin(tmp_path, runbook="failover", launch_type="recovery", blocking_launch_types=["test"], clean_blocking=True)
+    assert not read(run, up, [job("j1", ["web-1"], by="tester@example.com")]).get("failed")
+    modules = Modules(service_replica_cleanup={"removed_machines": ["web-1"]})
+    assert step(runbook_resume, modules, run=run, session="s")["cleaned"] == ["web-1"]
+    assert modules.called("service_replica_cleanup")[0]["replicas"] == ["r1"]
+
+
+def test_points_given_per_machine_go_with_their_wave_and_name_only_the_runs_machines(tmp_path):
+    run = begin(tmp_path, waves="db-1; web-1", point_in_time="db-1=p-db, web-1-id=p-web")
+    read(run, [machine("web-1"), machine("db-1")])
+    chosen = [{"machine_id": "db-1-id", "machine_name": "db-1", "point_in_time": {"id": "p-db", "dateTime": T0}}]
+    modules = Modules(service_launch={"would_launch": ["db-1"], "points_in_time": chosen})
+    step(runbook_launch, modules, check_mode=True, run=run, session="s", wave=1)
+    assert modules.called("service_launch")[0]["points_in_time"] == {"db-1": "p-db"}
+    assert load(run)["chosen_points"] == {"db-1": {"id": "p-db", "date_time": T0}}
+    run = begin(tmp_path, point_in_time="app-9=p-app")
+    result = read(run, [machine("web-1")])
+    assert result["failed"] and "The points in time name app-9, which is not among the machines of the run" in result["msg"]
 
 
 # -- resume ---------------------------------------------------------------------------------------
@@ -301,6 +334,14 @@ def test_on_failure_the_machines_are_kept_when_asked(tmp_path):
     modules = Modules()
     result = step(runbook_clean_up, modules, run=run, session="s")
     assert result["kept"] == ["web-1", "db-1"] and modules.calls == []
+
+
+def test_a_committed_run_keeps_what_it_launched(tmp_path):
+    run = launched_run(tmp_path)
+    modules = Modules()
+    result = step(runbook_clean_up, modules, run=run, session="s", keep="yes", kept_because="committed")
+    assert result["removed"] == [] and result["kept"] == ["web-1", "db-1"] and modules.calls == []
+    assert load(run)["cleanup"] == {"status": "skipped", "kept": ["web-1", "db-1"], "message": "committed: web-1, db-1"}
 
 
 def test_the_report_is_written_and_the_run_ended(tmp_path):

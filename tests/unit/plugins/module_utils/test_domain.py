@@ -12,7 +12,7 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.module_utils import _domain
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    iso_duration, kind_of, launch_job_type, parse_duration, parse_flag, parse_list, parse_number, parse_time)
+    iso_duration, kind_of, launch_job_type, parse_duration, parse_flag, parse_list, parse_number, parse_point_policy, parse_time)
 
 COLLECTION = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 DOMAIN = os.path.join("plugins", "module_utils", "_domain.py")
@@ -132,6 +132,28 @@ def code_of(tree):
 
 def strings(unit):
     return [node.value for node in ast.walk(unit) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+POINT = "0b6c1e9a-2f3d-4c5b-8a7e-1d2c3b4a5f60"
+
+
+@pytest.mark.parametrize("value, expected", [
+    (None, ("latest", None)), ("", ("latest", None)), ("latest", ("latest", None)), (" Latest ", ("latest", None)),
+    ("before:2026-11-20T03:00:00Z", ("2026-11-20T03:00:00Z", None)), ("2026-11-20T03:00:00Z", ("2026-11-20T03:00:00Z", None)),
+    (POINT, (POINT, None)),
+    ({"db-1": POINT}, ("latest", {"db-1": POINT})), ("db-1=%s, web-1 = %s" % (POINT, POINT), ("latest", {"db-1": POINT, "web-1": POINT})),
+])
+def test_point_in_time_policies(value, expected):
+    assert parse_point_policy(value) == expected
+
+
+@pytest.mark.parametrize("value, message", [
+    ("before:yesterday", "before: takes an RFC 3339 date-time"), ("yesterday-ish", "must be latest, before:<date-time>"),
+    ("db-1=", "per machine is name=ID"), (42, "must be latest"),
+])
+def test_what_is_no_point_in_time_policy(value, message):
+    with pytest.raises(ValueError, match=message):
+        parse_point_policy(value)
 
 
 def test_no_python_outside_the_domain_defines_one_of_its_facts_again():

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
-    Refused, earlier_run, health_gate, hosts_of, service_view, take_part, wave_failure)
+    Refused, blocking_machines, earlier_run, health_gate, hosts_of, service_view, take_part, wave_failure)
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_groups
 
 T0 = "2026-11-22T10:00:00+00:00"
@@ -334,3 +334,12 @@ def test_a_wave_fails_on_a_machine_that_did_not_launch_run_or_pass_its_checks():
     assert wave_failure(record, 0) is None
     record["settings"]["checks_tasks"] = None
     assert wave_failure(dict(record, checked={}), 0) is None
+
+
+def test_machines_of_a_dr_test_that_is_up_block_a_failover_and_nothing_else_does():
+    machines = [machine("web-1", replica="r-web", launched_at=T1), machine("db-1", replica="r-db", launched_at=T1, kind="lastRecoveryLaunchDateTime"),
+                machine("app-1")]
+    assert blocking_machines(machines, ["test"]) == [dict(name="web-1", id="web-1-id", replica="r-web", kind="test")]
+    both = [dict(name="web-1", id="web-1-id", replica="r-web", kind="test"), dict(name="db-1", id="db-1-id", replica="r-db", kind="recovery")]
+    assert blocking_machines(machines, "test, recovery") == both
+    assert blocking_machines(machines, []) == []

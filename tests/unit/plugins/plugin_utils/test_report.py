@@ -11,7 +11,8 @@ import jsonschema
 import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import health_gate, service_view
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import failure_message, junit, markdown, report_of, write
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
+    failure_message, junit, markdown, plan_markdown, plan_of, report_of, write)
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "dr_test", "files", "report.schema.json")
 with open(SCHEMA_PATH) as schema_file:
@@ -254,7 +255,7 @@ def test_kept_machines_are_reported():
     assert report["kept"] == ["web-1", "db-1"]
     assert [m["cleanup"] for m in report["machines"]] == ["kept", "kept"]
     assert report["checks"][-1] == {"name": "cleanup", "status": "skipped", "message": "kept on failure: web-1, db-1"}
-    assert "Kept after the failure" in markdown(report)
+    assert "Target machines kept: kept on failure: web-1, db-1." in markdown(report)
 
 
 def test_a_failed_cleanup_fails_the_run():
@@ -318,3 +319,41 @@ def test_the_three_files_are_written_whole(tmp_path):
     assert open(files["markdown"]).read().startswith("# DR test of production: PASSED")
     ElementTree.parse(files["junit"])
     assert sorted(os.listdir(str(tmp_path / "reports"))) == ["dr_test_production.json", "dr_test_production.junit.xml", "dr_test_production.md"]
+
+
+def test_a_forced_gate_is_reported_and_fails_nobody():
+    verdicts = health_gate([seen("web-1", state="stale", lag=7200), seen("db-1")])
+    for verdict in verdicts:
+        verdict["forced"] = not verdict["passed"]
+    report = report_from(record(health=dict((verdict["name"], verdict) for verdict in verdicts), targets={}))
+    assert report["result"] == "passed", report["failures"]
+    assert by_name(report, "web-1")["health gate"] == {"name": "health gate", "status": "skipped",
+                                                       "message": "launched anyway, as asked: replication is stale, not continuous"}
+
+
+def test_a_committed_failover_keeps_its_machines_and_says_why():
+    kept = {"status": "skipped", "kept": ["web-1", "db-1"], "message": "committed - fail back later: web-1, db-1"}
+    report = report_from(record(runbook="failover", launch_type="recovery", cleanup=kept, targets={}))
+    assert report["result"] == "passed" and report["kept"] == ["web-1", "db-1"] and report["cleanup"] == kept["message"]
+    assert all(machine["cleanup"] == "kept" for machine in report["machines"])
+    assert "Target machines kept: committed - fail back later: web-1, db-1." in markdown(report, "Failover")
+
+
+def test_the_plan_names_each_point_and_the_data_loss_it_implies():
+    data = record(launch_type="recovery", point_in_time="2026-11-22T09:00:00Z", waves=[{"machines": ["db-1"]}, {"machines": ["web-1"]}],
+                  chosen_points={"db-1": {"id": "p-db", "date_time": "2026-11-22T08:59:00+00:00"}}, launched={}, view={}, checked={},
+                  cleanup={}, earlier={"adopted": {}, "clean": [{"name": "old-1"}]},
+                  blocking={"machines": [{"name": "web-1", "kind": "test"}], "clean": True})
+    plan = plan_of(data, "replication.recovery.failover.plan/v1", generated="2026-11-22T10:08:00Z")
+    machines = dict((machine["name"], machine) for machine in plan["machines"])
+    assert plan["would"] == "launch" and plan["refused"] is None and [wave["machines"] for wave in plan["waves"]] == [["db-1"], ["web-1"]]
+    assert machines["db-1"]["point_in_time"] == {"id": "p-db", "date_time": "2026-11-22T08:59:00+00:00"}
+    assert machines["db-1"]["data_loss_seconds"] == 3600 and machines["db-1"]["wave"] == 1  # read at 09:59
+    assert machines["web-1"]["point_in_time"]["latest"] and machines["web-1"]["data_loss_seconds"] == 30  # its lag then
+    assert plan["earlier"]["cleaned_first"] == ["old-1"] and plan["blocking"] == {"machines": [{"name": "web-1", "kind": "test"}], "cleaned_first": True}
+    text = plan_markdown(plan, "failover")
+    assert "| db-1 | 1 | 2026-11-22T08:59:00+00:00 | 1 h 0 min | ready |" in text and "It would clean up first: web-1 (test)." in text
+
+    refused = plan_of(dict(data, failure={"phase": "preflight", "message": "The health gate stopped the run"}), "x")
+    assert refused["would"] == "stop" and refused["refused"]["message"] == "The health gate stopped the run"
+    assert "**It would stop before launching anything** (preflight): The health gate stopped the run" in plan_markdown(refused, "failover")
