@@ -1,0 +1,82 @@
+"""What the failover tests read and do in the service and the simulator's cloud, outside the collection.
+
+    python site.py URL moment                      the service's time two days ago (for before:)
+    python site.py URL launch-test NAME            a DR test machine for NAME, left up
+    python site.py URL cloud                       the live target machines, as JSON lines (sorted)
+    python site.py URL points FILE MOMENT          the plan or report FILE took each machine's newest point at or before MOMENT
+    python site.py URL launches TYPE N             the project's jobs hold N launch jobs of TYPE
+"""
+
+import json
+import sys
+import time
+from datetime import datetime, timedelta
+
+import requests
+
+API = "/api/latest"
+
+
+def service(url):
+    session = requests.Session()
+    session.post(url + API + "/login", json={"username": "failover@example.test", "password": "failover-password"}, timeout=30).raise_for_status()
+    project = next(p for p in session.get(url + API + "/projects", timeout=30).json()["items"] if p["name"] == "site")
+    return session, "%s%s/projects/%s" % (url, API, project["id"])
+
+
+def machines(session, base):
+    return dict((m["sourceProperties"]["name"], m) for m in session.get(base + "/machines", timeout=30).json()["items"])
+
+
+def moment(url):
+    session, unused = service(url)
+    now = session.get(url + API + "/extendedAccountInfo", timeout=30).json()["dateTime"]["dateTime"]
+    print((datetime.fromisoformat(now) - timedelta(days=2, hours=5)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+
+
+def launch_test(url, name):
+    session, base = service(url)
+    machine = machines(session, base)[name]
+    job = session.post(base + "/launchMachines", json={"launchType": "TEST", "items": [{"machineId": machine["id"]}]},
+                       timeout=30, headers={"X-XSRF-TOKEN": session.cookies.get("XSRF-TOKEN")})
+    job.raise_for_status()
+    job = job.json()
+    while job["status"] in ("PENDING", "STARTED"):
+        time.sleep(1)
+        job = session.get("%s/jobs/%s" % (base, job["id"]), timeout=30).json()
+    assert job["status"] == "COMPLETED", job
+
+
+def cloud(url):
+    items = requests.get(url + "/_simulator/cloud", timeout=30).json()["items"]
+    for item in sorted(items, key=lambda i: i["id"]):
+        if item["projectName"] == "site":
+            print(json.dumps(dict((key, item[key]) for key in ("id", "sourceMachineName", "launchType", "regionId")), sort_keys=True))
+
+
+def points(url, path, at):
+    limit = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    session, base = service(url)
+    with open(path) as handle:
+        document = json.load(handle)
+    by_name = machines(session, base)
+    for entry in document["machines"]:
+        listed = session.get("%s/machines/%s/pointsintime" % (base, by_name[entry["name"]]["id"]), timeout=30).json()["items"]
+        expected = [p for p in listed if datetime.fromisoformat(p["dateTime"]) <= limit][-1]
+        got = entry["point_in_time"]
+        assert got["id"] == expected["id"] and got["date_time"] == expected["dateTime"], (entry["name"], got, expected)
+        loss = entry.get("data_loss_seconds", entry.get("rpo_seconds"))
+        assert loss is not None and loss >= 2 * 86400, (entry["name"], loss)
+    print("every machine takes its newest point at or before %s" % at)
+
+
+def launches(url, kind, count):
+    session, base = service(url)
+    jobs = session.get(base + "/jobs", timeout=30).json()["items"]
+    found = [job for job in jobs if job["type"] == kind]
+    assert len(found) == int(count), (kind, len(found), count)
+
+
+if __name__ == "__main__":
+    COMMANDS = dict(moment=moment, launch_test=launch_test, cloud=cloud, points=points, launches=launches)
+    COMMANDS[sys.argv[2].replace("-", "_")](sys.argv[1], *sys.argv[3:])

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The failover playbook as a DR team runs it when disaster strikes: the plan under --check (no
+# write), a refusal while a DR test's machines are up, a roll-back that leaves the target cloud as
+# it was, a failover to before:<moment> whose every machine takes its newest point at or before that
+# moment, and a committed failover that, run again, reports itself instead of launching twice.
+set -euxo pipefail
+
+url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
+export REPLICATION_SERVICE_URL="$url/api/latest"
+export REPLICATION_SERVICE_USERNAME=failover@example.test
+export REPLICATION_SERVICE_PASSWORD=failover-password
+export ANSIBLE_ROLES_PATH=..
+config=(-e @../../integration_config.yml)
+reports="$(pwd)/reports"
+rm -rf "$reports" output.txt
+common=(-e failover_project=site -e failover_report_dir="$reports" -e failover_poll_interval=1)
+site=(python files/site.py "$url")
+
+ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+moment="$("${site[@]}" moment)"
+"${site[@]}" cloud > cloud-before.txt
+
+# -- the plan: under --check, no write, and the plan names each machine's point and data-loss window --
+ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml
+ansible-playbook replication.recovery.failover --check "${common[@]}" -e "failover_point_in_time=before:$moment" \
+    -e 'failover_waves=db-1;app-1,web-1' | tee output.txt
+grep -q "Plan: $reports/failover_site.plan.json" output.txt
+ansible-playbook -i ../../inventory "${config[@]}" ../playbook_dr_test/stats_no_writes.yml
+"${site[@]}" points "$reports/failover_site.plan.json" "$moment"
+python -c "import json, sys; p = json.load(open(sys.argv[1])); assert p['would'] == 'launch' and [w['machines'] for w in p['waves']] == [['db-1'], ['app-1', 'web-1']], p" \
+    "$reports/failover_site.plan.json"
+grep -q "| db-1 | 1 |" "$reports/failover_site.plan.md"
+if [ -e "$reports/failover_site.json" ]; then echo "check mode wrote a report"; exit 1; fi
+
+# -- a DR test's machine is up: the failover refuses, and names it; the plan says so too ------------
+"${site[@]}" launch-test web-1
+if ansible-playbook replication.recovery.failover "${common[@]}" | tee output.txt; then
+    echo "a failover while a DR test's machines are up must fail"; exit 1
+fi
+grep -q "Test machines are up for web-1; nothing was launched. Clean them up first, or let this run do it (failover_clean_dr_tests=true)" output.txt
+"${site[@]}" launches RECOVERY_LAUNCH 0
+
+# -- roll back: cleans the DR test's machine first, fails over to before:<moment>, then removes ------
+# -- exactly what it launched: the target cloud is as it was -------------------------------------------
+rm -rf "$reports"
+ansible-playbook replication.recovery.failover "${common[@]}" -e failover_clean_dr_tests=true -e failover_commit=false \
+    -e "failover_point_in_time=before:$moment" -e 'failover_waves=db-1;app-1,web-1' -e failover_checks_tasks="$(pwd)/files/checks.yml"
+"${site[@]}" points "$reports/failover_site.json" "$moment"
+"${site[@]}" cloud > cloud-after.txt
+diff cloud-before.txt cloud-after.txt
+python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['result'] == 'passed' and all(m['cleanup'] == 'removed' for m in r['machines']), r" \
+    "$reports/failover_site.json"
+
+# -- commit: the recovery machines stay; run again, the failover is recognised, not launched twice -----
+rm -rf "$reports"
+ansible-playbook replication.recovery.failover "${common[@]}" -e failover_checks_tasks="$(pwd)/files/checks.yml" | tee output.txt
+grep -q "The target machines are kept (committed - fail back with replication.recovery.failback" output.txt
+ansible-playbook replication.recovery.failover "${common[@]}" | tee output.txt
+grep -q "Wave 1 was launched by an earlier run of this failover" output.txt
+"${site[@]}" launches RECOVERY_LAUNCH 3  # two waves rolled back, one committed: none more
+python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['result'] == 'passed' and r['waves'][0]['adopted'] and sorted(r['kept']) == ['app-1', 'db-1', 'web-1'], r" \
+    "$reports/failover_site.json"
+test "$("${site[@]}" cloud | grep -c RECOVERY)" = 3
+
+rm -rf "$reports" output.txt cloud-before.txt cloud-after.txt
