@@ -54,7 +54,8 @@ class ActionModule(RunbookStep):
             self.say("The target machines are kept (%s): %s." % (kept_because, shown(launched)))
             return dict(removed=[], kept=launched)
         if record["settings"]["keep_on_failure"] and launched and report_of(record, "")["result"] == FAILED:
-            record["cleanup"] = dict(status=SKIPPED, kept=launched, message="kept on failure: " + ", ".join(launched))
+            record["cleanup"] = dict(status=SKIPPED, kept=launched,
+                                     message="kept after the failure, as asked (clean them up with the role's cleanup phase): " + ", ".join(launched))
             self.say("The run failed: its target machines are kept, as asked (%s)." % shown(launched))
             return dict(removed=[], kept=launched)
         # The machines of every wave that was started, by name (a job that did not end may still launch some),
