@@ -31,20 +31,20 @@ class ActionModule(RunbookStep):
         except Refused as refused:
             raise StepFailed("%s Nothing was launched." % refused)
         by_name = dict((machine["name"], machine) for machine in view["machines"])
-        strangers = sorted(set(record.get("points_in_time") or {}) - set(m["name"] for m in chosen["machines"]) - set(m["id"] for m in chosen["machines"]))
+        strangers = sorted(set(record.get("points_in_time") or {}) - set(value for m in chosen["machines"] for value in (m["name"], m["id"])))
         if strangers:
             raise StepFailed("The points in time name %s, which %s not among the machines of the run; nothing was launched." % (
                 shown(strangers), "is" if len(strangers) == 1 else "are"))
         record.update(machines=chosen["machines"], excluded=chosen["excluded"],
                       waves=[dict(machines=names, status="pending") for names in chosen["waves"]])
-        verdicts = health_gate([by_name[machine["name"]] for machine in chosen["machines"]], max_lag=record["gate"]["max_lag"],
-                               no_backlog=record["gate"]["no_backlog"], states=record["gate"]["states"])
+        taking_part = [by_name[machine["name"]] for machine in chosen["machines"]]
+        verdicts = health_gate(taking_part, max_lag=record["gate"]["max_lag"], no_backlog=record["gate"]["no_backlog"],
+                               states=record["gate"]["states"])
         if not record["gate"]["enforce"]:
             for verdict in verdicts:
                 verdict["forced"] = not verdict["passed"]
         record["health"] = dict((verdict["name"], verdict) for verdict in verdicts)
-        record["blocking"]["machines"] = blocking_machines([by_name[name] for name in (m["name"] for m in chosen["machines"])],
-                                                           record["blocking"]["kinds"])
+        record["blocking"]["machines"] = blocking_machines(taking_part, record["blocking"]["kinds"])
         ids = dict((machine["name"], machine["id"]) for machine in chosen["machines"])
         earlier = earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"],
                               plan=bool(plan), waves=[[ids[name] for name in wave] for wave in chosen["waves"]], adopt=record["adopt"])

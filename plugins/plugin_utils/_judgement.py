@@ -215,8 +215,8 @@ def blocking_machines(machines, kinds):
     """The run's ``machines`` (as listed) whose live target machine is of one of ``kinds`` - for a
     failover, the machines of a DR test that is up: {name, id, replica, kind} each."""
     kinds = parse_list(kinds, "the blocking launch types")
-    return [dict(name=name_of(machine), id=machine["id"], replica=machine["replica"], kind=launch_type_of_replica(machine))
-            for machine in machines if machine.get("replica") and launch_type_of_replica(machine) in kinds]
+    up = [(machine, launch_type_of_replica(machine)) for machine in machines if machine.get("replica")]
+    return [dict(name=name_of(machine), id=machine["id"], replica=machine["replica"], kind=kind) for machine, kind in up if kind in kinds]
 
 
 # -- the launched machines ----------------------------------------------------------------------

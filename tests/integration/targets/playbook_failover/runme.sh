@@ -2,7 +2,8 @@
 # The failover playbook as a DR team runs it when disaster strikes: the plan under --check (no
 # write), a refusal while a DR test's machines are up, a roll-back that leaves the target cloud as
 # it was, a failover to before:<moment> whose every machine takes its newest point at or before that
-# moment, and a committed failover that, run again, reports itself instead of launching twice.
+# moment, a failover stopped by SIGTERM or SIGKILL while its launch job runs and completed by the next
+# run, and a committed failover that, run again, reports itself instead of launching twice.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -51,15 +52,40 @@ diff cloud-before.txt cloud-after.txt
 python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['result'] == 'passed' and all(m['cleanup'] == 'removed' for m in r['machines']), r" \
     "$reports/failover_site.json"
 
+# -- stopped while its launch job runs (SIGTERM: a stopped container; SIGKILL: a lost node), then run ---
+# -- again: the second run adopts the launch, and rolls back; one launch in all, the cloud as it was ----
+stop_while_launching() {
+    setsid ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false -e failover_progress_interval=1 \
+        >stopped.txt 2>&1 &
+    local pid=$! waited=0
+    until grep -q "Launch job [0-9a-f-]* \(PENDING\|STARTED\)" stopped.txt; do
+        kill -0 "$pid" || { cat stopped.txt; echo "the failover ended before its launch job was seen running"; exit 1; }
+        sleep 0.2
+    done
+    if [ "$1" = KILL ]; then kill -KILL -- "-$pid"; else kill "-$1" "$pid"; fi
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep 1; waited=$((waited + 1))
+        if [ "$waited" -ge 60 ]; then echo "the failover did not end within a minute of SIG$1"; kill -KILL -- "-$pid"; exit 1; fi
+    done
+    wait "$pid" || true
+    ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false | tee output.txt
+    grep -q "Wave 1 was launched by an earlier run of this failover" output.txt
+    "${site[@]}" launches RECOVERY_LAUNCH "$2"
+    "${site[@]}" cloud > cloud-after.txt
+    diff cloud-before.txt cloud-after.txt
+}
+stop_while_launching TERM 3
+stop_while_launching KILL 4
+
 # -- commit: the recovery machines stay; run again, the failover is recognised, not launched twice -----
 rm -rf "$reports"
 ansible-playbook replication.recovery.failover "${common[@]}" -e failover_checks_tasks="$(pwd)/files/checks.yml" | tee output.txt
 grep -q "The target machines are kept (committed - fail back with replication.recovery.failback" output.txt
 ansible-playbook replication.recovery.failover "${common[@]}" | tee output.txt
 grep -q "Wave 1 was launched by an earlier run of this failover" output.txt
-"${site[@]}" launches RECOVERY_LAUNCH 3  # two waves rolled back, one committed: none more
+"${site[@]}" launches RECOVERY_LAUNCH 5  # two waves rolled back, two stopped and adopted, one committed: none more
 python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['result'] == 'passed' and r['waves'][0]['adopted'] and sorted(r['kept']) == ['app-1', 'db-1', 'web-1'], r" \
     "$reports/failover_site.json"
 test "$("${site[@]}" cloud | grep -c RECOVERY)" = 3
 
-rm -rf "$reports" output.txt cloud-before.txt cloud-after.txt
+rm -rf "$reports" output.txt stopped.txt cloud-before.txt cloud-after.txt
