@@ -16,6 +16,9 @@ options:
   replicas:
     description:
       - Target machines to terminate, by ID. IDs that are no longer live are taken as already cleaned up.
+      - An ID may name a target machine that its source machine no longer points at - after a failback, the recovery
+        machine, as C(replica) then names the machine launched back. It is read, and terminated too when it is one of the
+        project's and not terminated.
       - A machine's name or ID given here stands for that machine's target machines; a name that is no machine's fails the
         task, and so does one that two machines share (give the ID).
     type: list
@@ -115,8 +118,19 @@ class CleanupModule(ServiceModule):
                 if machine is None and not looks_like_id(value):
                     self.fail_json(msg="%r is neither a target machine's ID nor a machine of project %r." % (value, project["name"]))
                 picked = [(replica, owner) for replica, owner in targets if machine is not None and owner["id"] == machine["id"]]
+                if machine is None:
+                    picked = self.unreferenced(project, value)
             chosen.extend(target for target in picked if target not in chosen)
         return chosen
+
+    def unreferenced(self, project, replica_id):
+        """A live target machine that no source machine points at any more, read by its ID (the service
+        has no list of them); nothing when it is gone or terminated."""
+        target = self.lookup("target_machine", replica_id, required=False, project=project)
+        if not target or target.get("machineCloudState") == "terminated":
+            return []
+        owner = self.lookup("machine", target.get("machine"), required=False, project=project) if target.get("machine") else None
+        return [(replica_id, owner or dict(id=target.get("machine"), sourceProperties=dict(name=target.get("name"))))]
 
     def targets(self, machines):
         """(replica ID, machine) for every live target machine and restore server chosen by the options."""
