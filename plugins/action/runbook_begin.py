@@ -11,7 +11,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, new_run
 
 GATE = dict(states=dict(type="raw", default=["continuous"]), max_lag=dict(type="raw"), no_backlog=dict(type="raw", default=False),
-            enforce=dict(type="raw", default=True))
+            enforce=dict(type="raw", default=True), name=dict(type="str", default="health gate"))
 TARGETS = dict(rpo_seconds=dict(type="raw"), rto_seconds=dict(type="raw"))
 # Seconds the run waits, and how often it looks: (option, default, must be more than zero).
 DURATIONS = (("launch_timeout", 3600, True), ("boot_timeout", 900, False), ("cleanup_timeout", 1800, True),
@@ -92,7 +92,7 @@ class ActionModule(RunbookStep):
             asked=dict(machines=machines, exclude=parse_list(args["exclude"], "exclude"), waves=parse_groups(args["waves"], "the waves")),
             gate=dict(states=parse_list(gate.get("states"), "gate.states") or ["continuous"], max_lag=max_lag,
                       no_backlog=parse_flag(gate.get("no_backlog"), "gate.no_backlog"), lag_threshold=600 if max_lag is None else max_lag,
-                      enforce=parse_flag(gate.get("enforce"), "gate.enforce", default=True)),
+                      enforce=parse_flag(gate.get("enforce"), "gate.enforce", default=True), name=gate.get("name") or "health gate"),
             adopt=parse_flag(args["adopt"], "adopt", default=True),
             clean_leftovers=parse_flag(args["clean_leftovers"], "clean_leftovers"),
             blocking=dict(kinds=blocking, clean=parse_flag(args["clean_blocking"], "clean_blocking"), option=args["clean_blocking_option"],

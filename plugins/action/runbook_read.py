@@ -42,12 +42,13 @@ class ActionModule(RunbookStep):
                                states=record["gate"]["states"])
         if not record["gate"]["enforce"]:
             for verdict in verdicts:
-                verdict["forced"] = not verdict["passed"]
+                verdict.update(forced=not verdict["passed"], forced_because=record["gate"].get("not_enforced_because"))
         record["health"] = dict((verdict["name"], verdict) for verdict in verdicts)
         record["blocking"]["machines"] = blocking_machines(taking_part, record["blocking"]["kinds"])
         ids = dict((machine["name"], machine["id"]) for machine in chosen["machines"])
         earlier = earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"],
-                              plan=bool(plan), waves=[[ids[name] for name in wave] for wave in chosen["waves"]], adopt=record["adopt"])
+                              plan=bool(plan), waves=[[ids[name] for name in wave] for wave in chosen["waves"]], adopt=record["adopt"],
+                              spare=record.get("spare") or (), keeps=bool(record.get("keeps_launched")))
         self.record_earlier(earlier)
         self.say_what_was_judged(verdicts)
         self.stop_unless_ready(verdicts, earlier)
@@ -79,8 +80,8 @@ class ActionModule(RunbookStep):
     def say_what_was_judged(self, verdicts):
         record, earlier = self.record, self.record["earlier"]
         unhealthy = ["%s: NOT READY: %s" % (verdict["name"], "; ".join(verdict["reasons"])) for verdict in verdicts if not verdict["passed"]]
-        self.say("%d of %d machines of project %s pass the health gate%s%s." % (
-            len(verdicts) - len(unhealthy), len(verdicts), record["project"],
+        self.say("%d of %d machines of project %s pass the %s%s%s." % (
+            len(verdicts) - len(unhealthy), len(verdicts), record["project"], record["gate"].get("name", "health gate"),
             " in %d waves (%s)" % (len(record["waves"]), ", ".join(str(len(wave["machines"])) for wave in record["waves"]))
             if len(record["waves"]) > 1 else "", "; excluded: " + shown(record["excluded"]) if record["excluded"] else ""))
         for line in unhealthy[:UNHEALTHY_SHOWN]:
@@ -94,10 +95,18 @@ class ActionModule(RunbookStep):
         if not record["machines"]:
             raise StepFailed("No machine of project %s takes part; nothing was launched." % record["project"])
         unhealthy = ["%s: %s" % (verdict["name"], ", ".join(verdict["reasons"])) for verdict in verdicts if not verdict["passed"]]
-        if unhealthy and not record["gate"]["enforce"]:
+        every_wave_adopted = len(earlier["adopted"]) == len(record["waves"])
+        if unhealthy and every_wave_adopted:
+            # The gate guards a launch: an earlier run launched every wave, so this run launches nothing.
+            for verdict in verdicts:
+                verdict.update(forced=not verdict["passed"], forced_because="not launched by this run (an earlier run launched it)")
+            self.say("Not ready (%d of %d), and nothing to launch: an earlier run launched every wave. %s." % (
+                len(unhealthy), len(verdicts), shown(unhealthy, UNHEALTHY_SHOWN)))
+        elif unhealthy and not record["gate"]["enforce"]:
             self.say("Not ready, and launched anyway as asked (%d of %d): %s." % (len(unhealthy), len(verdicts), shown(unhealthy, UNHEALTHY_SHOWN)))
         elif unhealthy:
-            raise StepFailed("The health gate stopped the run; nothing was launched. Not ready (%d of %d): %s%s." % (
+            raise StepFailed("The %s stopped the run; nothing was launched. Not ready (%d of %d): %s%s." % (
+                record["gate"].get("name", "health gate"),
                 len(unhealthy), len(verdicts), ". ".join(unhealthy[:UNHEALTHY_SHOWN]),
                 ". And %d more (see the report)" % (len(unhealthy) - UNHEALTHY_SHOWN) if len(unhealthy) > UNHEALTHY_SHOWN else ""))
         if earlier["running_is"] == "other":
@@ -109,6 +118,10 @@ class ActionModule(RunbookStep):
             raise StepFailed("%s machines are up for %s; nothing was launched. Clean them up first, or let this run do it (%s=true)." % (
                 " and ".join(sorted(set(left["kind"] for left in blocking["machines"]))).capitalize(),
                 shown(left["name"] for left in blocking["machines"]), blocking["option"]))
+        if earlier["foreign"] and record.get("keeps_launched"):
+            raise StepFailed("%s machines are up for %s that this %s cannot take as its own launch; nothing was launched, as a launch would "
+                             "replace them. Find out who launched them and why before running it again." % (
+                                 record["kind"].capitalize(), shown(left["name"] for left in earlier["foreign"]), record["title"]))
         if earlier["foreign"] and not record["clean_leftovers"]:
             raise StepFailed("%s machines that this %s did not launch are there for %s; nothing was launched. Clean them up with "
                              "%s_clean_leftovers=true, or with the role's cleanup phase (tasks_from: cleanup)." % (

@@ -89,6 +89,11 @@ options:
         type: raw
         default: true
         version_added: 2.0.0
+      name:
+        description: What the gate is called in messages and in the report - a failback calls it its data-loss guard.
+        type: str
+        default: health gate
+        version_added: 2.0.0
   adopt:
     description:
       - Whether the run adopts what an earlier run of it left running - its launch job, or its launched machines not yet

@@ -24,10 +24,15 @@ options:
     description: The machines (a list, or text); every machine of the project if not given.
     type: raw
   until:
-    description: What to wait for.
+    description:
+      - What to wait for - V(synced) (initial sync done), V(continuous) (replicating continuously), or V(caught_up)
+        (continuously, with no backlog and no more lag than O(max_lag)) - what a failback waits for before it launches back.
     type: str
-    choices: [synced, continuous]
+    choices: [synced, continuous, caught_up]
     default: synced
+  max_lag:
+    description: With O(until=caught_up), the seconds of lag allowed; any if not given.
+    type: raw
   wait_timeout:
     description: Seconds to wait before failing.
     type: raw

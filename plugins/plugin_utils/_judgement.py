@@ -135,7 +135,7 @@ def take_part(machines, named=None, exclude=(), waves=None, plan=None):
 # -- what an earlier run left -------------------------------------------------------------------
 
 
-def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=(), adopt=True):
+def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=(), adopt=True, spare=(), keeps=False):
     """What an earlier run of the same runbook started and left, and what this run does with it.
 
     ``machines`` are the run's (as listed, with their ``replica`` and ``lifeCycle``), ``jobs`` the
@@ -151,7 +151,12 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
     ended with its machines up - is followed, checked and measured instead of launched again; only
     a leading run of waves is adopted. Once the earlier run's cleanup has begun, its machines are
     cleaned up (``clean``) and this run is a new one. Target machines launched by anything else
-    are someone else's (``foreign``): never touched on their own.
+    are someone else's (``foreign``): never touched on their own. Target machines in ``spare`` (IDs)
+    are none of the run's business - for a failback, the recovered machines it replicates from.
+
+    A runbook that ``keeps`` what it launches (the failback: its machines are production) has no
+    cleanup that ends a run: its launches of ours are adopted whenever their machines are up, and
+    machines of ours it does not adopt are never cleaned up but refused, as someone else's are.
 
     Answers ``running`` (the project's running job, or None), ``running_is`` (``launch``,
     ``cleanup`` - ours - or ``other``), ``adopted`` ({wave index: job}), ``clean`` (target
@@ -174,12 +179,12 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
         running_is = "launch" if ours(newest, (own_launch,)) else "cleanup" if ours(newest, CLEANUP_JOBS) else "other"
 
     cleanups = [job for job in jobs if ours(job, CLEANUP_JOBS)]
-    last_cleanup = parse_time(cleanups[0]["creationDateTime"]) if cleanups else None
+    last_cleanup = parse_time(cleanups[0]["creationDateTime"]) if cleanups and not keeps else None
     launching = [job for job in jobs if job.get("type") in (own_launch, launch_job_type(kind), launch_job_type(kind, plan=True))]
 
     leftovers = []
     for machine in machines:
-        if not machine.get("replica") or launch_type_of_replica(machine) != kind:
+        if not machine.get("replica") or launch_type_of_replica(machine) != kind or machine["replica"] in spare:
             continue
         launched_at = parse_time(machine["lifeCycle"][dict(LIFE_CYCLE_MEMBERS)[kind]])
         job = next((job for job in launching if machine["id"] in (job.get("participatingMachines") or [])
@@ -205,8 +210,8 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
         running=running,
         running_is=running_is,
         adopted=adopted,
-        clean=[left for left in leftovers if left["ours"] and left["job"]["id"] not in adopted_jobs],
-        foreign=[left for left in leftovers if not left["ours"]],
+        clean=[left for left in leftovers if left["ours"] and left["job"]["id"] not in adopted_jobs and not keeps],
+        foreign=[left for left in leftovers if not left["ours"] or (keeps and left["job"]["id"] not in adopted_jobs)],
         ours=[left for left in leftovers if left["ours"]],
     )
 

@@ -80,6 +80,7 @@ class _Run:
         self.settings = record.get("settings") or {}
         self.targets = record.get("targets") or {}
         self.health = record.get("health") or {}
+        self.gate_name = (record.get("gate") or {}).get("name") or "health gate"
         self.launched = record.get("launched") or {}
         self.failed = record.get("failed_machines") or {}
         self.view = record.get("view") or {}
@@ -115,12 +116,13 @@ class _Run:
     def machine(self, machine):
         name = machine["name"]
         checks = []
-        gate = self.health.get(name)
+        gate, gate_name = self.health.get(name), self.gate_name
         if gate is None:
-            checks.append(_check("health gate", SKIPPED, "not gated"))
+            checks.append(_check(gate_name, SKIPPED, "not gated"))
         else:
-            checks.append(_check("health gate", SKIPPED, "launched anyway, as asked: " + "; ".join(gate["reasons"])) if gate.get("forced") else
-                          _check("health gate", PASSED if gate["passed"] else FAILED, "; ".join(gate["reasons"]) or gate["replication_state"]))
+            checks.append(_check(gate_name, SKIPPED, "%s: %s" % (gate.get("forced_because") or "launched anyway, as asked", "; ".join(gate["reasons"])))
+                          if gate.get("forced") else
+                          _check(gate_name, PASSED if gate["passed"] else FAILED, "; ".join(gate["reasons"]) or gate["replication_state"]))
         entry = self.launched.get(name)
         checks.append(self.launch_check(name, entry))
 
@@ -191,12 +193,23 @@ class _Run:
                 checks.append(_check("wave %d" % number, FAILED, wave.get("message") or "not launched"))
         if self.cleanup:
             checks.append(_check("cleanup", self.cleanup.get("status", SKIPPED), self.cleanup.get("message", "")))
+        # Checks of the run that a runbook's own steps add (the failback's reverse and return).
+        checks.extend(_check(check["name"], check["status"], check.get("message", "")) for check in self.record.get("run_checks") or [])
         return checks
 
 
 def _worst(values):
     values = [value for value in values if value is not None]
     return max(values) if values else None
+
+
+def _failback(state):
+    """What the report says of a failback: where it stood, and its recovery machines."""
+    if not state:
+        return None
+    return dict(stage=state.get("stage"), began=state.get("began"), message=state.get("message"), reversed_at=state.get("reversed_at"),
+                returned_at=state.get("returned_at"), recovery_machines=sorted(state.get("recovery") or {}),
+                recovery_removed=state.get("removed") or [])
 
 
 def report_of(record, schema, generated=None):
@@ -236,6 +249,7 @@ def report_of(record, schema, generated=None):
         waves=[dict(number=number, machines=wave["machines"], status=wave.get("status") or "pending", message=wave.get("message") or "",
                     adopted=bool(wave.get("adopted")), job=(wave.get("job") or {}).get("id")) for number, wave in enumerate(run.waves, 1)],
         checks=run_checks,
+        failback=_failback(record.get("failback")),
         machines=machines,
         generated=generated or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     )

@@ -252,6 +252,26 @@ def test_without_a_user_nothing_is_an_earlier_runs():
     assert earlier_run(machines, [job("j1", T0, ["web-1"])], None, waves=[["web-1-id"]])["foreign"][0]["name"] == "web-1"
 
 
+def test_a_runbook_that_keeps_what_it_launches_adopts_it_after_any_cleanup_and_never_cleans_it_up():
+    # A failback: its cutover machines, then a cleanup of the same machines (their recovery machines).
+    machines = [machine("web-1", replica="r1", launched_at=T1, kind="lastCutoverDateTime")]
+    jobs = [job("j2", T2, ["web-1"], job_type="CLEANUP"), job("j1", T0, ["web-1"], job_type="CUTOVER_LAUNCH")]
+    assert earlier(machines, jobs, launch_type="cutover")["clean"][0]["replica"] == "r1"  # a DR test's rule
+    found = earlier(machines, jobs, launch_type="cutover", keeps=True)
+    assert found["adopted"][0]["id"] == "j1" and found["clean"] == [] and found["foreign"] == []
+    # Not adopted (the run is web-1 and web-2): never cleaned up, refused as someone else's would be.
+    found = earlier(machines + [machine("web-2")], jobs, launch_type="cutover", keeps=True)
+    assert found["adopted"] == {} and found["clean"] == [] and [left["name"] for left in found["foreign"]] == ["web-1"]
+
+
+def test_spare_target_machines_are_none_of_the_runs_business():
+    machines = [machine("web-1", replica="r1", launched_at=T1, kind="lastRecoveryLaunchDateTime")]
+    jobs = [job("j1", T0, ["web-1"], job_type="RECOVERY_LAUNCH")]
+    assert earlier(machines, jobs, launch_type="recovery", waves=[[]])["clean"][0]["replica"] == "r1"
+    assert earlier(machines, jobs, launch_type="recovery", waves=[[]], spare=["r1"]) == {
+        "running": None, "running_is": None, "adopted": {}, "clean": [], "foreign": [], "ours": []}
+
+
 # -- the launched machines as the service sees them -------------------------------------------------
 
 
