@@ -3,7 +3,9 @@
 # write), a refusal while a DR test's machines are up, a roll-back that leaves the target cloud as
 # it was, a failover to before:<moment> whose every machine takes its newest point at or before that
 # moment, a failover stopped by SIGTERM or SIGKILL while its launch job runs and completed by the next
-# run, and a committed failover that, run again, reports itself instead of launching twice.
+# run, and a committed failover that, run again, reports itself instead of launching twice. Then the
+# failback: its plan, the data-loss guard, a failback stopped while it waits and completed by the
+# next run, and run again once it happened.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -87,5 +89,57 @@ grep -q "Wave 1 was launched by an earlier run of this failover" output.txt
 python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['result'] == 'passed' and r['waves'][0]['adopted'] and sorted(r['kept']) == ['app-1', 'db-1', 'web-1'], r" \
     "$reports/failover_site.json"
 test "$("${site[@]}" cloud | grep -c RECOVERY)" = 3
+
+# == failback, after the committed failover ==========================================================
+back=(-e failback_project=site -e failback_report_dir="$reports" -e failback_poll_interval=1 -e failback_progress_interval=1
+      -e failback_checks_tasks="$(pwd)/files/checks.yml")
+
+# -- the plan: under --check, no write; it would reverse first ------------------------------------------
+ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml
+ansible-playbook replication.recovery.failback --check "${back[@]}" | tee output.txt
+grep -q "Plan: $reports/failback_site.plan.json" output.txt
+ansible-playbook -i ../../inventory "${config[@]}" ../playbook_dr_test/stats_no_writes.yml
+"${site[@]}" direction original
+
+# -- the guard: web-1 writes faster than it replicates back; the failback reverses, waits, names it and ---
+# -- stops before launching ----------------------------------------------------------------------------
+"${site[@]}" write-rate web-1 100000
+if ansible-playbook replication.recovery.failback "${back[@]}" -e failback_wait_timeout=15 | tee output.txt; then
+    echo "a failback with a backlog must stop"; exit 1
+fi
+grep -q "The data-loss guard stopped the run; nothing was launched. Not ready (1 of 3): web-1: backlog of" output.txt
+"${site[@]}" direction reversed
+"${site[@]}" launches CUTOVER_LAUNCH 0
+test -s "$reports/failback_site.recovery.json"
+
+# -- stopped by SIGTERM while it waits for web-1 to catch up; run again accepting the data loss, it goes --
+# -- on from where the service stands: launched back, checked, returned, the recovery machines removed ---
+setsid ansible-playbook replication.recovery.failback "${back[@]}" >stopped.txt 2>&1 &
+pid=$!
+until grep -q "machines have caught up; not yet: web-1" stopped.txt; do
+    kill -0 "$pid" || { cat stopped.txt; echo "the failback ended before it was seen waiting"; exit 1; }
+    sleep 0.2
+done
+kill -TERM "$pid"
+waited=0
+while kill -0 "$pid" 2>/dev/null; do
+    sleep 1; waited=$((waited + 1))
+    if [ "$waited" -ge 60 ]; then echo "the failback did not end within a minute of SIGTERM"; kill -KILL -- "-$pid"; exit 1; fi
+done
+wait "$pid" || true
+ansible-playbook replication.recovery.failback "${back[@]}" -e failback_accept_data_loss=true -e failback_clean_recovery=true | tee output.txt
+grep -q "Failback of site: replication is reversed." output.txt
+"${site[@]}" launches CUTOVER_LAUNCH 1
+"${site[@]}" direction original
+"${site[@]}" failed-back yes
+python -c "import json, sys; r = json.load(open(sys.argv[1])); f = r['failback']; assert r['result'] == 'passed' and f['stage'] == 'returned' \
+and sorted(f['recovery_removed']) == ['app-1', 'db-1', 'web-1'] and sorted(r['kept']) == ['app-1', 'db-1', 'web-1'], r" "$reports/failback_site.json"
+if [ -e "$reports/failback_site.recovery.json" ]; then echo "the memo of removed recovery machines was kept"; exit 1; fi
+
+# -- run again: the failback that happened is reported, nothing is launched or reversed again -----------
+ansible-playbook replication.recovery.failback "${back[@]}" | tee output.txt
+grep -q "Failback of site: the failback happened and replication runs in its original direction again." output.txt
+"${site[@]}" launches CUTOVER_LAUNCH 1
+"${site[@]}" direction original
 
 rm -rf "$reports" output.txt stopped.txt cloud-before.txt cloud-after.txt

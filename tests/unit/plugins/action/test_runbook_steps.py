@@ -12,7 +12,7 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.action import (
     runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read, runbook_report, runbook_resume,
-    runbook_wait_replication)
+    runbook_reverse, runbook_wait_replication)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import load
 
 USER = "dr@example.com"
@@ -106,7 +106,8 @@ def test_begin_reads_the_inputs_from_text_and_keeps_the_session_out_of_the_recor
     record = load(result["run"])
     assert result["session"] == "s3ss10n" and result["_ansible_no_log"] is True
     assert record["asked"] == {"machines": ["web-1", "db-1"], "exclude": [], "waves": []}
-    assert record["gate"] == {"states": ["continuous", "lagging"], "max_lag": 900, "no_backlog": True, "lag_threshold": 900, "enforce": True}
+    assert record["gate"] == {"states": ["continuous", "lagging"], "max_lag": 900, "no_backlog": True, "lag_threshold": 900, "enforce": True,
+                              "name": "health gate"}
     assert record["targets"] == {"rpo_seconds": 600, "rto_seconds": None} and record["username"] == USER
     assert record["settings"]["launch_timeout"] == 120 and record["settings"]["checks_tasks"] is None
     assert "s3ss10n" not in open(result["run"]).read()
@@ -401,3 +402,107 @@ def test_replication_that_does_not_get_there_in_time_fails_naming_each_machine()
     result = step(runbook_wait_replication, Modules(service_machine_info={"machines": [syncing]}), project="payroll", poll_interval=1,
                   wait_timeout=0)
     assert result["failed"] and result["msg"] == "The machines did not finish initial sync within 0 seconds: db-1 initial_sync 45.2%"
+
+
+# -- the failback's step --------------------------------------------------------------------------
+
+
+def site_machine(name, region, kind="lastRecoveryLaunchDateTime", replica=None):
+    found = machine(name)
+    replica = replica or "%s-%s" % (name, region)
+    found.update(replica=replica, lifeCycle={kind: T1},
+                 target_machine={"id": replica, "machine": name + "-id", "machineCloudState": "running", "regionId": region,
+                                 "machineCloudId": "i-" + replica})
+    return found
+
+
+def failback_project(reversed_now):
+    return {"projects": [{"id": "p-id", "name": "production", "replicationReversed": reversed_now, "sourceRegion": "home"}]}
+
+
+def reverse(tmp_path, machines, reversed_now, check_mode=False, **modules):
+    run = begin(tmp_path, runbook="failback", title="failback", launch_type="cutover")
+    answers = dict(service_project_info=failback_project(reversed_now),
+                   service_machine_info={"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": machines},
+                   service_reverse_replication={"changed": True, "project": {}})
+    answers.update(modules)
+    called = Modules(**answers)
+    result = step(runbook_reverse, called, check_mode=check_mode, run=run, session="s3ss10n", direction="reversed",
+                  memo_dir=str(tmp_path / "reports"))
+    return run, result, called
+
+
+def test_after_a_failover_the_failback_writes_its_memo_then_reverses(tmp_path):
+    run, result, called = reverse(tmp_path, [site_machine("db-1", "away"), site_machine("web-1", "away")], reversed_now=False)
+    assert result["stage"] == "reversed" and result["wait"] is True and result["machines"] == ["db-1", "web-1"]
+    assert called.called("service_reverse_replication")[0]["direction"] == "reversed"
+    with open(tmp_path / "reports" / "failback_production.recovery.json") as stream:
+        memo = json.load(stream)
+    assert memo["machines"]["db-1"]["replica"] == "db-1-away"
+    record = load(run)
+    assert record["spare"] == ["db-1-away", "web-1-away"] and record["keeps_launched"] is True
+    assert [check["name"] for check in record["run_checks"]] == ["reverse"]
+
+
+def test_a_failback_under_check_reverses_nothing_writes_no_memo_and_judges_the_guard_later(tmp_path):
+    run, result, called = reverse(tmp_path, [site_machine("db-1", "away")], reversed_now=False, check_mode=True)
+    assert result["stage"] == "would reverse" and result["wait"] is False
+    assert not os.path.exists(tmp_path / "reports" / "failback_production.recovery.json")
+    assert load(run)["gate"]["enforce"] is False
+
+
+def test_a_machine_never_failed_over_stops_the_failback_before_it_reverses(tmp_path):
+    unused, result, called = reverse(tmp_path, [site_machine("db-1", "away"), machine("web-1")], reversed_now=False)
+    assert result["failed"] and "web-1 has no recovery machine" in result["msg"] and not called.called("service_reverse_replication")
+
+
+@pytest.mark.parametrize("reversed_now, region, stage, wait", [
+    (True, "away", "reversed", True),         # stopped while it waited: wait again
+    (True, "home", "launched back", False),   # stopped after the launch back
+    (False, "home", "returned", False),       # it all happened
+])
+def test_a_failback_run_again_goes_on_from_where_the_service_stands(tmp_path, reversed_now, region, stage, wait):
+    kind = "lastCutoverDateTime" if region == "home" else "lastRecoveryLaunchDateTime"
+    unused, result, called = reverse(tmp_path, [site_machine("db-1", region, kind)], reversed_now=reversed_now)
+    assert (result["stage"], result["wait"]) == (stage, wait) and not called.called("service_reverse_replication")
+
+
+def test_without_a_source_region_a_machine_newer_than_its_memo_was_launched_back(tmp_path):
+    reverse(tmp_path, [site_machine("db-1", "away")], reversed_now=False)  # writes the memo
+    launched_back = site_machine("db-1", None, "lastCutoverDateTime", replica="db-1-new")
+    result = reverse(tmp_path, [launched_back], reversed_now=True,
+                     service_project_info={"projects": [{"id": "p-id", "replicationReversed": True}]})[1]
+    assert result["stage"] == "launched back"
+
+
+def test_the_return_removes_the_recovery_machines_of_the_memo_and_proves_them_gone(tmp_path):
+    run = reverse(tmp_path, [site_machine("db-1", "away")], reversed_now=False)[0]
+    record = load(run)
+    record["waves"] = [{"machines": ["db-1"], "status": "launched", "job": {"id": "j1"}}]
+    record["launched"] = {"db-1": {"id": "db-1-id", "wave": 1, "target": {}}}
+    record["view"] = {"db-1": {"running": True}}
+    with open(run, "w") as stream:
+        json.dump(record, stream)
+    cleanups = Modules(service_reverse_replication={"changed": True, "project": {}},
+                       service_replica_cleanup=[{"removed": ["db-1-away"], "removed_machines": ["db-1"], "job": {"id": "c1", "status": "COMPLETED"}},
+                                                {"removed": [], "removed_machines": []}])
+    result = step(runbook_reverse, cleanups, run=run, session="s3ss10n", direction="original", memo_dir=str(tmp_path / "reports"),
+                  remove_recovery="yes")
+    assert result["returned"] is True and result["removed"] == ["db-1"]
+    assert [args["replicas"] for args in cleanups.called("service_replica_cleanup")] == [["db-1-away"], ["db-1-away"]]
+    assert not os.path.exists(tmp_path / "reports" / "failback_production.recovery.json")
+    checks = dict((check["name"], check["status"]) for check in load(run)["run_checks"])
+    assert checks == {"reverse": "passed", "original direction": "passed", "recovery machines": "passed"}
+
+
+def test_a_failed_failback_leaves_replication_reversed(tmp_path):
+    run = reverse(tmp_path, [site_machine("db-1", "away")], reversed_now=False)[0]
+    record = load(run)
+    record["waves"] = [{"machines": ["db-1"], "status": "failed", "job": {"id": "j1"}}]
+    with open(run, "w") as stream:
+        json.dump(record, stream)
+    nothing = Modules()
+    result = step(runbook_reverse, nothing, run=run, session="s3ss10n", direction="original", memo_dir=str(tmp_path / "reports"),
+                  remove_recovery=True)
+    assert result["returned"] is False and nothing.calls == []
+    assert os.path.exists(tmp_path / "reports" / "failback_production.recovery.json")

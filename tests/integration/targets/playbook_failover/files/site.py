@@ -5,6 +5,10 @@
     python site.py URL cloud                       the live target machines, as JSON lines (sorted)
     python site.py URL points FILE MOMENT          the plan or report FILE took each machine's newest point at or before MOMENT
     python site.py URL launches TYPE N             the project's jobs hold N launch jobs of TYPE
+    python site.py URL write-rate NAME MBPS        NAME's source writes that fast (a backlog when faster than replication)
+    python site.py URL direction original|reversed the project replicates in that direction
+    python site.py URL failed-back REMOVED         each machine's newest target machine is a cutover machine in the original
+                                                   site, and the recovery machines are gone (REMOVED=yes) or still up (no)
 """
 
 import json
@@ -77,6 +81,31 @@ def launches(url, kind, count):
     assert len(found) == int(count), (kind, len(found), count)
 
 
+def write_rate(url, name, mbps):
+    session, base = service(url)
+    machine = machines(session, base)[name]
+    requests.patch("%s/_simulator/machines/%s" % (url, machine["id"]), json={"writeRateMbps": float(mbps)}, timeout=30).raise_for_status()
+
+
+def direction(url, expected):
+    session, base = service(url)
+    project = session.get(base, timeout=30).json()
+    assert project["replicationReversed"] == (expected == "reversed"), project["replicationReversed"]
+
+
+def failed_back(url, removed):
+    session, base = service(url)
+    project = session.get(base, timeout=30).json()
+    live = [item for item in requests.get(url + "/_simulator/cloud", timeout=30).json()["items"] if item["projectName"] == "site"]
+    for name, machine in machines(session, base).items():
+        target = session.get("%s/replicas/%s" % (base, machine["replica"]), timeout=30).json()
+        assert target["regionId"] == project["sourceRegion"] and target["machineCloudState"] == "running", (name, target)
+        kinds = sorted(item["launchType"] for item in live if item["sourceMachineName"] == name)
+        assert kinds == (["CUTOVER"] if removed == "yes" else ["CUTOVER", "RECOVERY"]), (name, kinds)
+    print("every machine runs in the original site (%s)" % project["sourceRegion"])
+
+
 if __name__ == "__main__":
-    COMMANDS = dict(moment=moment, launch_test=launch_test, cloud=cloud, points=points, launches=launches)
+    COMMANDS = dict(moment=moment, launch_test=launch_test, cloud=cloud, points=points, launches=launches, write_rate=write_rate,
+                    direction=direction, failed_back=failed_back)
     COMMANDS[sys.argv[2].replace("-", "_")](sys.argv[1], *sys.argv[3:])

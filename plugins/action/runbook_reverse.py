@@ -1,0 +1,200 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The failback's own step: find where the failback stands from the service, reverse replication so
+that the recovered machines replicate back, and at the end return it to its original direction and
+remove the recovery machines when asked. Documented in plugins/modules/runbook_reverse.py.
+
+The service names only each machine's newest target machine: once a machine has been launched back
+in the original site, its recovery machine is named nowhere. So the recovery machines' IDs are
+written to a memo in the report directory before anything is launched back, and read from there by
+a later run."""
+
+import json
+import os
+import re
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_flag
+from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown, wave_failure
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, write_atomically
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, collect_checked, now_iso
+
+DIRECTIONS = ("reversed", "original")
+# What a machine of the project has in the target cloud, as the failback sees it.
+RECOVERED = "recovered"
+BACK = "launched back"
+NOTHING = "nothing"
+
+
+def memo_path(directory, project):
+    return os.path.join(directory, "failback_%s.recovery.json" % re.sub(r"[^A-Za-z0-9_.-]+", "_", project))
+
+
+def where_is(machine, source_region, recovery=None):
+    """What the failback finds of a machine: its recovery machine in the target site, the machine
+    launched back in the original site, or nothing. Without the project's source region, a target
+    machine newer than the recovery machine in the memo (``recovery``) was launched back."""
+    target = machine.get("target_machine") or {}
+    if not machine.get("replica") or target.get("machineCloudState") == "terminated":
+        return NOTHING
+    if (target.get("regionId") == source_region) if source_region else (recovery and machine["replica"] != recovery):
+        return BACK
+    return RECOVERED if launch_type_of_replica(machine) in ("recovery", "cutover") else NOTHING
+
+
+class ActionModule(RunbookStep):
+    PHASE = "reverse"
+    OPTIONS = dict(
+        direction=dict(type="str", choices=list(DIRECTIONS), required=True),
+        memo_dir=dict(type="path", required=True),
+        remove_recovery=dict(type="raw", default=False),
+    )
+
+    def step(self, args):
+        record = self.record
+        state = record.setdefault("failback", dict(recovery={}, removed=[], stage=None))
+        self.memo = memo_path(os.path.realpath(os.path.expanduser(args["memo_dir"])), record["project"])
+        if args["direction"] == "reversed":
+            return self.reverse(state)
+        self.PHASE = "return"
+        return self.go_back(state, parse_flag(args["remove_recovery"], "remove_recovery"))
+
+    # -- before the launch: replicate back ---------------------------------------------------------
+
+    def reverse(self, state):
+        record = self.record
+        projects = self.service("service_project_info", name=record["project"])["projects"]
+        if not projects:
+            raise StepFailed("There is no project %s; nothing was changed." % record["project"])
+        project = projects[0]
+        record["project_id"] = project["id"]
+        view = self.service("service_machine_info", project=project["id"], include_target_machine=True)
+        excluded = set(record["asked"]["exclude"])
+        machines = [machine for machine in view["machines"] if machine.get("replicationStatus") != "STOPPED"
+                    and machine["name"] not in excluded and machine["id"] not in excluded]
+        memo = self.read_memo()
+        found = dict((machine["name"], where_is(machine, project.get("sourceRegion"), (memo.get(machine["name"]) or {}).get("replica")))
+                     for machine in machines)
+        self.taking_part = sorted(found)
+        for machine in machines:
+            if found[machine["name"]] == RECOVERED:
+                target = machine["target_machine"]
+                memo[machine["name"]] = dict(id=machine["id"], replica=machine["replica"], cloud_id=target.get("machineCloudId"),
+                                             region=target.get("regionId"))
+        state["recovery"] = dict((name, memo[name]) for name in found if name in memo)
+        record["spare"] = [entry["replica"] for entry in state["recovery"].values()]
+        record["keeps_launched"] = True  # what a failback launches is production: adopted when run again, never cleaned up
+        self.write_memo(memo)  # before anything is launched back, when nothing but this memo will name them
+        reversed_now = bool(project.get("replicationReversed"))
+        back = sorted(name for name, where in found.items() if where == BACK)
+        nothing = sorted(name for name, where in found.items() if where == NOTHING)
+        if not reversed_now and back and len(back) == len(found):
+            return self.at("returned", "the failback happened and replication runs in its original direction again")
+        if reversed_now:
+            stage = "launched back" if back else "reversed"
+            return self.at(stage, "replication is reversed%s" % (": %d machines were launched back already" % len(back) if back else ""),
+                           wait=not back)
+        if back:
+            raise StepFailed("Replication of project %s runs in its original direction, and only some machines were launched back (%s); "
+                             "the failback cannot tell what happened. Nothing was changed." % (record["project"], shown(back)))
+        if nothing:
+            raise StepFailed("%s no recovery machine: not failed over. The project reverses as a whole, and a machine without one would "
+                             "not replicate while it is reversed: fail it over first, or exclude it. Nothing was changed." % (
+                                 shown(nothing) + (" has" if len(nothing) == 1 else " have")))
+        reversed_project = self.service("service_reverse_replication", project=project["id"], direction="reversed",
+                                        wait_timeout=record["settings"]["cleanup_timeout"], poll_interval=record["settings"]["poll_interval"])
+        if self.check_mode:
+            # The guard judges the reversed replication, which does not exist yet: shown, not enforced.
+            record["gate"].update(enforce=False, not_enforced_because="judged after the reverse, not before")
+            return self.at("would reverse", "replication would be reversed: %d machines would replicate back, then launch back" % len(found))
+        state["reversed_at"] = now_iso()
+        self.add_check("reverse", PASSED, "replication reversed: %d machines replicate back from their recovery machines" % len(found))
+        return self.at("reversed", "replication reversed", wait=True, changed=bool(reversed_project.get("changed")))
+
+    def at(self, stage, message, wait=False, changed=False):
+        state = self.record["failback"]
+        state.update(stage=stage, began=stage, message=message)
+        self.say("Failback of %s: %s." % (self.record["project"], message))
+        return dict(stage=stage, wait=wait and not self.check_mode, changed=changed, recovery=len(state["recovery"]),
+                    machines=self.taking_part)
+
+    # -- after the launch: the original direction again, and the recovery machines gone -----------
+
+    def go_back(self, state, remove_recovery):
+        record = collect_checked(self.record)
+        failed = record.get("failure") or next((wave_failure(record, index) for index in range(len(record["waves"]))
+                                                if wave_failure(record, index)), None)
+        if failed:
+            message = "replication stays reversed (the recovery machines stay the source): the failback did not pass"
+            self.add_check("original direction", SKIPPED, message)
+            return dict(returned=False, removed=[], stage=state.get("stage"), message=message)
+        if self.check_mode or not any(wave.get("job") for wave in record["waves"]):
+            # Under --check nothing was launched back, so nothing would be returned yet.
+            return dict(returned=False, removed=[], stage=state.get("stage"))
+        project = self.service("service_reverse_replication", project=record["project_id"], direction="original",
+                               wait_timeout=record["settings"]["cleanup_timeout"], poll_interval=record["settings"]["poll_interval"])
+        state.update(returned_at=now_iso(), stage="returned")
+        self.add_check("original direction", PASSED, "replication runs from the source machines to the target cloud again%s" % (
+            "" if project.get("changed") else " (it did already)"))
+        self.say("Failback of %s: replication runs in its original direction again." % record["project"])
+        removed = self.remove_recovery(state) if remove_recovery else self.keep_recovery(state)
+        return dict(returned=True, removed=removed, stage="returned", changed=bool(project.get("changed") or removed))
+
+    def keep_recovery(self, state):
+        left = sorted(state["recovery"])
+        if left:
+            self.add_check("recovery machines", SKIPPED, "kept, as asked (remove them with failback_clean_recovery=true): " + shown(left))
+        return []
+
+    def remove_recovery(self, state):
+        record, settings = self.record, self.record["settings"]
+        memo = self.read_memo()
+        ids = sorted(set(entry["replica"] for entry in list(state["recovery"].values()) + list(memo.values())))
+        if not ids:
+            self.add_check("recovery machines", PASSED, "none left to remove")
+            return []
+        cleaned = self.service("service_replica_cleanup", project=record["project_id"], replicas=ids, wait=True,
+                               wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
+        job = cleaned.get("job") or {}
+        if job and job.get("status") != "COMPLETED":
+            raise StepFailed("The cleanup job %s of the recovery machines %s." % (job.get("id"), job.get("status")))
+        # Proof: asked again, the service has none of them left to terminate.
+        again = self.service("service_replica_cleanup", project=record["project_id"], replicas=ids, wait=True,
+                             wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
+        if again.get("removed"):
+            raise StepFailed("After their cleanup, recovery machines were still there: %s." % shown(again["removed_machines"]))
+        removed = cleaned.get("removed_machines") or []
+        state["removed"] = removed
+        self.forget_memo()
+        self.add_check("recovery machines", PASSED, "terminated %d recovery machines, proven gone%s" % (
+            len(cleaned.get("removed") or []), ": " + shown(removed) if removed else ""))
+        self.say("Failback of %s: %d recovery machines terminated, proven gone." % (record["project"], len(cleaned.get("removed") or [])))
+        return removed
+
+    # -- the memo and the report -----------------------------------------------------------------
+
+    def read_memo(self):
+        try:
+            with open(self.memo, encoding="utf-8") as stream:
+                memo = json.load(stream)
+        except (IOError, OSError, ValueError):
+            return {}
+        return memo.get("machines") or {} if memo.get("project") == self.record["project"] else {}
+
+    def write_memo(self, machines):
+        if self.check_mode or not machines:
+            return
+        os.makedirs(os.path.dirname(self.memo), exist_ok=True)
+        write_atomically(self.memo, json.dumps(dict(project=self.record["project"], machines=machines), indent=2) + "\n")
+
+    def forget_memo(self):
+        if os.path.exists(self.memo):
+            os.unlink(self.memo)
+
+    def add_check(self, name, status, message):
+        checks = self.record.setdefault("run_checks", [])
+        checks[:] = [check for check in checks if check["name"] != name] + [dict(name=name, status=status, message=message)]
+        if status == FAILED and not self.record.get("failure"):
+            self.record["failure"] = dict(phase=self.PHASE, message=message)
