@@ -10,13 +10,16 @@ day. Measured for each: wall time, HTTP requests, and the controller's time in e
 callback in tests/bench/callback_plugins); for the DR test also its result and the RTO of the
 slowest and the fastest machine (one launch job launches them all). The best of --repeat runs counts.
 
+Then a committed failover of --failover machines (200), and the failback that removes the recovery
+machines: wall time, requests, result.
+
 Then a fleet (--fleet, 10 projects of 100 machines): the inventory plugin's source machines and
 projects, and the health playbook, each timed and counted in requests.
 
 Then the simulator alone, with one project of 1000 machines: the time of each request that lists
 the machines, launches all of them and polls the launch job (p50, p95, max).
 
-Figures, not tests: the script fails only when a DR test does not pass. The targets the project
+Figures, not tests: the script fails only when a DR test, the failover or the failback does not pass. The targets the project
 holds itself to are written beside the figures (met or not).
 """
 
@@ -130,6 +133,23 @@ def dr_test_at(sim, size, repeat, report_dir):
     )
 
 
+def failover_and_failback_at(sim, size, report_dir):
+    """A committed failover of ``size`` machines, then the failback that removes the recovery machines."""
+    sim.fresh(size)
+    figures = dict(machines=size)
+    for runbook, extra in (("failover", []), ("failback", ["-e", "failback_clean_recovery=true"])):
+        seconds, requests_sent, status = playbook(sim, ["replication.recovery." + runbook, "-e", "%s_project=bench" % runbook,
+                                                        "-e", "%s_poll_interval=1" % runbook, "-e", "%s_report_dir=%s" % (runbook, report_dir)]
+                                                  + extra)
+        with open(os.path.join(report_dir, "%s_bench.json" % runbook)) as handle:
+            report = json.load(handle)
+        figures[runbook] = dict(seconds=round(seconds, 2), requests=requests_sent, requests_per_machine=round(requests_sent / size, 2),
+                                result=report["result"], exit_status=status, worst_rto_seconds=report["measures"]["rto_seconds"])
+    figures["targets"] = dict(passed=figures["failover"]["result"] == figures["failback"]["result"] == "passed",
+                              failover_requests_at_most_2n_plus_60=figures["failover"]["requests"] <= 2 * size + 60)
+    return figures
+
+
 def fleet_at(sim, projects, per_project, work_dir):
     """The whole fleet at once: the inventory plugin (source machines, then projects) and the health playbook."""
     names = ["fleet-%02d" % number for number in range(projects)]
@@ -198,6 +218,7 @@ def main():
     parser.add_argument("--sizes", default="5,200,1000")
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--fleet", default="10x100", help="projects x machines per project, for the inventory and the health report")
+    parser.add_argument("--failover", type=int, default=200, help="machines of the failover and the failback (0: none)")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
     fleet_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "fleet_scale")
@@ -207,6 +228,7 @@ def main():
     sim = Simulator(time_scale=600)
     try:
         results = dict(time_scale=600, dr_test=[dr_test_at(sim, int(size), args.repeat, report_dir) for size in args.sizes.split(",")],
+                       failover=failover_and_failback_at(sim, args.failover, report_dir) if args.failover else None,
                        fleet=fleet_at(sim, projects, per_project, fleet_dir), simulator=simulator_under_load(sim))
     finally:
         sim.stop()
@@ -228,6 +250,14 @@ def main():
     for row in results["dr_test"]:
         print("targets at %d machines: %s" % (row["machines"], ", ".join(
             "%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(row["targets"].items()))))
+    failover = results["failover"]
+    if failover:
+        for runbook in ("failover", "failback"):
+            print("%s of %d machines: %.2f s, %d requests (%.2f per machine), %s" % (
+                runbook, failover["machines"], failover[runbook]["seconds"], failover[runbook]["requests"],
+                failover[runbook]["requests_per_machine"], failover[runbook]["result"]))
+        print("targets of the failover and failback: %s" % ", ".join(
+            "%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(failover["targets"].items())))
     fleet = results["fleet"]
     print("fleet, %d projects, %d machines: inventory of machines %.2f s, %d requests; of projects %.2f s, %d requests; "
           "health %.2f s, %d requests" % (
@@ -238,7 +268,8 @@ def main():
     print("simulator, %d machines: list p95 %s ms, launch p95 %s ms, poll p95 %s ms" % (
         load["machines"], load["list_machines"]["p95_ms"], load["launch_all"]["p95_ms"], load["poll_job"]["p95_ms"]))
     print("written to %s" % args.output)
-    return 0 if all(row["dr_test"]["result"] == "passed" for row in results["dr_test"]) and fleet["health"]["exit_status"] == 0 else 1
+    passed = all(row["dr_test"]["result"] == "passed" for row in results["dr_test"]) and (not failover or failover["targets"]["passed"])
+    return 0 if passed and fleet["health"]["exit_status"] == 0 else 1
 
 
 if __name__ == "__main__":
