@@ -71,7 +71,8 @@ stop_while_launching() {
     done
     wait "$pid" || true
     ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false | tee output.txt
-    grep -q "Wave 1 was launched by an earlier run of this failover" output.txt
+    # On failure, what the stopped run said, for the diagnosis (one SIGKILL case once launched a second time).
+    grep -q "Wave 1 was launched by an earlier run of this failover" output.txt || { cat stopped.txt; exit 1; }
     "${site[@]}" launches RECOVERY_LAUNCH "$2"
     "${site[@]}" cloud > cloud-after.txt
     diff cloud-before.txt cloud-after.txt
