@@ -150,8 +150,7 @@ class ActionModule(RunbookStep):
 
     def remove_recovery(self, state):
         record, settings = self.record, self.record["settings"]
-        memo = self.read_memo()
-        ids = sorted(set(entry["replica"] for entry in list(state["recovery"].values()) + list(memo.values())))
+        ids = sorted(set(entry["replica"] for entry in state["recovery"].values()))  # read from the memo when the run began
         if not ids:
             self.add_check("recovery machines", PASSED, "none left to remove")
             return []
