@@ -56,23 +56,35 @@ python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['result'
 
 # -- stopped while its launch job runs (SIGTERM: a stopped container; SIGKILL: a lost node), then run ---
 # -- again: the second run adopts the launch, and rolls back; one launch in all, the cloud as it was ----
-stop_while_launching() {
-    setsid ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false -e failover_progress_interval=1 \
-        >stopped.txt 2>&1 &
-    local pid=$! waited=0
-    until grep -q "Launch job [0-9a-f-]* \(PENDING\|STARTED\)" stopped.txt; do
-        kill -0 "$pid" || { cat stopped.txt; echo "the failover ended before its launch job was seen running"; exit 1; }
+# Run a playbook in a process group of its own and stop it with SIG$1 once its output matches $2 (SIGTERM: a
+# stopped container; SIGKILL: a lost node, the whole group at once).
+stop_when() {
+    local signal=$1 pattern=$2 waited=0
+    shift 2
+    setsid "$@" >stopped.txt 2>&1 &
+    local pid=$!
+    until grep -q "$pattern" stopped.txt; do
+        kill -0 "$pid" || { cat stopped.txt; echo "it ended before it printed: $pattern"; exit 1; }
         sleep 0.2
     done
-    if [ "$1" = KILL ]; then kill -KILL -- "-$pid"; else kill "-$1" "$pid"; fi
+    if [ "$signal" = KILL ]; then kill -KILL -- "-$pid"; else kill "-$signal" "$pid"; fi
     while kill -0 "$pid" 2>/dev/null; do
         sleep 1; waited=$((waited + 1))
-        if [ "$waited" -ge 60 ]; then echo "the failover did not end within a minute of SIG$1"; kill -KILL -- "-$pid"; exit 1; fi
+        if [ "$waited" -ge 60 ]; then echo "it did not end within a minute of SIG$signal"; kill -KILL -- "-$pid"; exit 1; fi
     done
     wait "$pid" || true
+}
+# What the stopped run said and the project's jobs, when the next run did not adopt its launch.
+not_adopted() {
+    cat stopped.txt; "${site[@]}" jobs; echo "the next run did not adopt the stopped run's launch"; exit 1
+}
+launching="Launch job [0-9a-f-]* \(PENDING\|STARTED\)"
+
+stop_while_launching() {
+    stop_when "$1" "$launching" ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false \
+        -e failover_progress_interval=1
     ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false | tee output.txt
-    # On failure, what the stopped run said, for the diagnosis (one SIGKILL case once launched a second time).
-    grep -q "Wave 1 was launched by an earlier run of this failover" output.txt || { cat stopped.txt; exit 1; }
+    grep -q "Wave 1 was launched by an earlier run of this failover" output.txt || not_adopted
     "${site[@]}" launches RECOVERY_LAUNCH "$2"
     "${site[@]}" cloud > cloud-after.txt
     diff cloud-before.txt cloud-after.txt
@@ -113,23 +125,15 @@ grep -q "The data-loss guard stopped the run; nothing was launched. Not ready (1
 "${site[@]}" launches CUTOVER_LAUNCH 0
 test -s "$reports/failback_site.recovery.json"
 
-# -- stopped by SIGTERM while it waits for web-1 to catch up; run again accepting the data loss, it goes --
-# -- on from where the service stands: launched back, checked, returned, the recovery machines removed ---
-setsid ansible-playbook replication.recovery.failback "${back[@]}" >stopped.txt 2>&1 &
-pid=$!
-until grep -q "machines have caught up; not yet: web-1" stopped.txt; do
-    kill -0 "$pid" || { cat stopped.txt; echo "the failback ended before it was seen waiting"; exit 1; }
-    sleep 0.2
-done
-kill -TERM "$pid"
-waited=0
-while kill -0 "$pid" 2>/dev/null; do
-    sleep 1; waited=$((waited + 1))
-    if [ "$waited" -ge 60 ]; then echo "the failback did not end within a minute of SIGTERM"; kill -KILL -- "-$pid"; exit 1; fi
-done
-wait "$pid" || true
+# -- stopped by SIGTERM while it waits for web-1 to catch up; then by SIGKILL while it launches back; run ---
+# -- again accepting the data loss, it goes on from where the service stands: the launch adopted, checked, --
+# -- returned, the recovery machines removed; one launch back in all -----------------------------------------
+stop_when TERM "machines have caught up; not yet: web-1" ansible-playbook replication.recovery.failback "${back[@]}"
+# -- then stopped by SIGKILL while it launches back, accepting the data loss; the next run adopts that launch --
+stop_when KILL "$launching" ansible-playbook replication.recovery.failback "${back[@]}" -e failback_accept_data_loss=true
 ansible-playbook replication.recovery.failback "${back[@]}" -e failback_accept_data_loss=true -e failback_clean_recovery=true | tee output.txt
-grep -q "Failback of site: replication is reversed." output.txt
+grep -q "Failback of site: replication is reversed" output.txt
+grep -q "Wave 1 was launched by an earlier run of this failback" output.txt || not_adopted
 "${site[@]}" launches CUTOVER_LAUNCH 1
 "${site[@]}" direction original
 "${site[@]}" failed-back yes

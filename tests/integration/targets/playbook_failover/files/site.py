@@ -5,6 +5,7 @@
     python site.py URL cloud                       the live target machines, as JSON lines (sorted)
     python site.py URL points FILE MOMENT          the plan or report FILE took each machine's newest point at or before MOMENT
     python site.py URL launches TYPE N             the project's jobs hold N launch jobs of TYPE
+    python site.py URL jobs                        the project's jobs, newest first (for a diagnosis)
     python site.py URL write-rate NAME MBPS        NAME's source writes that fast (a backlog when faster than replication)
     python site.py URL direction original|reversed the project replicates in that direction
     python site.py URL failed-back REMOVED         each machine's newest target machine is a cutover machine in the original
@@ -81,6 +82,12 @@ def launches(url, kind, count):
     assert len(found) == int(count), (kind, len(found), count)
 
 
+def jobs(url):
+    session, base = service(url)
+    for job in session.get(base + "/jobs", timeout=30).json()["items"]:
+        print(job["creationDateTime"], job["type"], job["status"], job["initiatedBy"], len(job.get("participatingMachines") or []), job["id"])
+
+
 def write_rate(url, name, mbps):
     session, base = service(url)
     machine = machines(session, base)[name]
@@ -106,6 +113,6 @@ def failed_back(url, removed):
 
 
 if __name__ == "__main__":
-    COMMANDS = dict(moment=moment, launch_test=launch_test, cloud=cloud, points=points, launches=launches, write_rate=write_rate,
+    COMMANDS = dict(moment=moment, launch_test=launch_test, cloud=cloud, points=points, launches=launches, jobs=jobs, write_rate=write_rate,
                     direction=direction, failed_back=failed_back)
     COMMANDS[sys.argv[2].replace("-", "_")](sys.argv[1], *sys.argv[3:])
