@@ -21,9 +21,12 @@ class ActionModule(RunbookStep):
     def step(self, args):
         record = self.record
         plan = self.read_plan() if record["recovery_plan"] else None
+        # The jobs first, then the machines: a launch job seen ended has its machines in the later read.
+        # The other way round, a job that ended between the two reads looks like a launch whose machines
+        # are gone, and a rerun would launch its wave a second time.
+        jobs = self.service("service_job_info", project=record["project"], limit=JOBS_READ)["jobs"]
         view = self.service("service_machine_info", project=record["project"], lag_threshold=record["gate"]["lag_threshold"])
         record.update(project_id=view["project"]["id"], started=view["service_time"])
-        jobs = self.service("service_job_info", project=record["project_id"], limit=JOBS_READ)["jobs"]
         asked = record["asked"]
         try:
             chosen = take_part(view["machines"], named=asked["machines"], exclude=asked["exclude"], waves=asked["waves"],

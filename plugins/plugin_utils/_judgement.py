@@ -135,16 +135,22 @@ def take_part(machines, named=None, exclude=(), waves=None, plan=None):
 # -- what an earlier run left -------------------------------------------------------------------
 
 
+def ended_at(job):
+    """When ``job`` ended, in epoch seconds; infinity while it has not."""
+    return parse_time(job["endDateTime"]) if job.get("endDateTime") else float("inf")
+
+
 def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=(), adopt=True, spare=(), keeps=False):
     """What an earlier run of the same runbook started and left, and what this run does with it.
 
     ``machines`` are the run's (as listed, with their ``replica`` and ``lifeCycle``), ``jobs`` the
-    project's newest jobs (newest first), ``username`` who runs the runbook, ``waves`` the run's
+    project's newest jobs (newest first, read before the machines, so that a launch seen ended has
+    its machines in the machines read), ``username`` who runs the runbook, ``waves`` the run's
     waves as lists of machine IDs. A job is the earlier run's when this user started it, it is the
     kind of job the runbook starts (a launch of its launch type, or a run of its recovery plan in
     that mode; or a cleanup) and all its machines are the run's. Each live target machine of the
     run's kind is traced to the job that launched it: the newest launching job of that kind that
-    has the machine and began before it was launched.
+    has the machine and was under way when it was launched (began before, ended after, if it has).
 
     While the earlier run's machines are up and its cleanup has not begun, this run adopts them
     (``adopt``): a wave whose machines are exactly those of an earlier launch of ours - running, or
@@ -188,7 +194,7 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
             continue
         launched_at = parse_time(machine["lifeCycle"][dict(LIFE_CYCLE_MEMBERS)[kind]])
         job = next((job for job in launching if machine["id"] in (job.get("participatingMachines") or [])
-                    and parse_time(job["creationDateTime"]) <= launched_at), None)
+                    and parse_time(job["creationDateTime"]) <= launched_at <= ended_at(job)), None)
         leftovers.append(dict(name=name_of(machine), id=machine["id"], replica=machine["replica"], job=job,
                               ours=job is not None and ours(job, (own_launch,))))
 

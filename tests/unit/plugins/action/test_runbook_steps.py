@@ -242,6 +242,27 @@ def test_a_wave_an_earlier_run_launched_is_adopted_not_launched_again(tmp_path):
     assert record["earlier"]["messages"] == ["wave 1: adopted the launch job j1 of an earlier run, created %s" % T0]
 
 
+def test_a_launch_that_ends_between_the_reads_of_the_jobs_and_the_machines_is_adopted(tmp_path):
+    # The service moves on between two requests: whichever is read first sees the launch job running
+    # and no target machine yet; the second sees the job ended and the machine up.
+    reads = []
+
+    def seen(before, after):
+        def answer(unused_args):
+            reads.append(before)
+            return after if len(reads) > 1 else before
+        return answer
+
+    run = begin(tmp_path)
+    result = step(runbook_read, Modules(
+        service_job_info=seen({"jobs": [job("j1", ["web-1"], status="STARTED", ended=None)]}, {"jobs": [job("j1", ["web-1"])]}),
+        service_machine_info=seen(dict(project={"id": "p-id", "name": "production"}, service_time=T0, machines=[machine("web-1")]),
+                                  dict(project={"id": "p-id", "name": "production"}, service_time=T1,
+                                       machines=[machine("web-1", replica="r1", launched_at=T1)]))), run=run, session="s3ss10n")
+    assert result["adopted"] == [1] and result["to_clean"] == []
+    assert load(run)["earlier"]["adopted"]["0"]["id"] == "j1"
+
+
 def test_after_a_wave_that_failed_no_wave_is_launched(tmp_path):
     run = begin(tmp_path, waves="db-1; web-1")
     read(run, [machine("web-1"), machine("db-1")])

@@ -32,9 +32,12 @@ def machine(name, status="STARTED", replica=None, launched_at=None, kind="lastTe
     return found
 
 
-def job(job_id, created, machines, job_type="TEST_LAUNCH", status="COMPLETED", by=USER):
-    return {"id": job_id, "type": job_type, "status": status, "creationDateTime": created, "initiatedBy": by,
-            "participatingMachines": [name + "-id" for name in machines]}
+def job(job_id, created, machines, job_type="TEST_LAUNCH", status="COMPLETED", by=USER, ended=None):
+    found = {"id": job_id, "type": job_type, "status": status, "creationDateTime": created, "initiatedBy": by,
+             "participatingMachines": [name + "-id" for name in machines]}
+    if ended:
+        found["endDateTime"] = ended
+    return found
 
 
 def target(name, state="running", created=T1, ips=("203.0.113.9",)):
@@ -173,6 +176,15 @@ def test_machines_an_earlier_run_launched_and_did_not_clean_up_are_adopted():
     machines = [machine("web-1", replica="r1", launched_at=T1), machine("web-2", replica="r2", launched_at=T1)]
     found = earlier(machines, [job("j1", T0, ["web-1", "web-2"])])
     assert found["adopted"][0]["id"] == "j1" and found["clean"] == [] and [left["replica"] for left in found["ours"]] == ["r1", "r2"]
+
+
+def test_a_machine_launched_after_a_launch_of_ours_ended_is_not_traced_to_it():
+    # Launched at T2 by a job the run did not read: someone else's, not the one of ours that ended at T1.
+    machines = [machine("web-1", replica="r1", launched_at=T2)]
+    found = earlier(machines, [job("j1", T0, ["web-1"], ended=T1)])
+    assert found["adopted"] == {} and found["ours"] == [] and [left["name"] for left in found["foreign"]] == ["web-1"]
+    found = earlier([machine("web-1", replica="r1", launched_at=T1)], [job("j1", T0, ["web-1"], ended=T1)])
+    assert found["adopted"][0]["id"] == "j1"
 
 
 def test_adopting_can_be_turned_off():
