@@ -164,12 +164,16 @@ class ActionModule(RunbookStep):
                              wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
         if again.get("removed"):
             raise StepFailed("After their cleanup, recovery machines were still there: %s." % shown(again["removed_machines"]))
-        removed = cleaned.get("removed_machines") or []
+        # Every recovery machine of the memo is gone now; an earlier run stopped in its cleanup may have
+        # terminated some of them.
+        removed = sorted(state["recovery"])
+        terminated = len(cleaned.get("removed") or [])
         state["removed"] = removed
         self.forget_memo()
-        self.add_check("recovery machines", PASSED, "terminated %d recovery machines, proven gone%s" % (
-            len(cleaned.get("removed") or []), ": " + shown(removed) if removed else ""))
-        self.say("Failback of %s: %d recovery machines terminated, proven gone." % (record["project"], len(cleaned.get("removed") or [])))
+        message = "%d recovery machines terminated%s, proven gone" % (
+            terminated, "" if terminated == len(ids) else " (%d by an earlier run)" % (len(ids) - terminated))
+        self.add_check("recovery machines", PASSED, "%s: %s" % (message, shown(removed)))
+        self.say("Failback of %s: %s." % (record["project"], message))
         return removed
 
     # -- the memo and the report -----------------------------------------------------------------

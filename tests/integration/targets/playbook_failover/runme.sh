@@ -56,14 +56,15 @@ python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['result'
 
 # -- stopped while its launch job runs (SIGTERM: a stopped container; SIGKILL: a lost node), then run ---
 # -- again: the second run adopts the launch, and rolls back; one launch in all, the cloud as it was ----
-# Run a playbook in a process group of its own and stop it with SIG$1 once its output matches $2 (SIGTERM: a
-# stopped container; SIGKILL: a lost node, the whole group at once).
+# Run a playbook in a process group of its own and stop it with SIG$1 once its output matches $2, or once a
+# job of the type after "running:" runs in the project (SIGTERM: a stopped container; SIGKILL: a lost node,
+# the whole group at once).
 stop_when() {
     local signal=$1 pattern=$2 waited=0
     shift 2
     setsid "$@" >stopped.txt 2>&1 &
     local pid=$!
-    until grep -q "$pattern" stopped.txt; do
+    until case $pattern in running:*) "${site[@]}" running "${pattern#running:}" ;; *) grep -q "$pattern" stopped.txt ;; esac; do
         kill -0 "$pid" || { cat stopped.txt; echo "it ended before it printed: $pattern"; exit 1; }
         sleep 0.2
     done
@@ -125,18 +126,29 @@ grep -q "The data-loss guard stopped the run; nothing was launched. Not ready (1
 "${site[@]}" launches CUTOVER_LAUNCH 0
 test -s "$reports/failback_site.recovery.json"
 
-# -- stopped by SIGTERM while it waits for web-1 to catch up; then by SIGKILL while it launches back; run ---
-# -- again accepting the data loss, it goes on from where the service stands: the launch adopted, checked, --
-# -- returned, the recovery machines removed; one launch back in all -----------------------------------------
+# -- stopped by SIGTERM while it waits for web-1 to catch up; then by SIGKILL while it launches back, and ----
+# -- again while it removes the recovery machines; each run goes on from where the service stands: the -----
+# -- launch adopted, checked, returned, the recovery machines removed; one launch back in all --------------
 stop_when TERM "machines have caught up; not yet: web-1" ansible-playbook replication.recovery.failback "${back[@]}"
 # -- then stopped by SIGKILL while it launches back, accepting the data loss; the next run adopts that launch --
 stop_when KILL "$launching" ansible-playbook replication.recovery.failback "${back[@]}" -e failback_accept_data_loss=true
+# -- and is stopped by SIGKILL once replication is returned, while its (slowed) cleanup removes the recovery --
+# -- machines; the run after it finds the failback happened, and finishes the removal --------------------
+ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"jobTypes": ["CLEANUP"], "slowFactor": 30, "count": 1}]}' \
+    ../playbook_dr_test/faults.yml
+stop_when KILL running:CLEANUP \
+    ansible-playbook replication.recovery.failback "${back[@]}" -e failback_accept_data_loss=true -e failback_clean_recovery=true
+grep -q "Failback of site: replication is reversed" stopped.txt
+grep -q "Wave 1 was launched by an earlier run of this failback" stopped.txt || not_adopted
+if grep -q "recovery machines terminated" stopped.txt; then cat stopped.txt; echo "the stopped run was not stopped in its cleanup"; exit 1; fi
+test -s "$reports/failback_site.recovery.json"
 ansible-playbook replication.recovery.failback "${back[@]}" -e failback_accept_data_loss=true -e failback_clean_recovery=true | tee output.txt
-grep -q "Failback of site: replication is reversed" output.txt
-grep -q "Wave 1 was launched by an earlier run of this failback" output.txt || not_adopted
+grep -q "Failback of site: the failback happened and replication runs in its original direction again." output.txt
+grep -q "Failback of site: 0 recovery machines terminated (3 by an earlier run), proven gone." output.txt
 "${site[@]}" launches CUTOVER_LAUNCH 1
 "${site[@]}" direction original
 "${site[@]}" failed-back yes
+test "$("${site[@]}" cloud | grep -c RECOVERY || true)" = 0
 python -c "import json, sys; r = json.load(open(sys.argv[1])); f = r['failback']; assert r['result'] == 'passed' and f['stage'] == 'returned' \
 and sorted(f['recovery_removed']) == ['app-1', 'db-1', 'web-1'] and sorted(r['kept']) == ['app-1', 'db-1', 'web-1'], r" "$reports/failback_site.json"
 if [ -e "$reports/failback_site.recovery.json" ]; then echo "the memo of removed recovery machines was kept"; exit 1; fi

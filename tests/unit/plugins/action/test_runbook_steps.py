@@ -496,7 +496,11 @@ def test_without_a_source_region_a_machine_newer_than_its_memo_was_launched_back
     assert result["stage"] == "launched back"
 
 
-def test_the_return_removes_the_recovery_machines_of_the_memo_and_proves_them_gone(tmp_path):
+@pytest.mark.parametrize("terminated,said", [
+    (["db-1-away"], "1 recovery machines terminated, proven gone: db-1"),
+    ([], "0 recovery machines terminated (1 by an earlier run), proven gone: db-1"),  # a run stopped in its cleanup
+])
+def test_the_return_removes_the_recovery_machines_of_the_memo_and_proves_them_gone(tmp_path, terminated, said):
     run = reverse(tmp_path, [site_machine("db-1", "away")], reversed_now=False)[0]
     record = load(run)
     record["waves"] = [{"machines": ["db-1"], "status": "launched", "job": {"id": "j1"}}]
@@ -505,15 +509,18 @@ def test_the_return_removes_the_recovery_machines_of_the_memo_and_proves_them_go
     with open(run, "w") as stream:
         json.dump(record, stream)
     cleanups = Modules(service_reverse_replication={"changed": True, "project": {}},
-                       service_replica_cleanup=[{"removed": ["db-1-away"], "removed_machines": ["db-1"], "job": {"id": "c1", "status": "COMPLETED"}},
+                       service_replica_cleanup=[{"removed": terminated, "removed_machines": ["db-1"] if terminated else [],
+                                                 "job": {"id": "c1", "status": "COMPLETED"} if terminated else None},
                                                 {"removed": [], "removed_machines": []}])
     result = step(runbook_reverse, cleanups, run=run, session="s3ss10n", direction="original", memo_dir=str(tmp_path / "reports"),
                   remove_recovery="yes")
     assert result["returned"] is True and result["removed"] == ["db-1"]
     assert [args["replicas"] for args in cleanups.called("service_replica_cleanup")] == [["db-1-away"], ["db-1-away"]]
     assert not os.path.exists(tmp_path / "reports" / "failback_production.recovery.json")
-    checks = dict((check["name"], check["status"]) for check in load(run)["run_checks"])
-    assert checks == {"reverse": "passed", "original direction": "passed", "recovery machines": "passed"}
+    checks = dict((check["name"], check) for check in load(run)["run_checks"])
+    assert dict((name, check["status"]) for name, check in checks.items()) == {
+        "reverse": "passed", "original direction": "passed", "recovery machines": "passed"}
+    assert checks["recovery machines"]["message"] == said
 
 
 def test_a_failed_failback_leaves_replication_reversed(tmp_path):

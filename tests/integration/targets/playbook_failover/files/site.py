@@ -88,6 +88,13 @@ def jobs(url):
         print(job["creationDateTime"], job["type"], job["status"], job["initiatedBy"], len(job.get("participatingMachines") or []), job["id"])
 
 
+def running(url, kind):
+    """Exits 0 while a job of ``kind`` runs in the project, 1 otherwise."""
+    session, base = service(url)
+    jobs = session.get(base + "/jobs", timeout=30).json()["items"]
+    sys.exit(0 if any(job["type"] == kind and job["status"] in ("PENDING", "STARTED") for job in jobs) else 1)
+
+
 def write_rate(url, name, mbps):
     session, base = service(url)
     machine = machines(session, base)[name]
@@ -113,6 +120,6 @@ def failed_back(url, removed):
 
 
 if __name__ == "__main__":
-    COMMANDS = dict(moment=moment, launch_test=launch_test, cloud=cloud, points=points, launches=launches, jobs=jobs, write_rate=write_rate,
+    COMMANDS = dict(moment=moment, launch_test=launch_test, cloud=cloud, points=points, launches=launches, jobs=jobs, running=running, write_rate=write_rate,
                     direction=direction, failed_back=failed_back)
     COMMANDS[sys.argv[2].replace("-", "_")](sys.argv[1], *sys.argv[3:])
