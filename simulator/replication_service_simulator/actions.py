@@ -5,6 +5,7 @@ it planned to fail, so planners compose: a recovery plan run is launch (or clean
 one after another, with the steps' waits between them.
 """
 
+from .catalog import cloud_refusal
 from .clock import iso, parse_duration
 from .jobs import Job
 from .state import launch_replica, replaced_by_launch, terminate_replica
@@ -99,6 +100,10 @@ def _plan_one_launch(sim, project, job, machine, point, launch_type, start, debu
     if _fails(sim, job, machine):
         job.at(converted, "%s: conversion failed (simulated failure)." % name, fail)
         return converted, True
+    refusal = launch_refusal(sim, project, machine)
+    if refusal:
+        job.at(converted, "%s: conversion finished; the cloud refused to start the target machine: %s." % (name, refusal), fail)
+        return converted, True
     job.at(converted, "%s: conversion finished; starting the target machine." % name)
     if debug_scripts:
         job.at(converted, "%s: running %d preboot and %d postboot debug scripts." % (
@@ -180,6 +185,17 @@ def recommended_instance_type(machine):
     if cores <= 4 and memory_gib <= 16:
         return "m5.xlarge"
     return "r5.large"
+
+
+def launch_refusal(sim, project, machine):
+    """Why the cloud would refuse the machine's target machine in the region it lands in, or None."""
+    config = sim.default_config(project) or {}
+    region_id = sim.site_of(project)
+    region = sim.project_region(project, region_id) if region_id else None
+    if region is None:
+        return None
+    blueprint = next((b for b in project.blueprints.values() if b["machineId"] == machine.id and b["region"] == region_id), {})
+    return cloud_refusal(region, blueprint, config.get("subnetId") if region_id == config.get("region") else None)
 
 
 def blueprint_shape(sim, project, machine):

@@ -25,12 +25,9 @@ def _sim(request):
 
 def _region_view(sim, project, region_id):
     """The region as the project's credentials see it: those of its configuration there, else its own."""
-    credentials = [c["cloudCredentials"] for c in project.configs.values() if c["region"] == region_id] + list(project.credentials_ids)
-    for credentials_id in credentials:
-        creds = sim.credentials.get(credentials_id)
-        view = sim.region_of(creds, region_id) if creds else None
-        if view is not None:
-            return view
+    view = sim.project_region(project, region_id)
+    if view is not None:
+        return view
     raise invalid("region: %s is not a region the project's cloud credentials can use." % region_id)
 
 

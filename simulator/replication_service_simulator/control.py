@@ -65,6 +65,17 @@ class Settings(Control):
     initiationStepSeconds: Optional[float] = Field(None, gt=0)
 
 
+class DriftRemoval(Control):
+    subnets: List[str] = []
+    securityGroups: List[str] = []
+    instanceTypes: List[str] = []
+
+
+class Drift(Control):
+    regionId: str
+    remove: DriftRemoval
+
+
 class MachineControl(Control):
     agentConnected: Optional[bool] = None
     writeRateMbps: Optional[float] = Field(None, ge=0)
@@ -179,6 +190,17 @@ async def control_machine(machineId: str, body: MachineControl, request: Request
             return {"id": machine.id, "agentConnected": machine.agent_connected,
                     "writeRateMbps": machine.replication.write_rate * 8 / 1000 / 1000}
     raise not_found("Machine %s" % machineId)
+
+
+@router.post("/drift")
+async def drift(body: Drift, request: Request):
+    """Delete subnets, security groups (by ID or name) or instance types from a region in every cloud
+    account, as someone does in a real account: blueprints that name them go stale."""
+    sim = _sim(request)
+    gone = sim.drift.setdefault(body.regionId, {"subnets": set(), "securityGroups": set(), "instanceTypes": set()})
+    for member in gone:
+        gone[member].update(getattr(body.remove, member))
+    return {"regionId": body.regionId, "removed": dict((member, sorted(values)) for member, values in gone.items())}
 
 
 @router.get("/cloud")

@@ -85,6 +85,7 @@ class Subnet(Wire):
     subnetId: str
     networkId: Optional[str] = None
     name: Optional[str] = None
+    cidrBlock: Optional[str] = None  # the simulator's choice: the interface leaves a region's further members open
 
 
 class SecurityGroup(Wire):
@@ -103,6 +104,9 @@ class Region(Wire):
     zones: Optional[List[str]] = None
     volumeEncryptionKeys: Optional[List[str]] = None
     iamRoles: Optional[List[str]] = None
+    # The simulator's choices for the region's "...": the static addresses and disk types it offers.
+    staticIps: Optional[List[str]] = None
+    diskTypes: Optional[List[str]] = None
 
 
 class License(Wire):

@@ -245,6 +245,9 @@ class Simulator:
         self.outbox: List[dict] = []
         self.ip_counter = 0
         self.faults = []
+        # What was deleted in the cloud accounts behind the service's back, by region ID: subnets and
+        # security groups (by ID or name) and instance types it no longer offers (control.py, /drift).
+        self.drift: Dict[str, Dict[str, set]] = {}
         self.stats.clear()
 
     def now(self):
@@ -298,8 +301,27 @@ class Simulator:
             if view["id"] in creds.deleted_regions:
                 continue
             view["name"] = creds.region_names.get(view["id"], view["name"])
-            views.append(view)
+            views.append(self._drifted(view))
         return views
+
+    def _drifted(self, view):
+        """The region without what was deleted from it in the cloud."""
+        gone = self.drift.get(view["id"])
+        if gone:
+            view["subnets"] = [s for s in view["subnets"] if not {s["subnetId"], s["name"]} & gone["subnets"]]
+            view["securityGroups"] = [g for g in view["securityGroups"] if not {g["securityGroupId"], g["name"]} & gone["securityGroups"]]
+            view["instanceTypes"] = [t for t in view["instanceTypes"] if t not in gone["instanceTypes"]]
+        return view
+
+    def project_region(self, project, region_id):
+        """The region as the project's credentials see it: those of its configuration there, else its own; None if none can."""
+        credentials = [c["cloudCredentials"] for c in project.configs.values() if c["region"] == region_id] + list(project.credentials_ids)
+        for credentials_id in credentials:
+            creds = self.credentials.get(credentials_id)
+            view = self.region_of(creds, region_id) if creds else None
+            if view is not None:
+                return view
+        return None
 
     def region_of(self, creds, region_id):
         for view in self.regions_of(creds):
