@@ -45,6 +45,7 @@ class ActionModule(RunbookStep):
         blocking_launch_types=dict(type="raw", default=[]),
         clean_blocking=dict(type="raw", default=False),
         clean_blocking_option=dict(type="str", default="clean_blocking"),
+        check_launch_settings=dict(type="raw", default=True),
         targets=dict(type="dict", default={}, options=TARGETS),
         checks_tasks=dict(type="str"),
         checks_name=dict(type="str", default="checks"),
@@ -97,6 +98,7 @@ class ActionModule(RunbookStep):
             clean_leftovers=parse_flag(args["clean_leftovers"], "clean_leftovers"),
             blocking=dict(kinds=blocking, clean=parse_flag(args["clean_blocking"], "clean_blocking"), option=args["clean_blocking_option"],
                           machines=[]),
+            launch_settings=dict(check=parse_flag(args["check_launch_settings"], "check_launch_settings", default=True), problems={}),
             targets=dict(rpo_seconds=parse_number(targets.get("rpo_seconds"), "targets.rpo_seconds"),
                          rto_seconds=parse_number(targets.get("rto_seconds"), "targets.rto_seconds")),
             settings=dict(

@@ -48,6 +48,7 @@ class ActionModule(RunbookStep):
                 verdict.update(forced=not verdict["passed"], forced_because=record["gate"].get("not_enforced_because"))
         record["health"] = dict((verdict["name"], verdict) for verdict in verdicts)
         record["blocking"]["machines"] = blocking_machines(taking_part, record["blocking"]["kinds"])
+        self.check_launch_settings(taking_part)
         ids = dict((machine["name"], machine["id"]) for machine in chosen["machines"])
         earlier = earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"],
                               plan=bool(plan), waves=[[ids[name] for name in wave] for wave in chosen["waves"]], adopt=record["adopt"],
@@ -57,6 +58,15 @@ class ActionModule(RunbookStep):
         self.stop_unless_ready(verdicts, earlier)
         return dict(machines=len(chosen["machines"]), excluded=chosen["excluded"], waves=[len(wave) for wave in chosen["waves"]],
                     adopted=sorted(index + 1 for index in earlier["adopted"]), to_clean=[left["name"] for left in earlier["clean"]])
+
+    def check_launch_settings(self, taking_part):
+        """Each taking-part machine's blueprint against what the target region offers now: the problems by machine name."""
+        settings = self.record.setdefault("launch_settings", dict(check=True, problems={}))
+        if not settings["check"]:
+            return
+        found = self.service("service_blueprint_info", project=self.record["project_id"], validate=True)
+        names = set(machine["name"] for machine in taking_part)
+        settings.update(checked=True, region=found["region"]["name"], problems=dict((name, messages) for name, messages in found["problems"].items() if name in names))
 
     def read_plan(self):
         record = self.record
@@ -112,6 +122,13 @@ class ActionModule(RunbookStep):
                 record["gate"].get("name", "health gate"),
                 len(unhealthy), len(verdicts), ". ".join(unhealthy[:UNHEALTHY_SHOWN]),
                 ". And %d more (see the report)" % (len(unhealthy) - UNHEALTHY_SHOWN) if len(unhealthy) > UNHEALTHY_SHOWN else ""))
+        problems = record["launch_settings"]["problems"]
+        if problems and not every_wave_adopted:
+            lines = ["%s: %s" % (name, "; ".join(messages)) for name, messages in sorted(problems.items())]
+            raise StepFailed("The launch settings check stopped the run; nothing was launched. %d of %d machines cannot launch in %s as their "
+                             "blueprints say: %s%s. Mend their blueprints, or exclude them." % (
+                                 len(problems), len(verdicts), record["launch_settings"]["region"], ". ".join(lines[:UNHEALTHY_SHOWN]),
+                                 ". And %d more (see the report)" % (len(lines) - UNHEALTHY_SHOWN) if len(lines) > UNHEALTHY_SHOWN else ""))
         if earlier["running_is"] == "other":
             job = earlier["running"]
             raise StepFailed("Another job is running in project %s: %s %s, started by %s; nothing was launched. Run again when it has "

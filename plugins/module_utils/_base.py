@@ -362,6 +362,22 @@ class ServiceModule(AnsibleModule):
         """Every machine of the project, stopped ones included: one list call per run."""
         return self.items_of("machine", project=project)
 
+    def target_region(self, project, value=None):
+        """The region ``value`` (name or ID; the region of the project's default replication configuration if None), as the
+        credentials of the project's configuration there (or the project's) see it."""
+        configs = self.list("/projects/%s/replicationConfigurations" % project["id"])
+        if value is None:
+            default = next((c for c in configs if c["id"] == project.get("replicationConfiguration")), None)
+            if default is None:
+                self.fail_json(msg="Project %r has no default replication configuration: give region." % project["name"])
+            value = default["region"]
+        credentials = [c["cloudCredentials"] for c in configs] + list(project.get("cloudCredentialsIDs", []))
+        for credentials_id in dict.fromkeys(credentials):
+            region = self.lookup("region", value, required=False, credentials=credentials_id)
+            if region is not None:
+                return region
+        self.fail_json(msg="Region %r is not one the cloud credentials of project %r can use." % (value, project["name"]))
+
     def resolve_machines(self, project, values):
         """The machines named (or with the IDs) in ``values``, all of them if None.
 

@@ -122,6 +122,17 @@ options:
     type: str
     default: clean_blocking
     version_added: 2.0.0
+  check_launch_settings:
+    description:
+      - Prove in the preflight that every machine taking part can launch as its blueprint says - subnets,
+        security groups, instance type and the rest against what the target region offers now (see
+        M(replication.recovery.service_blueprint_info)). A machine whose blueprint names what the region
+        lacks stops the run before anything is launched, named with the value and what the region has;
+        exclude it, or mend its blueprint.
+      - Turn it off for a launch that does not land in the project's target region, such as a failback's.
+    type: raw
+    default: true
+    version_added: 2.0.0
   targets:
     description: Recovery objectives in seconds; a machine that misses one fails. None if not given.
     type: dict

@@ -154,7 +154,7 @@ class BlueprintModule(ServiceModule):
     def work(self):
         project = self.project(self.params["project"])
         machine = self.resolve_machines(project, [self.params["machine"]])[0]
-        region = self.region(project)
+        region = self.target_region(project, self.params["region"])
         path = "/projects/%s/blueprints" % project["id"]
         current = next((b for b in self.list(path) if b["machineId"] == machine["id"] and b["region"] == region["id"]), None)
         desired = self.desired(current, region=region)
@@ -165,21 +165,6 @@ class BlueprintModule(ServiceModule):
                                 update=lambda changes: self.client.patch("%s/%s" % (path, current["id"]), changes))
         return dict(blueprint=blueprint)
 
-    def region(self, project):
-        """The region, as the credentials of the project's configuration there (or the project's) see it."""
-        configs = self.list("/projects/%s/replicationConfigurations" % project["id"])
-        value = self.params["region"]
-        if value is None:
-            default = next((c for c in configs if c["id"] == project.get("replicationConfiguration")), None)
-            if default is None:
-                self.fail_json(msg="Project %r has no default replication configuration: give region." % project["name"])
-            value = default["region"]
-        credentials = [c["cloudCredentials"] for c in configs] + list(project.get("cloudCredentialsIDs", []))
-        for credentials_id in dict.fromkeys(credentials):
-            region = self.lookup("region", value, required=False, credentials=credentials_id)
-            if region is not None:
-                return region
-        self.fail_json(msg="Region %r is not one the cloud credentials of project %r can use." % (value, project["name"]))
 
 
 def merged_disks(current, changes):

@@ -81,6 +81,7 @@ class _Run:
         self.targets = record.get("targets") or {}
         self.health = record.get("health") or {}
         self.gate_name = (record.get("gate") or {}).get("name") or "health gate"
+        self.launch_settings = record.get("launch_settings") or {}
         self.launched = record.get("launched") or {}
         self.failed = record.get("failed_machines") or {}
         self.view = record.get("view") or {}
@@ -123,6 +124,10 @@ class _Run:
             checks.append(_check(gate_name, SKIPPED, "%s: %s" % (gate.get("forced_because") or "launched anyway, as asked", "; ".join(gate["reasons"])))
                           if gate.get("forced") else
                           _check(gate_name, PASSED if gate["passed"] else FAILED, "; ".join(gate["reasons"]) or gate["replication_state"]))
+        if self.launch_settings.get("checked"):
+            problems = self.launch_settings["problems"].get(name)
+            checks.append(_check("launch settings", FAILED if problems else PASSED,
+                                 "; ".join(problems) if problems else "as region %s offers" % self.launch_settings.get("region")))
         entry = self.launched.get(name)
         checks.append(self.launch_check(name, entry))
 
@@ -382,6 +387,7 @@ def plan_of(record, schema, generated=None):
             data_loss_seconds=seconds_between(point["date_time"], record.get("started")) if point else gate.get("lag_seconds"),
             data_loss_from="the point in time" if point else "the lag now (the latest point is taken as it launches)",
             gate=dict(passed=gate.get("passed"), forced=bool(gate.get("forced")), reasons=gate.get("reasons") or []),
+            launch_settings=((record.get("launch_settings") or {}).get("problems") or {}).get(name) or [],
         ))
     failure = record.get("failure")
     earlier, blocking = record.get("earlier") or {}, record.get("blocking") or {}

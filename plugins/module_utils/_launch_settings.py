@@ -1,0 +1,89 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Launch settings proven before launch: what a machine's blueprint names that its target region
+does not offer. The service checks a blueprint when it is written, but the cloud changes under it
+(a subnet deleted in the account), and a launch then fails only inside its job, minutes in."""
+
+import ipaddress
+
+SHOWN = 8
+
+
+def _offered(values):
+    values = list(values)
+    return ", ".join(values[:SHOWN]) + (" and %d more" % (len(values) - SHOWN) if len(values) > SHOWN else "") if values else "none"
+
+
+def _named(items, key):
+    """A region's subnets or security groups as ``name (ID)``, for a message."""
+    return _offered("%s (%s)" % (item.get("name"), item[key]) if item.get("name") else item[key] for item in items)
+
+
+def _problem(member, value, message):
+    return dict(member=member, value=value, message=message)
+
+
+def launch_setting_problems(blueprint, region):
+    """What ``blueprint`` names that ``region`` (as the service describes it) does not offer: a list
+    of ``{member, value, message}``, each message naming the value and what the region has instead.
+
+    Only what the blueprint names and the region lists is judged: a region that does not list static
+    addresses, say, has none judged. Subnets and security groups must exist and lie in one network; a
+    custom private address must lie in its subnet's range when the region gives ranges."""
+    problems = []
+    where = "region %s" % (region.get("name") or region.get("id"))
+    subnets = dict((subnet["subnetId"], subnet) for subnet in region.get("subnets") or [])
+    groups = dict((group["securityGroupId"], group) for group in region.get("securityGroups") or [])
+    for value in blueprint.get("subnetIDs") or []:
+        if value not in subnets:
+            problems.append(_problem("subnetIDs", value, "subnet %s is not in %s; it has %s" % (
+                value, where, _named(region.get("subnets") or [], "subnetId"))))
+    for value in blueprint.get("securityGroupIDs") or []:
+        if value not in groups:
+            problems.append(_problem("securityGroupIDs", value, "security group %s is not in %s; it has %s" % (
+                value, where, _named(region.get("securityGroups") or [], "securityGroupId"))))
+    networks = {}
+    for value in blueprint.get("subnetIDs") or []:
+        if subnets.get(value, {}).get("networkId"):
+            networks.setdefault(subnets[value]["networkId"], []).append("subnet " + (subnets[value].get("name") or value))
+    for value in blueprint.get("securityGroupIDs") or []:
+        if groups.get(value, {}).get("networkId"):
+            networks.setdefault(groups[value]["networkId"], []).append("security group " + (groups[value].get("name") or value))
+    if len(networks) > 1:
+        problems.append(_problem("networks", sorted(networks), "subnets and security groups lie in different networks: %s" % "; ".join(
+            "%s in %s" % (", ".join(names), network) for network, names in sorted(networks.items()))))
+    for member, offered, what in (("instanceType", "instanceTypes", "instance type"), ("iamRole", "iamRoles", "IAM role"),
+                                  ("staticIp", "staticIps", "static address")):
+        value = blueprint.get(member)
+        if value and offered in region and value not in region[offered]:
+            problems.append(_problem(member, value, "%s %s is not offered in %s; it has %s" % (what, value, where, _offered(region[offered]))))
+    if "diskTypes" in region:
+        for disk in blueprint.get("disks") or []:
+            if disk.get("type") and disk["type"] not in region["diskTypes"]:
+                problems.append(_problem("disks", disk["type"], "disk type %s of %s is not offered in %s; it has %s" % (
+                    disk["type"], disk.get("name"), where, _offered(region["diskTypes"]))))
+    problems.extend(_outside_their_subnet(blueprint, subnets))
+    return problems
+
+
+def _outside_their_subnet(blueprint, subnets):
+    """Custom private addresses outside the range of the blueprint's first subnet (where the launched
+    machine's interface goes), when the region gives the subnet's range."""
+    if blueprint.get("privateIPAction") != "CUSTOM_IP":
+        return []
+    first = subnets.get((blueprint.get("subnetIDs") or [None])[0]) or {}
+    if not first.get("cidrBlock"):
+        return []
+    block = ipaddress.ip_network(first["cidrBlock"], strict=False)
+    problems = []
+    for address in blueprint.get("privateIPs") or []:
+        try:
+            inside = ipaddress.ip_address(address) in block
+        except ValueError:
+            inside = False
+        if not inside:
+            problems.append(_problem("privateIPs", address, "private address %s is outside the range %s of subnet %s" % (
+                address, block, first.get("name") or first["subnetId"])))
+    return problems
