@@ -66,7 +66,8 @@ class ActionModule(RunbookStep):
             return
         found = self.service("service_blueprint_info", project=self.record["project_id"], validate=True)
         names = set(machine["name"] for machine in taking_part)
-        settings.update(checked=True, region=found["region"]["name"], problems=dict((name, messages) for name, messages in found["problems"].items() if name in names))
+        problems = dict((name, messages) for name, messages in found["problems"].items() if name in names)
+        settings.update(checked=True, region=found["region"]["name"], problems=problems)
 
     def read_plan(self):
         record = self.record

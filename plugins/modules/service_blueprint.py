@@ -166,7 +166,6 @@ class BlueprintModule(ServiceModule):
         return dict(blueprint=blueprint)
 
 
-
 def merged_disks(current, changes):
     """The current disks with the named ones changed; disks not named keep their settings."""
     disks = [dict(disk) for disk in current]

@@ -83,8 +83,9 @@ def test_a_machine_in_the_isolated_network_launches_there(api, client, replicati
     project = replicating["project"]
     m1 = project["machines"]["m1"]
     subnets, groups = by_name(east["subnets"], "subnetId"), by_name(east["securityGroups"], "securityGroupId")
-    api.ok("PATCH", blueprint_of(api, project, m1), json={"subnetIDs": [subnets["isolated-a"]], "securityGroupIDs": [groups["isolated"]],
-                                                         "privateIPAction": "CUSTOM_IP", "privateIPs": ["172.16.0.9"]})
+    isolated = {"subnetIDs": [subnets["isolated-a"]], "securityGroupIDs": [groups["isolated"]], "privateIPAction": "CUSTOM_IP",
+                "privateIPs": ["172.16.0.9"]}
+    api.ok("PATCH", blueprint_of(api, project, m1), json=isolated)
     assert launch(api, client, project, m1)["status"] == "COMPLETED"
     launched = next(m for m in cloud(client) if m["sourceMachineId"] == m1)
     assert launched["subnetId"] == subnets["isolated-a"] and launched["privateIp"] == "172.16.0.9"

@@ -16,8 +16,8 @@ REGION = {
 }
 
 
-def messages(blueprint, region=REGION):
-    return [problem["message"] for problem in launch_setting_problems(blueprint, region)]
+def messages(blueprint, region=None):
+    return [problem["message"] for problem in launch_setting_problems(blueprint, region or REGION)]
 
 
 def test_a_blueprint_that_names_what_the_region_offers_holds():
