@@ -15,6 +15,12 @@ JOBS_READ = 50
 UNHEALTHY_SHOWN = 5
 
 
+def sentences(lines):
+    """The first lines, one sentence each, and how many more the report has."""
+    more = len(lines) - UNHEALTHY_SHOWN
+    return ". ".join(lines[:UNHEALTHY_SHOWN]) + (". And %d more (see the report)" % more if more > 0 else "")
+
+
 class ActionModule(RunbookStep):
     PHASE = "preflight"
 
@@ -25,7 +31,8 @@ class ActionModule(RunbookStep):
         # The other way round, a job that ended between the two reads looks like a launch whose machines
         # are gone, and a rerun would launch its wave a second time.
         jobs = self.service("service_job_info", project=record["project"], limit=JOBS_READ)["jobs"]
-        view = self.service("service_machine_info", project=record["project"], lag_threshold=record["gate"]["lag_threshold"])
+        view = self.service("service_machine_info", project=record["project"], lag_threshold=record["gate"]["lag_threshold"],
+                            prove_launch_settings=record["launch_settings"]["check"])
         record.update(project_id=view["project"]["id"], started=view["service_time"])
         asked = record["asked"]
         try:
@@ -48,7 +55,7 @@ class ActionModule(RunbookStep):
                 verdict.update(forced=not verdict["passed"], forced_because=record["gate"].get("not_enforced_because"))
         record["health"] = dict((verdict["name"], verdict) for verdict in verdicts)
         record["blocking"]["machines"] = blocking_machines(taking_part, record["blocking"]["kinds"])
-        self.check_launch_settings(taking_part)
+        self.note_launch_settings(view.get("launch_settings"), taking_part)
         ids = dict((machine["name"], machine["id"]) for machine in chosen["machines"])
         earlier = earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"],
                               plan=bool(plan), waves=[[ids[name] for name in wave] for wave in chosen["waves"]], adopt=record["adopt"],
@@ -59,15 +66,13 @@ class ActionModule(RunbookStep):
         return dict(machines=len(chosen["machines"]), excluded=chosen["excluded"], waves=[len(wave) for wave in chosen["waves"]],
                     adopted=sorted(index + 1 for index in earlier["adopted"]), to_clean=[left["name"] for left in earlier["clean"]])
 
-    def check_launch_settings(self, taking_part):
-        """Each taking-part machine's blueprint against what the target region offers now: the problems by machine name."""
-        settings = self.record.setdefault("launch_settings", dict(check=True, problems={}))
-        if not settings["check"]:
+    def note_launch_settings(self, proven, taking_part):
+        """The problems of the taking-part machines' blueprints, as service_machine_info proved them (when asked)."""
+        if proven is None:
             return
-        found = self.service("service_blueprint_info", project=self.record["project_id"], validate=True)
         names = set(machine["name"] for machine in taking_part)
-        problems = dict((name, messages) for name, messages in found["problems"].items() if name in names)
-        settings.update(checked=True, region=found["region"]["name"], problems=problems)
+        problems = dict((name, messages) for name, messages in proven["problems"].items() if name in names)
+        self.record["launch_settings"].update(checked=True, region=proven["region"]["name"], problems=problems)
 
     def read_plan(self):
         record = self.record
@@ -119,17 +124,15 @@ class ActionModule(RunbookStep):
         elif unhealthy and not record["gate"]["enforce"]:
             self.say("Not ready, and launched anyway as asked (%d of %d): %s." % (len(unhealthy), len(verdicts), shown(unhealthy, UNHEALTHY_SHOWN)))
         elif unhealthy:
-            raise StepFailed("The %s stopped the run; nothing was launched. Not ready (%d of %d): %s%s." % (
+            raise StepFailed("The %s stopped the run; nothing was launched. Not ready (%d of %d): %s." % (
                 record["gate"].get("name", "health gate"),
-                len(unhealthy), len(verdicts), ". ".join(unhealthy[:UNHEALTHY_SHOWN]),
-                ". And %d more (see the report)" % (len(unhealthy) - UNHEALTHY_SHOWN) if len(unhealthy) > UNHEALTHY_SHOWN else ""))
+                len(unhealthy), len(verdicts), sentences(unhealthy)))
         problems = record["launch_settings"]["problems"]
         if problems and not every_wave_adopted:
             lines = ["%s: %s" % (name, "; ".join(messages)) for name, messages in sorted(problems.items())]
             raise StepFailed("The launch settings check stopped the run; nothing was launched. %d of %d machines cannot launch in %s as their "
-                             "blueprints say: %s%s. Mend their blueprints, or exclude them." % (
-                                 len(problems), len(verdicts), record["launch_settings"]["region"], ". ".join(lines[:UNHEALTHY_SHOWN]),
-                                 ". And %d more (see the report)" % (len(lines) - UNHEALTHY_SHOWN) if len(lines) > UNHEALTHY_SHOWN else ""))
+                             "blueprints say: %s. Mend their blueprints, or exclude them." % (
+                                 len(problems), len(verdicts), record["launch_settings"]["region"], sentences(lines)))
         if earlier["running_is"] == "other":
             job = earlier["running"]
             raise StepFailed("Another job is running in project %s: %s %s, started by %s; nothing was launched. Run again when it has "

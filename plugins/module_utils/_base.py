@@ -23,6 +23,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._compare impo
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, make_client
 from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
+from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
 
 # In check mode, what an earlier task of the same run would create is not there yet: a look-up of it
@@ -377,6 +378,16 @@ class ServiceModule(AnsibleModule):
             if region is not None:
                 return region
         self.fail_json(msg="Region %r is not one the cloud credentials of project %r can use." % (value, project["name"]))
+
+    def blueprints_proven(self, project, region=None, machine_ids=None):
+        """The region (by name or ID; the project's default if None) and the project's blueprints for it, of
+        ``machine_ids`` (all if None), each with its ``problems`` against what the region offers now."""
+        region = self.target_region(project, region)
+        blueprints = [blueprint for blueprint in self.list("/projects/%s/blueprints" % project["id"])
+                      if blueprint["region"] == region["id"] and (machine_ids is None or blueprint["machineId"] in machine_ids)]
+        for blueprint in blueprints:
+            blueprint["problems"] = launch_setting_problems(blueprint, region)
+        return region, blueprints
 
     def resolve_machines(self, project, values):
         """The machines named (or with the IDs) in ``values``, all of them if None.

@@ -87,3 +87,9 @@ def _outside_their_subnet(blueprint, subnets):
             problems.append(_problem("privateIPs", address, "private address %s is outside the range %s of subnet %s" % (
                 address, block, first.get("name") or first["subnetId"])))
     return problems
+
+
+def problems_by_machine(blueprints):
+    """The problems of the blueprints that have some, by machine name: one message each."""
+    return dict((blueprint.get("machineName") or blueprint["machineId"], [problem["message"] for problem in blueprint["problems"]])
+                for blueprint in blueprints if blueprint["problems"])

@@ -84,25 +84,21 @@ problems:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems
+from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import problems_by_machine
 
 
 class BlueprintInfoModule(ServiceModule):
     def work(self):
         params = self.params
         project = self.project(params["project"])
-        region = self.target_region(project, params["region"])
         wanted = None if params["machines"] is None else set(machine["id"] for machine in self.resolve_machines(project, params["machines"]))
-        blueprints = [blueprint for blueprint in self.list("/projects/%s/blueprints" % project["id"])
-                      if blueprint["region"] == region["id"] and (wanted is None or blueprint["machineId"] in wanted)]
+        region, blueprints = self.blueprints_proven(project, params["region"], wanted)
         result = dict(region=dict(id=region["id"], name=region.get("name")), blueprints=blueprints)
         if params["validate"]:
-            problems = {}
+            result["problems"] = problems_by_machine(blueprints)
+        else:
             for blueprint in blueprints:
-                blueprint["problems"] = launch_setting_problems(blueprint, region)
-                if blueprint["problems"]:
-                    problems[blueprint.get("machineName") or blueprint["machineId"]] = [problem["message"] for problem in blueprint["problems"]]
-            result["problems"] = problems
+                del blueprint["problems"]
         return result
 
 

@@ -50,6 +50,15 @@ options:
     type: bool
     default: false
     aliases: [include_target]
+  prove_launch_settings:
+    description:
+      - Also prove the machines' blueprints for the project's target region against what the region offers now,
+        as M(replication.recovery.service_blueprint_info) does with O(replication.recovery.service_blueprint_info#module:validate=true),
+        and return the problems as RV(launch_settings).
+      - Costs the three or four lists that proof reads, however many machines there are; the runbooks' preflight uses it.
+    type: bool
+    default: false
+    version_added: 2.0.0
 extends_documentation_fragment:
   - replication.recovery.project
   - replication.recovery.connection
@@ -142,6 +151,12 @@ project:
   returned: always
   type: dict
   sample: {id: 2f6f2c1e-8a0b-4c8e-9a55-6a3d2b1c0e9f, name: production}
+launch_settings:
+  description: The target region (C(id), C(name)) and the problems of each machine whose blueprint names what it does not offer, by machine name.
+  returned: with O(prove_launch_settings=true)
+  type: dict
+  sample: {region: {id: 8c94d736-9a3e-5ef5-88c4-c3f1daf9ae3c, name: us-east-1},
+           problems: {web-1: ["subnet subnet-0b09c00dbba0e596a is not in region us-east-1; it has private-a (subnet-4f1c0e2d9a8b7c6d5)"]}}
 service_time:
   description: The service's clock when the machines were read, which the lags are measured against.
   returned: always
@@ -152,6 +167,7 @@ service_time:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._domain import REPLICATION_STATES, iso_time
+from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import problems_by_machine
 from ansible_collections.replication.recovery.plugins.module_utils._machines import replication_facts
 
 
@@ -171,7 +187,11 @@ class MachineInfoModule(ServiceModule):
             if params["include_target_machine"] and machine.get("replica"):
                 machine["target_machine"] = self.target_machine(project, machine)
             result.append(machine)
-        return dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=iso_time(now))
+        answer = dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=iso_time(now))
+        if params["prove_launch_settings"]:
+            region, blueprints = self.blueprints_proven(project, machine_ids=set(machine["id"] for machine in machines))
+            answer["launch_settings"] = dict(region=dict(id=region["id"], name=region.get("name")), problems=problems_by_machine(blueprints))
+        return answer
 
 
 def main():
@@ -184,6 +204,7 @@ def main():
             lag_threshold=dict(type="int", default=600),
             stale_after=dict(type="int", default=900),
             include_target_machine=dict(type="bool", default=False, aliases=["include_target"]),
+            prove_launch_settings=dict(type="bool", default=False),
         ),
     ).run()
 

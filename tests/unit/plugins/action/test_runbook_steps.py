@@ -82,12 +82,17 @@ def begin(tmp_path, **inputs):
     return result["run"]
 
 
-SETTINGS_HOLD = {"region": {"id": "r-id", "name": "us-east-1"}, "blueprints": [], "problems": {}}
+SETTINGS_HOLD = {"region": {"id": "r-id", "name": "us-east-1"}, "problems": {}}
 
 
-def read(run, machines, jobs=(), **modules):
-    answers = dict(dict(service_machine_info={"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": machines},
-                        service_job_info={"jobs": list(jobs)}, service_blueprint_info=SETTINGS_HOLD), **modules)
+def read(run, machines, jobs=(), launch_settings=SETTINGS_HOLD, **modules):
+    def machine_info(args):
+        found = {"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": machines}
+        if args.get("prove_launch_settings"):
+            found["launch_settings"] = launch_settings
+        return found
+
+    answers = dict(dict(service_machine_info=machine_info, service_job_info={"jobs": list(jobs)}), **modules)
     return step(runbook_read, Modules(**answers), run=run, session="s3ss10n")
 
 
@@ -166,7 +171,7 @@ def test_read_stops_the_run_before_anything_is_launched(tmp_path, machines, jobs
 def test_a_blueprint_naming_what_the_region_lacks_stops_the_run_before_launching_unless_its_machine_is_excluded(tmp_path):
     lacking = dict(SETTINGS_HOLD, problems={"web-1": ["subnet subnet-9 is not in region us-east-1; it has private-a (subnet-1)"]})
     run = begin(tmp_path)
-    result = read(run, [machine("web-1"), machine("db-1")], service_blueprint_info=lacking)
+    result = read(run, [machine("web-1"), machine("db-1")], launch_settings=lacking)
     assert result["failed"] and result["msg"].startswith(
         "The launch settings check stopped the run; nothing was launched. 1 of 2 machines cannot launch in us-east-1 as their blueprints "
         "say: web-1: subnet subnet-9 is not in region us-east-1; it has private-a (subnet-1). Mend their blueprints, or exclude them.")
@@ -176,10 +181,10 @@ def test_a_blueprint_naming_what_the_region_lacks_stops_the_run_before_launching
     checks = dict((m["name"], dict((c["name"], c["status"]) for c in m["checks"])) for m in report["machines"])
     assert checks["web-1"]["launch settings"] == "failed" and checks["db-1"]["launch settings"] == "passed"
     run = begin(tmp_path, exclude="web-1")
-    assert not read(run, [machine("web-1"), machine("db-1")], service_blueprint_info=lacking).get("failed")
+    assert not read(run, [machine("web-1"), machine("db-1")], launch_settings=lacking).get("failed")
     run = begin(tmp_path, check_launch_settings="no")
-    modules = dict(service_blueprint_info=lambda args: pytest.fail("the launch settings were read"))
-    assert not read(run, [machine("web-1")], **modules).get("failed")
+    assert not read(run, [machine("web-1"), machine("db-1")], launch_settings=lacking).get("failed")  # not asked for, so not proven
+    assert load(run)["launch_settings"] == {"check": False, "problems": {}}
 
 
 def test_a_gate_not_enforced_reports_and_goes_on(tmp_path):
@@ -280,8 +285,7 @@ def test_a_launch_that_ends_between_the_reads_of_the_jobs_and_the_machines_is_ad
         service_job_info=seen({"jobs": [job("j1", ["web-1"], status="STARTED", ended=None)]}, {"jobs": [job("j1", ["web-1"])]}),
         service_machine_info=seen(dict(project={"id": "p-id", "name": "production"}, service_time=T0, machines=[machine("web-1")]),
                                   dict(project={"id": "p-id", "name": "production"}, service_time=T1,
-                                       machines=[machine("web-1", replica="r1", launched_at=T1)])),
-        service_blueprint_info=SETTINGS_HOLD), run=run, session="s3ss10n")
+                                       machines=[machine("web-1", replica="r1", launched_at=T1)]))), run=run, session="s3ss10n")
     assert result["adopted"] == [1] and result["to_clean"] == []
     assert load(run)["earlier"]["adopted"]["0"]["id"] == "j1"
 
