@@ -85,11 +85,11 @@ def begin(tmp_path, **inputs):
 SETTINGS_HOLD = {"region": {"id": "r-id", "name": "us-east-1"}, "problems": {}}
 
 
-def read(run, machines, jobs=(), launch_settings=SETTINGS_HOLD, **modules):
+def read(run, machines, jobs=(), launch_settings=None, **modules):
     def machine_info(args):
         found = {"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": machines}
         if args.get("prove_launch_settings"):
-            found["launch_settings"] = launch_settings
+            found["launch_settings"] = launch_settings or SETTINGS_HOLD
         return found
 
     answers = dict(dict(service_machine_info=machine_info, service_job_info={"jobs": list(jobs)}), **modules)
