@@ -107,10 +107,44 @@ def tail(path, lines=40):
         return "".join(handle.readlines()[-lines:])
 
 
+def run_tree(pid):
+    """The process ``pid`` and all its descendants. Ansible's workers call setsid(), so they leave the run's
+    process group (and session): only the tree of parents finds them."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as handle:
+                    parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+            except (IOError, OSError, ValueError, IndexError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    tree, todo = [], [pid]
+    while todo:
+        tree.append(todo.pop())
+        todo.extend(children.get(tree[-1], []))
+    return tree
+
+
+def kill_run(pid):
+    """A lost node: every process of the run dies at once. Frozen first, so that none starts another meanwhile."""
+    for unused in range(2):
+        for member in run_tree(pid):
+            try:
+                os.kill(member, signal.SIGSTOP)
+            except ProcessLookupError:
+                pass
+    for member in run_tree(pid):
+        try:
+            os.kill(member, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def stop(process, name, number, output):
     """Stop the run; answers a note when it had to be killed after all."""
     if number == signal.SIGKILL:
-        os.killpg(process.pid, signal.SIGKILL)  # a lost node: every process of the run dies at once
+        kill_run(process.pid)
     else:
         process.send_signal(number)  # as AWX (through ansible-runner) and container runtimes do
     try:
