@@ -7,7 +7,7 @@ extra variables and surveys give text), and one session for every later step. Do
 plugins/modules/runbook_begin.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    KINDS, LAUNCH_TYPES, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number, parse_point_policy)
+    KINDS, LAUNCH_TYPES, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number, parse_point_policy, parse_test_network)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, new_run
 
 GATE = dict(states=dict(type="raw", default=["continuous"]), max_lag=dict(type="raw"), no_backlog=dict(type="raw", default=False),
@@ -46,6 +46,7 @@ class ActionModule(RunbookStep):
         clean_blocking=dict(type="raw", default=False),
         clean_blocking_option=dict(type="str", default="clean_blocking"),
         check_launch_settings=dict(type="raw", default=True),
+        test_network=dict(type="raw"),
         targets=dict(type="dict", default={}, options=TARGETS),
         checks_tasks=dict(type="str"),
         checks_name=dict(type="str", default="checks"),
@@ -99,6 +100,7 @@ class ActionModule(RunbookStep):
             blocking=dict(kinds=blocking, clean=parse_flag(args["clean_blocking"], "clean_blocking"), option=args["clean_blocking_option"],
                           machines=[]),
             launch_settings=dict(check=parse_flag(args["check_launch_settings"], "check_launch_settings", default=True), problems={}),
+            test_network=dict(network=parse_test_network(args["test_network"]), tested_in={}, found=[], restored=[], refused={}),
             targets=dict(rpo_seconds=parse_number(targets.get("rpo_seconds"), "targets.rpo_seconds"),
                          rto_seconds=parse_number(targets.get("rto_seconds"), "targets.rto_seconds")),
             settings=dict(
@@ -123,6 +125,8 @@ class ActionModule(RunbookStep):
             problems.append("a recovery plan runs in test, recovery or cutover mode, not debug")
         if asked["waves"] and (record["recovery_plan"] or asked["machines"]):
             problems.append("waves name their own machines: give them without the machines or a recovery plan")
+        if record["test_network"]["network"] and record["kind"] != "test":
+            problems.append("a test network is for test launches, not %s ones" % record["launch_type"])
         if record["max_waves"] and len(asked["waves"]) > record["max_waves"]:
             problems.append("there are %d waves, and this way of running the %s runs at most %d (the role's main entry point, "
                             "in one play, runs any number)" % (len(asked["waves"]), record["title"], record["max_waves"]))

@@ -43,6 +43,14 @@ class ActionModule(RunbookStep):
     def clean_up_the_run(self, keep, kept_because):
         record = self.record
         collect_checked(record)
+        network = record.get("test_network") or {}
+        switched = sorted((set(network.get("tested_in") or {}) | set(network.get("found") or []))
+                          - set(network.get("restored") or []) - set(network.get("refused") or {}))
+        if switched and not self.check_mode:  # whatever stopped the run after a switch, the blueprints go back
+            try:
+                self.put_back_blueprints(switched)
+            except StepFailed as failure:  # the next run puts them back first; the machines are cleaned up all the same
+                network["not_put_back"] = str(failure)
         started = [name for wave in record["waves"] if wave.get("job") for name in wave["machines"]]
         leftovers = record["earlier"].get("ours", [])
         if not started and not leftovers:

@@ -8,12 +8,13 @@ after one that failed is not launched. Documented in plugins/modules/runbook_lau
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown, wave_failure
-from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, collect_checked, trimmed_job
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
+    STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, note_stopped, trimmed_job)
 
 
 class ActionModule(RunbookStep):
     PHASE = "launch"
-    OPTIONS = dict(wave=dict(type="int", default=1))
+    OPTIONS = dict(wave=dict(type="int", default=1), stopped=STOPPED_OPTION)
 
     def step(self, args):
         record = self.record
@@ -22,8 +23,11 @@ class ActionModule(RunbookStep):
             raise StepFailed("The run has %d waves, not a wave %d." % (len(record["waves"]), args["wave"]))
         wave = record["waves"][index]
         result = dict(wave=args["wave"], next_wave=args["wave"] + 1 if index + 1 < len(record["waves"]) else None, launched=0, failed_machines=[])
-        if record.get("failure"):
-            wave.update(status="not launched", message="the run stopped in %s" % record["failure"]["phase"])
+        failure = note_stopped(record, args["stopped"]).get("failure")
+        if failure:
+            stopped_in = "the run stopped at %s" % failure["task"] if failure.get("task") else "the run stopped in %s" % failure["phase"]
+            for later in record["waves"][index:]:
+                later.update(status="not launched", message=stopped_in)
             return dict(result, next_wave=None, stopped=wave["message"])
         if wave.get("status") == "not launched":  # a wave before it failed, and said so
             return dict(result, next_wave=None, stopped=wave["message"])
@@ -42,17 +46,25 @@ class ActionModule(RunbookStep):
         if adopted:
             job = adopted
             wave["adopted"] = True
+            if record["test_network"]["network"]:  # the earlier run switched them for its launch; this run puts them back
+                for name in set(names) & set(record["test_network"]["found"]):
+                    record["test_network"]["tested_in"].setdefault(name, "switched by an earlier run")
             record["earlier"].setdefault("messages", []).append(
                 "wave %d: adopted the launch job %s of an earlier run, created %s" % (index + 1, job["id"], job["creationDateTime"]))
         else:
+            # An isolated test: the blueprints take the test network just before the launch, and are put back once it ended.
+            diff = self.switch_to_test_network(names) if record["test_network"]["network"] else None
             job = self.start(names)
             if job is None:  # check mode: nothing was launched
                 wave.update(status="would launch")
                 record.setdefault("predicted", []).extend(names)
-                return dict(result, would_launch=names)
+                # --check --diff shows the switch the test network would make (Ansible shows a diff of a change only).
+                return dict(result, would_launch=names, **(dict(diff=diff, changed=True) if diff else {}))
         wave["job"] = trimmed_job(job)
         if active(job):
             job = self.follow(job, "launch job", record["settings"]["launch_timeout"])
+        if record["test_network"]["network"] or set(names) & set(record["test_network"]["found"]):
+            self.put_back_blueprints(names)
         self.record_outcome(wave, job, names)
         result.update(job=dict(id=job["id"], status=job["status"]), launched=sum(1 for name in names if name in record["launched"]),
                       failed_machines=[name for name in names if name in record["failed_machines"]][:10])

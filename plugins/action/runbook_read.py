@@ -32,7 +32,7 @@ class ActionModule(RunbookStep):
         # are gone, and a rerun would launch its wave a second time.
         jobs = self.service("service_job_info", project=record["project"], limit=JOBS_READ)["jobs"]
         view = self.service("service_machine_info", project=record["project"], lag_threshold=record["gate"]["lag_threshold"],
-                            prove_launch_settings=record["launch_settings"]["check"])
+                            prove_launch_settings=record["launch_settings"]["check"] or bool(record["test_network"]["network"]))
         record.update(project_id=view["project"]["id"], started=view["service_time"])
         asked = record["asked"]
         try:
@@ -67,10 +67,15 @@ class ActionModule(RunbookStep):
                     adopted=sorted(index + 1 for index in earlier["adopted"]), to_clean=[left["name"] for left in earlier["clean"]])
 
     def note_launch_settings(self, proven, taking_part):
-        """The problems of the taking-part machines' blueprints, as service_machine_info proved them (when asked)."""
+        """The problems of the taking-part machines' blueprints, as service_machine_info proved them (when asked), and
+        which of them are switched to a test network."""
         if proven is None:
             return
         names = set(machine["name"] for machine in taking_part)
+        # Blueprints an earlier run left switched to a test network: put back before anything launches.
+        self.record["test_network"]["found"] = [name for name in proven.get("switched") or [] if name in names]
+        if not self.record["launch_settings"]["check"]:
+            return
         problems = dict((name, messages) for name, messages in proven["problems"].items() if name in names)
         self.record["launch_settings"].update(checked=True, region=proven["region"]["name"], problems=problems)
 

@@ -11,7 +11,7 @@ import re
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, failure_message, plan_of, report_of, write, write_plan
-from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, collect_checked, end_run
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import STOPPED_OPTION, RunbookStep, collect_checked, end_run, note_stopped
 
 FAILURES_PUBLISHED = 20
 FAILURES_SHOWN = 5
@@ -22,14 +22,11 @@ class ActionModule(RunbookStep):
     OPTIONS = dict(
         report_dir=dict(type="path"),
         write_plan=dict(type="bool", default=False),
-        stopped=dict(type="dict", options=dict(task=dict(type="str"), message=dict(type="str"))),
+        stopped=STOPPED_OPTION,
     )
 
     def step(self, args):
-        record = collect_checked(self.record)
-        if args["stopped"] and args["stopped"].get("message") and not record.get("failure"):
-            # A task outside the steps stopped the run: the steps record their own failures.
-            record["failure"] = dict(phase="run", message="%s: %s" % (args["stopped"].get("task") or "a task", args["stopped"]["message"]))
+        record = note_stopped(collect_checked(self.record), args["stopped"])
         title = record["title"]
         directory = os.path.realpath(os.path.expanduser(args["report_dir"] or "%s_report" % record["runbook"]))
         name = "%s_%s" % (record["runbook"], re.sub(r"[^A-Za-z0-9_.-]+", "_", record["project"]))

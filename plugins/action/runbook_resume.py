@@ -6,6 +6,7 @@
 its cleanup to the end, and clean up the target machines of its that this run does not adopt (and
 someone else's, when the run was told to). Documented in plugins/modules/runbook_resume.py."""
 
+from ansible_collections.replication.recovery.plugins.module_utils._domain import active
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 
@@ -17,6 +18,7 @@ class ActionModule(RunbookStep):
         record = self.record
         earlier, settings = record["earlier"], record["settings"]
         messages = earlier.setdefault("messages", [])
+        self.put_back_first(messages)
         if earlier.get("running_is") == "cleanup":
             job = self.follow(earlier["running"], "earlier run's cleanup job", settings["cleanup_timeout"])
             messages.append("the cleanup job %s of an earlier run was followed to its end: %s" % (job["id"], job["status"]))
@@ -38,3 +40,23 @@ class ActionModule(RunbookStep):
             "would clean up" if self.check_mode else "cleaned up", shown(removed)))
         self.say(messages[-1][0].upper() + messages[-1][1:] + ".")
         return dict(cleaned=removed)
+
+    def put_back_first(self, messages):
+        """Put back the blueprints an earlier run left switched to a test network, before anything else: a
+        failover never launches into a test network. Those of a launch this run adopts and that still runs
+        are put back once it ends (runbook_launch). One changed by somebody else since stops the run."""
+        record = self.record
+        running = set(name for index, job in (record["earlier"].get("adopted") or {}).items() if active(job)
+                      for name in record["waves"][int(index)]["machines"])
+        first = [name for name in record["test_network"]["found"] if name not in running]
+        if not first:
+            return
+        result = self.put_back_blueprints(first)
+        if result["restored"]:
+            messages.append("%s the blueprints of %s, which an earlier run left switched to a test network, as they were" % (
+                "would put back" if self.check_mode else "put back", shown(result["restored"])))
+        refused = dict((name, why) for name, why in result["refused"].items() if name in first)
+        if refused:
+            raise StepFailed("The blueprints of %s were switched to a test network by an earlier run, and are not put back: %s. Nothing was "
+                             "launched. Set them as they should be (replication.recovery.service_test_network with on_change), or exclude "
+                             "the machines." % (shown(sorted(refused)), "; ".join("%s: %s" % item for item in sorted(refused.items()))))

@@ -45,3 +45,21 @@ options:
     type: str
     required: true
 """
+
+    # What stopped the run outside the steps.
+    STOPPED = r"""
+options:
+  stopped:
+    description:
+      - A task outside the steps that stopped the run - one of the user's tasks, say - given as C(task), its name, and
+        C(message), as a playbook's rescue notes them. It is recorded as the run's failure unless a step recorded one
+        already (the steps record their own).
+    type: dict
+    suboptions:
+      task:
+        description: The task's name.
+        type: str
+      message:
+        description: Its failure's message.
+        type: str
+"""

@@ -25,6 +25,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
 from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._test_network import StashUnreadable, stash_of
 
 # In check mode, what an earlier task of the same run would create is not there yet: a look-up of it
 # is predicted (an ID made of the name and this mark) instead of failing the task.
@@ -381,12 +382,20 @@ class ServiceModule(AnsibleModule):
 
     def blueprints_proven(self, project, region=None, machine_ids=None):
         """The region (by name or ID; the project's default if None) and the project's blueprints for it, of
-        ``machine_ids`` (all if None), each with its ``problems`` against what the region offers now."""
+        ``machine_ids`` (all if None), each with its ``problems`` against what the region offers now, and ``switched``
+        when it is switched to a test network (True; text when the record of what it was is unreadable)."""
         region = self.target_region(project, region)
         blueprints = [blueprint for blueprint in self.list("/projects/%s/blueprints" % project["id"])
                       if blueprint["region"] == region["id"] and (machine_ids is None or blueprint["machineId"] in machine_ids)]
         for blueprint in blueprints:
-            blueprint["problems"] = launch_setting_problems(blueprint, region)
+            # A blueprint switched to a test network launches as it was once it is put back: that is proven.
+            try:
+                stash = stash_of(blueprint)
+            except StashUnreadable as problem:
+                stash, blueprint["switched"] = None, str(problem)
+            if stash is not None:
+                blueprint["switched"] = True
+            blueprint["problems"] = launch_setting_problems(dict(blueprint, **stash["members"]) if stash else blueprint, region)
         return region, blueprints
 
     def resolve_machines(self, project, values):

@@ -36,6 +36,12 @@ CLEANUP_JOBS = (CLEANUP_JOB, PLAN_JOBS["cleanup"])
 LAUNCHING_JOBS = tuple(LAUNCH_JOBS.values()) + tuple(PLAN_JOBS[kind] for kind in KINDS)
 JOB_TYPES = LAUNCHING_JOBS[:3] + ("RESTORE_LAUNCH", CLEANUP_JOB, FILE_RESTORE_JOB, "CONSOLIDATE_VMDKS") + LAUNCHING_JOBS[3:] + (PLAN_JOBS["cleanup"],)
 JOB_STATUSES = ("PENDING", "STARTED", "COMPLETED", "FAILED")
+# The options of a test network (see module_utils._test_network): service_blueprint's, by blueprint member.
+TEST_NETWORK_OPTIONS = dict(
+    subnets="subnetIDs", security_groups="securityGroupIDs", private_ip_action="privateIPAction", private_ips="privateIPs",
+    public_ip_action="publicIPAction", static_ip="staticIp", static_ip_action="staticIpAction", iam_role="iamRole",
+    instance_type="instanceType", placement_group="placementGroup", tags="tags",
+)
 ACTIVE = JOB_STATUSES[:2]
 
 # When a machine was last launched, by kind: members of its lifeCycle.
@@ -112,6 +118,28 @@ def parse_number(value, what="the value"):
             return float(text)
         except ValueError:
             raise ValueError("%s must be a number, not %r" % (what, value))
+
+
+def parse_test_network(value):
+    """The test network: service_blueprint's options, with per-machine ones under machines - a dictionary, or
+    JSON text (an AWX survey's answer). None when not given."""
+    if no_value(value):
+        return None
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise ValueError("test_network must be a dictionary of service_blueprint options, or its JSON; not %r" % value)
+    if not isinstance(value, dict):
+        raise ValueError("test_network must be a dictionary of service_blueprint options, not %r" % (value,))
+    unknown = sorted(set(value) - set(TEST_NETWORK_OPTIONS) - {"machines"})
+    overrides = value.get("machines") or {}
+    if not isinstance(overrides, dict) or not all(isinstance(given, dict) for given in overrides.values()):
+        raise ValueError("test_network.machines must map machine names to dictionaries of service_blueprint options")
+    unknown += sorted("machines.%s.%s" % (name, option) for name, given in overrides.items() for option in given if option not in TEST_NETWORK_OPTIONS)
+    if unknown:
+        raise ValueError("test_network has no option %s; it takes %s, and machines" % (", ".join(unknown), ", ".join(sorted(TEST_NETWORK_OPTIONS))))
+    return value or None
 
 
 def parse_flag(value, what="the value", default=False):

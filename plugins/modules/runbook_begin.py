@@ -133,6 +133,19 @@ options:
     type: raw
     default: true
     version_added: 2.0.0
+  test_network:
+    description:
+      - An isolated test network for a test launch - a dictionary of the options of
+        M(replication.recovery.service_test_network)'s O(replication.recovery.service_test_network#module:network)
+        (M(replication.recovery.service_blueprint)'s own - V(subnets), V(security_groups), V(private_ip_action),
+        V(public_ip_action), V(tags), ... - for every machine, and per machine under V(machines)), or its JSON.
+      - Just before each wave's launch its machines' blueprints take these settings, and once the launch job ended they
+        are put back exactly as they were; the cleanup puts back any a stopped step left. What a blueprint was is kept in
+        the service (see M(replication.recovery.service_test_network)), so that the next DR test or failover, on any
+        controller, puts back what a killed run left switched before it launches anything, and says so.
+      - A blueprint somebody changed during the test is left as they set it, and the report names it.
+    type: raw
+    version_added: 2.0.0
   targets:
     description: Recovery objectives in seconds; a machine that misses one fails. None if not given.
     type: dict

@@ -18,7 +18,8 @@ description:
     followed, or read when it has ended - and nothing is launched again.
   - Before a later wave, the wave before it is judged from the record, including the user's checks of its machines. A
     wave fails when one of its machines did not launch, does not run, or failed its checks; then no later wave is
-    launched, and the report says why. After a failure recorded by an earlier step, nothing is launched either.
+    launched, and the report says why. After a failure recorded by an earlier step, or one given as O(stopped) (your
+    tasks after the wave before it failed, say), neither this wave nor any after it is launched.
   - Machines that launched go on to their checks even when others of their wave failed.
   - In check mode nothing is launched; the step records what would be.
   - Records the wave's job, each launched machine's target machine and point in time, and for each machine that did not
@@ -29,6 +30,7 @@ extends_documentation_fragment:
   - replication.recovery.runbook
   - replication.recovery.runbook.RUN
   - replication.recovery.runbook.WAVE
+  - replication.recovery.runbook.STOPPED
 seealso:
   - module: replication.recovery.runbook_look
   - module: replication.recovery.service_launch

@@ -25,18 +25,6 @@ options:
       - Where the report is written; a relative path is under the working directory of C(ansible-playbook), which
         is the project's directory in an AWX job. C(<runbook>_report) if not given.
     type: path
-  stopped:
-    description:
-      - A task outside the steps that stopped the run - C(task), its name, and C(message) - recorded unless a step
-        recorded a failure already.
-    type: dict
-    suboptions:
-      task:
-        description: The task's name.
-        type: str
-      message:
-        description: Its failure's message.
-        type: str
   write_plan:
     description:
       - In check mode, write the run's plan in O(report_dir) - C(<runbook>_<project>.plan.json) and C(.plan.md) - its
@@ -50,6 +38,7 @@ extends_documentation_fragment:
   - replication.recovery.connection.MODULE
   - replication.recovery.runbook
   - replication.recovery.runbook.RUN
+  - replication.recovery.runbook.STOPPED
 seealso:
   - module: ansible.builtin.set_stats
 author:

@@ -152,11 +152,16 @@ project:
   type: dict
   sample: {id: 2f6f2c1e-8a0b-4c8e-9a55-6a3d2b1c0e9f, name: production}
 launch_settings:
-  description: The target region (C(id), C(name)) and the problems of each machine whose blueprint names what it does not offer, by machine name.
+  description:
+    - The target region (C(id), C(name)) and the problems of each machine whose blueprint names what it does not offer, by
+      machine name.
+    - C(switched), the names of the machines whose blueprints are switched to a test network (see
+      M(replication.recovery.service_test_network)); their settings as they were before the switch are proven.
   returned: with O(prove_launch_settings=true)
   type: dict
   sample: {region: {id: 8c94d736-9a3e-5ef5-88c4-c3f1daf9ae3c, name: us-east-1},
-           problems: {web-1: ["subnet subnet-0b09c00dbba0e596a is not in region us-east-1; it has private-a (subnet-4f1c0e2d9a8b7c6d5)"]}}
+           problems: {web-1: ["subnet subnet-0b09c00dbba0e596a is not in region us-east-1; it has private-a (subnet-4f1c0e2d9a8b7c6d5)"]},
+           switched: []}
 service_time:
   description: The service's clock when the machines were read, which the lags are measured against.
   returned: always
@@ -190,7 +195,8 @@ class MachineInfoModule(ServiceModule):
         answer = dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=iso_time(now))
         if params["prove_launch_settings"]:
             region, blueprints = self.blueprints_proven(project, machine_ids=set(machine["id"] for machine in machines))
-            answer["launch_settings"] = dict(region=dict(id=region["id"], name=region.get("name")), problems=problems_by_machine(blueprints))
+            answer["launch_settings"] = dict(region=dict(id=region["id"], name=region.get("name")), problems=problems_by_machine(blueprints),
+                                             switched=sorted(b.get("machineName") or b["machineId"] for b in blueprints if b.get("switched")))
         return answer
 
 

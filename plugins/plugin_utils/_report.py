@@ -82,6 +82,7 @@ class _Run:
         self.health = record.get("health") or {}
         self.gate_name = (record.get("gate") or {}).get("name") or "health gate"
         self.launch_settings = record.get("launch_settings") or {}
+        self.test_network = record.get("test_network") or {}
         self.launched = record.get("launched") or {}
         self.failed = record.get("failed_machines") or {}
         self.view = record.get("view") or {}
@@ -174,7 +175,24 @@ class _Run:
             recovered=_plus(up, own_seconds) if rto is not None else None,
             cleanup=left,
             checks=checks,
+            # The test network's settings the machine was launched with (its blueprint's members), or None.
+            test_network=self.test_network.get("tested_in", {}).get(name),
         )
+
+    def network_check(self):
+        """Whether every blueprint switched to the test network was put back as it was."""
+        network = self.test_network
+        switched = set(network.get("tested_in") or {}) | set(network.get("found") or [])
+        if not switched:
+            return None
+        refused = network.get("refused") or {}
+        left = sorted(switched - set(network.get("restored") or []) - set(refused))
+        if refused or left:
+            said = ["changed by somebody else since the switch, left as they set it: %s" % "; ".join(
+                "%s (%s)" % item for item in sorted(refused.items()))] if refused else []
+            said += ["not put back yet (the next run of a DR test or a failover puts them back first): %s" % ", ".join(left)] if left else []
+            return _check("test network", FAILED, "; ".join(said))
+        return _check("test network", PASSED, "%d blueprints put back as they were: %s" % (len(switched), ", ".join(sorted(switched))))
 
     def run_checks(self):
         checks = []
@@ -198,6 +216,9 @@ class _Run:
                 checks.append(_check("wave %d" % number, FAILED, wave.get("message") or "not launched"))
         if self.cleanup:
             checks.append(_check("cleanup", self.cleanup.get("status", SKIPPED), self.cleanup.get("message", "")))
+        network_check = self.network_check()
+        if network_check:
+            checks.append(network_check)
         # Checks of the run that a runbook's own steps add (the failback's reverse and return).
         checks.extend(_check(check["name"], check["status"], check.get("message", "")) for check in self.record.get("run_checks") or [])
         return checks
@@ -388,6 +409,7 @@ def plan_of(record, schema, generated=None):
             data_loss_from="the point in time" if point else "the lag now (the latest point is taken as it launches)",
             gate=dict(passed=gate.get("passed"), forced=bool(gate.get("forced")), reasons=gate.get("reasons") or []),
             launch_settings=((record.get("launch_settings") or {}).get("problems") or {}).get(name) or [],
+            test_network=((record.get("test_network") or {}).get("tested_in") or {}).get(name),
         ))
     failure = record.get("failure")
     earlier, blocking = record.get("earlier") or {}, record.get("blocking") or {}
@@ -397,6 +419,7 @@ def plan_of(record, schema, generated=None):
         would="stop" if failure else "launch", refused=dict(phase=failure["phase"], message=failure["message"]) if failure else None,
         waves=[dict(number=number, machines=wave["machines"]) for number, wave in enumerate(record.get("waves") or [], 1)],
         machines=machines, excluded=record.get("excluded") or [],
+        put_back_first=(record.get("test_network") or {}).get("found") or [],
         earlier=dict(adopted_waves=sorted(int(index) + 1 for index in earlier.get("adopted") or {}),
                      cleaned_first=[left["name"] for left in earlier.get("clean") or []], messages=earlier.get("messages") or []),
         blocking=dict(machines=[dict(name=left["name"], kind=left["kind"]) for left in blocking.get("machines") or []],

@@ -30,6 +30,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active, iso_time
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
 
 display = Display()
 
@@ -39,6 +40,8 @@ CHECKED = "checked"
 # the environment themselves).
 CONNECTION_OPTIONS = dict((name, dict(type=spec["type"], no_log=spec.get("no_log", False))) for name, spec in CONNECTION_ARGUMENT_SPEC.items())
 RUN_OPTIONS = dict(run=dict(type="str", required=True))
+# A task outside the steps that stopped the run (the user's tasks, a check of the playbook's own).
+STOPPED_OPTION = dict(type="dict", options=dict(task=dict(type="str"), message=dict(type="str")))
 
 
 class StepFailed(Exception):
@@ -82,6 +85,15 @@ def save(path, record):
 def end_run(path):
     """Remove the run's directory: its report has been written."""
     shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+
+
+def note_stopped(record, stopped):
+    """Record what stopped the run outside the steps, unless a step recorded a failure already (the
+    steps record their own)."""
+    if stopped and stopped.get("message") and not record.get("failure"):
+        task = stopped.get("task") or "a task"
+        record["failure"] = dict(phase="run", task=task, message="%s: %s" % (task, stopped["message"]))
+    return record
 
 
 def collect_checked(record):
@@ -168,6 +180,41 @@ class RunbookStep(ActionBase):
         when asked, their target machines."""
         return self.service("service_machine_info", project=self.record["project_id"], machines=names,
                             lag_threshold=self.record["gate"]["lag_threshold"], include_target_machine=targets)
+
+    # -- the test network (see module_utils._test_network) -----------------------------------------
+
+    def switch_to_test_network(self, names):
+        """Switch the blueprints of ``names`` to the run's test network before their launch; stop the step, before
+        anything is launched, when one of them cannot be switched. Answers the module's diff (for --diff)."""
+        net = self.record["test_network"]
+        switched = self.service("service_test_network", project=self.record["project_id"], state="switched", machines=names,
+                                network=net["network"])
+        refused = dict((name, why) for name, why in switched["refused"].items() if name in names)
+        if refused:
+            raise StepFailed("The test network could not be set for %d of %d machines, and nothing of them was launched: %s." % (
+                len(refused), len(names), "; ".join("%s: %s" % item for item in sorted(refused.items()))))
+        net["tested_in"].update(switched["switched"])
+        for name in switched["still_switched"]:
+            net["tested_in"].setdefault(name, "switched by an earlier run")
+        if switched["switched"]:
+            self.say("%s %d blueprints to the test network: %s." % (
+                "Would switch" if self.check_mode else "Switched", len(switched["switched"]), shown(sorted(switched["switched"]))))
+        return switched.get("diff")
+
+    def put_back_blueprints(self, names):
+        """Put the switched blueprints of ``names`` back as they were; record what was put back, and what was
+        left because somebody changed it since the switch. Answers the module's result."""
+        net = self.record["test_network"]
+        result = self.service("service_test_network", project=self.record["project_id"], state="restored", machines=names)
+        net["restored"] = sorted(set(net["restored"]) | set(result["restored"]))
+        net["refused"].update(result["refused"])
+        if result["restored"]:
+            self.say("%s %d blueprints as they were before the test network: %s." % (
+                "Would put back" if self.check_mode else "Put back", len(result["restored"]), shown(result["restored"])))
+        if result["refused"]:
+            self.say("Not put back, changed by somebody else since the switch (left as they set it): %s." % "; ".join(
+                "%s: %s" % item for item in sorted(result["refused"].items())))
+        return result
 
     def follow(self, job, label, timeout):
         """Follow a job to its end, a line of progress every progress interval. Answers the job as it

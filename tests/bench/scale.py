@@ -13,6 +13,9 @@ slowest and the fastest machine (one launch job launches them all). The best of 
 Then a committed failover of --failover machines (200), and the failback that removes the recovery
 machines: wall time, requests, result.
 
+Then the blueprints of --test-network machines (1000) switched to an isolated test network and put back, each a
+module run (wall time, requests), and a whole DR test in that network.
+
 Then a fleet (--fleet, 10 projects of 100 machines): the inventory plugin's source machines and
 projects, and the health playbook, each timed and counted in requests.
 
@@ -150,6 +153,31 @@ def failover_and_failback_at(sim, size, report_dir):
     return figures
 
 
+TEST_NETWORK = {"subnets": ["isolated-a"], "security_groups": ["isolated"], "public_ip_action": "DONT_ALLOCATE"}
+
+
+def test_network_at(sim, size, report_dir):
+    """The switch of ``size`` machines' blueprints to a test network and their restore, each as one module run; then a DR
+    test in that network, beside the plain one."""
+    sim.fresh(size)
+    figures = dict(machines=size)
+    for state in ("switched", "restored"):
+        module_args = dict(project="bench", state=state, **(dict(network=TEST_NETWORK) if state == "switched" else {}))
+        seconds, requests_sent, status = playbook(sim, ["localhost", "-m", "replication.recovery.service_test_network", "-a",
+                                                        json.dumps(module_args)], command="ansible")
+        figures[state] = dict(seconds=round(seconds, 2), requests=requests_sent, exit_status=status)
+    seconds, requests_sent, status = playbook(sim, [
+        "replication.recovery.dr_test", "-e", "dr_test_project=bench", "-e", "dr_test_poll_interval=1", "-e", "dr_test_check_public_ip=false",
+        "-e", json.dumps(dict(dr_test_network=TEST_NETWORK)), "-e", "dr_test_report_dir=%s" % report_dir])
+    with open(os.path.join(report_dir, "dr_test_bench.json")) as handle:
+        report = json.load(handle)
+    figures["dr_test"] = dict(seconds=round(seconds, 2), requests=requests_sent, result=report["result"], exit_status=status)
+    figures["targets"] = dict(
+        switch_and_restore_requests_at_most_2n_plus_20=figures["switched"]["requests"] + figures["restored"]["requests"] <= 2 * size + 20,
+        passed=report["result"] == "passed" and figures["switched"]["exit_status"] == figures["restored"]["exit_status"] == 0)
+    return figures
+
+
 def fleet_at(sim, projects, per_project, work_dir):
     """The whole fleet at once: the inventory plugin (source machines, then projects) and the health playbook."""
     names = ["fleet-%02d" % number for number in range(projects)]
@@ -219,6 +247,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--fleet", default="10x100", help="projects x machines per project, for the inventory and the health report")
     parser.add_argument("--failover", type=int, default=200, help="machines of the failover and the failback (0: none)")
+    parser.add_argument("--test-network", type=int, default=1000, help="machines whose blueprints switch to a test network and back (0: none)")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
     fleet_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "fleet_scale")
@@ -229,6 +258,7 @@ def main():
     try:
         results = dict(time_scale=600, dr_test=[dr_test_at(sim, int(size), args.repeat, report_dir) for size in args.sizes.split(",")],
                        failover=failover_and_failback_at(sim, args.failover, report_dir) if args.failover else None,
+                       test_network=test_network_at(sim, args.test_network, report_dir) if args.test_network else None,
                        fleet=fleet_at(sim, projects, per_project, fleet_dir), simulator=simulator_under_load(sim))
     finally:
         sim.stop()
@@ -258,6 +288,16 @@ def main():
                 failover[runbook]["requests_per_machine"], failover[runbook]["result"]))
         print("targets of the failover and failback: %s" % ", ".join(
             "%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(failover["targets"].items())))
+    network = results["test_network"]
+    if network:
+        plain = next((row["dr_test"] for row in results["dr_test"] if row["machines"] == network["machines"]), None)
+        beside = " (plain: %.2f s, %d requests)" % (plain["seconds"], plain["requests"]) if plain else ""
+        print("test network, %d blueprints: switched in %.2f s, %d requests; restored in %.2f s, %d requests; a DR test in it %.2f s, "
+              "%d requests%s, %s" % (network["machines"], network["switched"]["seconds"], network["switched"]["requests"],
+                                     network["restored"]["seconds"], network["restored"]["requests"], network["dr_test"]["seconds"],
+                                     network["dr_test"]["requests"], beside, network["dr_test"]["result"]))
+        print("targets of the test network: %s" % ", ".join(
+            "%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(network["targets"].items())))
     fleet = results["fleet"]
     print("fleet, %d projects, %d machines: inventory of machines %.2f s, %d requests; of projects %.2f s, %d requests; "
           "health %.2f s, %d requests" % (
@@ -268,7 +308,8 @@ def main():
     print("simulator, %d machines: list p95 %s ms, launch p95 %s ms, poll p95 %s ms" % (
         load["machines"], load["list_machines"]["p95_ms"], load["launch_all"]["p95_ms"], load["poll_job"]["p95_ms"]))
     print("written to %s" % args.output)
-    passed = all(row["dr_test"]["result"] == "passed" for row in results["dr_test"]) and (not failover or failover["targets"]["passed"])
+    passed = all(row["dr_test"]["result"] == "passed" for row in results["dr_test"]) and (not failover or failover["targets"]["passed"]) and (
+        not network or network["targets"]["passed"])
     return 0 if passed and fleet["health"]["exit_status"] == 0 else 1
 
 

@@ -5,7 +5,7 @@
 # moment, a failover stopped by SIGTERM or SIGKILL while its launch job runs and completed by the next
 # run, and a committed failover that, run again, reports itself instead of launching twice. Then the
 # failback: its plan, the data-loss guard, a failback stopped while it waits and completed by the
-# next run, and run again once it happened.
+# next run, and run again once it happened. Between them, DR tests in an isolated test network.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -45,20 +45,55 @@ grep -q "Test machines are up for web-1; nothing was launched. Clean them up fir
 
 # -- roll back: cleans the DR test's machine first, fails over to before:<moment>, then removes ------
 # -- exactly what it launched: the target cloud is as it was -------------------------------------------
-rm -rf "$reports"
+# -- (your tasks before, after each wave and after all run in that order, each wave's after its checks, --
+# -- and the checks run as a play over the recovery machines, each as its own host) -----------------------
+rm -rf "$reports" hooks.log
+hooks=(-e hook_log="$(pwd)/hooks.log" -e failover_before_tasks="$(pwd)/files/before.yml"
+       -e failover_after_wave_tasks="$(pwd)/files/after_wave.yml" -e failover_after_tasks="$(pwd)/files/after.yml")
 ansible-playbook replication.recovery.failover "${common[@]}" -e failover_clean_dr_tests=true -e failover_commit=false \
-    -e "failover_point_in_time=before:$moment" -e 'failover_waves=db-1;app-1,web-1' -e failover_checks_tasks="$(pwd)/files/checks.yml"
+    -e "failover_point_in_time=before:$moment" -e 'failover_waves=db-1;app-1,web-1' -e failover_checks_tasks="$(pwd)/files/checks.yml" \
+    "${hooks[@]}"
 "${site[@]}" points "$reports/failover_site.json" "$moment"
 "${site[@]}" cloud > cloud-after.txt
 diff cloud-before.txt cloud-after.txt
 python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['result'] == 'passed' and all(m['cleanup'] == 'removed' for m in r['machines']), r" \
     "$reports/failover_site.json"
+python files/hooks_in_order.py hooks.log "before" "check db-1 as failover-site/db-1" "after wave 1" \
+    "check app-1 as failover-site/app-1|check web-1 as failover-site/web-1" "after wave 2" "after"
+
+# -- your tasks after wave 1 fail (the database is wrong): wave 2 is not launched, the failover fails ----
+# -- and says why, and the roll-back removes wave 1's machines -----------------------------------------
+rm -rf "$reports" hooks.log
+if ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false -e 'failover_waves=db-1;app-1,web-1' \
+        "${hooks[@]}" -e hook_fail_wave=1 | tee output.txt; then
+    echo "a failover whose tasks after wave 1 failed must fail"; exit 1
+fi
+grep -q "your tasks after wave 1 (Find the database of wave 1 wrong, when told to): the database answers with yesterday's orders" output.txt
+python files/hooks_in_order.py hooks.log "before" "after wave 1"
+python -c "import json, sys; r = json.load(open(sys.argv[1])); w = r['waves']; assert r['result'] == 'failed' and w[0]['status'] == 'launched' \
+and w[1]['status'] == 'not launched' and w[1]['message'] == 'the run stopped at your tasks after wave 1 (Find the database of wave 1 wrong, when told to)' and [m['name'] for m in r['machines'] if m['cleanup'] == 'removed'] == ['db-1'], r" \
+    "$reports/failover_site.json"
+"${site[@]}" cloud > cloud-after.txt
+diff cloud-before.txt cloud-after.txt
 
 # -- stopped while its launch job runs (SIGTERM: a stopped container; SIGKILL: a lost node), then run ---
 # -- again: the second run adopts the launch, and rolls back; one launch in all, the cloud as it was ----
 # Run a playbook in a process group of its own and stop it with SIG$1 once its output matches $2, or once a
 # job of the type after "running:" runs in the project (SIGTERM: a stopped container; SIGKILL: a lost node,
-# the whole group at once).
+# every process of the run at once).
+# The process $1 and all its descendants: Ansible's workers call setsid(), so they leave the run's process
+# group; only the tree of parents finds them.
+run_tree() {
+    local child
+    echo "$1"
+    for child in $(ps -o pid= --ppid "$1"); do run_tree "$child"; done
+}
+# A lost node: every process of the run dies at once (frozen first, so that none starts another meanwhile).
+kill_run() {
+    kill -STOP $(run_tree "$1") 2>/dev/null || true
+    kill -STOP $(run_tree "$1") 2>/dev/null || true
+    kill -KILL $(run_tree "$1") 2>/dev/null || true
+}
 stop_when() {
     local signal=$1 pattern=$2 waited=0
     shift 2
@@ -68,7 +103,7 @@ stop_when() {
         kill -0 "$pid" || { cat stopped.txt; echo "it ended before it printed: $pattern"; exit 1; }
         sleep 0.2
     done
-    if [ "$signal" = KILL ]; then kill -KILL -- "-$pid"; else kill "-$signal" "$pid"; fi
+    if [ "$signal" = KILL ]; then kill_run "$pid"; else kill "-$signal" "$pid"; fi
     while kill -0 "$pid" 2>/dev/null; do
         sleep 1; waited=$((waited + 1))
         if [ "$waited" -ge 60 ]; then echo "it did not end within a minute of SIG$signal"; kill -KILL -- "-$pid"; exit 1; fi
@@ -90,8 +125,74 @@ stop_while_launching() {
     "${site[@]}" cloud > cloud-after.txt
     diff cloud-before.txt cloud-after.txt
 }
-stop_while_launching TERM 3
-stop_while_launching KILL 4
+stop_while_launching TERM 4
+stop_while_launching KILL 5
+
+# == a DR test in an isolated test network (dr_test_network) ==========================================
+# -- under --check, the switch as a diff and no write; then a test that launches every machine into the ---
+# -- test subnet (the checks read the target cloud) and leaves every blueprint as it was, member by member --
+test_subnet="$("${site[@]}" subnet isolated-a)"
+"${site[@]}" blueprints > blueprints-before.json
+isolated=(-e dr_test_project=site -e dr_test_report_dir="$reports" -e dr_test_poll_interval=1 -e dr_test_check_public_ip=false
+          -e '{"dr_test_network": {"subnets": ["isolated-a"], "security_groups": ["isolated"], "public_ip_action": "DONT_ALLOCATE"}}')
+same_blueprints() {
+    "${site[@]}" blueprints > blueprints-after.json
+    diff blueprints-before.json blueprints-after.json
+}
+ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml
+ansible-playbook replication.recovery.dr_test --check --diff "${isolated[@]}" | tee output.txt
+grep -q "Would switch 3 blueprints to the test network: app-1, db-1, web-1" output.txt
+grep -q "$test_subnet" output.txt
+ansible-playbook -i ../../inventory "${config[@]}" ../playbook_dr_test/stats_no_writes.yml
+rm -rf "$reports" hooks.log
+ansible-playbook replication.recovery.dr_test "${isolated[@]}" "${config[@]}" -e test_subnet_id="$test_subnet" -e hook_log="$(pwd)/hooks.log" \
+    -e dr_test_checks_tasks="$(pwd)/files/network_checks.yml"
+python files/hooks_in_order.py hooks.log "app-1 in $test_subnet|db-1 in $test_subnet|web-1 in $test_subnet"
+"${site[@]}" tested-in "$reports/dr_test_site.json" "$test_subnet"
+same_blueprints
+
+# -- killed (SIGKILL) while its launch job runs, the blueprints stay switched; the next failover, under ----
+# -- --check, would put them back first and says so; the next DR test does, and every blueprint is as it was --
+slow_test_launch() {
+    ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 10, "count": 1}]}' \
+        ../playbook_dr_test/faults.yml
+}
+slow_test_launch
+# (Seen in the service: ansible-playbook's output to a file is buffered, and would show the launch only once it ended.)
+stop_when KILL running:TEST_LAUNCH ansible-playbook replication.recovery.dr_test "${isolated[@]}"
+"${site[@]}" blueprints > blueprints-after.json
+if diff -q blueprints-before.json blueprints-after.json >/dev/null; then cat stopped.txt; echo "the killed run had switched no blueprint"; exit 1; fi
+while "${site[@]}" running TEST_LAUNCH; do sleep 1; done
+ansible-playbook replication.recovery.failover --check "${common[@]}" -e failover_clean_dr_tests=true | tee output.txt
+grep -q "Would put back 3 blueprints as they were before the test network: app-1, db-1, web-1" output.txt
+python -c "import json, sys; p = json.load(open(sys.argv[1])); assert p['put_back_first'] == ['app-1', 'db-1', 'web-1'], p" "$reports/failover_site.plan.json"
+ansible-playbook replication.recovery.dr_test "${isolated[@]}" | tee output.txt
+grep -q "Put back 3 blueprints as they were before the test network: app-1, db-1, web-1" output.txt
+same_blueprints
+
+# -- cancelled (SIGTERM) while its launch job runs, and run again: every blueprint as it was ----------------
+slow_test_launch
+stop_when TERM running:TEST_LAUNCH ansible-playbook replication.recovery.dr_test "${isolated[@]}"
+ansible-playbook replication.recovery.dr_test "${isolated[@]}"
+same_blueprints
+
+# -- another client changes web-1's switched blueprint while the (slowed) launch runs: it is left as they ---
+# -- set it, and the report names it; put back on purpose (on_change=restore), it is as it was -------------
+slow_test_launch
+rm -rf "$reports"
+ansible-playbook replication.recovery.dr_test "${isolated[@]}" > output.txt 2>&1 &
+tested=$!
+until "${site[@]}" running TEST_LAUNCH; do sleep 0.2; done
+"${site[@]}" patch-blueprint web-1 publicIPAction '"AS_SUBNET"'
+if wait "$tested"; then cat output.txt; echo "a DR test whose blueprint somebody changed must fail"; exit 1; fi
+grep -q "Not put back, changed by somebody else since the switch (left as they set it): web-1: somebody changed" output.txt
+python -c "import json, sys; r = json.load(open(sys.argv[1])); c = [c for c in r['checks'] if c['name'] == 'test network'][0]; \
+assert c['status'] == 'failed' and 'web-1' in c['message'] and 'db-1' not in c['message'], c" "$reports/dr_test_site.json"
+"${site[@]}" blueprints | grep -q '"AS_SUBNET"'
+ansible localhost -m replication.recovery.service_test_network -a "project=site state=restored on_change=restore"
+same_blueprints
+"${site[@]}" cloud > cloud-after.txt
+diff cloud-before.txt cloud-after.txt
 
 # -- commit: the recovery machines stay; run again, the failover is recognised, not launched twice -----
 rm -rf "$reports"
@@ -99,7 +200,7 @@ ansible-playbook replication.recovery.failover "${common[@]}" -e failover_checks
 grep -q "The target machines are kept (committed - fail back with replication.recovery.failback" output.txt
 ansible-playbook replication.recovery.failover "${common[@]}" | tee output.txt
 grep -q "Wave 1 was launched by an earlier run of this failover" output.txt
-"${site[@]}" launches RECOVERY_LAUNCH 5  # two waves rolled back, two stopped and adopted, one committed: none more
+"${site[@]}" launches RECOVERY_LAUNCH 6  # three waves rolled back, two stopped and adopted, one committed: none more
 python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['result'] == 'passed' and r['waves'][0]['adopted'] and sorted(r['kept']) == ['app-1', 'db-1', 'web-1'], r" \
     "$reports/failover_site.json"
 test "$("${site[@]}" cloud | grep -c RECOVERY)" = 3
@@ -153,10 +254,15 @@ python -c "import json, sys; r = json.load(open(sys.argv[1])); f = r['failback']
 and sorted(f['recovery_removed']) == ['app-1', 'db-1', 'web-1'] and sorted(r['kept']) == ['app-1', 'db-1', 'web-1'], r" "$reports/failback_site.json"
 if [ -e "$reports/failback_site.recovery.json" ]; then echo "the memo of removed recovery machines was kept"; exit 1; fi
 
-# -- run again: the failback that happened is reported, nothing is launched or reversed again -----------
-ansible-playbook replication.recovery.failback "${back[@]}" | tee output.txt
+# -- run again: the failback that happened is reported, nothing is launched or reversed again; your ------
+# -- tasks before and after run around the checks, which run as a play over the machines launched back ---
+rm -f hooks.log
+ansible-playbook replication.recovery.failback "${back[@]}" -e hook_log="$(pwd)/hooks.log" -e failback_before_tasks="$(pwd)/files/before.yml" \
+    -e failback_after_tasks="$(pwd)/files/after.yml" | tee output.txt
+python files/hooks_in_order.py hooks.log "before" \
+    "check app-1 as failback-site/app-1|check db-1 as failback-site/db-1|check web-1 as failback-site/web-1" "after"
 grep -q "Failback of site: the failback happened and replication runs in its original direction again." output.txt
 "${site[@]}" launches CUTOVER_LAUNCH 1
 "${site[@]}" direction original
 
-rm -rf "$reports" output.txt stopped.txt cloud-before.txt cloud-after.txt
+rm -rf "$reports" output.txt stopped.txt cloud-before.txt cloud-after.txt hooks.log blueprints-before.json blueprints-after.json

@@ -13,6 +13,7 @@ import pytest
 from ansible_collections.replication.recovery.plugins.action import (
     runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read, runbook_report, runbook_resume,
     runbook_reverse, runbook_wait_replication)
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import load
 
 USER = "dr@example.com"
@@ -257,6 +258,62 @@ def test_a_wave_is_launched_followed_and_what_it_launched_recorded(tmp_path):
     assert record["launched"]["web-1"]["target"]["machineCloudId"] == "i-web-1" and record["waves"][0]["status"] == "launched"
 
 
+NETWORK = {"subnets": ["isolated-a"], "security_groups": ["isolated"], "public_ip_action": "DONT_ALLOCATE"}
+TESTED_IN = {"subnetIDs": ["subnet-7"], "securityGroupIDs": ["sg-7"], "publicIPAction": "DONT_ALLOCATE"}
+
+
+def network_answer(switched=(), restored=(), refused=None):
+    return {"switched": dict((name, TESTED_IN) for name in switched), "restored": list(restored), "refused": refused or {},
+            "still_switched": list(switched), "kept": [], "diff": {"before": {}, "after": {}}}
+
+
+def test_with_a_test_network_the_blueprints_are_switched_just_before_the_launch_and_put_back_once_it_ended(tmp_path):
+    run = begin(tmp_path, test_network=json.dumps(NETWORK))
+    read(run, [machine("web-1"), machine("db-1")])
+    modules = Modules(service_test_network=[network_answer(switched=["db-1", "web-1"]), network_answer(restored=["db-1", "web-1"])],
+                      service_launch=[{"job": job("j1", ["web-1", "db-1"])}, {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}])
+    step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    # The second service_launch reads what the ended job launched: the put back comes once it ended.
+    assert [name for name, args in modules.calls] == ["service_test_network", "service_launch", "service_test_network", "service_launch"]
+    switch, put_back = modules.called("service_test_network")
+    assert switch["state"] == "switched" and switch["network"] == NETWORK and sorted(switch["machines"]) == ["db-1", "web-1"]
+    assert put_back["state"] == "restored" and "network" not in put_back
+    record = load(run)
+    assert record["test_network"]["tested_in"] == {"db-1": TESTED_IN, "web-1": TESTED_IN} and record["test_network"]["restored"] == ["db-1", "web-1"]
+    machines = report_of(record, "")["machines"]
+    assert [m["test_network"] for m in machines] == [TESTED_IN, TESTED_IN]
+    assert [c for c in report_of(record, "")["checks"] if c["name"] == "test network"][0]["status"] == "passed"
+
+
+def test_a_machine_whose_blueprint_cannot_take_the_test_network_stops_the_wave_before_its_launch(tmp_path):
+    run = begin(tmp_path, test_network=NETWORK)
+    read(run, [machine("web-1")])
+    modules = Modules(service_test_network=network_answer(refused={"web-1": "its blueprint has no iamRole"}))
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    assert result["failed"] and "web-1: its blueprint has no iamRole" in result["msg"] and not modules.called("service_launch")
+
+
+def test_a_test_network_is_refused_for_a_recovery(tmp_path):
+    result = step(runbook_begin, Modules(service_login={"session": "s", "user": {"username": USER}}), runbook="failover", project="production",
+                  launch_type="recovery", test_network=NETWORK)
+    assert result["failed"] and "a test network is for test launches, not recovery ones" in result["msg"]
+    result = step(runbook_begin, Modules(), runbook="dr_test", project="production", test_network={"subnet": ["a"]})
+    assert result["failed"] and "test_network has no option subnet" in result["msg"]
+
+
+def test_blueprints_an_earlier_run_left_switched_are_put_back_first_and_one_changed_since_stops_the_run(tmp_path):
+    run = begin(tmp_path, runbook="failover", launch_type="recovery")
+    read(run, [machine("web-1"), machine("db-1")], launch_settings=dict(SETTINGS_HOLD, switched=["db-1", "web-1"]))
+    modules = Modules(service_test_network=network_answer(restored=["db-1", "web-1"]))
+    step(runbook_resume, modules, run=run, session="s3ss10n")
+    assert modules.called("service_test_network")[0]["machines"] == ["db-1", "web-1"]
+    assert any("put back the blueprints of db-1, web-1" in message for message in load(run)["earlier"]["messages"])
+    run = begin(tmp_path, runbook="failover", launch_type="recovery")
+    read(run, [machine("web-1")], launch_settings=dict(SETTINGS_HOLD, switched=["web-1"]))
+    result = step(runbook_resume, Modules(service_test_network=network_answer(refused={"web-1": "somebody changed it"})), run=run, session="s")
+    assert result["failed"] and "web-1: somebody changed it" in result["msg"] and "Nothing was launched" in result["msg"]
+
+
 def test_a_wave_an_earlier_run_launched_is_adopted_not_launched_again(tmp_path):
     run = begin(tmp_path)
     read(run, [machine("web-1", replica="r1", launched_at=T1)], [job("j1", ["web-1"])])
@@ -306,6 +363,31 @@ def test_after_a_wave_that_failed_no_wave_is_launched(tmp_path):
     assert [wave["status"] for wave in record["waves"]] == ["failed", "not launched"]
     again = step(runbook_launch, modules, run=run, session="s3ss10n", wave=2)  # the role in one play asks again: said once
     assert modules.calls == [] and again["stopped"] == "wave 1 failed: db-1 did not launch"
+
+
+def test_a_task_of_yours_that_stopped_the_run_stops_this_wave_and_every_later_one(tmp_path):
+    run = begin(tmp_path, waves="db-1; app-1; web-1")
+    read(run, [machine("web-1"), machine("app-1"), machine("db-1")])
+    step(runbook_launch, Modules(service_launch=[{"job": job("j1", ["db-1"])}, {"job": job("j1", ["db-1"]), "launched": launched("db-1")}]),
+         run=run, session="s3ss10n", wave=1)
+    modules = Modules()
+    stopped = dict(task="your tasks after wave 1 (Check the database)", message="the database answers with yesterday's orders")
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=2, stopped=stopped)
+    assert modules.calls == [] and result["next_wave"] is None
+    said = "the run stopped at your tasks after wave 1 (Check the database)"
+    assert result["stopped"] == said
+    record = load(run)
+    assert record["failure"] == {"phase": "run", "task": "your tasks after wave 1 (Check the database)",
+                                 "message": "your tasks after wave 1 (Check the database): the database answers with yesterday's orders"}
+    assert [(wave.get("status"), wave.get("message")) for wave in record["waves"]] == [("launched", ""), ("not launched", said), ("not launched", said)]
+
+
+def test_a_task_that_stopped_the_run_does_not_hide_a_failure_a_step_recorded(tmp_path):
+    run = begin(tmp_path)
+    read(run, [machine("web-1")], jobs=[job("j0", ["web-1"], status="STARTED", by="someone@example.test")])
+    assert load(run)["failure"]["phase"] == "preflight"
+    result = step(runbook_launch, Modules(), run=run, session="s3ss10n", wave=1, stopped=dict(task="Read", message="it failed"))
+    assert result["stopped"] == "the run stopped in preflight" and load(run)["failure"]["phase"] == "preflight"
 
 
 def test_in_check_mode_a_wave_says_what_it_would_launch(tmp_path):

@@ -10,6 +10,10 @@
     python site.py URL direction original|reversed the project replicates in that direction
     python site.py URL failed-back REMOVED         each machine's newest target machine is a cutover machine in the original
                                                    site, and the recovery machines are gone (REMOVED=yes) or still up (no)
+    python site.py URL blueprints                  the project's blueprints, whole, as JSON (sorted by machine)
+    python site.py URL subnet NAME                 the ID of the subnet NAME of the project's target region
+    python site.py URL patch-blueprint NAME M JSON another client sets the member M of NAME's blueprint to the JSON value
+    python site.py URL tested-in FILE SUBNET       the DR test report FILE says each machine launched into SUBNET
 """
 
 import json
@@ -119,7 +123,38 @@ def failed_back(url, removed):
     print("every machine runs in the original site (%s)" % project["sourceRegion"])
 
 
+def blueprints(url):
+    session, base = service(url)
+    items = session.get(base + "/blueprints", timeout=30).json()["items"]
+    print(json.dumps(sorted(items, key=lambda b: b["machineName"]), indent=1, sort_keys=True))
+
+
+def subnet(url, name):
+    session, base = service(url)
+    project = session.get(base, timeout=30).json()
+    config = next(c for c in session.get(base + "/replicationConfigurations", timeout=30).json()["items"] if c["id"] == project["replicationConfiguration"])
+    regions = session.get("%s%s/cloudCredentials/%s/regions" % (url, API, config["cloudCredentials"]), timeout=30).json()["items"]
+    region = next(r for r in regions if r["id"] == config["region"])
+    print(next(s["subnetId"] for s in region["subnets"] if s["name"] == name))
+
+
+def patch_blueprint(url, name, member, value):
+    session, base = service(url)
+    blueprint = next(b for b in session.get(base + "/blueprints", timeout=30).json()["items"] if b["machineName"] == name)
+    session.patch("%s/blueprints/%s" % (base, blueprint["id"]), json={member: json.loads(value)}, timeout=30,
+                  headers={"X-XSRF-TOKEN": session.cookies.get("XSRF-TOKEN")}).raise_for_status()
+
+
+def tested_in(url, path, subnet_id):
+    with open(path) as handle:
+        report = json.load(handle)
+    tested = dict((m["name"], (m.get("test_network") or {}).get("subnetIDs")) for m in report["machines"])
+    assert tested and all(subnets == [subnet_id] for subnets in tested.values()), tested
+    print("every machine was tested in %s" % subnet_id)
+
+
 if __name__ == "__main__":
     COMMANDS = dict(moment=moment, launch_test=launch_test, cloud=cloud, points=points, launches=launches, jobs=jobs, running=running, write_rate=write_rate,
-                    direction=direction, failed_back=failed_back)
+                    direction=direction, failed_back=failed_back, blueprints=blueprints, subnet=subnet, patch_blueprint=patch_blueprint,
+                    tested_in=tested_in)
     COMMANDS[sys.argv[2].replace("-", "_")](sys.argv[1], *sys.argv[3:])
