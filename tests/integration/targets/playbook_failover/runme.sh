@@ -80,7 +80,8 @@ diff cloud-before.txt cloud-after.txt
 # -- again: the second run adopts the launch, and rolls back; one launch in all, the cloud as it was ----
 # Run a playbook in a process group of its own and stop it with SIG$1 once its output matches $2, or once a
 # job of the type after "running:" runs in the project (SIGTERM: a stopped container; SIGKILL: a lost node,
-# every process of the run at once).
+# every process of the run at once). A launch is seen in the service: ansible-playbook's output to a file
+# is buffered, and would show a launch's progress only once much more was written.
 # The process $1 and all its descendants: Ansible's workers call setsid(), so they leave the run's process
 # group; only the tree of parents finds them.
 run_tree() {
@@ -114,10 +115,9 @@ stop_when() {
 not_adopted() {
     cat stopped.txt; "${site[@]}" jobs; echo "the next run did not adopt the stopped run's launch"; exit 1
 }
-launching="Launch job [0-9a-f-]* \(PENDING\|STARTED\)"
 
 stop_while_launching() {
-    stop_when "$1" "$launching" ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false \
+    stop_when "$1" running:RECOVERY_LAUNCH ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false \
         -e failover_progress_interval=1
     ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false | tee output.txt
     grep -q "Wave 1 was launched by an earlier run of this failover" output.txt || not_adopted
@@ -232,7 +232,7 @@ test -s "$reports/failback_site.recovery.json"
 # -- launch adopted, checked, returned, the recovery machines removed; one launch back in all --------------
 stop_when TERM "machines have caught up; not yet: web-1" ansible-playbook replication.recovery.failback "${back[@]}"
 # -- then stopped by SIGKILL while it launches back, accepting the data loss; the next run adopts that launch --
-stop_when KILL "$launching" ansible-playbook replication.recovery.failback "${back[@]}" -e failback_accept_data_loss=true
+stop_when KILL running:CUTOVER_LAUNCH ansible-playbook replication.recovery.failback "${back[@]}" -e failback_accept_data_loss=true
 # -- and is stopped by SIGKILL once replication is returned, while its (slowed) cleanup removes the recovery --
 # -- machines; the run after it finds the failback happened, and finishes the removal --------------------
 ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"jobTypes": ["CLEANUP"], "slowFactor": 30, "count": 1}]}' \
