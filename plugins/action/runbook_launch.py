@@ -9,7 +9,7 @@ after one that failed is not launched. Documented in plugins/modules/runbook_lau
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown, wave_failure
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
-    STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, note_stopped, trimmed_job)
+    STOPPED_OPTION, SWITCHED_EARLIER, RunbookStep, StepFailed, collect_checked, note_stopped, trimmed_job)
 
 
 class ActionModule(RunbookStep):
@@ -48,7 +48,7 @@ class ActionModule(RunbookStep):
             wave["adopted"] = True
             if record["test_network"]["network"]:  # the earlier run switched them for its launch; this run puts them back
                 for name in set(names) & set(record["test_network"]["found"]):
-                    record["test_network"]["tested_in"].setdefault(name, "switched by an earlier run")
+                    record["test_network"]["tested_in"].setdefault(name, SWITCHED_EARLIER)
             record["earlier"].setdefault("messages", []).append(
                 "wave %d: adopted the launch job %s of an earlier run, created %s" % (index + 1, job["id"], job["creationDateTime"]))
         else:

@@ -56,6 +56,10 @@ class ActionModule(RunbookStep):
         record["health"] = dict((verdict["name"], verdict) for verdict in verdicts)
         record["blocking"]["machines"] = blocking_machines(taking_part, record["blocking"]["kinds"])
         self.note_launch_settings(view.get("launch_settings"), taking_part)
+        strangers = sorted(set(((record["test_network"]["network"] or {}).get("machines") or {})) - set(by_name))
+        if strangers:
+            raise StepFailed("The test network's machines name %s, not machines of project %s; nothing was launched." % (
+                shown(strangers), record["project"]))
         ids = dict((machine["name"], machine["id"]) for machine in chosen["machines"])
         earlier = earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"],
                               plan=bool(plan), waves=[[ids[name] for name in wave] for wave in chosen["waves"]], adopt=record["adopt"],

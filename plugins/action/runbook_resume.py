@@ -7,7 +7,7 @@ its cleanup to the end, and clean up the target machines of its that this run do
 someone else's, when the run was told to). Documented in plugins/modules/runbook_resume.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import reasons, shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 
 
@@ -55,8 +55,7 @@ class ActionModule(RunbookStep):
         if result["restored"]:
             messages.append("%s the blueprints of %s, which an earlier run left switched to a test network, as they were" % (
                 "would put back" if self.check_mode else "put back", shown(result["restored"])))
-        refused = dict((name, why) for name, why in result["refused"].items() if name in first)
-        if refused:
+        if result["refused"]:
             raise StepFailed("The blueprints of %s were switched to a test network by an earlier run, and are not put back: %s. Nothing was "
                              "launched. Set them as they should be (replication.recovery.service_test_network with on_change), or exclude "
-                             "the machines." % (shown(sorted(refused)), "; ".join("%s: %s" % item for item in sorted(refused.items()))))
+                             "the machines." % (shown(sorted(result["refused"])), reasons(result["refused"])))

@@ -120,7 +120,7 @@ def parse_number(value, what="the value"):
             raise ValueError("%s must be a number, not %r" % (what, value))
 
 
-def parse_test_network(value):
+def parse_test_network(value, what="test_network"):
     """The test network: service_blueprint's options, with per-machine ones under machines - a dictionary, or
     JSON text (an AWX survey's answer). None when not given."""
     if no_value(value):
@@ -129,16 +129,16 @@ def parse_test_network(value):
         try:
             value = json.loads(value)
         except ValueError:
-            raise ValueError("test_network must be a dictionary of service_blueprint options, or its JSON; not %r" % value)
+            raise ValueError("%s must be a dictionary of service_blueprint options, or its JSON; not %r" % (what, value))
     if not isinstance(value, dict):
-        raise ValueError("test_network must be a dictionary of service_blueprint options, not %r" % (value,))
+        raise ValueError("%s must be a dictionary of service_blueprint options, not %r" % (what, value))
     unknown = sorted(set(value) - set(TEST_NETWORK_OPTIONS) - {"machines"})
     overrides = value.get("machines") or {}
     if not isinstance(overrides, dict) or not all(isinstance(given, dict) for given in overrides.values()):
-        raise ValueError("test_network.machines must map machine names to dictionaries of service_blueprint options")
+        raise ValueError("%s.machines must map machine names to dictionaries of service_blueprint options" % what)
     unknown += sorted("machines.%s.%s" % (name, option) for name, given in overrides.items() for option in given if option not in TEST_NETWORK_OPTIONS)
     if unknown:
-        raise ValueError("test_network has no option %s; it takes %s, and machines" % (", ".join(unknown), ", ".join(sorted(TEST_NETWORK_OPTIONS))))
+        raise ValueError("%s has no option %s; it takes %s, and machines" % (what, ", ".join(unknown), ", ".join(sorted(TEST_NETWORK_OPTIONS))))
     return value or None
 
 

@@ -26,7 +26,6 @@ STASH_KEY = "replication.recovery/production"
 # What one tag value holds: the clouds' limit on a tag's value is 256 characters.
 CHUNK = 240
 
-NETWORK_OPTIONS = TEST_NETWORK_OPTIONS
 UNORDERED = ("subnetIDs", "securityGroupIDs", "privateIPs", "tags")
 LOOKUPS = dict(subnets="subnet", security_groups="security_group")
 
@@ -96,7 +95,7 @@ def network_members(network):
             continue
         if option == "tags" and isinstance(value, dict):
             value = key_values(value)
-        members[NETWORK_OPTIONS[option]] = value
+        members[TEST_NETWORK_OPTIONS[option]] = value
     return members
 
 

@@ -96,8 +96,9 @@ class BlueprintInfoModule(ServiceModule):
         result = dict(region=dict(id=region["id"], name=region.get("name")), blueprints=blueprints)
         if params["validate"]:
             result["problems"] = problems_by_machine(blueprints)
-        else:
-            for blueprint in blueprints:
+        for blueprint in blueprints:
+            blueprint.pop("switched", None)  # service_machine_info names the switched ones
+            if not params["validate"]:
                 del blueprint["problems"]
         return result
 

@@ -132,9 +132,10 @@ still_switched:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_test_network
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 from ansible_collections.replication.recovery.plugins.module_utils._test_network import (
-    LOOKUPS, NETWORK_OPTIONS, StashUnreadable, changed_since_switch, network_members, restore_body, settings_of, stash_of, switch_body,
+    LOOKUPS, StashUnreadable, changed_since_switch, network_members, restore_body, settings_of, stash_of, switch_body,
     without_stash)
 
 OPTIONS = dict(
@@ -173,12 +174,11 @@ class TestNetworkModule(ServiceModule):
 
     def networks(self, names, region):
         """The test settings of each machine, as blueprint members with IDs; unknown options or names fail the task."""
-        network = dict(self.params["network"] or {})
+        try:
+            network = dict(parse_test_network(self.params["network"], "network") or {})
+        except ValueError as problem:
+            self.fail_json(msg="%s." % problem)
         overrides = network.pop("machines", None) or {}
-        unknown = sorted(set(network) - set(NETWORK_OPTIONS)) + sorted(
-            "machines.%s.%s" % (name, option) for name, given in overrides.items() for option in (given or {}) if option not in NETWORK_OPTIONS)
-        if unknown:
-            self.fail_json(msg="network has no option %s; it takes %s, and machines." % (", ".join(unknown), ", ".join(sorted(NETWORK_OPTIONS))))
         strangers = sorted(set(overrides) - set(names))
         if strangers:
             self.fail_json(msg="network.machines names %s, not among the machines (%s)." % (", ".join(strangers), ", ".join(sorted(names))))
@@ -215,13 +215,11 @@ class TestNetworkModule(ServiceModule):
             result["refused"][name] = "somebody changed its blueprint's %s since the switch; left as they set it" % ", ".join(sorted(members))
             result["still_switched"].append(name)
             return
-        if changed and self.params["on_change"] == "keep":
-            body = dict(tags=without_stash(blueprint.get("tags")))
-        else:
-            body = restore_body(blueprint, stash)
+        keep = changed and self.params["on_change"] == "keep"
+        body = dict(tags=without_stash(blueprint.get("tags"))) if keep else restore_body(blueprint, stash)
         self.change(lambda: self.client.patch("%s/%s" % (path, blueprint["id"]), body),
                     before={name: settings_of(blueprint, members)}, after={name: settings_of(dict(blueprint, **body), members)})
-        result["kept" if changed and self.params["on_change"] == "keep" else "restored"].append(name)
+        result["kept" if keep else "restored"].append(name)
 
 
 def main():

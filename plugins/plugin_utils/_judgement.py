@@ -28,6 +28,11 @@ def shown(names, limit=10):
     return text + (" and %d more" % (len(names) - limit) if len(names) > limit else "")
 
 
+def reasons(by_name):
+    """{name: why} for a message: "a: why; b: why", by name."""
+    return "; ".join("%s: %s" % item for item in sorted(by_name.items()))
+
+
 # -- which machines take part -------------------------------------------------------------------
 
 

@@ -30,7 +30,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active, iso_time
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import reasons, shown
 
 display = Display()
 
@@ -40,6 +40,8 @@ CHECKED = "checked"
 # the environment themselves).
 CONNECTION_OPTIONS = dict((name, dict(type=spec["type"], no_log=spec.get("no_log", False))) for name, spec in CONNECTION_ARGUMENT_SPEC.items())
 RUN_OPTIONS = dict(run=dict(type="str", required=True))
+# What the report says of a machine an earlier run switched to the test network for the launch this run adopted.
+SWITCHED_EARLIER = "switched by an earlier run"
 # A task outside the steps that stopped the run (the user's tasks, a check of the playbook's own).
 STOPPED_OPTION = dict(type="dict", options=dict(task=dict(type="str"), message=dict(type="str")))
 
@@ -187,15 +189,18 @@ class RunbookStep(ActionBase):
         """Switch the blueprints of ``names`` to the run's test network before their launch; stop the step, before
         anything is launched, when one of them cannot be switched. Answers the module's diff (for --diff)."""
         net = self.record["test_network"]
-        switched = self.service("service_test_network", project=self.record["project_id"], state="switched", machines=names,
-                                network=net["network"])
-        refused = dict((name, why) for name, why in switched["refused"].items() if name in names)
-        if refused:
+        # Only the overrides of these machines: the preflight checked that every one names a machine of the project.
+        network = dict((option, value) for option, value in net["network"].items() if option != "machines")
+        overrides = dict((name, given) for name, given in (net["network"].get("machines") or {}).items() if name in names)
+        if overrides:
+            network["machines"] = overrides
+        switched = self.service("service_test_network", project=self.record["project_id"], state="switched", machines=names, network=network)
+        if switched["refused"]:
             raise StepFailed("The test network could not be set for %d of %d machines, and nothing of them was launched: %s." % (
-                len(refused), len(names), "; ".join("%s: %s" % item for item in sorted(refused.items()))))
+                len(switched["refused"]), len(names), reasons(switched["refused"])))
         net["tested_in"].update(switched["switched"])
         for name in switched["still_switched"]:
-            net["tested_in"].setdefault(name, "switched by an earlier run")
+            net["tested_in"].setdefault(name, SWITCHED_EARLIER)
         if switched["switched"]:
             self.say("%s %d blueprints to the test network: %s." % (
                 "Would switch" if self.check_mode else "Switched", len(switched["switched"]), shown(sorted(switched["switched"]))))
@@ -212,8 +217,7 @@ class RunbookStep(ActionBase):
             self.say("%s %d blueprints as they were before the test network: %s." % (
                 "Would put back" if self.check_mode else "Put back", len(result["restored"]), shown(result["restored"])))
         if result["refused"]:
-            self.say("Not put back, changed by somebody else since the switch (left as they set it): %s." % "; ".join(
-                "%s: %s" % item for item in sorted(result["refused"].items())))
+            self.say("Not put back, changed by somebody else since the switch (left as they set it): %s." % reasons(result["refused"]))
         return result
 
     def follow(self, job, label, timeout):

@@ -14,7 +14,7 @@ from ansible_collections.replication.recovery.plugins.action import (
     runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read, runbook_report, runbook_resume,
     runbook_reverse, runbook_wait_replication)
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import report_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._step import load
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import load, save
 
 USER = "dr@example.com"
 T0 = "2026-11-22T10:00:00.000000+00:00"
@@ -283,6 +283,25 @@ def test_with_a_test_network_the_blueprints_are_switched_just_before_the_launch_
     machines = report_of(record, "")["machines"]
     assert [m["test_network"] for m in machines] == [TESTED_IN, TESTED_IN]
     assert [c for c in report_of(record, "")["checks"] if c["name"] == "test network"][0]["status"] == "passed"
+
+
+def test_each_wave_switches_with_the_overrides_of_its_own_machines_and_overrides_must_name_machines_of_the_project(tmp_path):
+    network = dict(NETWORK, machines={"db-1": {"private_ip_action": "CUSTOM_IP", "private_ips": ["172.16.0.10"]}})
+    run = begin(tmp_path, waves="db-1; web-1", test_network=network)
+    read(run, [machine("web-1"), machine("db-1")])
+    for wave, name in ((1, "db-1"), (2, "web-1")):
+        modules = Modules(service_test_network=[network_answer(switched=[name]), network_answer(restored=[name])],
+                          service_launch=[{"job": job("j%d" % wave, [name])}, {"job": job("j%d" % wave, [name]), "launched": launched(name)}])
+        step(runbook_launch, modules, run=run, session="s3ss10n", wave=wave)
+        switched = modules.called("service_test_network")[0]
+        assert switched["machines"] == [name]
+        assert switched["network"] == (dict(NETWORK, machines={"db-1": network["machines"]["db-1"]}) if name == "db-1" else NETWORK)
+        record = load(run)
+        record["view"][name] = {"running": True}  # as runbook_look sees it
+        save(run, record)
+    run = begin(tmp_path, test_network=dict(NETWORK, machines={"db-9": {"private_ips": ["172.16.0.10"]}}))
+    result = read(run, [machine("web-1"), machine("db-1")])
+    assert result["failed"] and "The test network's machines name db-9, not machines of project production" in result["msg"]
 
 
 def test_a_machine_whose_blueprint_cannot_take_the_test_network_stops_the_wave_before_its_launch(tmp_path):
