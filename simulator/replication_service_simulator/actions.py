@@ -115,7 +115,7 @@ def _plan_one_launch(sim, project, job, machine, point, launch_type, start, debu
         if machine.id not in project.machines:
             job.fail_machine(machine.id)
             return "%s: the source machine is gone; nothing was launched." % name
-        replica = launch_replica(sim, project, machine, launch_type, point_id, shape=shape, when=when)
+        replica = launch_replica(sim, project, machine, launch_type, point_id, shape=shape, when=when, point_taken=taken)
         return "%s: target machine %s is running (%s)." % (name, replica.cloud_id, ", ".join(replica.public_ips) or "no public IP")
 
     job.at(booted, None, boot)

@@ -9,7 +9,7 @@ from typing import List, Literal, Optional
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .clock import iso
+from .clock import iso, parse_micros
 from .errors import not_found, unprocessable
 from .seed import seed
 from .state import Fault
@@ -74,6 +74,12 @@ class DriftRemoval(Control):
 class Drift(Control):
     regionId: str
     remove: DriftRemoval
+
+
+class Damage(Control):
+    machines: List[str] = Field(min_length=1)
+    from_: Optional[str] = Field(None, alias="from")
+    project: Optional[str] = None
 
 
 class MachineControl(Control):
@@ -190,6 +196,29 @@ async def control_machine(machineId: str, body: MachineControl, request: Request
             return {"id": machine.id, "agentConnected": machine.agent_connected,
                     "writeRateMbps": machine.replication.write_rate * 8 / 1000 / 1000}
     raise not_found("Machine %s" % machineId)
+
+
+@router.post("/damage")
+async def damage(body: Damage, request: Request):
+    """Damage the data of machines (names or IDs; of one project, by name or ID, if given) from a moment on, as
+    ransomware does: every point in time taken at or after it carries the damage, which target machines launched
+    from it show (``damaged`` in the cloud listing) and the file search finds (a ransom note, ``.locked`` files).
+    ``from`` null heals them."""
+    sim = _sim(request)
+    try:
+        moment = None if body.from_ is None else parse_micros(body.from_) / 1e6
+    except ValueError:
+        raise unprocessable("from: %r is not an RFC 3339 date-time." % body.from_)
+    projects = [p for p in sim.projects.values() if body.project in (None, p.id, p.name)]
+    damaged = []
+    for value in body.machines:
+        found = [(p, m) for p in projects for m in p.machines.values() if value in (m.id, m.name)]
+        if not found:
+            raise not_found("Machine %s" % value)
+        for project, machine in found:
+            machine.damaged_from = moment
+            damaged.append({"id": machine.id, "name": machine.name, "projectId": project.id, "from": body.from_ and iso(moment)})
+    return {"items": damaged}
 
 
 @router.post("/drift")

@@ -3,7 +3,8 @@
 The tree is a pure function of the machine and the moment, so search results are the same on
 every run: files every machine has, files named after the machine, a daily log kept for a
 week (each exists from its day on, until rotated out seven days later), and a weekly export
-kept for four weeks.
+kept for four weeks. A machine damaged from a moment on (``POST /_simulator/damage``) has, in every
+point taken since, a ransom note and its data files encrypted under a ``.locked`` name.
 """
 
 import fnmatch
@@ -34,6 +35,10 @@ def files_at(machine, when):
     this_week = int(when // WEEK)
     for week in range(max(int(machine.installed_at // WEEK), this_week - 3), this_week + 1):
         paths.append(("C:\\app\\exports\\export-w%d.csv" if windows else "/opt/app/exports/export-w%d.csv") % week)
+    if machine.damaged_from is not None and when >= machine.damaged_from:
+        data = [path for path in paths if "exports" in path or path.endswith((".yml", ".json", ".docx"))]
+        paths = [path for path in paths if path not in data] + [path + ".locked" for path in data]
+        paths.append("C:\\Users\\Public\\README_DECRYPT.txt" if windows else "/home/admin/README_DECRYPT.txt")
     return paths
 
 

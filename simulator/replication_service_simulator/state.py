@@ -101,6 +101,8 @@ class Machine:
     agent_connected: bool = True
     # While the project replicates reversed: the recovered target machine this machine replicates from.
     reverse_source: Optional[str] = None
+    # Data damaged (ransomware, corruption) from this moment on: points taken since carry the damage.
+    damaged_from: Optional[float] = None
 
     @property
     def name(self):
@@ -150,6 +152,7 @@ class Replica:
     region_id: Optional[str]
     point_in_time: Optional[str]
     created: float
+    point_taken: Optional[float] = None
     state: str = "running"
     instance_type: Optional[str] = None
     subnet_id: Optional[str] = None
@@ -413,6 +416,7 @@ class Simulator:
                 "subnetId": r.subnet_id,
                 "regionId": r.region_id,
                 "launchDateTime": iso(r.created),
+                **self._launched_from(r),
             }
             for r in self.replicas.values()
             if r.state != "terminated"
@@ -423,6 +427,17 @@ class Simulator:
                 self.sync(project, machine)
                 artifacts.extend(self._artifacts(project, machine))
         return {"items": machines, "replicationArtifacts": artifacts}
+
+    def _launched_from(self, replica):
+        """The point in time a target machine was launched from, and whether its data is damaged: its source
+        machine was damaged at or before that point was taken."""
+        if replica.point_taken is None:
+            return {}
+        project = self.projects.get(replica.project_id)
+        machine = project.machines.get(replica.machine_id) if project else None
+        damaged_from = machine.damaged_from if machine is not None else None
+        return {"pointInTimeId": replica.point_in_time, "pointInTimeDateTime": iso(replica.point_taken),
+                "damaged": damaged_from is not None and replica.point_taken >= damaged_from}
 
     @staticmethod
     def _artifacts(project, machine):
@@ -439,7 +454,7 @@ class Simulator:
         return [{"kind": kind, "projectId": project.id, "machineId": machine.id, "name": name} for kind, name in names]
 
 
-def launch_replica(sim, project, machine, launch_type, point_in_time=None, shape=None, when=None):
+def launch_replica(sim, project, machine, launch_type, point_in_time=None, shape=None, when=None, point_taken=None):
     """Start a target machine for ``machine`` at ``when`` (now); a previous one is terminated first.
 
     ``shape`` (instance type, subnet, IPs) comes from the machine's blueprint, if it has one. Only
@@ -456,7 +471,7 @@ def launch_replica(sim, project, machine, launch_type, point_in_time=None, shape
     replica = Replica(
         id=sim.new_id(), project_id=project.id, project_name=project.name, machine_id=machine.id,
         machine_name=machine.name, launch_type=launch_type, cloud_id="i-%017x" % sim.rng.getrandbits(68),
-        public_ips=public_ips, region_id=sim.site_of(project), point_in_time=point_in_time, created=now,
+        public_ips=public_ips, region_id=sim.site_of(project), point_in_time=point_in_time, created=now, point_taken=point_taken,
         instance_type=shape.get("instanceType"), subnet_id=shape.get("subnetId") or config.get("subnetId"),
         private_ip=shape.get("privateIp") or "10.0.%d.%d" % (sim.ip_counter // 250 % 250, 10 + sim.ip_counter % 240),
     )

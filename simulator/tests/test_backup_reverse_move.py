@@ -218,3 +218,30 @@ def test_a_blueprint_needs_a_machine_and_a_region_of_the_project(api, replicatin
     path = "/projects/%s/blueprints" % replicating["project"]["id"]
     assert api.post(path, json={"machineId": "nope", "region": east["id"]}).status_code == 400
     assert api.post(path, json={"machineId": replicating["project"]["machines"]["m1"], "region": "nope"}).status_code == 400
+
+
+def test_damage_shows_in_the_file_search_from_its_moment_on(backup, client):
+    api, project = backup
+    fs1 = project["machines"]["fs-1"]
+    points = api.ok("GET", "/projects/%s/machines/%s/pointsintime" % (project["id"], fs1))["items"]
+    moment = points[-5]["dateTime"]
+    damaged = client.post("/_simulator/damage", json={"machines": ["fs-1"], "from": moment, "project": "files"})
+    assert damaged.status_code == 200 and damaged.json()["items"][0]["id"] == fs1
+    path = "/projects/%s/findFiles" % project["id"]
+    notes = api.ok("POST", path, json={"query": "*README_DECRYPT*", "machineIDs": [fs1, project["machines"]["win-1"]]})["items"]
+    assert [item["machineId"] for item in notes] == [fs1]
+    assert [p["id"] for p in notes[0]["pointsInTime"]] == [p["id"] for p in points[-5:]]
+    locked = api.ok("POST", path, json={"query": "*.locked", "machineIDs": [fs1]})["items"]
+    assert locked and all(p["id"] in [q["id"] for q in points[-5:]] for item in locked for p in item["pointsInTime"])
+    # The encrypted files are gone under their own names from those points on.
+    config = api.ok("POST", path, json={"query": "/opt/app/config.yml", "machineIDs": [fs1]})["items"]
+    assert [p["id"] for p in next(i for i in config if i["filePath"] == "/opt/app/config.yml")["pointsInTime"]] == [p["id"] for p in points[:-5]]
+    # Healed: nothing found any more.
+    client.post("/_simulator/damage", json={"machines": [fs1], "from": None})
+    assert api.ok("POST", path, json={"query": "*README_DECRYPT*", "machineIDs": [fs1]})["items"] == []
+
+
+def test_damage_of_an_unknown_machine_or_at_no_moment_is_refused(backup, client):
+    assert client.post("/_simulator/damage", json={"machines": ["nope"], "from": "2026-11-20T00:00:00Z"}).status_code == 404
+    assert client.post("/_simulator/damage", json={"machines": ["fs-1"], "from": "yesterday"}).status_code == 422
+    assert client.post("/_simulator/damage", json={"machines": [], "from": "2026-11-20T00:00:00Z"}).status_code == 422

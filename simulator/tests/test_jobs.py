@@ -90,6 +90,19 @@ def test_a_launch_from_a_given_point_in_time(api, client, project):
     assert api.ok("GET", _path(project, "/replicas/" + machine["replica"]))["pointInTime"] == points[0]["id"]
 
 
+def test_target_machines_launched_from_damaged_points_show_it_in_the_cloud(api, client, project):
+    """Damage from a moment on: machines launched from points taken at or after it are damaged, earlier ones not."""
+    points = api.ok("GET", _path(project, "/machines/%s/pointsintime" % project["machines"]["m1"]))["items"]
+    client.post("/_simulator/damage", json={"machines": ["m1"], "from": points[2]["dateTime"]})
+    seen = {}
+    for point in (points[1], points[2]):
+        body = {"launchType": "TEST", "items": [{"machineId": project["machines"]["m1"], "pointInTimeId": point["id"]}]}
+        follow(api, client, project["id"], api.ok("POST", _path(project, "/launchMachines"), json=body, status=202))
+        target = next(m for m in cloud(client) if m["sourceMachineName"] == "m1")
+        seen[point["id"]] = (target["pointInTimeId"], target["pointInTimeDateTime"], target["damaged"])
+    assert seen == {points[1]["id"]: (points[1]["id"], points[1]["dateTime"], False), points[2]["id"]: (points[2]["id"], points[2]["dateTime"], True)}
+
+
 @pytest.mark.parametrize("body,status", [
     ({"launchType": "TEST", "items": [{"machineId": "nope"}]}, 400),
     ({"launchType": "TEST", "items": [{"machineId": "M1", "pointInTimeId": "nope"}]}, 400),
