@@ -8,6 +8,7 @@ plugins/modules/runbook_begin.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
     KINDS, LAUNCH_TYPES, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number, parse_point_policy, parse_test_network)
+from ansible_collections.replication.recovery.plugins.plugin_utils._search import clean_points_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, new_run
 
 GATE = dict(states=dict(type="raw", default=["continuous"]), max_lag=dict(type="raw"), no_backlog=dict(type="raw", default=False),
@@ -55,6 +56,7 @@ class ActionModule(RunbookStep):
         host_prefix=dict(type="str", default="dr-test-"),
         group=dict(type="str", default="dr_test_machines"),
         max_waves=dict(type="int"),
+        round=dict(type="int"),
         **dict((name, dict(type="raw", default=default)) for name, default, unused in DURATIONS)
     )
 
@@ -81,7 +83,14 @@ class ActionModule(RunbookStep):
         machines = None if no_value(args["machines"]) else parse_list(args["machines"], "machines") or None
         gate, targets = args["gate"] or {}, args["targets"] or {}
         max_lag = parse_number(gate.get("max_lag"), "gate.max_lag")
-        point_in_time, points_in_time = parse_point_policy(args["point_in_time"], "point_in_time")
+        points_from = None
+        if isinstance(args["point_in_time"], str) and args["point_in_time"].strip().lower().startswith("from:"):
+            # The hand-off of a clean point search: each machine from the clean point its report names.
+            report = args["point_in_time"].strip()[len("from:"):].strip()
+            points, without = clean_points_of(report, project=args["project"])
+            point_in_time, points_in_time, points_from = "latest", points, dict(report=report, without=without)
+        else:
+            point_in_time, points_in_time = parse_point_policy(args["point_in_time"], "point_in_time")
         blocking = parse_list(args["blocking_launch_types"], "blocking_launch_types")
         unknown = [kind for kind in blocking if kind not in KINDS]
         if unknown:
@@ -90,6 +99,7 @@ class ActionModule(RunbookStep):
             runbook=args["runbook"], title=args["title"] or args["runbook"].replace("_", " "),
             project=args["project"], project_id=None, username=None,
             launch_type=args["launch_type"], kind=kind_of(args["launch_type"]), point_in_time=point_in_time, points_in_time=points_in_time,
+            points_from=points_from, round=args["round"],
             recovery_plan=None if no_value(args["recovery_plan"]) else args["recovery_plan"],
             asked=dict(machines=machines, exclude=parse_list(args["exclude"], "exclude"), waves=parse_groups(args["waves"], "the waves")),
             gate=dict(states=parse_list(gate.get("states"), "gate.states") or ["continuous"], max_lag=max_lag,

@@ -42,7 +42,9 @@ class ActionModule(RunbookStep):
             raise StepFailed("%s Nothing was launched." % refused)
         by_name = dict((machine["name"], machine) for machine in view["machines"])
         strangers = sorted(set(record.get("points_in_time") or {}) - set(value for m in chosen["machines"] for value in (m["name"], m["id"])))
-        if strangers:
+        if record.get("points_from"):
+            self.points_from_the_report(chosen["machines"])
+        elif strangers:
             raise StepFailed("The points in time name %s, which %s not among the machines of the run; nothing was launched." % (
                 shown(strangers), "is" if len(strangers) == 1 else "are"))
         record.update(machines=chosen["machines"], excluded=chosen["excluded"],
@@ -69,6 +71,14 @@ class ActionModule(RunbookStep):
         self.stop_unless_ready(verdicts, earlier)
         return dict(machines=len(chosen["machines"]), excluded=chosen["excluded"], waves=[len(wave) for wave in chosen["waves"]],
                     adopted=sorted(index + 1 for index in earlier["adopted"]), to_clean=[left["name"] for left in earlier["clean"]])
+
+    def points_from_the_report(self, machines):
+        """Every machine of the run launches from the clean point the report names for it (the report may name more)."""
+        given, without = self.record["points_in_time"] or {}, self.record["points_from"]["without"]
+        missing = ["%s (%s)" % (m["name"], without.get(m["name"], "not searched")) for m in machines if m["name"] not in given and m["id"] not in given]
+        if missing:
+            raise StepFailed("The clean point report %s has no clean point for %s; nothing was launched. Exclude them, or give their points "
+                             "in time yourself." % (self.record["points_from"]["report"], shown(missing)))
 
     def note_launch_settings(self, proven, taking_part):
         """The problems of the taking-part machines' blueprints, as service_machine_info proved them (when asked), and
@@ -148,9 +158,11 @@ class ActionModule(RunbookStep):
                              "ended." % (record["project"], job.get("type"), job["id"], job.get("initiatedBy") or "?"))
         blocking = record["blocking"]
         if blocking["machines"] and not blocking["clean"]:
-            raise StepFailed("%s machines are up for %s; nothing was launched. Clean them up first, or let this run do it (%s=true)." % (
+            raise StepFailed("%s machines are up for %s; nothing was launched. %s" % (
                 " and ".join(sorted(set(left["kind"] for left in blocking["machines"]))).capitalize(),
-                shown(left["name"] for left in blocking["machines"]), blocking["option"]))
+                shown(left["name"] for left in blocking["machines"]),
+                "Clean them up first, or let this run do it (%s=true)." % blocking["option"] if blocking["option"]
+                else "This %s never replaces them: run it again once they are gone." % record["title"]))
         if earlier["foreign"] and record.get("keeps_launched"):
             raise StepFailed("%s machines are up for %s that this %s cannot take as its own launch; nothing was launched, as a launch would "
                              "replace them. Find out who launched them and why before running it again." % (

@@ -43,6 +43,9 @@ options:
         ID of a point in time, for its machine, and the others' newest at or before it.
       - Or a point per machine - a dictionary of machine name or ID to point ID, or text of V(name=ID) items separated by
         commas; machines not named take their latest point. Not with a recovery plan.
+      - Or V(from:<path>) - the report of a clean point search (M(replication.recovery.runbook_search)) of the same
+        project, whose search ended; each machine takes the clean point the report names for it. A machine of the run
+        without one stops the run before anything is launched.
     type: raw
     default: latest
   machines:
@@ -62,6 +65,11 @@ options:
     type: raw
   max_waves:
     description: The most waves the caller runs (the DR test playbook runs five); more are refused.
+    type: int
+  round:
+    description:
+      - The round of a search that launches once a round (the clean point search), each round a run of one wave. The
+        launched machines' groups and their C(wave) variable carry the round instead of the wave.
     type: int
   recovery_plan:
     description: A recovery plan, by name or ID, to run instead of a plain launch; its machines are the run's.
@@ -118,7 +126,9 @@ options:
     default: false
     version_added: 2.0.0
   clean_blocking_option:
-    description: The name of the runbook's variable that sets O(clean_blocking), for the message that stops the run.
+    description:
+      - The name of the runbook's variable that sets O(clean_blocking), for the message that stops the run. Empty for a
+        runbook that never cleans them up (the clean point search).
     type: str
     default: clean_blocking
     version_added: 2.0.0

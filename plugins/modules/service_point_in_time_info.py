@@ -5,16 +5,21 @@
 
 DOCUMENTATION = r"""
 module: service_point_in_time_info
-short_description: Read the points in time of a machine, and pick one
+short_description: Read the points in time of a machine (or of several), and pick one
 version_added: 1.0.0
 description:
   - Returns the points in time a machine can be launched from, newest first, and picks one - the
     latest, or the last at or before a given moment.
+  - With O(machines), the same for several machines at once (their lists are read a few at a time).
 options:
   machine:
-    description: The machine, by name or ID.
+    description: The machine, by name or ID. Give O(machine) or O(machines).
     type: str
-    required: true
+  machines:
+    description: Several machines, by name or ID; the result is RV(machines).
+    type: list
+    elements: str
+    version_added: 2.0.0
   at_or_before:
     description:
       - Pick the last point in time at or before this moment, an RFC 3339 date-time such as
@@ -32,6 +37,12 @@ author:
 """
 
 EXAMPLES = r"""
+- name: The points in time of three machines, with one read of each list a few at a time
+  replication.recovery.service_point_in_time_info:
+    project: production
+    machines: [db-1, app-1, web-1]
+  register: points
+
 - name: The point in time of last midnight
   replication.recovery.service_point_in_time_info:
     project: production
@@ -49,19 +60,40 @@ EXAMPLES = r"""
 RETURN = r"""
 points_in_time:
   description: The machine's points in time, newest first, as the service describes them.
-  returned: always
+  returned: with O(machine)
   type: list
   elements: dict
   sample: [{id: 3e43acd2-a41a-5904-af27-4eca8be2f9b5, dateTime: "2026-11-22T08:10:00.000000+00:00"}]
 point_in_time:
   description: The picked point in time; absent when there is none (initial sync not done, or none old enough).
-  returned: when there is one
+  returned: with O(machine), when there is one
   type: dict
   sample: {id: 3e43acd2-a41a-5904-af27-4eca8be2f9b5, dateTime: "2026-11-22T08:10:00.000000+00:00"}
+machines:
+  description: With O(machines), each machine in the order given, with its points in time and the picked one.
+  returned: with O(machines)
+  type: list
+  elements: dict
+  version_added: 2.0.0
+  contains:
+    machine_id:
+      description: The machine's ID.
+      type: str
+    machine_name:
+      description: The machine's name.
+      type: str
+    points_in_time:
+      description: Its points in time, newest first.
+      type: list
+      elements: dict
+    point_in_time:
+      description: The picked point in time; absent when there is none.
+      type: dict
+  sample: [{machine_id: 0b6c1d2e-5f4a-4c3b-9a8d-7e6f5a4b3c2d, machine_name: db-1, points_in_time: []}]
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._machines import pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
 
 
 class PointInTimeInfoModule(ServiceModule):
@@ -69,7 +101,14 @@ class PointInTimeInfoModule(ServiceModule):
         params = self.params
         moment = self.moment("at_or_before", params["at_or_before"])
         project = self.project(params["project"])
-        machine = self.resolve_machines(project, [params["machine"]])[0]
+        if params["machines"] is not None:
+            machines = self.resolve_machines(project, params["machines"])
+            self.read_ahead(lists=[self.points_path(project, machine) for machine in machines])
+            return dict(machines=[dict(machine_id=machine["id"], machine_name=name_of(machine), **self.picked(project, machine, moment))
+                                  for machine in machines])
+        return self.picked(project, self.resolve_machines(project, [params["machine"]])[0], moment)
+
+    def picked(self, project, machine, moment):
         points = self.points_in_time(project, machine)
         picked = pick_point(points, moment)
         return dict(points_in_time=points, **(dict(point_in_time=picked) if picked else {}))
@@ -77,7 +116,10 @@ class PointInTimeInfoModule(ServiceModule):
 
 def main():
     PointInTimeInfoModule(
-        argument_spec=dict(project=dict(type="str", required=True), machine=dict(type="str", required=True), at_or_before=dict(type="str")),
+        argument_spec=dict(project=dict(type="str", required=True), machine=dict(type="str"), machines=dict(type="list", elements="str"),
+                           at_or_before=dict(type="str")),
+        mutually_exclusive=[("machine", "machines")],
+        required_one_of=[("machine", "machines")],
     ).run()
 
 

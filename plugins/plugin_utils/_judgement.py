@@ -288,7 +288,7 @@ def hosts_of(record, names, run_host="localhost"):
         seen, launched = record["view"].get(name), record["launched"].get(name)
         if seen is None or launched is None:
             continue
-        wave = launched["wave"]
+        wave = record.get("round") or launched["wave"]  # a search's one wave a round: its groups carry the round
         to_check = bool(checks) and seen["running"]
         host = {
             "name": "%s%s/%s" % (settings["host_prefix"], record["project"], name),

@@ -14,9 +14,13 @@ A description (``POST /_simulator/seed``)::
                           "cpu": [{"cores": 2, "modelName": "Intel Xeon"}],
                           "disks": [{"name": "/dev/sda", "size": 2000000000}],
                           "agentInstalledSecondsAgo": 0, "writeRateMbps": 0.5,
-                          "replicationStatus": "STARTED", "tags": [], "launched": "TEST"}]}]}]}
+                          "replicationStatus": "STARTED", "tags": [], "launched": "TEST",
+                          "damagedSecondsAgo": 3600}]}]}]}
 
 The answer maps every name to the ID it got, so tests can address what they seeded.
+``damagedSecondsAgo`` damages the machine's data from that long ago on (``POST /_simulator/damage``).
+The ``ransomware`` preset is the README's "Recovering from ransomware": the demo account, replicating
+for three days, whose db-1 and app-1 were hit 20 and 7 hours ago.
 """
 
 import base64
@@ -67,7 +71,18 @@ DEMO = {"accounts": [{
     }],
 }]}
 
-PRESETS = {"demo": DEMO, "empty": {"accounts": []}}
+
+def _hit(machine, installed_ago, damaged_ago=None):
+    """A demo machine replicating for ``installed_ago`` seconds, its data damaged ``damaged_ago`` seconds ago."""
+    return dict(machine, agentInstalledSecondsAgo=installed_ago, **({"damagedSecondsAgo": damaged_ago} if damaged_ago else {}))
+
+
+_DEMO_MACHINES = DEMO["accounts"][0]["projects"][0]["machines"]
+RANSOMWARE = {"accounts": [dict(DEMO["accounts"][0], projects=[dict(DEMO["accounts"][0]["projects"][0], machines=[
+    _hit(_DEMO_MACHINES[0], 3 * 86400), _hit(_DEMO_MACHINES[2], 3 * 86400, 7 * 3600), _hit(_DEMO_MACHINES[3], 3 * 86400, 20 * 3600),
+])])]}
+
+PRESETS = {"demo": DEMO, "ransomware": RANSOMWARE, "empty": {"accounts": []}}
 
 
 def seed(sim, description):
@@ -186,4 +201,6 @@ def _seed_machine(sim, project, spec):
     status = spec.get("replicationStatus", "STARTED")
     if status != "STARTED":
         machine.replication.set_status(status, now)
+    if spec.get("damagedSecondsAgo") is not None:
+        machine.damaged_from = now - spec["damagedSecondsAgo"]
     return machine

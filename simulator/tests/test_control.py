@@ -162,3 +162,11 @@ def test_the_target_cloud_lists_launched_machines(client, world):
     assert [m["sourceMachineName"] for m in cloud["items"]] == ["m3"]
     machine = cloud["items"][0]
     assert machine["launchType"] == "TEST" and machine["projectName"] == "dr" and machine["id"].startswith("i-")
+
+
+def test_the_ransomware_preset_has_two_machines_hit_at_two_moments(sim):
+    from replication_service_simulator.seed import PRESETS, seed
+    seed(sim, PRESETS["ransomware"])
+    project = next(iter(sim.projects.values()))
+    damaged = dict((m.name, None if m.damaged_from is None else round(sim.now() - m.damaged_from)) for m in project.machines.values())
+    assert damaged == {"web-1": None, "app-1": 7 * 3600, "db-1": 20 * 3600}

@@ -1,0 +1,268 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The search for the newest clean point in time, round by round: plan a round (or continue the one a
+stopped run left), judge it from the run of the shared steps that launched and checked it, end it, and
+write the report. What the search learns is kept in its journal beside the report (plugin_utils._search).
+Documented in plugins/modules/runbook_search.py."""
+
+import os
+import re
+import time
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, no_value, parse_flag, parse_list, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import Refused, shown, take_part
+from ansible_collections.replication.recovery.plugins.plugin_utils._search import (
+    FOUND, current_round, judge_by_files, judge_round, load_journal, new_journal, plan_round, result_of, rounds_at_most, save_journal,
+    searching, write_report)
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
+    STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, end_run, load, note_stopped)
+
+STAGES = ("plan", "judge", "end", "report")
+SHOWN = 10
+
+
+def _moment(value, what):
+    if no_value(value):
+        return None
+    try:
+        return parse_time(str(value))
+    except ValueError:
+        raise StepFailed("%s must be an RFC 3339 date-time such as 2026-11-20T03:00:00Z, not %r; nothing was launched." % (what, value))
+
+
+class ActionModule(RunbookStep):
+    PHASE = "preflight"
+    WITH_RUN = False
+    OPTIONS = dict(
+        stage=dict(type="str", choices=list(STAGES), required=True),
+        run=dict(type="str"),
+        project=dict(type="str"),
+        machines=dict(type="raw"),
+        exclude=dict(type="raw"),
+        recovery_plan=dict(type="str"),
+        after=dict(type="raw"),
+        before=dict(type="raw"),
+        consistent=dict(type="raw", default=False),
+        find_files=dict(type="raw"),
+        checks_tasks=dict(type="str"),
+        report_dir=dict(type="path"),
+        stopped=STOPPED_OPTION,
+    )
+
+    def step(self, args):
+        self.args = args
+        if args["stage"] in ("judge", "end"):
+            if not args["run"]:
+                raise StepFailed("The %s stage takes the run of the round (what runbook_begin returned)." % args["stage"])
+            self.path, self.record = args["run"], load(args["run"])
+            return self.judge() if args["stage"] == "judge" else self.end()
+        if not args["project"]:
+            raise StepFailed("The %s stage takes the project." % args["stage"])
+        directory = os.path.realpath(os.path.expanduser(args["report_dir"] or "clean_point_report"))
+        self.name = "clean_point_%s" % re.sub(r"[^A-Za-z0-9_.-]+", "_", args["project"])
+        self.journal_path = os.path.join(directory, self.name + ".search.json")
+        self.directory = directory
+        return self.plan() if args["stage"] == "plan" else self.report()
+
+    # -- plan a round ---------------------------------------------------------------------------
+
+    def inputs(self):
+        args = self.args
+        try:
+            inputs = dict(machines=parse_list(args["machines"], "machines") or None, exclude=parse_list(args["exclude"], "exclude"),
+                          recovery_plan=None if no_value(args["recovery_plan"]) else args["recovery_plan"],
+                          after=None if no_value(args["after"]) else str(args["after"]), before=None if no_value(args["before"]) else str(args["before"]),
+                          consistent=parse_flag(args["consistent"], "consistent"), find_files=parse_list(args["find_files"], "find_files"))
+        except ValueError as error:
+            raise StepFailed("%s; nothing was launched." % error)
+        if not inputs["find_files"] and no_value(args["checks_tasks"]):
+            raise StepFailed("A search by launches needs your checks that tell a clean machine (clean_point_checks_tasks), or, for a backup "
+                             "project, the file patterns of the damage (clean_point_find_files); nothing was launched.")
+        if inputs["recovery_plan"] and inputs["machines"]:
+            raise StepFailed("A recovery plan names its own machines: give it without the machines. Nothing was launched.")
+        if inputs["find_files"] and inputs["consistent"]:
+            raise StepFailed("A file search finds each machine's own clean point; consistent is for searches by launches. Nothing was launched.")
+        return inputs
+
+    def plan(self):
+        inputs = self.inputs()
+        journal = load_journal(self.journal_path)
+        lines = []
+        if journal is not None and (journal["inputs"] != inputs or journal["project"] != self.args["project"]):
+            lines.append("An earlier search of other inputs is set aside (its journal %s is replaced)." % self.journal_path)
+            journal = None
+        if journal is None:
+            journal = self.new_search(inputs)
+            if journal["mode"] == "files":
+                return self.search_files(journal, lines)
+        resumed = current_round(journal)
+        planned = plan_round(journal)
+        if planned is None:
+            self.save(journal)
+            return dict(done=True, lines=lines + ["The search is done."], rounds_at_most=rounds_at_most(journal))
+        adopt = resumed is not None and self.adoptable(journal, planned)
+        self.save(journal)
+        ids = dict((name, journal["machines"][name]["id"]) for name in planned["candidates"])
+        names = sorted(planned["candidates"])
+        lines.append("%s %d of at most %d%s: %d machines, each from %s: %s." % (
+            "Would launch round" if self.check_mode else "Round", planned["number"], rounds_at_most(journal),
+            " (continued: a stopped run planned it)" if resumed else "", len(names),
+            "its newest point at or before %s" % planned["moment"] if planned["moment"] else "its candidate point",
+            shown(["%s at %s" % (name, planned["candidates"][name][2]) for name in names], SHOWN)))
+        for line in lines:
+            self.say(line)
+        return dict(done=False, round=planned["number"], rounds_at_most=rounds_at_most(journal), machines=[ids[name] for name in names],
+                    names=names, points_in_time=dict((ids[name], planned["candidates"][name][1]) for name in names), adopt=adopt,
+                    moment=planned["moment"], lines=lines)
+
+    def new_search(self, inputs):
+        """Read the machines that take part and their points in time; the window; a new journal."""
+        project = self.args["project"]
+        view = self.service("service_machine_info", project=project)
+        plan = None
+        if inputs["recovery_plan"]:
+            plans = self.service("service_recovery_plan_info", project=project, name=inputs["recovery_plan"])["recovery_plans"]
+            if not plans:
+                raise StepFailed("Project %s has no recovery plan %s; nothing was launched." % (project, inputs["recovery_plan"]))
+            plan = [name for step in plans[0]["steps"]["items"] for name in step.get("machine_names") or []]
+        try:
+            chosen = take_part(view["machines"], named=inputs["machines"], exclude=inputs["exclude"], plan=plan)
+        except Refused as refused:
+            raise StepFailed("%s Nothing was launched." % refused)
+        if not chosen["machines"]:
+            raise StepFailed("No machine of project %s takes part; nothing was launched." % project)
+        now = parse_time(view["service_time"])
+        after, before = _moment(inputs["after"], "after"), _moment(inputs["before"], "before")
+        before = now if before is None else min(before, now)
+        if after is not None and after > before:
+            raise StepFailed("The window is empty: after (%s) is later than before (%s); nothing was launched." % (iso_time(after), iso_time(before)))
+        read = self.service("service_point_in_time_info", project=view["project"]["id"], machines=[m["id"] for m in chosen["machines"]])
+        machines = dict((entry["machine_name"], dict(id=entry["machine_id"], points=list(reversed(entry["points_in_time"]))))
+                        for entry in read["machines"])
+        return new_journal(view["project"]["name"], view["project"]["id"], inputs, machines, after, before, consistent=inputs["consistent"],
+                           mode="files" if inputs["find_files"] else "launch")
+
+    def adoptable(self, journal, planned):
+        """A round a stopped run left: its launch is adopted unless a machine of it has a test machine up from
+        another point (an earlier round's, whose cleanup did not run: the resume step cleans it up first)."""
+        ids = [journal["machines"][name]["id"] for name in planned["candidates"]]
+        view = self.service("service_machine_info", project=journal["project_id"], machines=ids, include_target_machine=True)
+        candidate = dict((journal["machines"][name]["id"], planned["candidates"][name][1]) for name in planned["candidates"])
+        for machine in view["machines"]:
+            target = machine.get("target_machine") or {}
+            if target.get("machineCloudState") not in (None, "terminated") and launch_type_of_replica(machine) == "test" \
+                    and target.get("pointInTime") != candidate.get(machine["id"]):
+                return False
+        return True
+
+    def search_files(self, journal, lines):
+        """A backup project: one file search per pattern, over every machine; no launch."""
+        found = {}
+        for pattern in journal["inputs"]["find_files"]:
+            result = self.service("service_file_restore", failed_ok=True, project=journal["project_id"], query=pattern,
+                                  machines=[machine["id"] for machine in journal["machines"].values()])
+            if result.get("failed"):
+                raise StepFailed("The file search for %s failed: %s Nothing was launched." % (pattern, result.get("msg")))
+            for item in result["files"]:
+                found.setdefault(item["machine_id"], set()).update(point["id"] for point in item["points_in_time"])
+        judge_by_files(journal, found)
+        self.save(journal)
+        lines.append("Searched %d machines for %s in %d file searches; nothing was launched." % (
+            len(journal["machines"]), ", ".join(journal["inputs"]["find_files"]), len(journal["inputs"]["find_files"])))
+        for line in lines:
+            self.say(line)
+        return dict(done=True, lines=lines, rounds_at_most=0)
+
+    def save(self, journal):
+        if not self.check_mode:
+            save_journal(self.journal_path, journal)
+
+    # -- judge and end a round ------------------------------------------------------------------
+
+    def judge(self):
+        """The round's outcomes, from the run that launched and checked it: the journal learns them before the
+        cleanup, so that a run stopped in the cleanup does not launch the round again. A run stopped before its
+        machines were checked (a step failed, the user's tasks stopped it) is not judged: the next run continues it."""
+        record = note_stopped(collect_checked(self.record), self.args["stopped"])
+        args = self.args
+        if self.check_mode:
+            return dict(more=False, lines=["Check mode: nothing was launched, so the search ends here."])
+        if record.get("failure"):
+            return dict(more=False, stopped=record["failure"]["message"])
+        path = os.path.join(os.path.realpath(os.path.expanduser(args["report_dir"] or "clean_point_report")),
+                            "clean_point_%s.search.json" % re.sub(r"[^A-Za-z0-9_.-]+", "_", record["project"]))
+        journal = load_journal(path)
+        current = current_round(journal) if journal else None
+        if current is None:
+            raise StepFailed("The search's journal %s has no round to judge." % path)
+        outcomes = {}
+        for name in current["candidates"]:
+            launched, seen, checked = record["launched"].get(name), record["view"].get(name) or {}, record["checked"].get(name)
+            if name in record["failed_machines"] or launched is None:
+                outcome = dict(passed=None, message="did not launch: %s" % record["failed_machines"].get(name, "not launched"))
+            elif launched["point_in_time"]["id"] and launched["point_in_time"]["id"] != current["candidates"][name][1]:
+                outcome = dict(passed=None, message="launched from %s, not the candidate" % launched["point_in_time"]["id"])
+            elif not seen.get("running"):
+                outcome = dict(passed=None, message="its target machine does not run")
+            elif checked is None:
+                outcome = dict(passed=None, message="not checked")
+            else:
+                outcome = dict(passed=bool(checked["passed"]), message=checked.get("message") or "",
+                               checks=[dict(name=record["settings"]["checks_name"], passed=bool(checked["passed"]), began=checked["began"],
+                                            ended=checked["ended"])])
+            outcomes[name] = outcome
+        job = ((record["waves"] or [{}])[0].get("job") or {}).get("id")
+        judge_round(journal, outcomes, job=job)
+        save_journal(path, journal)
+        passed = sorted(name for name, outcome in outcomes.items() if outcome["passed"])
+        failed = sorted(name for name, outcome in outcomes.items() if outcome["passed"] is False)
+        undecided = sorted(name for name, outcome in outcomes.items() if outcome["passed"] is None)
+        line = "Round %d: %d clean%s, %d damaged%s%s." % (
+            current["number"], len(passed), " (%s)" % shown(passed, SHOWN) if passed else "", len(failed),
+            " (%s)" % shown(failed, SHOWN) if failed else "",
+            ", %d undecided (%s)" % (len(undecided), shown(["%s: %s" % (n, outcomes[n]["message"]) for n in undecided], 3)) if undecided else "")
+        self.say(line)
+        return dict(more=bool(searching(journal)), lines=[line])
+
+    def end(self):
+        """The round's cleanup is done: its run's directory goes."""
+        end_run(self.path)
+        self.record = None
+        return {}
+
+    # -- the report -----------------------------------------------------------------------------
+
+    def report(self):
+        journal = load_journal(self.journal_path)
+        stopped = (self.args["stopped"] or {}).get("message")
+        if self.check_mode:
+            return dict(outcome=dict(project=self.args["project"], result="check mode"),
+                        lines=["Check mode: nothing was launched, and no report was written."])
+        if journal is None:
+            message = "The clean point search of %s has no journal in %s%s." % (self.args["project"], self.directory, ": " + stopped if stopped else "")
+            return dict(outcome=dict(project=self.args["project"], result="failed"), lines=[message], message=message)
+        report = result_of(journal, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), stopped=stopped)
+        files = write_report(report, self.directory, self.name)
+        if report["complete"]:
+            os.unlink(self.journal_path)  # the report holds all of it; the next search is a new one
+        lines = ["Clean point search of %s: %s. %d of %d machines have a clean point; %d rounds, %d launches." % (
+            report["project"], report["result"].upper(), sum(1 for m in report["machines"] if m["status"] == FOUND), len(report["machines"]),
+            len(report["rounds"]), report["launches"])]
+        if report["consistent"]:
+            lines.append("Newest common clean moment: %s." % (report["common_moment"] or "none"))
+        lines += ["%s: clean at %s" % (m["name"], m["clean_point"]["date_time"]) for m in report["machines"] if m["clean_point"]][:SHOWN]
+        lines += report["failures"][:SHOWN]
+        lines += ["Report: " + files["json"], "JUnit: " + files["junit"], "Summary: " + files["markdown"]]
+        if report["complete"]:
+            lines.append("Fail over from it: -e failover_point_in_time=from:%s" % files["json"])
+        outcome = dict(project=report["project"], result=report["result"], complete=report["complete"], report=files,
+                       clean_points=dict((m["name"], m["clean_point"]) for m in report["machines"]), failures=report["failures"][:20])
+        result = dict(outcome=outcome, lines=lines)
+        if report["result"] != "passed":
+            result["message"] = "The clean point search of %s %s: %s. Report: %s" % (
+                report["project"], "found no clean point for some machines" if report["complete"] else "did not end",
+                "; ".join(report["failures"][:5]), files["json"])
+        return result

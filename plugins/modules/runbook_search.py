@@ -1,0 +1,163 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+# The step is an action plugin (plugins/action/runbook_search.py); this file documents it.
+
+DOCUMENTATION = r"""
+module: runbook_search
+short_description: Search for the newest clean point in time, round by round
+version_added: 2.0.0
+description:
+  - The steps of the clean point search (the role C(replication.recovery.clean_point)). Damage persists - once a machine's
+    data is damaged, every later point in time carries it - so the search bisects each machine's points in time in the
+    window. Each round launches every machine still searched, each from its own candidate point, in one test launch
+    (with the other runbook steps), your checks judge each machine, and the next round halves what is left. A machine
+    of n points is decided in at most ceil(log2(n)) + 1 rounds.
+  - With O(consistent), the machines move together on one common moment - each from its newest point at or before
+    it - and a moment is clean when every machine is.
+  - With O(find_files) (backup projects), there is no launch - one file search (M(replication.recovery.service_file_restore))
+    per pattern over every machine finds the points in time in which the damage shows, and each machine's clean point
+    is the newest in the window before the first of them.
+  - What the search learns is kept in its journal, C(clean_point_<project>.search.json) in O(report_dir), written
+    whole after each round is judged. A run stopped at any moment and run again continues from it - a round that was
+    planned and not judged is planned again with the same candidates, and its launch is adopted - so that each round is
+    launched once. The journal is removed once the report of a finished search is written; a search of other inputs
+    starts anew.
+  - O(stage=plan) plans the next round (or the one a stopped run left) and answers the machines and points to launch,
+    and whether the launch of a stopped run may be adopted; the first plan reads the machines, their points in time
+    (M(replication.recovery.service_point_in_time_info)) and the service's time. O(stage=judge) judges the round from
+    the run that launched and checked it (before its cleanup, so that a run stopped in the cleanup does not launch it
+    again); a round whose run stopped before its checks is not judged, and the next run continues it.
+    O(stage=end) removes the round's run directory after its cleanup. O(stage=report) writes the report - JSON
+    (schema C(replication.recovery.clean_point/v1), in the role's C(files/report.schema.json)), JUnit XML and Markdown.
+  - A launched machine that did not launch, does not run or was not checked is no evidence either way - it is named
+    undecided, and its search ends there.
+options:
+  stage:
+    description: Which step of the search.
+    type: str
+    required: true
+    choices: [plan, judge, end, report]
+  run:
+    description: With O(stage=judge) and O(stage=end), the round's run as M(replication.recovery.runbook_begin) returned it.
+    type: str
+  project:
+    description: With O(stage=plan) and O(stage=report), the project, by name or ID.
+    type: str
+  machines:
+    description: The machines searched (names, IDs or patterns; a list or text). Every machine whose replication is not stopped if not given.
+    type: raw
+  exclude:
+    description: Machines left out (names, IDs or patterns).
+    type: raw
+  recovery_plan:
+    description: Search the machines of this recovery plan (name or ID) instead of O(machines).
+    type: str
+  after:
+    description: The last moment known good (RFC 3339); the search looks at points in time at or after it. Every point if not given.
+    type: raw
+  before:
+    description: When the damage is suspected to have begun (RFC 3339); points in time after it are not searched. The service's time if not given.
+    type: raw
+  consistent:
+    description: Move the machines together on one common moment, for applications whose machines must agree.
+    type: raw
+    default: false
+  find_files:
+    description:
+      - Backup projects - file patterns that show the damage (for example V(*.locked) or V(*README_DECRYPT*)), given to
+        the service's file search as they are. The search launches nothing.
+    type: raw
+  checks_tasks:
+    description: With a search by launches, the user's checks (the step refuses a search by launches without them).
+    type: str
+  report_dir:
+    description: Where the journal and the report are written.
+    type: path
+extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.connection.MODULE
+  - replication.recovery.runbook
+  - replication.recovery.runbook.STOPPED
+seealso:
+  - module: replication.recovery.runbook_begin
+  - module: replication.recovery.service_point_in_time_info
+  - module: replication.recovery.service_file_restore
+author:
+  - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: Plan the next round of the search
+  replication.recovery.runbook_search:
+    stage: plan
+    project: production
+    after: "2026-11-18T00:00:00Z"
+    checks_tasks: "{{ playbook_dir }}/ransomware_checks.yml"
+    report_dir: /var/reports
+  register: round
+
+- name: Write the report once the search is done
+  replication.recovery.runbook_search:
+    stage: report
+    project: production
+    report_dir: /var/reports
+"""
+
+RETURN = r"""
+done:
+  description: With O(stage=plan), whether the search is done (no round is left to launch).
+  returned: with O(stage=plan)
+  type: bool
+round:
+  description: With O(stage=plan), the round planned.
+  returned: with O(stage=plan), while the search goes on
+  type: int
+rounds_at_most:
+  description: With O(stage=plan), the most rounds the whole search takes.
+  returned: with O(stage=plan)
+  type: int
+machines:
+  description: With O(stage=plan), the IDs of the machines the round launches.
+  returned: with O(stage=plan), while the search goes on
+  type: list
+  elements: str
+names:
+  description: With O(stage=plan), their names.
+  returned: with O(stage=plan), while the search goes on
+  type: list
+  elements: str
+points_in_time:
+  description: With O(stage=plan), the candidate point of each machine, machine ID to point ID.
+  returned: with O(stage=plan), while the search goes on
+  type: dict
+adopt:
+  description: With O(stage=plan), whether the round's launch by a stopped run may be adopted.
+  returned: with O(stage=plan), while the search goes on
+  type: bool
+more:
+  description: With O(stage=judge), whether another round follows.
+  returned: with O(stage=judge)
+  type: bool
+stopped:
+  description: With O(stage=judge), why the round was not judged (its run stopped before its checks).
+  returned: when the round's run stopped
+  type: str
+lines:
+  description: What the step said, line by line.
+  returned: with O(stage=plan), O(stage=judge) and O(stage=report)
+  type: list
+  elements: str
+outcome:
+  description:
+    - With O(stage=report), the search's outcome for set_stats - C(project), C(result), C(complete), C(report) (the files),
+      C(clean_points) and C(failures).
+  returned: with O(stage=report)
+  type: dict
+message:
+  description: With O(stage=report), why the search did not pass.
+  returned: when it did not
+  type: str
+"""

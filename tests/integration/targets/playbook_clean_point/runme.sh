@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The clean point search as a DR team runs it after ransomware: three machines damaged from three
+# different moments, each found at exactly its newest point before the damage within the round bound,
+# the plan under --check (no write), a search stopped by SIGTERM in a round and continued by the next
+# run (one launch a round in all), every round cleaned up before the next; the consistent search's
+# newest common moment; the hand-off to a failover that launches exactly those points; the refusal
+# while a failover's machines are up; and a backup project searched by files, without a launch.
+set -euxo pipefail
+
+url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
+export REPLICATION_SERVICE_URL="$url/api/latest"
+export REPLICATION_SERVICE_USERNAME=ransom@example.test
+export REPLICATION_SERVICE_PASSWORD=ransom-password
+export ANSIBLE_ROLES_PATH=..
+config=(-e @../../integration_config.yml)
+reports="$(pwd)/reports"
+rm -rf "$reports" output.txt window.json*
+site=(python files/site.py "$url")
+
+ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+"${site[@]}" window > window.json
+after="$(python -c "import json; print(json.load(open('window.json'))['after'])")"
+before="$(python -c "import json; print(json.load(open('window.json'))['before'])")"
+python -c "import json, sys; json.dump(dict(zip(['db-1', 'app-1', 'web-1'], sys.argv[1:])), open('window.json.damage', 'w'))" \
+    "$("${site[@]}" damage hit db-1 16)" "$("${site[@]}" damage hit app-1 9)" "$("${site[@]}" damage hit web-1 4)"
+expected="$("${site[@]}" expect hit window.json db-1 app-1 web-1)"
+search=(-e clean_point_project=hit -e clean_point_report_dir="$reports" -e clean_point_poll_interval=1 -e simulator_url="$url"
+        -e clean_point_after="$after" -e clean_point_before="$before" -e clean_point_checks_tasks="$(pwd)/files/checks.yml")
+at_most() {  # the round bound of the report FILE: ceil(log2(points in the window)) + 1, for the machine with the most
+    python -c "import json, math, sys; r = json.load(open(sys.argv[1])); n = max(m['points_in_window'] for m in r['machines']); \
+assert len(r['rounds']) <= math.ceil(math.log2(n)) + 1 == r['rounds_at_most'], (len(r['rounds']), n); \
+assert r['launches'] == len(r['rounds']), r['rounds']" "$1"
+}
+
+# -- the plan: under --check nothing is written, and the first round's candidates and the bound are said --
+ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml
+ansible-playbook replication.recovery.clean_point --check "${search[@]}" | tee output.txt
+grep -q "Would launch round 1 of at most [0-9]*: 3 machines, each from its candidate point: app-1 at" output.txt
+"${site[@]}" no-writes
+if [ -e "$reports/clean_point_hit.json" ] || [ -e "$reports/clean_point_hit.search.json" ]; then echo "check mode wrote"; exit 1; fi
+
+# -- stopped by SIGTERM while round 2's (slowed) launch runs, then run again: the search continues from -
+# -- its journal and adopts that launch; one launch a round in all, each round cleaned up before the next -
+setsid ansible-playbook replication.recovery.clean_point "${search[@]}" >stopped.txt 2>&1 &
+pid=$!
+ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 10}]}' \
+    ../playbook_dr_test/faults.yml
+until "${site[@]}" running hit 2; do
+    kill -0 "$pid" || { cat stopped.txt; echo "the search ended before round 2 launched"; exit 1; }
+    sleep 0.2
+done
+kill -TERM "$pid"
+wait "$pid" || true
+ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml
+test -e "$reports/clean_point_hit.search.json"
+ansible-playbook replication.recovery.clean_point "${search[@]}" | tee output.txt
+grep -q "Round 2 of at most [0-9]* (continued: a stopped run planned it)" output.txt
+grep -q "wave 1: adopted the launch job\|adopts it" output.txt
+"${site[@]}" found "$reports/clean_point_hit.json" "$expected"
+at_most "$reports/clean_point_hit.json"
+rounds="$(python -c "import json, sys; print(len(json.load(open(sys.argv[1]))['rounds']))" "$reports/clean_point_hit.json")"
+"${site[@]}" launches hit "$rounds"
+"${site[@]}" alternating hit
+test ! -e "$reports/clean_point_hit.search.json"
+python -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" \
+    "$reports/clean_point_hit.json" "${ANSIBLE_COLLECTIONS_PATH%%:*}/ansible_collections/replication/recovery/roles/clean_point/files/report.schema.json"
+grep -q "| db-1 | found |" "$reports/clean_point_hit.md"
+python -c "import xml.etree.ElementTree as E, sys; E.parse(sys.argv[1])" "$reports/clean_point_hit.junit.xml"
+
+# -- the hand-off: a failover from the report launches exactly those points (read on the recovery -----
+# -- machines the service reports); while they are up, a search refuses to run; then they are removed --
+cp "$reports/clean_point_hit.json" clean.json
+ansible-playbook replication.recovery.failover -e failover_project=hit -e failover_report_dir="$reports" -e failover_poll_interval=1 \
+    -e failover_commit=true -e "failover_point_in_time=from:$(pwd)/clean.json" -e failover_checks_tasks="$(pwd)/files/failover_checks.yml" \
+    -e clean_report="$(pwd)/clean.json"
+"${site[@]}" recovered hit clean.json
+if ansible-playbook replication.recovery.clean_point "${search[@]}" | tee output.txt; then
+    echo "a search while a failover's machines are up must fail"; exit 1
+fi
+grep -q "Recovery machines are up for app-1, db-1, web-1; nothing was launched. This clean point search never replaces them" output.txt
+ansible localhost -m replication.recovery.runbook_clean_up -a "project=hit launch_type=recovery poll_interval=1"
+"${site[@]}" cloud-empty
+rm -f "$reports/clean_point_hit.search.json"
+
+# -- consistent: the machines move together; the newest common moment before the earliest damage -----
+expected="$("${site[@]}" expect-common hit window.json db-1 app-1 web-1)"
+ansible-playbook replication.recovery.clean_point "${search[@]}" -e clean_point_consistent=true | tee output.txt
+"${site[@]}" found "$reports/clean_point_hit.json" "$expected"
+python -c "import json, math, sys; r = json.load(open(sys.argv[1])); assert r['consistent'] and r['common_moment'] and \
+len(r['rounds']) <= math.ceil(math.log2(r['moments'])) + 1 == r['rounds_at_most'] and r['launches'] == len(r['rounds']), r['rounds']" \
+    "$reports/clean_point_hit.json"
+"${site[@]}" cloud-empty
+
+# -- a backup project: the file search finds the damage from its moment on; nothing is launched -------
+fs_damage="$("${site[@]}" damage files fs-1 6)"
+python -c "import json, sys; json.dump({'fs-1': sys.argv[1]}, open('window.json.damage', 'w'))" "$fs_damage"
+expected="$("${site[@]}" expect files window.json fs-1 fs-2)"
+ansible-playbook replication.recovery.clean_point -e clean_point_project=files -e clean_point_report_dir="$reports" \
+    -e clean_point_after="$after" -e clean_point_before="$before" -e '{"clean_point_find_files": ["*.locked", "*README_DECRYPT*"]}' | tee output.txt
+"${site[@]}" found "$reports/clean_point_files.json" "$expected"
+"${site[@]}" launches files 0
+grep -q "Searched 2 machines for \*.locked, \*README_DECRYPT\* in 2 file searches; nothing was launched" output.txt

@@ -1,0 +1,173 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The search for the newest clean point in time: bisection per machine and over common moments, the
+round bound, evidence that is none, the file search, the report and the hand-off to a failover."""
+
+import json
+import os
+from xml.etree import ElementTree
+
+import jsonschema
+import pytest
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
+from ansible_collections.replication.recovery.plugins.plugin_utils._search import (
+    FOUND, JUDGED, NONE_CLEAN, NO_POINTS, PLANNED, UNDECIDED, clean_points_of, judge_by_files, judge_round, load_journal, max_rounds,
+    new_journal, plan_round, result_of, save_journal, searching, write_report)
+
+SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "clean_point", "files", "report.schema.json")
+with open(SCHEMA_PATH) as schema_file:
+    SCHEMA = json.load(schema_file)
+
+START = parse_time("2026-11-01T00:00:00Z")
+HOUR = 3600
+
+
+def points(name, count, every=HOUR, offset=0):
+    return [dict(id="%s-%03d" % (name, index), dateTime=iso_time(START + offset + index * every)) for index in range(count)]
+
+
+def machines(**counts):
+    return dict((name, dict(id="id-" + name, points=points(name, count))) for name, count in counts.items())
+
+
+def run(journal, damaged_from, launches=None):
+    """Play the search to its end: a candidate passes when its point is older than its machine's damage."""
+    rounds = 0
+    while True:
+        planned = plan_round(journal)
+        if planned is None:
+            return rounds
+        rounds += 1
+        outcomes = {}
+        for name, (unused, point_id, taken) in planned["candidates"].items():
+            damage = damaged_from.get(name)
+            outcomes[name] = dict(passed=damage is None or parse_time(taken) < damage, message="checked")
+        judge_round(journal, outcomes, job="job-%d" % rounds)
+        if launches is not None:
+            launches.append(sorted(planned["candidates"]))
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 7, 8, 60, 100, 1000])
+@pytest.mark.parametrize("damaged_at", [0, 1, "middle", "last", None])
+def test_bisection_finds_the_newest_point_before_the_damage_within_the_bound(count, damaged_at):
+    index = {"middle": count // 2, "last": count - 1}.get(damaged_at, damaged_at)
+    if index is not None and index >= count:
+        return
+    journal = new_journal("p", "pid", {}, machines(m=count), None, START + count * HOUR)
+    damage = {"m": START + index * HOUR} if index is not None else {}
+    rounds = run(journal, damage)
+    assert rounds <= max_rounds(count)
+    report = result_of(journal, "now")
+    machine = report["machines"][0]
+    if index == 0:
+        assert machine["status"] == NONE_CLEAN and machine["clean_point"] is None and machine["newest_failed"]["id"] == "m-000"
+    else:
+        newest_good = (count if index is None else index) - 1
+        assert machine["status"] == FOUND and machine["clean_point"]["id"] == "m-%03d" % newest_good
+        assert machine["newest_failed"] == (None if index is None else dict(id="m-%03d" % index, date_time=iso_time(START + index * HOUR)))
+
+
+def test_three_machines_damaged_at_three_moments_are_searched_in_the_same_rounds():
+    journal = new_journal("p", "pid", {}, machines(a=100, b=100, c=100), None, START + 100 * HOUR)
+    launches = []
+    rounds = run(journal, {"a": START + 20 * HOUR, "b": START + 55 * HOUR, "c": START + 90.5 * HOUR}, launches)
+    assert rounds <= max_rounds(100) == 8
+    assert launches[0] == ["a", "b", "c"]  # one launch a round, every machine still searched in it
+    found = dict((m["name"], m["clean_point"]["id"]) for m in result_of(journal, "now")["machines"])
+    assert found == {"a": "a-019", "b": "b-054", "c": "c-090"}
+
+
+def test_the_window_bounds_the_points_searched():
+    journal = new_journal("p", "pid", {}, machines(m=100), START + 10 * HOUR, START + 19 * HOUR)
+    assert [point[0] for point in journal["machines"]["m"]["points"]] == ["m-%03d" % i for i in range(10, 20)]
+    run(journal, {"m": START + 15 * HOUR})
+    report = result_of(journal, "now")
+    assert report["machines"][0]["clean_point"]["id"] == "m-014" and report["machines"][0]["data_loss_seconds"] == 5 * HOUR
+    assert report["machines"][0]["damage_began"] == dict(after=iso_time(START + 14 * HOUR), at_or_before=iso_time(START + 15 * HOUR))
+
+
+def test_a_machine_with_no_point_in_the_window_is_named():
+    journal = new_journal("p", "pid", {}, machines(m=10, n=10), START + 50 * HOUR, START + 60 * HOUR)
+    assert plan_round(journal) is None
+    report = result_of(journal, "now")
+    assert [m["status"] for m in report["machines"]] == [NO_POINTS, NO_POINTS] and report["result"] == "failed"
+
+
+def test_a_machine_that_does_not_launch_is_undecided_and_no_longer_searched():
+    journal = new_journal("p", "pid", {}, machines(a=16, b=16), None, START + 16 * HOUR)
+    planned = plan_round(journal)
+    judge_round(journal, {"a": dict(passed=None, message="a did not launch"), "b": dict(passed=True)})
+    assert searching(journal) == ["b"] and planned["status"] == JUDGED
+    run(journal, {})
+    machine = result_of(journal, "now")["machines"][0]
+    assert machine["status"] == UNDECIDED and "a did not launch" in machine["message"]
+
+
+def test_a_round_planned_and_not_judged_is_planned_again_as_it_was():
+    journal = new_journal("p", "pid", {}, machines(a=16), None, START + 16 * HOUR)
+    first = plan_round(journal)
+    again = plan_round(json.loads(json.dumps(journal)))
+    assert again["candidates"] == first["candidates"] and again["number"] == 1 and first["status"] == PLANNED
+
+
+@pytest.mark.parametrize("damage,moment", [
+    ({"a": 20, "b": 55, "c": 90.5}, 19.5),  # the earliest damage decides
+    ({"b": 3}, 3),  # b takes its point of 2:30 up to the moment of 3:00
+    ({}, 99.5),
+])
+def test_a_consistent_search_finds_the_newest_common_moment_before_the_earliest_damage(damage, moment):
+    # Three machines whose points are half an hour apart from each other's.
+    pts = dict(a=dict(id="id-a", points=points("a", 100)), b=dict(id="id-b", points=points("b", 100, offset=1800)),
+               c=dict(id="id-c", points=points("c", 100)))
+    journal = new_journal("p", "pid", {}, pts, None, START + 200 * HOUR, consistent=True)
+    launches = []
+    rounds = run(journal, dict((name, START + hours * HOUR) for name, hours in damage.items()), launches)
+    assert rounds <= max_rounds(len(journal["moments"]))
+    assert all(launched == ["a", "b", "c"] for launched in launches)
+    report = result_of(journal, "now")
+    assert report["common_moment"] == iso_time(START + moment * HOUR)
+    common = parse_time(report["common_moment"])
+    for machine in report["machines"]:  # each from its newest point at or before the common moment
+        assert parse_time(machine["clean_point"]["date_time"]) <= common < parse_time(machine["clean_point"]["date_time"]) + HOUR
+
+
+def test_the_file_search_of_a_backup_project():
+    journal = new_journal("p", "pid", {}, machines(a=10, b=10), None, START + 10 * HOUR, mode="files")
+    judge_by_files(journal, {"id-a": ["a-006", "a-007", "a-009"], "id-b": []})
+    report = result_of(journal, "now")
+    assert [(m["name"], (m["clean_point"] or {}).get("id")) for m in report["machines"]] == [("a", "a-005"), ("b", "b-009")]
+    assert report["launches"] == 0 and report["result"] == "passed"
+
+
+def test_the_report_its_files_and_the_hand_off(tmp_path):
+    journal = new_journal("p", "pid", {}, machines(a=8, b=8), None, START + 8 * HOUR)
+    run(journal, {"a": START + 4 * HOUR, "b": START})
+    report = result_of(journal, "2026-11-24T00:00:00Z")
+    jsonschema.validate(report, SCHEMA)
+    assert report["result"] == "failed" and report["failures"] == ["b: every point in the window fails"]
+    files = write_report(report, str(tmp_path), "clean_point_p")
+    suites = ElementTree.parse(files["junit"]).getroot()
+    assert int(suites.get("failures")) >= 1 and suites.find("testsuite[@name='clean_point.p.a']") is not None
+    assert "| a | found |" in open(files["markdown"]).read()
+    points_of, without = clean_points_of(files["json"], project="p")
+    assert points_of == {"a": "a-003"} and without == {"b": "no clean point"}
+    with pytest.raises(ValueError, match="of project p, not q"):
+        clean_points_of(files["json"], project="q")
+    report["complete"] = False
+    with open(files["json"], "w") as stream:
+        json.dump(report, stream)
+    with pytest.raises(ValueError, match="did not end"):
+        clean_points_of(files["json"])
+    with pytest.raises(ValueError, match="cannot be read"):
+        clean_points_of(str(tmp_path / "nope.json"))
+
+
+def test_the_journal_round_trips(tmp_path):
+    path = str(tmp_path / "d" / "journal.json")
+    assert load_journal(path) is None
+    journal = new_journal("p", "pid", {"x": 1}, machines(a=4), None, START + 4 * HOUR)
+    plan_round(journal)
+    save_journal(path, journal)
+    assert load_journal(path) == journal
