@@ -62,28 +62,25 @@ def damage(url, project, name, hours):
     print(start)
 
 
-def expect(url, project, window_file, *names):
-    """Each machine's newest point in the window taken before its damage (read back from the simulator's damage)."""
+def in_window(url, project, window_file, names):
+    """Each machine's points in the window FILE, and when each damaged one was damaged (FILE.damage)."""
     session, base = service(url, project)
     bounds = json.load(open(window_file))
     after, before = moment(bounds["after"]), moment(bounds["before"])
-    damaged = json.load(open(window_file + ".damage"))
     listed = machines(session, base)
-    expected = {}
-    for name in names:
-        inside = [p for p in points(session, base, listed[name]) if after <= moment(p["dateTime"]) <= before]
-        clean = [p for p in inside if name not in damaged or moment(p["dateTime"]) < moment(damaged[name])]
-        expected[name] = clean[-1]["id"]
-    print(json.dumps(expected))
+    inside = dict((name, [p for p in points(session, base, listed[name]) if after <= moment(p["dateTime"]) <= before]) for name in names)
+    return inside, json.load(open(window_file + ".damage"))
+
+
+def expect(url, project, window_file, *names):
+    """Each machine's newest point in the window taken before its damage (read back from the simulator's damage)."""
+    inside, damaged = in_window(url, project, window_file, names)
+    print(json.dumps(dict((name, [p for p in inside[name] if name not in damaged or moment(p["dateTime"]) < moment(damaged[name])][-1]["id"])
+                          for name in names)))
 
 
 def expect_common(url, project, window_file, *names):
-    session, base = service(url, project)
-    bounds = json.load(open(window_file))
-    after, before = moment(bounds["after"]), moment(bounds["before"])
-    damaged = json.load(open(window_file + ".damage"))
-    listed = machines(session, base)
-    inside = dict((name, [p for p in points(session, base, listed[name]) if after <= moment(p["dateTime"]) <= before]) for name in names)
+    inside, damaged = in_window(url, project, window_file, names)
     first = max(moment(pts[0]["dateTime"]) for pts in inside.values())
     moments = sorted(set(moment(p["dateTime"]) for pts in inside.values() for p in pts if moment(p["dateTime"]) >= first))
 
