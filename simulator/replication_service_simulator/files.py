@@ -10,6 +10,8 @@ point taken since, a ransom note and its data files encrypted under a ``.locked`
 import fnmatch
 from datetime import datetime, timezone
 
+from .clock import micros
+
 DAY = 86400
 WEEK = 7 * DAY
 
@@ -35,7 +37,7 @@ def files_at(machine, when):
     this_week = int(when // WEEK)
     for week in range(max(int(machine.installed_at // WEEK), this_week - 3), this_week + 1):
         paths.append(("C:\\app\\exports\\export-w%d.csv" if windows else "/opt/app/exports/export-w%d.csv") % week)
-    if machine.damaged_from is not None and when >= machine.damaged_from:
+    if machine.damaged_from is not None and micros(when) >= micros(machine.damaged_from):  # to the microsecond, as the wire
         data = [path for path in paths if "exports" in path or path.endswith((".yml", ".json", ".docx"))]
         paths = [path for path in paths if path not in data] + [path + ".locked" for path in data]
         paths.append("C:\\Users\\Public\\README_DECRYPT.txt" if windows else "/home/admin/README_DECRYPT.txt")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
 from . import catalog
-from .clock import VirtualClock, iso
+from .clock import VirtualClock, iso, micros
 from .errors import not_found
 from .replication import MBPS, Replication
 
@@ -437,7 +437,7 @@ class Simulator:
         machine = project.machines.get(replica.machine_id) if project else None
         damaged_from = machine.damaged_from if machine is not None else None
         return {"pointInTimeId": replica.point_in_time, "pointInTimeDateTime": iso(replica.point_taken),
-                "damaged": damaged_from is not None and replica.point_taken >= damaged_from}
+                "damaged": damaged_from is not None and micros(replica.point_taken) >= micros(damaged_from)}
 
     @staticmethod
     def _artifacts(project, machine):
