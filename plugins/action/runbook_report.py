@@ -7,10 +7,10 @@ answer the outcome for set_stats and for the playbook's last word. In check mode
 would do and write nothing. Documented in plugins/modules/runbook_report.py."""
 
 import os
-import re
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, failure_message, plan_of, report_of, write, write_plan
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
+    FAILED, failure_message, plan_of, report_of, report_path, write, write_plan)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import STOPPED_OPTION, RunbookStep, collect_checked, end_run, note_stopped
 
 FAILURES_PUBLISHED = 20
@@ -28,8 +28,8 @@ class ActionModule(RunbookStep):
     def step(self, args):
         record = note_stopped(collect_checked(self.record), args["stopped"])
         title = record["title"]
-        directory = os.path.realpath(os.path.expanduser(args["report_dir"] or "%s_report" % record["runbook"]))
-        name = "%s_%s" % (record["runbook"], re.sub(r"[^A-Za-z0-9_.-]+", "_", record["project"]))
+        path = report_path(args["report_dir"], record["runbook"], record["project"])
+        directory, name = os.path.dirname(path), os.path.basename(path)
         if self.check_mode:
             end_run(self.path)
             result = self.predicted(record, title)

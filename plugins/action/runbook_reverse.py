@@ -13,12 +13,11 @@ a later run."""
 
 import json
 import os
-import re
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_flag
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown, wave_failure
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, write_atomically
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, report_path, write_atomically
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, collect_checked, now_iso
 
 DIRECTIONS = ("reversed", "original")
@@ -26,10 +25,6 @@ DIRECTIONS = ("reversed", "original")
 RECOVERED = "recovered"
 BACK = "launched back"
 NOTHING = "nothing"
-
-
-def memo_path(directory, project):
-    return os.path.join(directory, "failback_%s.recovery.json" % re.sub(r"[^A-Za-z0-9_.-]+", "_", project))
 
 
 def where_is(machine, source_region, recovery=None):
@@ -55,7 +50,7 @@ class ActionModule(RunbookStep):
     def step(self, args):
         record = self.record
         state = record.setdefault("failback", dict(recovery={}, removed=[], stage=None))
-        self.memo = memo_path(os.path.realpath(os.path.expanduser(args["memo_dir"])), record["project"])
+        self.memo = report_path(args["memo_dir"], "failback", record["project"], ".recovery.json")
         if args["direction"] == "reversed":
             return self.reverse(state)
         self.PHASE = "return"

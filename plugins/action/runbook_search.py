@@ -8,19 +8,21 @@ write the report. What the search learns is kept in its journal beside the repor
 Documented in plugins/modules/runbook_search.py."""
 
 import os
-import re
 import time
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, no_value, parse_flag, parse_list, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import Refused, shown, take_part
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import report_path
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import (
-    FOUND, current_round, judge_by_files, judge_round, load_journal, new_journal, plan_round, result_of, rounds_at_most, save_journal,
-    searching, write_report)
+    FOUND, current_round, judge_by_files, judge_round, load_journal, mark_cleaned, new_journal, not_cleaned, plan_round, result_of,
+    rounds_at_most, save_journal, searching, write_report)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, end_run, load, note_stopped)
 
 STAGES = ("plan", "judge", "end", "report")
+# The journal of a search lies beside its report: clean_point_<project>.search.json.
+JOURNAL = ".search.json"
 SHOWN = 10
 
 
@@ -54,18 +56,16 @@ class ActionModule(RunbookStep):
 
     def step(self, args):
         self.args = args
-        if args["stage"] in ("judge", "end"):
+        if args["stage"] == "judge" or (args["stage"] == "end" and args["run"]):
             if not args["run"]:
-                raise StepFailed("The %s stage takes the run of the round (what runbook_begin returned)." % args["stage"])
+                raise StepFailed("The judge stage takes the run of the round (what runbook_begin returned).")
             self.path, self.record = args["run"], load(args["run"])
-            return self.judge() if args["stage"] == "judge" else self.end()
+            return self.judge() if args["stage"] == "judge" else self.end(self.record["project"])
         if not args["project"]:
             raise StepFailed("The %s stage takes the project." % args["stage"])
-        directory = os.path.realpath(os.path.expanduser(args["report_dir"] or "clean_point_report"))
-        self.name = "clean_point_%s" % re.sub(r"[^A-Za-z0-9_.-]+", "_", args["project"])
-        self.journal_path = os.path.join(directory, self.name + ".search.json")
-        self.directory = directory
-        return self.plan() if args["stage"] == "plan" else self.report()
+        report = report_path(args["report_dir"], "clean_point", args["project"])
+        self.directory, self.name, self.journal_path = os.path.dirname(report), os.path.basename(report), report + JOURNAL
+        return dict(plan=self.plan, end=self.end, report=self.report)[args["stage"]]()
 
     # -- plan a round ---------------------------------------------------------------------------
 
@@ -99,10 +99,16 @@ class ActionModule(RunbookStep):
             if journal["mode"] == "files":
                 return self.search_files(journal, lines)
         resumed = current_round(journal)
+        unclean = not_cleaned(journal)
+        # A run stopped in a round's cleanup: that round's machines are cleaned up before anything else.
+        clean_first = sorted(journal["machines"][name]["id"] for name in unclean["candidates"]) if unclean else []
+        if unclean:
+            lines.append("Round %d was judged, and its cleanup not proven (a run stopped in it): its machines are cleaned up first." % (
+                unclean["number"]))
         planned = plan_round(journal)
         if planned is None:
             self.save(journal)
-            return dict(done=True, lines=lines + ["The search is done."], rounds_at_most=rounds_at_most(journal))
+            return dict(done=True, clean_first=clean_first, lines=lines + ["The search is done."], rounds_at_most=rounds_at_most(journal))
         adopt = resumed is not None and self.adoptable(journal, planned)
         self.save(journal)
         ids = dict((name, journal["machines"][name]["id"]) for name in planned["candidates"])
@@ -115,7 +121,7 @@ class ActionModule(RunbookStep):
         for line in lines:
             self.say(line)
         return dict(done=False, round=planned["number"], rounds_at_most=rounds_at_most(journal), machines=[ids[name] for name in names],
-                    names=names, points_in_time=dict((ids[name], planned["candidates"][name][1]) for name in names), adopt=adopt,
+                    names=names, points_in_time=dict((ids[name], planned["candidates"][name][1]) for name in names), adopt=adopt, clean_first=clean_first,
                     moment=planned["moment"], lines=lines)
 
     def new_search(self, inputs):
@@ -174,7 +180,7 @@ class ActionModule(RunbookStep):
             len(journal["machines"]), ", ".join(journal["inputs"]["find_files"]), len(journal["inputs"]["find_files"])))
         for line in lines:
             self.say(line)
-        return dict(done=True, lines=lines, rounds_at_most=0)
+        return dict(done=True, clean_first=[], lines=lines, rounds_at_most=0)
 
     def save(self, journal):
         if not self.check_mode:
@@ -192,8 +198,7 @@ class ActionModule(RunbookStep):
             return dict(more=False, lines=["Check mode: nothing was launched, so the search ends here."])
         if record.get("failure"):
             return dict(more=False, stopped=record["failure"]["message"])
-        path = os.path.join(os.path.realpath(os.path.expanduser(args["report_dir"] or "clean_point_report")),
-                            "clean_point_%s.search.json" % re.sub(r"[^A-Za-z0-9_.-]+", "_", record["project"]))
+        path = report_path(args["report_dir"], "clean_point", record["project"], JOURNAL)
         journal = load_journal(path)
         current = current_round(journal) if journal else None
         if current is None:
@@ -227,10 +232,16 @@ class ActionModule(RunbookStep):
         self.say(line)
         return dict(more=bool(searching(journal)), lines=[line])
 
-    def end(self):
-        """The round's cleanup is done: its run's directory goes."""
-        end_run(self.path)
-        self.record = None
+    def end(self, project=None):
+        """The cleanup of the last round judged is done and proven: the journal says so, and the round's run's directory
+        (with O(run)) goes."""
+        path = report_path(self.args["report_dir"], "clean_point", project or self.args["project"], JOURNAL)
+        journal = load_journal(path)
+        if journal is not None and mark_cleaned(journal) is not None and not self.check_mode:
+            save_journal(path, journal)
+        if self.record is not None:
+            end_run(self.path)
+            self.record = None
         return {}
 
     # -- the report -----------------------------------------------------------------------------

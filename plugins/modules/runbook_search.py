@@ -30,7 +30,9 @@ description:
     (M(replication.recovery.service_point_in_time_info)) and the service's time. O(stage=judge) judges the round from
     the run that launched and checked it (before its cleanup, so that a run stopped in the cleanup does not launch it
     again); a round whose run stopped before its checks is not judged, and the next run continues it.
-    O(stage=end) removes the round's run directory after its cleanup. O(stage=report) writes the report - JSON
+    O(stage=end) notes in the journal that the last round judged was cleaned up (and proven), and removes the round's
+    run directory. A run stopped in a round's cleanup leaves it noted as not cleaned - the next plan answers its
+    machines in RV(clean_first), to clean up (M(replication.recovery.runbook_clean_up)) before anything else. O(stage=report) writes the report - JSON
     (schema C(replication.recovery.clean_point/v1), in the role's C(files/report.schema.json)), JUnit XML and Markdown.
   - A launched machine that did not launch, does not run or was not checked is no evidence either way - it is named
     undecided, and its search ends there.
@@ -41,10 +43,12 @@ options:
     required: true
     choices: [plan, judge, end, report]
   run:
-    description: With O(stage=judge) and O(stage=end), the round's run as M(replication.recovery.runbook_begin) returned it.
+    description:
+      - With O(stage=judge), and O(stage=end) after a round's cleanup, the round's run as
+        M(replication.recovery.runbook_begin) returned it.
     type: str
   project:
-    description: With O(stage=plan) and O(stage=report), the project, by name or ID.
+    description: With O(stage=plan), O(stage=report) and O(stage=end) without O(run), the project, by name or ID.
     type: str
   machines:
     description: The machines searched (names, IDs or patterns; a list or text). Every machine whose replication is not stopped if not given.
@@ -133,6 +137,11 @@ points_in_time:
   description: With O(stage=plan), the candidate point of each machine, machine ID to point ID.
   returned: with O(stage=plan), while the search goes on
   type: dict
+clean_first:
+  description: With O(stage=plan), the IDs of the machines of a round whose cleanup a stopped run did not finish - clean them up first.
+  returned: with O(stage=plan)
+  type: list
+  elements: str
 adopt:
   description: With O(stage=plan), whether the round's launch by a stopped run may be adopted.
   returned: with O(stage=plan), while the search goes on

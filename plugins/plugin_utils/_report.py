@@ -16,6 +16,7 @@ forks. The schema is documented in the DR test role's README and in its files/re
 
 import json
 import os
+import re
 import tempfile
 from datetime import datetime, timezone
 from xml.sax.saxutils import escape, quoteattr
@@ -455,6 +456,13 @@ def write_plan(plan, directory, name, title):
     write_atomically(files["json"], json.dumps(plan, indent=2) + "\n")
     write_atomically(files["markdown"], plan_markdown(plan, title))
     return files
+
+
+def report_path(directory, runbook, project, suffix=""):
+    """Where a runbook writes a file of a project: ``<directory>/<runbook>_<project><suffix>``, the directory as given
+    (``~`` expanded, made absolute; ``<runbook>_report`` if not given), the project's name made safe for a file name."""
+    directory = os.path.realpath(os.path.expanduser(directory or "%s_report" % runbook))
+    return os.path.join(directory, "%s_%s%s" % (runbook, re.sub(r"[^A-Za-z0-9_.-]+", "_", project), suffix))
 
 
 def write_atomically(path, text):

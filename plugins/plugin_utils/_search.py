@@ -119,7 +119,7 @@ def plan_round(journal):
             machine = journal["machines"][name]
             middle = (machine["good"] + machine["bad"] + 1) // 2
             candidates[name] = [middle] + machine["points"][middle]
-    planned = dict(number=len(journal["rounds"]) + 1, status=PLANNED, moment=moment, candidates=candidates, outcomes={}, job=None)
+    planned = dict(number=len(journal["rounds"]) + 1, status=PLANNED, moment=moment, candidates=candidates, outcomes={}, job=None, cleaned=False)
     journal["rounds"].append(planned)
     return planned
 
@@ -162,6 +162,21 @@ def judge_round(journal, outcomes, job=None):
             machine["undecided"] = journal["undecided"]
     current.update(status=JUDGED, job=job)
     return current
+
+
+def not_cleaned(journal):
+    """The last round judged, when its cleanup was not proven (a run stopped in it): its machines are cleaned up
+    before anything else. None otherwise."""
+    judged = [round_ for round_ in journal["rounds"] if round_["status"] == JUDGED]
+    return judged[-1] if judged and not judged[-1].get("cleaned") else None
+
+
+def mark_cleaned(journal):
+    """The last round judged was cleaned up, and the cleanup proven."""
+    last = not_cleaned(journal)
+    if last is not None:
+        last["cleaned"] = True
+    return last
 
 
 def judge_by_files(journal, found):

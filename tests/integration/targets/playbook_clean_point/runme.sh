@@ -39,23 +39,32 @@ grep -q "Would launch round 1 of at most [0-9]*: 3 machines, each from its candi
 "${site[@]}" no-writes
 if [ -e "$reports/clean_point_hit.json" ] || [ -e "$reports/clean_point_hit.search.json" ]; then echo "check mode wrote"; exit 1; fi
 
-# -- stopped by SIGTERM while round 2's (slowed) launch runs, then run again: the search continues from -
-# -- its journal and adopts that launch; one launch a round in all, each round cleaned up before the next -
-setsid ansible-playbook replication.recovery.clean_point "${search[@]}" >stopped.txt 2>&1 &
-pid=$!
-ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 10}]}' \
-    ../playbook_dr_test/faults.yml
-until "${site[@]}" running hit 2; do
-    kill -0 "$pid" || { cat stopped.txt; echo "the search ended before round 2 launched"; exit 1; }
-    sleep 0.2
-done
-kill -TERM "$pid"
-wait "$pid" || true
-ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml
+# -- stopped twice, and run again: by SIGTERM while round 2's (slowed) launch runs (the next run continues ---
+# -- from the journal and adopts that launch: one launch in round 2), then by SIGKILL (a lost node) while round 2's (slowed) -------
+# -- cleanup runs (the next run waits for it and proves it before round 3). One launch a round in all, ----
+# -- each round cleaned up before the next, nothing left --------------------------------------------------
+source ../playbook_dr_test/kill_run.sh
+# Run the search in the background with the fault rules $3 and stop it with SIG$1 once the project's job $2
+# (TYPE:N, the Nth job of TYPE) runs.
+stop_search() {
+    local signal=$1 job=$2 rules=$3
+    setsid ansible-playbook replication.recovery.clean_point "${search[@]}" >stopped.txt 2>&1 &
+    local pid=$!
+    ansible-playbook -i ../../inventory "${config[@]}" -e "{\"rules\": $rules}" ../playbook_dr_test/faults.yml
+    until "${site[@]}" running hit "${job%%:*}" "${job##*:}"; do
+        kill -0 "$pid" || { cat stopped.txt; echo "the search ended before its $job ran"; exit 1; }
+        sleep 0.2
+    done
+    if [ "$signal" = KILL ]; then kill_run "$pid"; else kill "-$signal" "$pid"; fi
+    wait "$pid" || true
+    ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml
+}
+stop_search TERM TEST_LAUNCH:2 '[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 10}]'
 test -e "$reports/clean_point_hit.search.json"
+stop_search KILL CLEANUP:2 '[{"jobTypes": ["CLEANUP"], "slowFactor": 30}]'
 ansible-playbook replication.recovery.clean_point "${search[@]}" | tee output.txt
-grep -q "Round 2 of at most [0-9]* (continued: a stopped run planned it)" output.txt
-grep -q "wave 1: adopted the launch job\|adopts it" output.txt
+grep -q "Round 2 was judged, and its cleanup not proven (a run stopped in it): its machines are cleaned up first." output.txt
+grep -q "Round 3 of at most" output.txt
 "${site[@]}" found "$reports/clean_point_hit.json" "$expected"
 at_most "$reports/clean_point_hit.json"
 rounds="$(python -c "import json, sys; print(len(json.load(open(sys.argv[1]))['rounds']))" "$reports/clean_point_hit.json")"

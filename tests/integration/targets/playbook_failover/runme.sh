@@ -82,19 +82,8 @@ diff cloud-before.txt cloud-after.txt
 # job of the type after "running:" runs in the project (SIGTERM: a stopped container; SIGKILL: a lost node,
 # every process of the run at once). A launch is seen in the service: ansible-playbook's output to a file
 # is buffered, and would show a launch's progress only once much more was written.
-# The process $1 and all its descendants: Ansible's workers call setsid(), so they leave the run's process
-# group; only the tree of parents finds them.
-run_tree() {
-    local child
-    echo "$1"
-    for child in $(ps -o pid= --ppid "$1"); do run_tree "$child"; done
-}
-# A lost node: every process of the run dies at once (frozen first, so that none starts another meanwhile).
-kill_run() {
-    kill -STOP $(run_tree "$1") 2>/dev/null || true
-    kill -STOP $(run_tree "$1") 2>/dev/null || true
-    kill -KILL $(run_tree "$1") 2>/dev/null || true
-}
+# run_tree and kill_run: a lost node kills the whole tree of the run.
+source ../playbook_dr_test/kill_run.sh
 stop_when() {
     local signal=$1 pattern=$2 waited=0
     shift 2

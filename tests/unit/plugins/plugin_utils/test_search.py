@@ -13,8 +13,8 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import (
-    FOUND, JUDGED, NONE_CLEAN, NO_POINTS, PLANNED, UNDECIDED, clean_points_of, judge_by_files, judge_round, load_journal, max_rounds,
-    new_journal, plan_round, result_of, save_journal, searching, write_report)
+    FOUND, JUDGED, NONE_CLEAN, NO_POINTS, PLANNED, UNDECIDED, clean_points_of, judge_by_files, judge_round, load_journal, mark_cleaned,
+    max_rounds, new_journal, not_cleaned, plan_round, result_of, save_journal, searching, write_report)
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "clean_point", "files", "report.schema.json")
 with open(SCHEMA_PATH) as schema_file:
@@ -171,3 +171,14 @@ def test_the_journal_round_trips(tmp_path):
     plan_round(journal)
     save_journal(path, journal)
     assert load_journal(path) == journal
+
+
+def test_a_round_judged_and_not_cleaned_is_named_until_its_cleanup_is_proven():
+    journal = new_journal("p", "pid", {}, machines(a=16, b=16), None, START + 16 * HOUR)
+    assert not_cleaned(journal) is None
+    plan_round(journal)
+    judge_round(journal, {"a": dict(passed=True), "b": dict(passed=False)})
+    assert not_cleaned(journal)["number"] == 1  # a run stopped in its cleanup
+    plan_round(journal)  # the next round is planned meanwhile; the first is still to be cleaned up
+    assert not_cleaned(journal)["number"] == 1
+    assert mark_cleaned(journal)["number"] == 1 and not_cleaned(journal) is None and mark_cleaned(journal) is None

@@ -9,7 +9,7 @@
     python site.py URL recovered PROJECT REPORT        each recovery machine runs from the clean point the report names
     python site.py URL expect-common PROJECT FILE NAME... the newest common moment before the earliest damage, and each NAME's point at it
     python site.py URL alternating PROJECT             every test launch was cleaned up before the next began, and nothing is left
-    python site.py URL running PROJECT N               the project's Nth test launch is running now
+    python site.py URL running PROJECT TYPE N          the project's Nth job of TYPE is running now
     python site.py URL no-writes                       the simulator saw no write since its statistics were zeroed
     python site.py URL jobs PROJECT                    the project's jobs, newest first (for a diagnosis)
 """
@@ -100,10 +100,10 @@ def alternating(url, project):
     cloud_empty(url)
 
 
-def running(url, project, count):
+def running(url, project, job_type, count):
     session, base = service(url, project)
-    tests = [job for job in session.get(base + "/jobs", timeout=30).json()["items"] if job["type"] == "TEST_LAUNCH"]
-    sys.exit(0 if len(tests) == int(count) and tests[0]["status"] in ("PENDING", "STARTED") else 1)
+    of_type = [job for job in session.get(base + "/jobs", timeout=30).json()["items"] if job["type"] == job_type]
+    sys.exit(0 if len(of_type) == int(count) and of_type[0]["status"] in ("PENDING", "STARTED") else 1)
 
 
 def found(url, report_file, expected_json):
