@@ -63,6 +63,7 @@ class FaultRules(Control):
 class Settings(Control):
     sessionLifetimeSeconds: Optional[float] = Field(None, gt=0)
     initiationStepSeconds: Optional[float] = Field(None, gt=0)
+    keepEveryPointSeconds: Optional[float] = Field(None, ge=0, le=30 * 86400)
 
 
 class DriftRemoval(Control):
@@ -166,17 +167,21 @@ async def clear_faults(request: Request):
 @router.get("/settings")
 async def get_settings(request: Request):
     sim = _sim(request)
-    return {"sessionLifetimeSeconds": sim.session_lifetime, "initiationStepSeconds": sim.step_seconds}
+    return {"sessionLifetimeSeconds": sim.session_lifetime, "initiationStepSeconds": sim.step_seconds,
+            "keepEveryPointSeconds": sim.keep_every_point}
 
 
 @router.patch("/settings")
 async def change_settings(body: Settings, request: Request):
-    """The session idle lifetime (virtual seconds) and, for machines seeded from now on, the initiation step length."""
+    """The session idle lifetime (virtual seconds) and, for machines seeded from now on, the initiation step length and
+    how long every point in time is kept before thinning."""
     sim = _sim(request)
     if body.sessionLifetimeSeconds is not None:
         sim.session_lifetime = body.sessionLifetimeSeconds
     if body.initiationStepSeconds is not None:
         sim.step_seconds = body.initiationStepSeconds
+    if body.keepEveryPointSeconds is not None:
+        sim.keep_every_point = body.keepEveryPointSeconds
     return await get_settings(request)
 
 

@@ -51,13 +51,14 @@ class Attempt:
 
 
 class Replication:
-    def __init__(self, now, total, step_seconds=60.0, write_rate=0.0):
+    def __init__(self, now, total, step_seconds=60.0, write_rate=0.0, keep_every_point=HOUR):
         self.status = "STARTED"
         self.phase = INITIATING
         self.attempts = [Attempt(now)]
         self.total = total
         self.step_seconds = float(step_seconds)
         self.write_rate = float(write_rate)
+        self.keep_every_point = float(keep_every_point)  # seconds during which no point is thinned out
         self.replicated = 0.0
         self.backlog = 0.0
         self.last_consistency = None
@@ -216,7 +217,8 @@ class Replication:
         """Points in time that still exist at ``now``, oldest first, as (id, time) pairs.
 
         Taken every ten minutes of continuous replication; the service keeps all of the last
-        hour, the newest of each hour for a day and the newest of each day for thirty days.
+        hour (``keep_every_point``), the newest of each hour for a day and the newest of each
+        day for thirty days.
         "Newest" is among every point taken, not only the old ones, so that a point once
         thinned out never comes back later as the newest of what remains.
         """
@@ -236,7 +238,7 @@ class Replication:
             newest_of_day[moment // DAY] = moment
         kept = [
             moment for moment in taken
-            if now - moment <= HOUR
+            if now - moment <= self.keep_every_point
             or (now - moment <= DAY and newest_of_hour[moment // HOUR] == moment)
             or newest_of_day[moment // DAY] == moment
         ]

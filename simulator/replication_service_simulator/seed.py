@@ -193,7 +193,8 @@ def _seed_machine(sim, project, spec):
         "runningServices": {"items": [{"serviceName": name} for name in spec.get("runningServices", [])]},
     }
     total = sum(d["size"] for d in disks if d["isProtected"])
-    replication = Replication(installed, total, step_seconds=sim.step_seconds, write_rate=spec.get("writeRateMbps", 0.2) * MBPS)
+    replication = Replication(installed, total, step_seconds=sim.step_seconds, keep_every_point=sim.keep_every_point,
+                              write_rate=spec.get("writeRateMbps", 0.2) * MBPS)
     machine = Machine(id=sim.new_id(), project_id=project.id, source=source, replication=replication, installed_at=installed,
                       license_id=project.license_ids[0] if project.license_ids else None, tags=list(spec.get("tags", [])))
     project.machines[machine.id] = machine

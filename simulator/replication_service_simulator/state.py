@@ -229,6 +229,7 @@ class Simulator:
         self.faults = []
         self.session_lifetime = SESSION_LIFETIME
         self.step_seconds = 60.0
+        self.keep_every_point = 3600.0
         self.reset()
 
     # -- basics ----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 
 from replication_service_simulator.replication import STEP_NAMES, Replication
 
-from .conftest import START, advance
+from .conftest import START, WORLD, advance
 
 STEPS = len(STEP_NAMES) * 60
 M1_SYNC = 1_000_000_000 / 12_500_000  # 80 s
@@ -132,6 +132,23 @@ def test_points_in_time_thin_out_with_age(api, world, client, start):
     # A point, once gone, never comes back.
     advance(client, 7200)
     assert set(_points(api, world)) - set(points) <= {p for p in _points(api, world) if p > at}
+
+
+def test_every_point_kept_for_as_long_as_the_settings_say(api, client, long_sessions):
+    """A search over a hundred points needs them to stay put while the clock runs: the simulator
+    can keep every point for longer than the last hour (machines seeded after the change)."""
+    assert client.patch("/_simulator/settings", json={"keepEveryPointSeconds": 2 * 86400}).json()["keepEveryPointSeconds"] == 2 * 86400
+    client.post("/_simulator/reset")
+    world = client.post("/_simulator/seed", json=WORLD).json()["accounts"][0]
+    world["project"] = world["projects"]["dr"]
+    assert api.login().status_code == 200
+    advance(client, 5 * 86400)
+    at = now(client)
+    points = _points(api, world)
+    recent = [p for p in points if at - p <= 2 * 86400]
+    assert len(recent) == 2 * 144 and all(b - a == pytest.approx(600) for a, b in zip(recent, recent[1:]))
+    older = [p for p in points if at - p > 2 * 86400]
+    assert 2 <= len(older) <= 3 and len({int(p // 86400) for p in older}) == len(older)  # one a day, as before
 
 
 def test_paused_moves_no_data_grows_the_backlog_and_takes_no_points(api, world, client, machine, start):

@@ -16,7 +16,7 @@ machines: wall time, requests, result.
 Then the blueprints of --test-network machines (1000) switched to an isolated test network and put back, each a
 module run (wall time, requests), and a whole DR test in that network.
 
-Then a clean point search of --clean-point machines (50), replicating for a month and damaged each from its own
+Then a clean point search (--clean-point, 50 machines x 100 points in time each), each machine damaged from its own
 moment: rounds, launches, wall time and requests, and whether each machine's clean point is the newest before its damage.
 
 Then a fleet (--fleet, 10 projects of 100 machines): the inventory plugin's source machines and
@@ -42,6 +42,7 @@ import requests
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 USERNAME, PASSWORD = "bench@example.test", "bench-password-0"
+HOUR = 3600
 DAY = 86400
 
 
@@ -80,9 +81,9 @@ class Simulator:
         answer.raise_for_status()
         return answer.json() if answer.content else None
 
-    def fresh(self, size, projects=("bench",), age=2 * DAY):
+    def fresh(self, size, projects=("bench",), age=2 * DAY, keep_every_point=HOUR):
         self.control("POST", "/reset")
-        self.control("PATCH", "/settings", {"sessionLifetimeSeconds": 100 * DAY})
+        self.control("PATCH", "/settings", {"sessionLifetimeSeconds": 100 * DAY, "keepEveryPointSeconds": keep_every_point})
         return self.control("POST", "/seed", world(size, projects, age))
 
     def stop(self):
@@ -191,25 +192,31 @@ def test_network_at(sim, size, report_dir):
     return figures
 
 
-def clean_point_at(sim, size, report_dir):
-    """A clean point search of ``size`` machines that replicated for a month, each damaged from its own point on (a few
-    never): rounds, launches, time, requests, and whether each found point is the right one. The window holds the daily
-    points of days long past, which stay as they are while the clock runs (newer ones thin out as they age)."""
-    seeded = sim.fresh(size, age=31 * DAY)["accounts"][0]["projects"]["bench"]["machines"]
+def clean_point_at(sim, size, points, report_dir):
+    """A clean point search of ``size`` machines over ``points`` points in time each, every machine damaged from its own
+    point on (a few never): rounds, launches, time, requests, and whether each found point is the right one. The
+    simulator keeps every point for five days, so that the window's points stay put while its clock runs at 600x."""
+    seeded = sim.fresh(size, age=2 * DAY, keep_every_point=5 * DAY)["accounts"][0]["projects"]["bench"]["machines"]
     session = requests.Session()
     session.post(sim.api + "/login", json={"username": USERNAME, "password": PASSWORD}, timeout=30).raise_for_status()
     now = parse_time(session.get(sim.api + "/extendedAccountInfo", timeout=30).json()["dateTime"]["dateTime"])
-    after, before = iso_time(now - 28 * DAY), iso_time(now - 2 * DAY)
     project = session.get(sim.api + "/projects", timeout=30).json()["items"][0]["id"]
+    # Machines seeded a moment apart take their points a few (virtual) seconds apart. A closed window of points * 10 min
+    # - 1 s that begins five minutes before one machine's point holds exactly ``points`` points of each.
+    first = min(seeded.values())
+    taken = [parse_time(point["dateTime"]) for point in session.get("%s/projects/%s/machines/%s/pointsintime" % (sim.api, project, first),
+                                                                     timeout=30).json()["items"]]
+    start = next(moment for moment in taken if moment >= now - 40 * HOUR) - 300
+    after, before = iso_time(start), iso_time(start + points * 600 - 1)
     expected, counts = {}, []
     for number, (name, machine_id) in enumerate(sorted(seeded.items())):
-        points = [point for point in session.get("%s/projects/%s/machines/%s/pointsintime" % (sim.api, project, machine_id), timeout=30).json()["items"]
+        inside = [point for point in session.get("%s/projects/%s/machines/%s/pointsintime" % (sim.api, project, machine_id), timeout=30).json()["items"]
                   if after <= point["dateTime"] <= before]
-        counts.append(len(points))
-        first_bad = (number * 7) % (len(points) + 3)  # spread over the points; past the end: never damaged
-        if first_bad < len(points):
-            sim.control("POST", "/damage", {"machines": [machine_id], "from": points[first_bad]["dateTime"]})
-        expected[name] = points[min(first_bad, len(points)) - 1]["id"] if first_bad > 0 else None
+        counts.append(len(inside))
+        first_bad = (number * 7) % (len(inside) + 3)  # spread over the points; past the end: never damaged
+        if first_bad < len(inside):
+            sim.control("POST", "/damage", {"machines": [machine_id], "from": inside[first_bad]["dateTime"]})
+        expected[name] = inside[min(first_bad, len(inside)) - 1]["id"] if first_bad > 0 else None
     seconds, requests_sent, status = playbook(sim, [
         "replication.recovery.clean_point", "-e", "clean_point_project=bench", "-e", "clean_point_poll_interval=0.2",
         "-e", "clean_point_checks_tasks=%s" % os.path.join(ROOT, "tests", "bench", "clean_point_checks.yml"), "-e", "simulator_url=%s" % sim.root,
@@ -218,9 +225,10 @@ def clean_point_at(sim, size, report_dir):
         report = json.load(handle)
     found = dict((machine["name"], (machine["clean_point"] or {}).get("id")) for machine in report["machines"])
     wrong = sorted(name for name in expected if found.get(name) != expected[name])
-    return dict(machines=size, points_per_machine=max(counts), seconds=round(seconds, 2), requests=requests_sent, rounds=len(report["rounds"]),
+    return dict(machines=size, points_per_machine=[min(counts), max(counts)], seconds=round(seconds, 2), requests=requests_sent, rounds=len(report["rounds"]),
                 rounds_at_most=report["rounds_at_most"], launches=report["launches"], exit_status=status, wrong=wrong[:10],
                 targets=dict(rounds_within_bound=len(report["rounds"]) <= report["rounds_at_most"],
+                             window_holds_the_points=min(counts) == max(counts) == points,
                              one_launch_a_round=report["launches"] == len(report["rounds"]), every_point_right=not wrong))
 
 
@@ -294,7 +302,7 @@ def main():
     parser.add_argument("--fleet", default="10x100", help="projects x machines per project, for the inventory and the health report")
     parser.add_argument("--failover", type=int, default=200, help="machines of the failover and the failback (0: none)")
     parser.add_argument("--test-network", type=int, default=1000, help="machines whose blueprints switch to a test network and back (0: none)")
-    parser.add_argument("--clean-point", type=int, default=50, help="machines of the clean point search (0: none)")
+    parser.add_argument("--clean-point", default="50x100", help="machines x points in time each, of the clean point search (0: none)")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
     fleet_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "fleet_scale")
@@ -306,7 +314,8 @@ def main():
         results = dict(time_scale=600, dr_test=[dr_test_at(sim, int(size), args.repeat, report_dir) for size in args.sizes.split(",")],
                        failover=failover_and_failback_at(sim, args.failover, report_dir) if args.failover else None,
                        test_network=test_network_at(sim, args.test_network, report_dir) if args.test_network else None,
-                       clean_point=clean_point_at(sim, args.clean_point, report_dir) if args.clean_point else None,
+                       clean_point=clean_point_at(sim, *(int(part) for part in args.clean_point.split("x")), report_dir=report_dir)
+                       if args.clean_point != "0" else None,
                        fleet=fleet_at(sim, projects, per_project, fleet_dir), simulator=simulator_under_load(sim))
     finally:
         sim.stop()
@@ -348,8 +357,8 @@ def main():
             "%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(network["targets"].items())))
     search = results["clean_point"]
     if search:
-        print("clean point search, %d machines of %d points: %d rounds (at most %d), %d launches, %.2f s, %d requests; %s" % (
-            search["machines"], search["points_per_machine"], search["rounds"], search["rounds_at_most"], search["launches"], search["seconds"],
+        print("clean point search, %d machines of %d to %d points: %d rounds (at most %d), %d launches, %.2f s, %d requests; %s" % (
+            search["machines"], search["points_per_machine"][0], search["points_per_machine"][1], search["rounds"], search["rounds_at_most"], search["launches"], search["seconds"],
             search["requests"], ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(search["targets"].items()))))
     fleet = results["fleet"]
     print("fleet, %d projects, %d machines: inventory of machines %.2f s, %d requests; of projects %.2f s, %d requests; "
