@@ -11,7 +11,8 @@ import os
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
     FAILED, failure_message, plan_of, report_of, report_path, write, write_plan)
-from ansible_collections.replication.recovery.plugins.plugin_utils._step import STOPPED_OPTION, RunbookStep, collect_checked, end_run, note_stopped
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
+    STOPPED_OPTION, RunbookStep, collect_checked, end_run, into_ledger, note_stopped)
 
 FAILURES_PUBLISHED = 20
 FAILURES_SHOWN = 5
@@ -22,6 +23,7 @@ class ActionModule(RunbookStep):
     OPTIONS = dict(
         report_dir=dict(type="path"),
         write_plan=dict(type="bool", default=False),
+        ledger_dir=dict(type="path"),
         stopped=STOPPED_OPTION,
     )
 
@@ -40,6 +42,8 @@ class ActionModule(RunbookStep):
             return result
         report = report_of(record, "replication.recovery.%s/v1" % record["runbook"])
         files = write(report, directory, name, suite_prefix=record["runbook"], title=title[0].upper() + title[1:])
+        # Into the ledger before the run ends: a run stopped in between reports again, and is not appended twice.
+        ledger = into_ledger(args["ledger_dir"], record["runbook"], report, files["json"])
         end_run(self.path)
         outcome = dict(project=report["project"], result=report["result"], failures=report["failures"][:FAILURES_PUBLISHED],
                        failure_count=len(report["failures"]), counts=report["counts"], measures=report["measures"], kept=report["kept"],
@@ -54,6 +58,9 @@ class ActionModule(RunbookStep):
         if len(report["failures"]) > FAILURES_SHOWN:
             lines.append("... %d more failures in the report" % (len(report["failures"]) - FAILURES_SHOWN))
         lines += ["Report: " + files["json"], "JUnit: " + files["junit"], "Summary: " + files["markdown"]]
+        if ledger:
+            outcome["ledger"] = ledger
+            lines.append("Ledger: entry %d, SHA-256 %s" % (ledger["sequence"], ledger["sha256"]))
         result = dict(outcome=outcome, lines=lines)
         if report["result"] == FAILED:
             result["message"] = failure_message(report, files["json"], what="The " + title)

@@ -18,7 +18,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._search impor
     FOUND, current_round, judge_by_files, judge_round, load_journal, mark_cleaned, new_journal, not_cleaned, plan_round, result_of,
     rounds_at_most, save_journal, searching, write_report)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
-    STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, end_run, load, note_stopped)
+    STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, end_run, into_ledger, load, note_stopped)
 
 STAGES = ("plan", "judge", "end", "report")
 # The journal of a search lies beside its report: clean_point_<project>.search.json.
@@ -51,6 +51,7 @@ class ActionModule(RunbookStep):
         find_files=dict(type="raw"),
         checks_tasks=dict(type="str"),
         report_dir=dict(type="path"),
+        ledger_dir=dict(type="path"),
         stopped=STOPPED_OPTION,
     )
 
@@ -257,6 +258,9 @@ class ActionModule(RunbookStep):
             return dict(outcome=dict(project=self.args["project"], result="failed"), lines=[message], message=message)
         report = result_of(journal, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), stopped=stopped)
         files = write_report(report, self.directory, self.name)
+        # A search that did not end is no run yet; a finished one is entered before its journal goes (a search stopped
+        # in between reports again, and is not entered twice).
+        ledger = into_ledger(self.args["ledger_dir"], "clean_point", report, files["json"]) if report["complete"] else None
         if report["complete"]:
             os.unlink(self.journal_path)  # the report holds all of it; the next search is a new one
         lines = ["Clean point search of %s: %s. %d of %d machines have a clean point; %d rounds, %d launches." % (
@@ -271,6 +275,9 @@ class ActionModule(RunbookStep):
             lines.append("Fail over from it: -e failover_point_in_time=from:%s" % files["json"])
         outcome = dict(project=report["project"], result=report["result"], complete=report["complete"], report=files,
                        clean_points=dict((m["name"], m["clean_point"]) for m in report["machines"]), failures=report["failures"][:20])
+        if ledger:
+            outcome["ledger"] = ledger
+            lines.append("Ledger: entry %d, SHA-256 %s" % (ledger["sequence"], ledger["sha256"]))
         result = dict(outcome=outcome, lines=lines)
         if report["result"] != "passed":
             result["message"] = "The clean point search of %s %s: %s. Report: %s" % (

@@ -63,3 +63,19 @@ options:
         description: Its failure's message.
         type: str
 """
+
+    # The ledger's modules: action plugins on the controller that read and write files only.
+    LEDGER = r"""
+attributes:
+  check_mode:
+    description: Whether the module can run in check mode, predicting its result without changing anything.
+    support: full
+  diff_mode:
+    description: Whether the module shows, in diff mode, what it changes.
+    support: none
+  platform:
+    description: The systems the module runs on.
+    support: N/A
+    platforms: all
+    details: An action plugin - it runs on the controller, where the ledger and the reports are, and sends no request.
+"""

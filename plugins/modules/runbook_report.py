@@ -33,6 +33,14 @@ options:
     type: bool
     default: false
     version_added: 2.0.0
+  ledger_dir:
+    description:
+      - The ledger of runs to enter the report in, a directory (made if missing); see M(replication.recovery.ledger_evidence).
+      - The entry holds the whole report, the SHA-256 of its own content and that of the entry before it. A report
+        already entered (the run was stopped after its report and reported again) is not entered twice.
+      - The runbooks pass C(replication_recovery_ledger_dir). Nothing is entered if not given, or in check mode.
+    type: path
+    version_added: 2.0.0
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
@@ -68,6 +76,8 @@ outcome:
   description:
     - C(project), C(result) (V(passed), V(failed); V(check mode) in check mode), the first 20 C(failures), their
       C(failure_count), C(counts), C(measures), C(kept), and C(report), the paths of the three files.
+      - With O(ledger_dir), C(ledger) - the entry's C(sequence), C(sha256) (the ledger's new head, for an auditor to
+        keep) and C(path).
   returned: success
   type: dict
 lines:

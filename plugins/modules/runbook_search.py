@@ -80,6 +80,12 @@ options:
   report_dir:
     description: Where the journal and the report are written.
     type: path
+  ledger_dir:
+    description:
+      - With O(stage=report), the ledger of runs to enter the report of a finished search in (see
+        M(replication.recovery.ledger_entry)). The role passes C(replication_recovery_ledger_dir).
+    type: path
+    version_added: 2.0.0
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE

@@ -23,6 +23,7 @@ candidates and outcomes. Nothing in it is secret.
 import json
 import math
 import os
+from datetime import datetime, timezone
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, junit, write_atomically
@@ -43,7 +44,7 @@ def new_journal(project, project_id, inputs, machines, after, before, consistent
     service lists); ``after`` and ``before`` epoch seconds (``after`` None for no lower bound)."""
     journal = dict(schema=JOURNAL_SCHEMA, project=project, project_id=project_id, inputs=inputs, mode=mode, consistent=bool(consistent),
                    window=dict(after=iso_time(after) if after is not None else None, before=iso_time(before)),
-                   machines={}, rounds=[])
+                   machines={}, rounds=[], started=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
     for name, machine in sorted(machines.items()):
         inside = [[point["id"], point["dateTime"]] for point in machine["points"]
                   if (after is None or parse_time(point["dateTime"]) >= after) and parse_time(point["dateTime"]) <= before]
@@ -267,7 +268,7 @@ def result_of(journal, generated, finished=True, stopped=None):
                        message="%d rounds, %d launches" % (len(journal["rounds"]), sum(1 for r in journal["rounds"] if r.get("job")))
                        if complete else (stopped or "the search did not end: run it again to continue"))]
     return dict(
-        schema=REPORT_SCHEMA, project=journal["project"], project_id=journal["project_id"], mode=journal["mode"],
+        schema=REPORT_SCHEMA, project=journal["project"], project_id=journal["project_id"], started=journal.get("started"), mode=journal["mode"],
         consistent=journal["consistent"], window=journal["window"], result=result, complete=complete,
         common_moment=journal["moments"][journal["good"]] if journal["consistent"] and journal["good"] >= 0 else None,
         rounds=[dict(number=r["number"], moment=r.get("moment"), job=r.get("job"), status=r["status"], machines=len(r["candidates"]))

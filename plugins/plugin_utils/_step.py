@@ -31,6 +31,7 @@ from ansible.utils.display import Display
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active, iso_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import reasons, shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
 
 display = Display()
 
@@ -116,6 +117,18 @@ def checked_file(directory, machine_id):
 
 
 # -- the steps ----------------------------------------------------------------------------------
+
+
+def into_ledger(directory, runbook, report, path):
+    """Enter a written report in the ledger of runs, if there is one: the entry (sequence, sha256, path), or None."""
+    if not directory:
+        return None
+    try:
+        entry = append(directory, runbook, report)
+    except (LedgerError, OSError) as error:
+        raise StepFailed("The report was written (%s), but not entered in the ledger: %s" % (path, error))
+    entry.pop("appended")
+    return entry
 
 
 class RunbookStep(ActionBase):

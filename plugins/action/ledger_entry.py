@@ -1,0 +1,42 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Enter a report written by a playbook (the health role's) in the ledger of runs, on the controller where the
+reports are. Documented in plugins/modules/ledger_entry.py."""
+
+import json
+
+from ansible.errors import AnsibleActionFail
+from ansible.module_utils.common.text.converters import to_text
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
+
+
+class ActionModule(ActionBase):
+    _supports_check_mode = True
+    TRANSFERS_FILES = False
+
+    def run(self, tmp=None, task_vars=None):
+        result = super(ActionModule, self).run(tmp, task_vars)
+        unused, args = self.validate_argument_spec(argument_spec=dict(
+            ledger_dir=dict(type="path", required=True),
+            runbook=dict(type="str", required=True),
+            report=dict(type="path", required=True),
+        ))
+        if self._task.check_mode:
+            return dict(result, changed=False, skipped=True, msg="Check mode: nothing is entered in the ledger.")
+        try:
+            with open(args["report"], encoding="utf-8") as handle:
+                report = json.load(handle)
+        except (OSError, ValueError) as error:
+            raise AnsibleActionFail("Cannot read the report %s: %s" % (args["report"], to_text(error)))
+        if not isinstance(report, dict):
+            raise AnsibleActionFail("The report %s is not a JSON object." % args["report"])
+        try:
+            entry = append(args["ledger_dir"], args["runbook"], report)
+        except (LedgerError, OSError) as error:
+            raise AnsibleActionFail("The report %s was not entered in the ledger: %s" % (args["report"], to_text(error)))
+        result.update(changed=entry.pop("appended"), ledger=entry)
+        return result

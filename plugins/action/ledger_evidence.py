@@ -1,0 +1,62 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Verify the ledger of runs and summarise it, on the controller where the ledger is. Documented in
+plugins/modules/ledger_evidence.py."""
+
+import json
+import os
+
+from ansible.errors import AnsibleActionFail
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import write_atomically
+
+BREAKS_SHOWN = 10
+
+
+class ActionModule(ActionBase):
+    _supports_check_mode = True
+    TRANSFERS_FILES = False
+
+    def run(self, tmp=None, task_vars=None):
+        result = super(ActionModule, self).run(tmp, task_vars)
+        unused, args = self.validate_argument_spec(argument_spec=dict(
+            ledger_dir=dict(type="path", required=True),
+            report_dir=dict(type="path", default="evidence_report"),
+            period=dict(type="str", default="quarter", choices=["month", "quarter", "year"]),
+            after=dict(type="str"),
+            before=dict(type="str"),
+            expected_head=dict(type="str"),
+            fail_on_break=dict(type="bool", default=True),
+        ))
+        try:
+            entries, breaks = _ledger.verify(args["ledger_dir"], expected_head=args["expected_head"])
+        except _ledger.LedgerError as error:
+            raise AnsibleActionFail(str(error))
+        summary = _ledger.summary(entries, breaks, period=args["period"], after=args["after"], before=args["before"])
+        lines = ["The ledger %s: %d entries, head %s." % ("is whole" if not breaks else "is BROKEN in %d place%s" % (len(breaks), "s"[len(breaks) == 1:]),
+                                                          summary["entries"], summary["head"] or "-")]
+        lines += breaks[:BREAKS_SHOWN]
+        for project in summary["projects"]:
+            forecast = project["rto_forecast"]
+            lines.append("%s: %d machines, %d never proven; RTO forecast p90 %s s against %s s." % (
+                project["name"], project["machines"], len(project["never_proven"]), forecast["p90_seconds"], forecast["target_seconds"]))
+        if not self._task.check_mode:
+            directory = os.path.realpath(os.path.expanduser(args["report_dir"]))
+            os.makedirs(directory, exist_ok=True)
+            files = dict((kind, os.path.join(directory, "evidence." + suffix)) for kind, suffix in (("json", "json"), ("markdown", "md"), ("html", "html")))
+            write_atomically(files["json"], json.dumps(summary, indent=2) + "\n")
+            write_atomically(files["markdown"], _ledger.markdown(summary))
+            write_atomically(files["html"], _ledger.html(summary))
+            result["report"] = files
+            lines += ["Summary: " + files["json"], "To read: " + files["markdown"], "To look at: " + files["html"]]
+        result.update(changed=False, verified=not breaks, breaks=breaks, entries=summary["entries"], head=summary["head"],
+                      projects=summary["projects"], lines=lines)
+        if breaks:
+            result["message"] = "The ledger at %s is broken: %s" % (args["ledger_dir"], " ".join(breaks[:BREAKS_SHOWN]))
+            if args["fail_on_break"]:
+                result.update(failed=True, msg=result["message"])
+        return result

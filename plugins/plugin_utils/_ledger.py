@@ -1,0 +1,340 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The ledger of runs: every runbook's report, one file an entry, chained by SHA-256.
+
+An entry is ``<directory>/<sequence, 8 digits>.json``. It holds the report and
+two hashes: ``sha256``, of its own canonical content (every member but ``sha256``, as JSON with
+sorted keys and no spaces, UTF-8), and ``previous``, the ``sha256`` of the entry before it. So an
+entry edited, removed or moved to another place in the order breaks the chain where it was, and
+``verify`` names it. Removing the newest entries leaves a shorter chain that is still whole: that
+is seen against a head an auditor kept (each run answers the ledger's new head), not by the chain.
+
+Appending needs no lock: an entry file is created only if its name, its number, is free
+(``os.link``), so two runs that append at once take two numbers, the second one chained to the
+first. A run stopped while it appends leaves no entry, and no gap.
+"""
+
+import hashlib
+import json
+import os
+import re
+import statistics
+import tempfile
+from datetime import datetime, timezone
+
+from ansible.module_utils.common.text.converters import to_text
+
+SCHEMA = "replication.recovery.ledger/v1"
+SUMMARY_SCHEMA = "replication.recovery.evidence/v1"
+# What the collection writes is <number>.json; a file named like <number>-anything.json is read too, so that one
+# planted beside an entry of the same number is found.
+ENTRY_FILE = re.compile(r"^(\d{8})(-[^/]*)?\.json$")
+APPEND_ATTEMPTS = 100
+# The runbooks whose reports prove recovery of the machines they passed.
+PROVING = ("dr_test", "failover")
+RECENT_RUNS = 10  # passing runs of a machine that its RTO forecast reads
+
+
+class LedgerError(Exception):
+    pass
+
+
+def canonical(value):
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def digest(entry):
+    """The SHA-256 of an entry's canonical content: every member but its own hash."""
+    return hashlib.sha256(canonical(dict((key, value) for key, value in entry.items() if key != "sha256"))).hexdigest()
+
+
+def _now():
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def entry_files(directory):
+    """The ledger's entry files as (sequence, file name), in order; other files are not entries."""
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return []
+    found = [(int(match.group(1)), name) for name, match in ((name, ENTRY_FILE.match(name)) for name in names) if match]
+    return sorted(found)
+
+
+def _read(directory, name):
+    with open(os.path.join(directory, name), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def run_key(report):
+    """What names one run, so that a run whose report is written again (a rerun after a stop between the report and
+    the run's end) is not appended twice."""
+    return "%s/%s" % (report.get("started") or report.get("generated"), report.get("launch_requested") or "")
+
+
+def projects_of(report):
+    if report.get("project"):
+        return [report["project"]]
+    return [project.get("name") for project in report.get("projects") or [] if project.get("name")]
+
+
+def append(directory, runbook, report, recorded=None):
+    """Append a report to the ledger in ``directory`` (made if missing): the new entry, without its report. A report
+    already in one of the newest entries (the same runbook, projects and run) is not appended again: that entry is
+    answered, with ``appended`` false."""
+    directory = os.path.realpath(os.path.expanduser(directory))
+    os.makedirs(directory, exist_ok=True)
+    projects = projects_of(report)
+    key = run_key(report)
+    for _attempt in range(APPEND_ATTEMPTS):
+        files = entry_files(directory)
+        previous = None
+        if files:
+            sequence, name = files[-1]
+            try:
+                previous = _read(directory, name)
+            except (OSError, ValueError) as error:
+                raise LedgerError("The ledger's newest entry %d (%s) cannot be read (%s): nothing can follow it. Run "
+                                  "replication.recovery.evidence to see what broke." % (sequence, name, to_text(error)))
+            for _sequence, other in files[-5:]:
+                try:
+                    earlier = _read(directory, other)
+                except (OSError, ValueError):
+                    continue
+                if earlier.get("runbook") == runbook and earlier.get("projects") == projects and earlier.get("run") == key:
+                    return dict(_head(earlier, directory, other), appended=False)
+        entry = dict(schema=SCHEMA, sequence=(previous["sequence"] + 1) if previous else 1, runbook=runbook, projects=projects, run=key,
+                     result=report.get("result"), recorded=recorded or _now(), previous=previous["sha256"] if previous else None,
+                     report=report)
+        entry["sha256"] = digest(entry)
+        name = "%08d.json" % entry["sequence"]
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".entry-", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(json.dumps(entry, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+            os.chmod(temporary, 0o644)
+            try:
+                os.link(temporary, os.path.join(directory, name))
+            except FileExistsError:
+                continue  # another run took this number meanwhile: chain to its entry
+        finally:
+            os.unlink(temporary)
+        return dict(_head(entry, directory, name), appended=True)
+    raise LedgerError("Another run took each number this run tried (%d times): too many runs append at once." % APPEND_ATTEMPTS)
+
+
+def _head(entry, directory, name):
+    return dict(sequence=entry["sequence"], sha256=entry["sha256"], path=os.path.join(directory, name))
+
+
+def _said(entry):
+    return "%s of %s, recorded %s" % (entry.get("runbook"), ", ".join(entry.get("projects") or []) or "-", entry.get("recorded"))
+
+
+def verify(directory, expected_head=None):
+    """Every entry of the ledger read and checked: (entries, breaks). Each break is a sentence that names the entry."""
+    directory = os.path.realpath(os.path.expanduser(directory))
+    if not os.path.isdir(directory):
+        raise LedgerError("No ledger at %s: the directory does not exist." % directory)
+    entries, breaks = [], []
+    expected_sequence, previous_hash = 1, None
+    for sequence, name in entry_files(directory):
+        where = "Entry %d (%s)" % (sequence, name)
+        if sequence > expected_sequence:
+            missing = list(range(expected_sequence, sequence))
+            breaks.append("%s missing: removed from the ledger." % (
+                "Entry %d is" % missing[0] if len(missing) == 1 else "Entries %d to %d are" % (missing[0], missing[-1])))
+            previous_hash = None  # said once: the gap, not also the link across it
+        elif sequence < expected_sequence:
+            breaks.append("%s repeats number %d: another file of the ledger has it." % (where, sequence))
+            continue
+        expected_sequence = sequence + 1
+        try:
+            entry = _read(directory, name)
+            if not isinstance(entry, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as error:
+            breaks.append("%s cannot be read: %s." % (where, to_text(error)))
+            previous_hash = None
+            continue
+        where = "Entry %d (%s: %s)" % (sequence, name, _said(entry))
+        if entry.get("schema") != SCHEMA:
+            breaks.append("%s is not a ledger entry of %s." % (where, SCHEMA))
+        if entry.get("sequence") != sequence:
+            breaks.append("%s says it is entry %s: moved or renamed." % (where, entry.get("sequence")))
+        if entry.get("sha256") != digest(entry):
+            breaks.append("%s was changed after it was written: its content does not match its SHA-256." % where)
+        if sequence == 1 and entry.get("previous") is not None:
+            breaks.append("%s follows an entry the ledger does not have: the entries before it were removed." % where)
+        elif sequence > 1 and previous_hash is not None and entry.get("previous") != previous_hash:
+            breaks.append("%s does not follow entry %d: the entry before it was replaced, removed or moved." % (where, sequence - 1))
+        previous_hash = entry.get("sha256")
+        entries.append(entry)
+    if expected_head and not any(entry.get("sha256") == expected_head for entry in entries):
+        breaks.append("No entry has the SHA-256 %s that the ledger's head once was: entries were removed from its end." % expected_head)
+    return entries, breaks
+
+
+# -- the summary --------------------------------------------------------------------------------
+
+
+def period_of(moment, period):
+    """The period a recorded moment falls in: ``2026``, ``2026-Q4`` or ``2026-11``."""
+    year, month = moment[:4], int(moment[5:7])
+    if period == "year":
+        return year
+    if period == "quarter":
+        return "%s-Q%d" % (year, (month - 1) // 3 + 1)
+    return "%s-%02d" % (year, month)
+
+
+def percentile(values, share):
+    """The ``share`` (0 to 1) percentile of the values, linearly between the closest ranks (the median at 0.5): on
+    sorted values v[0..n-1], the value at rank share * (n - 1)."""
+    ordered = sorted(values)
+    if not ordered:
+        return None
+    rank = share * (len(ordered) - 1)
+    low = int(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return round(ordered[low] + (ordered[high] - ordered[low]) * (rank - low), 3)
+
+
+def rto_forecast(entries, project, recent=RECENT_RUNS):
+    """The RTO a full recovery of a project would take, from its recent passing DR tests and failovers in the ledger:
+    each machine's median and 90th percentile over its last ``recent`` passing runs, and the project's forecast, the
+    slowest machine's (all machines are launched together, and the recovery ends with the last)."""
+    measured = {}
+    target = None
+    for entry in entries:
+        report = entry.get("report") or {}
+        if entry.get("runbook") not in PROVING or report.get("project") != project:
+            continue
+        target = (report.get("targets") or {}).get("rto_seconds", target)
+        for machine in report.get("machines") or []:
+            if machine.get("passed") and machine.get("rto_seconds") is not None:
+                measured.setdefault(machine["name"], []).append(machine["rto_seconds"])
+    machines = dict((name, dict(runs=len(values[-recent:]), median_seconds=percentile(values[-recent:], 0.5),
+                                p90_seconds=percentile(values[-recent:], 0.9)))
+                    for name, values in sorted(measured.items()))
+    median = max((m["median_seconds"] for m in machines.values()), default=None)
+    p90 = max((m["p90_seconds"] for m in machines.values()), default=None)
+    return dict(median_seconds=median, p90_seconds=p90, target_seconds=target,
+                meets_target=None if p90 is None or target is None else p90 <= target, machines=machines)
+
+
+def summary(entries, breaks, period="quarter", after=None, before=None, generated=None):
+    """Per project and period: the runs of each runbook, passed and failed; the DR tests (drills); the machines the
+    ledger knows that no passing DR test or failover ever proved; the worst RTO and RPO; and the RTO forecast."""
+    chosen = [entry for entry in entries if (not after or entry.get("recorded", "") >= after) and (not before or entry.get("recorded", "") <= before)]
+    proven_until = {}  # project -> machine -> last moment a passing run proved it
+    known = {}  # project -> machines seen in any report
+    groups = {}
+    for entry in entries:
+        report = entry.get("report") or {}
+        for project in _project_machines(report):
+            names = known.setdefault(project["name"], set())
+            names.update(project["machines"])
+        if entry.get("runbook") in PROVING:
+            for machine in report.get("machines") or []:
+                if machine.get("passed"):
+                    proven_until.setdefault(report.get("project"), {})[machine["name"]] = entry.get("recorded")
+    for entry in chosen:
+        report = entry.get("report") or {}
+        for project in entry.get("projects") or []:
+            group = groups.setdefault((project, period_of(entry.get("recorded") or "0000-01", period)), dict(
+                project=project, period=period_of(entry.get("recorded") or "0000-01", period), runs={}, drills=dict(run=0, passed=0, failed=0),
+                worst_rto_seconds=None, worst_rpo_seconds=None, entries=[]))
+            runs = group["runs"].setdefault(entry.get("runbook"), dict(run=0, passed=0, failed=0))
+            outcome = "passed" if entry.get("result") == "passed" else "failed"
+            runs["run"] += 1
+            runs[outcome] += 1
+            if entry.get("runbook") == "dr_test":
+                group["drills"]["run"] += 1
+                group["drills"][outcome] += 1
+            if entry.get("runbook") in PROVING:
+                measures = report.get("measures") or {}
+                group["worst_rto_seconds"] = _larger(group["worst_rto_seconds"], measures.get("rto_seconds"))
+                group["worst_rpo_seconds"] = _larger(group["worst_rpo_seconds"], measures.get("rpo_seconds"))
+            group["entries"].append(entry.get("sequence"))
+    projects = sorted(set(project for project, _period in groups))
+    return dict(
+        schema=SUMMARY_SCHEMA,
+        verified=not breaks,
+        breaks=breaks,
+        entries=len(entries),
+        head=entries[-1]["sha256"] if entries else None,
+        period=period, after=after, before=before,
+        periods=[groups[key] for key in sorted(groups)],
+        projects=[dict(name=project, machines=len(known.get(project, ())),
+                       never_proven=sorted(known.get(project, set()) - set(proven_until.get(project, {}))),
+                       rto_forecast=rto_forecast(entries, project)) for project in projects],
+        generated=generated or _now(),
+    )
+
+
+def _larger(current, value):
+    if value is None:
+        return current
+    return value if current is None else max(current, value)
+
+
+def _project_machines(report):
+    """The machines a report names, per project: a runbook's (one project) or the health role's (several)."""
+    if report.get("project"):
+        return [dict(name=report["project"], machines=[m["name"] for m in report.get("machines") or [] if m.get("name")])]
+    return [dict(name=project["name"], machines=[m["name"] for m in project.get("machines") or [] if m.get("name")])
+            for project in report.get("projects") or [] if project.get("name")]
+
+
+def markdown(summary_):
+    lines = ["# Evidence: %s" % ("the ledger is whole" if summary_["verified"] else "THE LEDGER IS BROKEN"), "",
+             "%d entries; head `%s`." % (summary_["entries"], summary_["head"] or "-"), ""]
+    if summary_["breaks"]:
+        lines += ["## Breaks", ""] + ["- %s" % said for said in summary_["breaks"]] + [""]
+    lines += ["## Per project and %s" % summary_["period"], "",
+              "| Project | Period | DR tests | passed | failed | other runs | worst RTO (s) | worst RPO (s) |", "|---|---|---|---|---|---|---|---|"]
+    for group in summary_["periods"]:
+        other = ", ".join("%s %d/%d" % (runbook, runs["passed"], runs["run"]) for runbook, runs in sorted(group["runs"].items()) if runbook != "dr_test")
+        lines.append("| %s | %s | %d | %d | %d | %s | %s | %s |" % (
+            group["project"], group["period"], group["drills"]["run"], group["drills"]["passed"], group["drills"]["failed"], other or "-",
+            _shown(group["worst_rto_seconds"]), _shown(group["worst_rpo_seconds"])))
+    lines += ["", "## Projects", "",
+              "| Project | Machines | Never proven | RTO forecast, median / p90 (s) | RTO target (s) | |", "|---|---|---|---|---|---|"]
+    for project in summary_["projects"]:
+        forecast = project["rto_forecast"]
+        lines.append("| %s | %d | %s | %s / %s | %s | %s |" % (
+            project["name"], project["machines"], ", ".join(project["never_proven"][:20]) + (" …" if len(project["never_proven"]) > 20 else "")
+            or "-", _shown(forecast["median_seconds"]), _shown(forecast["p90_seconds"]), _shown(forecast["target_seconds"]),
+            {True: "meets", False: "MISSES", None: "-"}[forecast["meets_target"]]))
+    return "\n".join(lines) + "\n"
+
+
+def _shown(value):
+    return "-" if value is None else "%g" % value
+
+
+def html(summary_):
+    """The summary as one page with no outside resources."""
+    from html import escape
+    rows = "".join("<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>" % (
+        escape(group["project"]), escape(group["period"]), group["drills"]["run"], group["drills"]["passed"], group["drills"]["failed"],
+        _shown(group["worst_rto_seconds"]), _shown(group["worst_rpo_seconds"])) for group in summary_["periods"])
+    projects = "".join("<tr><td>%s</td><td>%d</td><td>%s</td><td>%s / %s</td><td>%s</td></tr>" % (
+        escape(project["name"]), project["machines"], escape(", ".join(project["never_proven"]) or "-"),
+        _shown(project["rto_forecast"]["median_seconds"]), _shown(project["rto_forecast"]["p90_seconds"]),
+        _shown(project["rto_forecast"]["target_seconds"])) for project in summary_["projects"])
+    breaks = "".join("<li>%s</li>" % escape(said) for said in summary_["breaks"])
+    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Evidence</title><style>"
+            "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #999;padding:.3em .6em}"
+            ".broken{color:#b00}.whole{color:#070}</style></head><body>"
+            "<h1 class=\"%s\">%s</h1><p>%d entries; head <code>%s</code>.</p>%s"
+            "<h2>Per project and %s</h2><table><tr><th>Project</th><th>Period</th><th>DR tests</th><th>passed</th><th>failed</th>"
+            "<th>worst RTO (s)</th><th>worst RPO (s)</th></tr>%s</table>"
+            "<h2>Projects</h2><table><tr><th>Project</th><th>Machines</th><th>Never proven</th><th>RTO forecast, median / p90 (s)</th>"
+            "<th>RTO target (s)</th></tr>%s</table></body></html>\n") % (
+        "whole" if summary_["verified"] else "broken", "The ledger is whole" if summary_["verified"] else "The ledger is broken",
+        summary_["entries"], escape(summary_["head"] or "-"), "<ul>%s</ul>" % breaks if breaks else "", escape(summary_["period"]), rows, projects)

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The ledger of runs as an auditor reads it: three DR tests and a health run entered into one ledger,
+# each chained to the one before it; the evidence playbook verifies it and summarises it; one byte
+# edited in the second entry, or the second entry deleted, or the newest one removed (against a kept
+# head) makes it fail naming that entry; under --check it verifies and writes nothing.
+set -euxo pipefail
+
+url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
+export REPLICATION_SERVICE_URL="$url/api/latest"
+export REPLICATION_SERVICE_USERNAME=proof@example.test
+export REPLICATION_SERVICE_PASSWORD=proof-password
+export ANSIBLE_ROLES_PATH=..
+config=(-e @../../integration_config.yml)
+work="$(pwd)/work"
+ledger="$work/ledger"
+evidence=(-e replication_recovery_ledger_dir="$ledger" -e evidence_report_dir="$work/evidence")
+rm -rf "$work" output.txt
+mkdir -p "$work"
+
+ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+
+# -- three DR tests and a health run, into one ledger -----------------------------------------------
+for run in 1 2 3; do
+    ansible-playbook replication.recovery.dr_test -e dr_test_project=proof -e dr_test_report_dir="$work/reports" -e dr_test_poll_interval=1 \
+        -e dr_test_rto_target=7200 -e replication_recovery_ledger_dir="$ledger" | tee output.txt
+    grep -q "Ledger: entry $run, SHA-256 [0-9a-f]\{64\}" output.txt
+done
+ansible-playbook replication.recovery.health -e health_projects=proof -e health_report_dir="$work/reports" \
+    -e replication_recovery_ledger_dir="$ledger" -e health_tested_within_days=30
+[ "$(ls "$ledger")" = "$(printf '00000001.json\n00000002.json\n00000003.json\n00000004.json')" ]
+head="$(python -c "import json, sys; print(json.load(open(sys.argv[1]))['sha256'])" "$ledger/00000004.json")"
+
+# -- verified and summarised ---------------------------------------------------------------------------
+ansible-playbook replication.recovery.evidence "${evidence[@]}" -e evidence_period=month -e evidence_expected_head="$head" | tee output.txt
+grep -q "The ledger is whole: 4 entries, head $head." output.txt
+python files/summary.py "$work/evidence/evidence.json" "$head"
+grep -q "^# Evidence: the ledger is whole" "$work/evidence/evidence.md"
+grep -q "The ledger is whole" "$work/evidence/evidence.html"
+
+# -- under --check: verified, nothing written -----------------------------------------------------------
+rm -rf "$work/evidence"
+ansible-playbook replication.recovery.evidence --check "${evidence[@]}" | tee output.txt
+grep -q "The ledger is whole: 4 entries" output.txt
+if [ -e "$work/evidence" ]; then echo "check mode wrote the summary"; exit 1; fi
+
+# -- one byte edited in the second entry ------------------------------------------------------------------
+cp "$ledger/00000002.json" "$work/kept.json"
+python files/edit_byte.py "$ledger/00000002.json"
+if ansible-playbook replication.recovery.evidence "${evidence[@]}" | tee output.txt; then
+    echo "an edited entry must fail the evidence"; exit 1
+fi
+grep -q "Entry 2 (00000002.json: dr_test of proof, recorded [0-9T:Z-]*) was changed after it was written" output.txt
+if grep -q "Entry [134] " output.txt; then echo "an entry that was not edited was named"; exit 1; fi
+grep -q "THE LEDGER IS BROKEN" "$work/evidence/evidence.md"
+cp "$work/kept.json" "$ledger/00000002.json"
+ansible-playbook replication.recovery.evidence "${evidence[@]}"
+
+# -- the second entry deleted -------------------------------------------------------------------------
+rm "$ledger/00000002.json"
+if ansible-playbook replication.recovery.evidence "${evidence[@]}" | tee output.txt; then
+    echo "a deleted entry must fail the evidence"; exit 1
+fi
+grep -q "Entry 2 is missing: removed from the ledger." output.txt
+cp "$work/kept.json" "$ledger/00000002.json"
+
+# -- the newest entry removed: the chain is whole, the kept head is not in it ------------------------------
+mv "$ledger/00000004.json" "$work/newest.json"
+ansible-playbook replication.recovery.evidence "${evidence[@]}"
+if ansible-playbook replication.recovery.evidence "${evidence[@]}" -e evidence_expected_head="$head" | tee output.txt; then
+    echo "a ledger without its kept head must fail the evidence"; exit 1
+fi
+grep -q "No entry has the SHA-256 $head" output.txt
+mv "$work/newest.json" "$ledger/00000004.json"
+
+# -- without a ledger named: refused, with the variable to set -----------------------------------------------
+if ansible-playbook replication.recovery.evidence | tee output.txt; then echo "evidence without a ledger must fail"; exit 1; fi
+grep -q "set replication_recovery_ledger_dir" output.txt
+rm -rf "$work" output.txt
