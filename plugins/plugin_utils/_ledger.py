@@ -20,7 +20,6 @@ import hashlib
 import json
 import os
 import re
-import statistics
 import tempfile
 from datetime import datetime, timezone
 

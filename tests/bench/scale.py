@@ -204,8 +204,8 @@ def clean_point_at(sim, size, points, report_dir):
     # Machines seeded a moment apart take their points a few (virtual) seconds apart. A closed window of points * 10 min
     # - 1 s that begins five minutes before one machine's point holds exactly ``points`` points of each.
     first = min(seeded.values())
-    taken = [parse_time(point["dateTime"]) for point in session.get("%s/projects/%s/machines/%s/pointsintime" % (sim.api, project, first),
-                                                                     timeout=30).json()["items"]]
+    listed = session.get("%s/projects/%s/machines/%s/pointsintime" % (sim.api, project, first), timeout=30).json()["items"]
+    taken = [parse_time(point["dateTime"]) for point in listed]
     start = next(moment for moment in taken if moment >= now - 40 * HOUR) - 300
     after, before = iso_time(start), iso_time(start + points * 600 - 1)
     expected, counts = {}, []
@@ -358,8 +358,8 @@ def main():
     search = results["clean_point"]
     if search:
         print("clean point search, %d machines of %d to %d points: %d rounds (at most %d), %d launches, %.2f s, %d requests; %s" % (
-            search["machines"], search["points_per_machine"][0], search["points_per_machine"][1], search["rounds"], search["rounds_at_most"], search["launches"], search["seconds"],
-            search["requests"], ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(search["targets"].items()))))
+            search["machines"], search["points_per_machine"][0], search["points_per_machine"][1], search["rounds"], search["rounds_at_most"],
+            search["launches"], search["seconds"], search["requests"], ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(search["targets"].items()))))
     fleet = results["fleet"]
     print("fleet, %d projects, %d machines: inventory of machines %.2f s, %d requests; of projects %.2f s, %d requests; "
           "health %.2f s, %d requests" % (
