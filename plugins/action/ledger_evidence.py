@@ -25,7 +25,7 @@ class ActionModule(ActionBase):
         result = super(ActionModule, self).run(tmp, task_vars)
         unused, args = self.validate_argument_spec(argument_spec=dict(
             ledger_dir=dict(type="path", required=True),
-            report_dir=dict(type="path", default="evidence_report"),
+            report_dir=dict(type="path"),
             period=dict(type="str", default="quarter", choices=["month", "quarter", "year"]),
             after=dict(type="str"),
             before=dict(type="str"),
@@ -44,7 +44,7 @@ class ActionModule(ActionBase):
             forecast = project["rto_forecast"]
             lines.append("%s: %d machines, %d never proven; RTO forecast p90 %s s against %s s." % (
                 project["name"], project["machines"], len(project["never_proven"]), forecast["p90_seconds"], forecast["target_seconds"]))
-        if not self._task.check_mode:
+        if args["report_dir"] and not self._task.check_mode:
             directory = os.path.realpath(os.path.expanduser(args["report_dir"]))
             os.makedirs(directory, exist_ok=True)
             files = dict((kind, os.path.join(directory, "evidence." + suffix)) for kind, suffix in (("json", "json"), ("markdown", "md"), ("html", "html")))

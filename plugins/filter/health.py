@@ -58,8 +58,10 @@ def _machine(machine, now, states, max_lag, max_backlog, tested_within):
 
 
 def fleet_health(projects, service_time, states=("continuous",), max_lag=None, max_backlog=None, tested_within_days=None,
-                 exclude_stopped=True):
-    """The health report of a fleet: the C(projects) of service_project_info with C(machines=true)."""
+                 exclude_stopped=True, rto_forecasts=None):
+    """The health report of a fleet: the C(projects) of service_project_info with C(machines=true). With
+    C(rto_forecasts) (the C(projects) of ledger_evidence), each project's RTO forecast, and a failure for each project
+    whose forecast misses its RTO target."""
     if not isinstance(projects, list) or not service_time:
         raise AnsibleFilterError("fleet_health expects the projects of service_project_info with machines=true, and its service_time.")
     try:
@@ -70,6 +72,7 @@ def fleet_health(projects, service_time, states=("continuous",), max_lag=None, m
     except ValueError as error:
         raise AnsibleFilterError("fleet_health: %s." % error)
     now = parse_time(service_time)
+    forecasts = dict((project.get("name"), project.get("rto_forecast")) for project in rto_forecasts or [] if isinstance(project, dict))
     report_projects, failures, excluded = [], [], []
     for project in projects:
         machines = []
@@ -81,7 +84,14 @@ def fleet_health(projects, service_time, states=("continuous",), max_lag=None, m
             machines.append(judged)
             failures.extend("%s/%s: %s: %s" % (project["name"], judged["name"], check["name"], check["message"])
                             for check in judged["checks"] if check["status"] == FAILED)
-        report_projects.append(dict(name=project["name"], id=project["id"], passed=all(m["passed"] for m in machines), machines=machines))
+        forecast = forecasts.get(project["name"])
+        missed = bool(forecast) and forecast.get("meets_target") is False
+        if missed:
+            failures.append("%s: RTO forecast: a full recovery would take %s s (the slowest machine's 90th percentile over its recent "
+                            "passing runs in the ledger), over the target of %s s" % (project["name"], forecast["p90_seconds"],
+                                                                                      forecast["target_seconds"]))
+        report_projects.append(dict(name=project["name"], id=project["id"], passed=all(m["passed"] for m in machines) and not missed,
+                                    machines=machines, rto_forecast=forecast))
     checked = [machine for project in report_projects for machine in project["machines"]]
     return dict(
         schema=REPORT_SCHEMA,

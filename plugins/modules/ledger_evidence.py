@@ -30,9 +30,8 @@ options:
     type: path
     required: true
   report_dir:
-    description: Where the summary is written (made if missing).
+    description: Where the summary is written (made if missing). Nothing is written if not given (the health role reads the forecasts only).
     type: path
-    default: evidence_report
   period:
     description: The periods of the summary.
     type: str
@@ -98,7 +97,7 @@ projects:
   elements: dict
 report:
   description: The paths of the summary's files (C(json), C(markdown), C(html)).
-  returned: not in check mode
+  returned: with O(report_dir), not in check mode
   type: dict
 lines:
   description: The outcome in a few lines.

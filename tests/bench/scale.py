@@ -359,7 +359,8 @@ def main():
     if search:
         print("clean point search, %d machines of %d to %d points: %d rounds (at most %d), %d launches, %.2f s, %d requests; %s" % (
             search["machines"], search["points_per_machine"][0], search["points_per_machine"][1], search["rounds"], search["rounds_at_most"],
-            search["launches"], search["seconds"], search["requests"], ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(search["targets"].items()))))
+            search["launches"], search["seconds"], search["requests"],
+            ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(search["targets"].items()))))
     fleet = results["fleet"]
     print("fleet, %d projects, %d machines: inventory of machines %.2f s, %d requests; of projects %.2f s, %d requests; "
           "health %.2f s, %d requests" % (

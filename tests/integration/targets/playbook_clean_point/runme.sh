@@ -24,7 +24,9 @@ before="$(python -c "import json; print(json.load(open('window.json'))['before']
 python -c "import json, sys; json.dump(dict(zip(['db-1', 'app-1', 'web-1'], sys.argv[1:])), open('window.json.damage', 'w'))" \
     "$("${site[@]}" damage hit db-1 16)" "$("${site[@]}" damage hit app-1 9)" "$("${site[@]}" damage hit web-1 4)"
 expected="$("${site[@]}" expect hit window.json db-1 app-1 web-1)"
+ledger="$reports/ledger"
 search=(-e clean_point_project=hit -e clean_point_report_dir="$reports" -e clean_point_poll_interval=1 -e simulator_url="$url"
+        -e replication_recovery_ledger_dir="$ledger"
         -e clean_point_after="$after" -e clean_point_before="$before" -e clean_point_checks_tasks="$(pwd)/files/checks.yml")
 at_most() {  # the round bound of the report FILE: ceil(log2(points in the window)) + 1, for the machine with the most
     python -c "import json, math, sys; r = json.load(open(sys.argv[1])); n = max(m['points_in_window'] for m in r['machines']); \
@@ -65,6 +67,7 @@ stop_search KILL CLEANUP:2 '[{"jobTypes": ["CLEANUP"], "slowFactor": 30}]'
 ansible-playbook replication.recovery.clean_point "${search[@]}" | tee output.txt
 grep -q "Round 2 was judged, and its cleanup not proven (a run stopped in it): its machines are cleaned up first." output.txt
 grep -q "Round 3 of at most" output.txt
+grep -q "Ledger: entry 1, SHA-256" output.txt  # the stopped runs did not end a search: no entry
 "${site[@]}" found "$reports/clean_point_hit.json" "$expected"
 at_most "$reports/clean_point_hit.json"
 rounds="$(python -c "import json, sys; print(len(json.load(open(sys.argv[1]))['rounds']))" "$reports/clean_point_hit.json")"
@@ -81,7 +84,7 @@ python -c "import xml.etree.ElementTree as E, sys; E.parse(sys.argv[1])" "$repor
 cp "$reports/clean_point_hit.json" clean.json
 ansible-playbook replication.recovery.failover -e failover_project=hit -e failover_report_dir="$reports" -e failover_poll_interval=1 \
     -e failover_commit=true -e "failover_point_in_time=from:$(pwd)/clean.json" -e failover_checks_tasks="$(pwd)/files/failover_checks.yml" \
-    -e clean_report="$(pwd)/clean.json"
+    -e clean_report="$(pwd)/clean.json" -e replication_recovery_ledger_dir="$ledger"
 "${site[@]}" recovered hit clean.json
 if ansible-playbook replication.recovery.clean_point "${search[@]}" | tee output.txt; then
     echo "a search while a failover's machines are up must fail"; exit 1
@@ -99,6 +102,11 @@ python -c "import json, math, sys; r = json.load(open(sys.argv[1])); assert r['c
 len(r['rounds']) <= math.ceil(math.log2(r['moments'])) + 1 == r['rounds_at_most'] and r['launches'] == len(r['rounds']), r['rounds']" \
     "$reports/clean_point_hit.json"
 "${site[@]}" cloud-empty
+# The ledger: the two searches that ended and the failover between them (the refused search entered nothing).
+ansible-playbook replication.recovery.evidence -e replication_recovery_ledger_dir="$ledger" -e evidence_report_dir="$reports/evidence" | tee output.txt
+grep -q "The ledger is whole: 3 entries" output.txt
+python -c "import json, sys; e = [json.load(open('%s/%08d.json' % (sys.argv[1], n))) for n in (1, 2, 3)]; \
+assert [x['runbook'] for x in e] == ['clean_point', 'failover', 'clean_point'] and e[2]['report']['consistent'], e" "$ledger"
 
 # -- a backup project: the file search finds the damage from its moment on; nothing is launched -------
 fs_damage="$("${site[@]}" damage files fs-1 6)"

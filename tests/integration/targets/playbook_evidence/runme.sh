@@ -28,6 +28,9 @@ done
 ansible-playbook replication.recovery.health -e health_projects=proof -e health_report_dir="$work/reports" \
     -e replication_recovery_ledger_dir="$ledger" -e health_tested_within_days=30
 [ "$(ls "$ledger")" = "$(printf '00000001.json\n00000002.json\n00000003.json\n00000004.json')" ]
+python -c "import json, sys; [p] = json.load(open(sys.argv[1]))['projects']; f = p['rto_forecast']; \
+assert p['passed'] and f['meets_target'] is True and f['target_seconds'] == 7200 and sorted(f['machines']) == ['db-1', 'web-1'], p" \
+    "$work/reports/health.json"
 head="$(python -c "import json, sys; print(json.load(open(sys.argv[1]))['sha256'])" "$ledger/00000004.json")"
 
 # -- verified and summarised ---------------------------------------------------------------------------
@@ -71,6 +74,20 @@ if ansible-playbook replication.recovery.evidence "${evidence[@]}" -e evidence_e
 fi
 grep -q "No entry has the SHA-256 $head" output.txt
 mv "$work/newest.json" "$ledger/00000004.json"
+
+# -- the RTO target cut below what the recorded runs took: the health report names the project ----------------
+if ansible-playbook replication.recovery.dr_test -e dr_test_project=proof -e dr_test_report_dir="$work/reports" -e dr_test_poll_interval=1 \
+        -e dr_test_rto_target=1 -e replication_recovery_ledger_dir="$ledger"; then
+    echo "a DR test over its RTO target must fail"; exit 1
+fi
+if ansible-playbook replication.recovery.health -e health_projects=proof -e health_report_dir="$work/reports" \
+        -e replication_recovery_ledger_dir="$ledger" | tee output.txt; then
+    echo "a project whose RTO forecast misses its target must fail the health run"; exit 1
+fi
+grep -q "proof: RTO forecast: a full recovery would take [0-9.]* s (the slowest machine's 90th percentile over its recent passing runs in the ledger), over the target of 1 s" output.txt
+grep -q "against a target of 1 s: MISSED" "$work/reports/health.md"
+ansible-playbook replication.recovery.evidence "${evidence[@]}" | tee output.txt
+grep -q "The ledger is whole: 6 entries" output.txt
 
 # -- without a ledger named: refused, with the variable to set -----------------------------------------------
 if ansible-playbook replication.recovery.evidence | tee output.txt; then echo "evidence without a ledger must fail"; exit 1; fi

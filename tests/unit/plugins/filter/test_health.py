@@ -109,3 +109,16 @@ def test_bad_input_is_refused_clearly():
         fleet_health(fleet(("prod", [])), NOW, max_lag="soon")
     with pytest.raises(AnsibleFilterError, match="machines=true"):
         fleet_health({"projects": []}, NOW)
+
+
+def test_a_project_whose_rto_forecast_misses_its_target_fails_and_is_named():
+    healthy = [machine("web-1", lastTestLaunchDateTime="2026-11-20T10:00:00+00:00")]
+    forecasts = [dict(name="prod", rto_forecast=dict(median_seconds=130, p90_seconds=300, target_seconds=240, meets_target=False, machines={})),
+                 dict(name="dev", rto_forecast=dict(median_seconds=60, p90_seconds=90, target_seconds=240, meets_target=True, machines={}))]
+    report = fleet_health(fleet(("prod", healthy), ("dev", healthy), ("new", healthy)), NOW, tested_within_days=30, rto_forecasts=forecasts)
+    jsonschema.validate(dict(report, generated=NOW), SCHEMA)
+    assert report["result"] == "failed"
+    assert report["failures"] == ["prod: RTO forecast: a full recovery would take 300 s (the slowest machine's 90th percentile over its recent "
+                                  "passing runs in the ledger), over the target of 240 s"]
+    assert [(p["name"], p["passed"], (p["rto_forecast"] or {}).get("p90_seconds")) for p in report["projects"]] == [
+        ("prod", False, 300), ("dev", True, 90), ("new", True, None)]
