@@ -86,6 +86,7 @@ if ansible-playbook replication.recovery.health -e health_projects=proof -e heal
 fi
 grep -q "proof: RTO forecast: a full recovery would take [0-9.]* s (the slowest machine's 90th percentile over its recent passing runs in the ledger), over the target of 1 s" output.txt
 grep -q "against a target of 1 s: MISSED" "$work/reports/health.md"
+grep -q "0 of 2 machines in 1 projects missed a threshold; the RTO forecast of proof misses its target." output.txt
 ansible-playbook replication.recovery.evidence "${evidence[@]}" | tee output.txt
 grep -q "The ledger is whole: 6 entries" output.txt
 
