@@ -42,7 +42,7 @@ PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && pyt
 SMOKE_TARGETS := service_login service_project service_launch
 
 .PHONY: help venv simulator simulator-package demo bench test test-lane test-sanity test-units test-simulator test-integration test-lint \
-	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo stage stage-checks clean
+	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo test-browser stage stage-checks clean
 
 help:
 	@echo "make demo       run the demo playbook against the simulator (demo seed)"
@@ -113,7 +113,7 @@ test: $(STAMP)
 
 test-lane:
 	MAKEFLAGS= $(MAKE) --no-print-directory STAGED=1 test-sanity test-units test-simulator test-lint test-build test-packaging test-simulator-package \
-		test-matrix test-demo
+		test-matrix test-demo test-browser
 
 test-sanity: stage-checks
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
@@ -129,6 +129,13 @@ test-integration: stage
 
 test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q simulator/tests
+
+# The DR test's HTML page at 5 and 1000 machines in headless Chromium, from Debian's packages (installed when
+# missing: CI runs as root on a fresh machine); the screenshots are left in $(BUILD)/browser.
+test-browser: stage
+	@command -v chromium >/dev/null || { echo "make test-browser: installing Chromium from Debian's packages (apt-get)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core; }
+	env $(PLAYBOOK_ENV) BROWSER_SHOTS=$(abspath $(BUILD))/browser $(BIN)/python -m pytest -q -p no:cacheprovider tests/browser
 
 test-lint: $(STAMP)
 	$(BIN)/antsibull-changelog lint

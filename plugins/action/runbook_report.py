@@ -9,8 +9,9 @@ would do and write nothing. Documented in plugins/modules/runbook_report.py."""
 import os
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._page import page
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
-    FAILED, failure_message, plan_of, report_of, report_path, write, write_plan)
+    FAILED, failure_message, plan_of, report_of, report_path, write, write_atomically, write_plan)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, collect_checked, end_run, into_ledger, note_stopped)
 
@@ -42,8 +43,14 @@ class ActionModule(RunbookStep):
             return result
         report = report_of(record, "replication.recovery.%s/v1" % record["runbook"])
         files = write(report, directory, name, suite_prefix=record["runbook"], title=title[0].upper() + title[1:])
-        # Into the ledger before the run ends: a run stopped in between reports again, and is not appended twice.
-        ledger = into_ledger(args["ledger_dir"], record["runbook"], report, files["json"])
+        ledger = None
+        try:
+            # Into the ledger before the run ends: a run stopped in between reports again, and is not appended twice.
+            ledger = into_ledger(args["ledger_dir"], record["runbook"], report, files["json"])
+        finally:
+            # The page names the ledger entry, so it comes after it (and without it, when the ledger refused the report).
+            files["html"] = os.path.join(directory, name + ".html")
+            write_atomically(files["html"], page(report, title[0].upper() + title[1:], ledger))
         end_run(self.path)
         outcome = dict(project=report["project"], result=report["result"], failures=report["failures"][:FAILURES_PUBLISHED],
                        failure_count=len(report["failures"]), counts=report["counts"], measures=report["measures"], kept=report["kept"],
@@ -57,7 +64,7 @@ class ActionModule(RunbookStep):
         lines += report["failures"][:FAILURES_SHOWN]
         if len(report["failures"]) > FAILURES_SHOWN:
             lines.append("... %d more failures in the report" % (len(report["failures"]) - FAILURES_SHOWN))
-        lines += ["Report: " + files["json"], "JUnit: " + files["junit"], "Summary: " + files["markdown"]]
+        lines += ["Report: " + files["json"], "JUnit: " + files["junit"], "Summary: " + files["markdown"], "Page: " + files["html"]]
         if ledger:
             outcome["ledger"] = ledger
             lines.append("Ledger: entry %d, SHA-256 %s" % (ledger["sequence"], ledger["sha256"]))

@@ -13,7 +13,9 @@ description:
   - Computes the run's report from its record - one check per thing that can fail, for the run and for each machine;
     RPO and RTO against their targets; what each wave did - and writes it in O(report_dir) as
     C(<runbook>_<project>.json) (schema C(replication.recovery.<runbook>/v1), documented with the DR test role),
-    C(.junit.xml) and C(.md). Each file is written whole or not at all.
+    C(.junit.xml), C(.md) and C(.html) - one page for people, with no outside resource - the outcome first, RTO and RPO
+    per machine against their targets as charts (histograms above 50 machines), the failures, a timeline of every
+    machine grouped by wave, and the ledger entry. Each file is written whole or not at all.
   - Answers the outcome for M(ansible.builtin.set_stats), lines a person reads, and, when the run failed, a short message
     to fail the play with.
   - In check mode writes nothing and says what the run would have launched, or why it would have stopped; never that
@@ -75,7 +77,8 @@ RETURN = r"""
 outcome:
   description:
     - C(project), C(result) (V(passed), V(failed); V(check mode) in check mode), the first 20 C(failures), their
-      C(failure_count), C(counts), C(measures), C(kept), and C(report), the paths of the three files.
+      C(failure_count), C(counts), C(measures), C(kept), and C(report), the paths of the files (C(json), C(junit),
+      C(markdown), C(html)).
       - With O(ledger_dir), C(ledger) - the entry's C(sequence), C(sha256) (the ledger's new head, for an auditor to
         keep) and C(path).
   returned: success
