@@ -159,8 +159,8 @@ def page(report, title, ledger=None):
     failures = report.get("failures") or []
     machines = report.get("machines") or []
     sections = [
-        '<header class="outcome" style="background:%s"><h1>%s of %s: %s</h1><p>%d of %d machines passed; %d launched. Launch requested %s; '
-        'report written %s.</p></header>' % (
+        '<header class="outcome" style="background:%s"><h1>%s of %s: %s</h1><p>%d of %d machines passed; %d launched. Launch requested %s (service time); '
+        'report written %s (this machine\'s clock).</p></header>' % (
             PASSED_BANNER if passed else FAILED_BANNER, escape(title), escape(report.get("project") or "-"), "PASSED" if passed else "FAILED",
             counts.get("passed", 0), counts.get("machines", 0), counts.get("launched", 0), escape(report.get("launch_requested") or "-"),
             escape(report.get("generated") or "-")),
