@@ -104,16 +104,16 @@ def chart(title, values, target, width=900):
             else:
                 span = "%s to %s" % (_seconds(low + index * step), _seconds(low + (index + 1) * step))
             length = int(count * (width - 260) / float(most)) if count else 0
+            colour = OVER if over[index] else WITHIN
             parts.append('<text x="0" y="%d" font-size="11">%s</text><rect x="160" y="%d" width="%d" height="16" fill="%s"/>'
-                         '<text x="%d" y="%d" font-size="11">%d</text>' % (y + 12, escape(span), y, length, OVER if over[index] else WITHIN,
-                                                                          166 + length, y + 12, count))
+                         '<text x="%d" y="%d" font-size="11">%d</text>' % (y + 12, escape(span), y, length, colour, 166 + length, y + 12, count))
         what = "machines by %s" % title
     svg = '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" shape-rendering="crispEdges" role="img" aria-label="%s">%s</svg>' % (
         width, height, escape(title), "".join(parts))
     named = ""
     if len(measured) > BARS_AT_MOST:
-        named = "<p>Slowest: %s</p>" % escape(", ".join("%s %s" % (name, _seconds(value)) for name, value in
-                                                       sorted(measured, key=lambda item: -item[1])[:SLOWEST_NAMED]))
+        ranked = sorted(measured, key=lambda item: -item[1])[:SLOWEST_NAMED]
+        named = "<p>Slowest: %s</p>" % escape(", ".join("%s %s" % (name, _seconds(value)) for name, value in ranked))
     if target is None:
         said = "no target"
     else:
@@ -176,9 +176,9 @@ def page(report, title, ledger=None):
     sections.append("<h2>RTO and RPO</h2>")
     sections.append(chart("RTO", [(m.get("name"), m.get("rto_seconds")) for m in machines], targets.get("rto_seconds")))
     sections.append(chart("RPO", [(m.get("name"), m.get("rpo_seconds")) for m in machines], targets.get("rpo_seconds")))
-    sections.append("<h2>Run</h2><table><tr><th>Check</th><th>Status</th><th>Message</th></tr>%s</table>" % "".join(
-        "<tr><td>%s</td><td>%s</td><td>%s</td></tr>" % (escape(check.get("name") or ""), escape(check.get("status") or ""),
-                                                       escape(check.get("message") or "")) for check in report.get("checks") or []))
+    rows = "".join("<tr><td>%s</td><td>%s</td><td>%s</td></tr>" % tuple(escape(check.get(member) or "") for member in ("name", "status", "message"))
+                   for check in report.get("checks") or [])
+    sections.append("<h2>Run</h2><table><tr><th>Check</th><th>Status</th><th>Message</th></tr>%s</table>" % rows)
     sections.append("<h2>Timeline</h2>" + timeline(report))
     if ledger:
         sections.append('<h2>Ledger</h2><p>Entry %d, SHA-256 <span class="hash">%s</span></p>' % (ledger["sequence"], escape(ledger["sha256"])))

@@ -59,8 +59,8 @@ def test_a_passed_run_leads_with_its_outcome_and_draws_each_machine_against_the_
     assert words.index("DR test of production: PASSED") < words.index("RTO and RPO") < words.index("Timeline") < words.index("Ledger")
     assert "Entry 7, SHA-256" in words and "ab" * 32 in words
     # One bar a machine in each chart, within the targets, and the target drawn.
-    bars = [attrs for tag, attrs in parsed.tags if tag == "rect"]
-    assert len(bars) == 4 and {bar["fill"] for bar in bars} == {WITHIN}
+    drawn = [attrs for tag, attrs in parsed.tags if tag == "rect"]
+    assert len(drawn) == 4 and {attrs["fill"] for attrs in drawn} == {WITHIN}
     assert len([attrs for tag, attrs in parsed.tags if tag == "line"]) == 2
     assert "RTO (per machine; target 10 min 0 s; 0 of 2 machines over it)" in words
     assert "Failures" not in words
