@@ -10,6 +10,8 @@ the slowest machines named) and the timeline is grouped by wave in folded blocks
 
 from html import escape
 
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import spoken
+
 BARS_AT_MOST = 50  # machines drawn one bar each; above, a histogram
 BINS = 20
 SLOWEST_NAMED = 20
@@ -41,19 +43,9 @@ summary{cursor:pointer}
 """ % dict(over=OVER)
 
 
-def _seconds(value):
-    if value is None:
-        return "-"
-    if value >= 3600:
-        return "%d h %d min" % (value // 3600, value % 3600 // 60)
-    if value >= 60:
-        return "%d min %d s" % (value // 60, value % 60)
-    return "%g s" % round(value, 1)
-
-
 def _figure(label, value, target=None):
     over = target is not None and value is not None and value > target
-    said = _seconds(value) + ("" if target is None else " (target %s)" % _seconds(target))
+    said = spoken(value) + ("" if target is None else " (target %s)" % spoken(target))
     return '<div class="figure%s">%s<b>%s</b></div>' % (" over" if over else "", escape(label), escape(said))
 
 
@@ -77,7 +69,7 @@ def chart(title, values, target, width=900):
             parts.append('<text x="0" y="%d" font-size="12">%s</text><rect x="160" y="%d" width="%d" height="14" fill="%s"/>'
                          '<text x="%d" y="%d" font-size="11">%s</text>' % (
                              y + 11, escape(name[:24]), y, max(1, int(value * scale)), colour, 166 + int(value * scale), y + 11,
-                             escape(_seconds(value))))
+                             escape(spoken(value))))
         if drawn_target:
             x = 160 + int(target * scale)
             parts.append('<line x1="%d" y1="0" x2="%d" y2="%d" stroke="%s" stroke-width="2"/>'
@@ -98,11 +90,11 @@ def chart(title, values, target, width=900):
         for index, count in enumerate(counts):
             y = 10 + 20 * index
             if bins == 1:
-                span = _seconds(low)
+                span = spoken(low)
             elif step < 1:  # bins narrower than a second: their bounds to the hundredth
                 span = "%.2f to %.2f s" % (low + index * step, low + (index + 1) * step)
             else:
-                span = "%s to %s" % (_seconds(low + index * step), _seconds(low + (index + 1) * step))
+                span = "%s to %s" % (spoken(low + index * step), spoken(low + (index + 1) * step))
             length = int(count * (width - 260) / float(most)) if count else 0
             colour = OVER if over[index] else WITHIN
             parts.append('<text x="0" y="%d" font-size="11">%s</text><rect x="160" y="%d" width="%d" height="16" fill="%s"/>'
@@ -113,11 +105,11 @@ def chart(title, values, target, width=900):
     named = ""
     if len(measured) > BARS_AT_MOST:
         ranked = sorted(measured, key=lambda item: -item[1])[:SLOWEST_NAMED]
-        named = "<p>Slowest: %s</p>" % escape(", ".join("%s %s" % (name, _seconds(value)) for name, value in ranked))
+        named = "<p>Slowest: %s</p>" % escape(", ".join("%s %s" % (name, spoken(value)) for name, value in ranked))
     if target is None:
         said = "no target"
     else:
-        said = "target %s; %d of %d machines over it%s" % (_seconds(target), over_target, len(measured),
+        said = "target %s; %d of %d machines over it%s" % (spoken(target), over_target, len(measured),
                                                            "" if drawn_target or len(measured) > BARS_AT_MOST else ", the target beyond the scale")
     return "<h3>%s (%s; %s)</h3>%s%s" % (escape(title), escape(what), escape(said), svg, named)
 
@@ -129,7 +121,7 @@ def _row(machine, span):
     failed = [check["name"] for check in machine.get("checks") or [] if check.get("status") == "failed"]
     state = "passed" if machine.get("passed") else "FAILED" + (": " + ", ".join(failed) if failed else "")
     return '<div class="row"><span>%s</span><span>%s</span><div class="track" title="%s">%s</div><span>%s; %s</span></div>' % (
-        escape(machine.get("name") or "-"), escape(_seconds(rto)), escape("launch request to running and checked: %s" % _seconds(rto)), left,
+        escape(machine.get("name") or "-"), escape(spoken(rto)), escape("launch request to running and checked: %s" % spoken(rto)), left,
         escape(state), escape(machine.get("cleanup") or "-"))
 
 
@@ -141,7 +133,7 @@ def timeline(report):
     waves = {}
     for machine in machines:
         waves.setdefault(machine.get("wave") or 1, []).append(machine)
-    parts = ["<p>Launch requested %s; the axis runs to %s after it.</p>" % (escape(report.get("launch_requested") or "-"), escape(_seconds(span)))]
+    parts = ["<p>Launch requested %s; the axis runs to %s after it.</p>" % (escape(report.get("launch_requested") or "-"), escape(spoken(span)))]
     for wave in sorted(waves):
         rows = sorted(waves[wave], key=lambda m: -(m.get("rto_seconds") or 0))
         parts.append("<h3>Wave %d: %d machines</h3>" % (wave, len(rows)))

@@ -311,13 +311,14 @@ def failure_message(report, path=None, what="The DR test"):
 # -- the forms ----------------------------------------------------------------------------------
 
 
-def _spoken(seconds):
+def spoken(seconds):
+    """A duration as people say it: 45.2 s, 4 min 5 s, 24 h 0 min."""
     if seconds is None:
         return "-"
     if seconds >= 3600:
         return "%d h %d min" % (seconds // 3600, (seconds % 3600) // 60)
-    if seconds >= 60:
-        return "%d min %d s" % (seconds // 60, round(seconds % 60))
+    if round(seconds) >= 60:
+        return "%d min %d s" % divmod(int(round(seconds)), 60)  # rounded whole, never "1 min 60 s"
     return "%s s" % round(seconds, 1)
 
 
@@ -366,9 +367,9 @@ def markdown(report, title="DR test"):
                  (report["launch_type"] or "").capitalize(), " by recovery plan " + report["recovery_plan"] if report["recovery_plan"] else "",
                  report["point_in_time"], report["launch_requested"] or "-", report["generated"]), "",
              "| Measure | Worst | Target |", "|---|---|---|",
-             "| RPO | %s | %s |" % (_spoken(report["measures"]["rpo_seconds"]), _spoken(report["targets"]["rpo_seconds"])),
-             "| RTO | %s | %s |" % (_spoken(report["measures"]["rto_seconds"]), _spoken(report["targets"]["rto_seconds"])),
-             "| Launch job | %s | - |" % _spoken(report["measures"]["launch_job_seconds"]), ""]
+             "| RPO | %s | %s |" % (spoken(report["measures"]["rpo_seconds"]), spoken(report["targets"]["rpo_seconds"])),
+             "| RTO | %s | %s |" % (spoken(report["measures"]["rto_seconds"]), spoken(report["targets"]["rto_seconds"])),
+             "| Launch job | %s | - |" % spoken(report["measures"]["launch_job_seconds"]), ""]
     if len(report["waves"]) > 1:
         lines.extend(["| Wave | Machines | Status |", "|---|---|---|"])
         lines.extend("| %d | %d | %s |" % (wave["number"], len(wave["machines"]), cell(wave["status"] + (": " + wave["message"] if wave["message"] else "")))
@@ -380,7 +381,7 @@ def markdown(report, title="DR test"):
         lines.append("| %s | %s | %s | %s | %s | %s | %d/%d | %s |" % (
             cell(machine["name"]), "passed" if machine["passed"] else "FAILED",
             "%s %s" % (target["cloud_id"], ", ".join(target["public_ips"])) if target else "-",
-            (machine["point_in_time"] or {}).get("date_time") or "-", _spoken(machine["rpo_seconds"]), _spoken(machine["rto_seconds"]),
+            (machine["point_in_time"] or {}).get("date_time") or "-", spoken(machine["rpo_seconds"]), spoken(machine["rto_seconds"]),
             sum(1 for check in machine["checks"] if check["status"] == PASSED), len(machine["checks"]), machine["cleanup"]))
     if report["failures"]:
         lines.extend(["", "## Failures", ""] + ["- %s" % failure for failure in report["failures"]])
@@ -446,7 +447,7 @@ def plan_markdown(plan, title):
     for machine in plan["machines"]:
         point, gate = machine["point_in_time"], machine["gate"]
         lines.append("| %s | %s | %s | %s | %s |" % (
-            machine["name"], machine["wave"] or "-", point.get("date_time") or "latest", _spoken(machine["data_loss_seconds"]),
+            machine["name"], machine["wave"] or "-", point.get("date_time") or "latest", spoken(machine["data_loss_seconds"]),
             "ready" if gate["passed"] else ("%s: %s" % ("forced" if gate["forced"] else "NOT READY", "; ".join(gate["reasons"])))))
     if plan["excluded"]:
         lines.extend(["", "Excluded: %s." % ", ".join(plan["excluded"])])
