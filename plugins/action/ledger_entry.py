@@ -7,36 +7,33 @@ reports are. Documented in plugins/modules/ledger_entry.py."""
 
 import json
 
-from ansible.errors import AnsibleActionFail
 from ansible.module_utils.common.text.converters import to_text
-from ansible.plugins.action import ActionBase
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 
 
-class ActionModule(ActionBase):
-    _supports_check_mode = True
-    TRANSFERS_FILES = False
+class ActionModule(RunbookStep):
+    WITH_RUN = False
+    SERVICE = False
+    OPTIONS = dict(
+        ledger_dir=dict(type="path", required=True),
+        runbook=dict(type="str", required=True),
+        report=dict(type="path", required=True),
+    )
 
-    def run(self, tmp=None, task_vars=None):
-        result = super(ActionModule, self).run(tmp, task_vars)
-        unused, args = self.validate_argument_spec(argument_spec=dict(
-            ledger_dir=dict(type="path", required=True),
-            runbook=dict(type="str", required=True),
-            report=dict(type="path", required=True),
-        ))
-        if self._task.check_mode:
-            return dict(result, changed=False, skipped=True, msg="Check mode: nothing is entered in the ledger.")
+    def step(self, args):
+        if self.check_mode:
+            return dict(skipped=True, msg="Check mode: nothing is entered in the ledger.")
         try:
             with open(args["report"], encoding="utf-8") as handle:
                 report = json.load(handle)
         except (OSError, ValueError) as error:
-            raise AnsibleActionFail("Cannot read the report %s: %s" % (args["report"], to_text(error)))
+            raise StepFailed("Cannot read the report %s: %s" % (args["report"], to_text(error)))
         if not isinstance(report, dict):
-            raise AnsibleActionFail("The report %s is not a JSON object." % args["report"])
+            raise StepFailed("The report %s is not a JSON object." % args["report"])
         try:
             entry = append(args["ledger_dir"], args["runbook"], report)
         except (LedgerError, OSError) as error:
-            raise AnsibleActionFail("The report %s was not entered in the ledger: %s" % (args["report"], to_text(error)))
-        result.update(changed=entry.pop("appended"), ledger=entry)
-        return result
+            raise StepFailed("The report %s was not entered in the ledger: %s" % (args["report"], to_text(error)))
+        return dict(changed=entry.pop("appended"), ledger=entry)

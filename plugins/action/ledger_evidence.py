@@ -8,34 +8,31 @@ plugins/modules/ledger_evidence.py."""
 import json
 import os
 
-from ansible.errors import AnsibleActionFail
-from ansible.plugins.action import ActionBase
-
 from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import write_atomically
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 
 BREAKS_SHOWN = 10
 
 
-class ActionModule(ActionBase):
-    _supports_check_mode = True
-    TRANSFERS_FILES = False
+class ActionModule(RunbookStep):
+    WITH_RUN = False
+    SERVICE = False
+    OPTIONS = dict(
+        ledger_dir=dict(type="path", required=True),
+        report_dir=dict(type="path"),
+        period=dict(type="str", default="quarter", choices=["month", "quarter", "year"]),
+        after=dict(type="str"),
+        before=dict(type="str"),
+        expected_head=dict(type="str"),
+        fail_on_break=dict(type="bool", default=True),
+    )
 
-    def run(self, tmp=None, task_vars=None):
-        result = super(ActionModule, self).run(tmp, task_vars)
-        unused, args = self.validate_argument_spec(argument_spec=dict(
-            ledger_dir=dict(type="path", required=True),
-            report_dir=dict(type="path"),
-            period=dict(type="str", default="quarter", choices=["month", "quarter", "year"]),
-            after=dict(type="str"),
-            before=dict(type="str"),
-            expected_head=dict(type="str"),
-            fail_on_break=dict(type="bool", default=True),
-        ))
+    def step(self, args):
         try:
             entries, breaks = _ledger.verify(args["ledger_dir"], expected_head=args["expected_head"])
         except _ledger.LedgerError as error:
-            raise AnsibleActionFail(str(error))
+            raise StepFailed(str(error))
         summary = _ledger.summary(entries, breaks, period=args["period"], after=args["after"], before=args["before"])
         lines = ["The ledger %s: %d entries, head %s." % ("is whole" if not breaks else "is BROKEN in %d place%s" % (len(breaks), "s"[len(breaks) == 1:]),
                                                           summary["entries"], summary["head"] or "-")]
@@ -44,15 +41,16 @@ class ActionModule(ActionBase):
             forecast = project["rto_forecast"]
             lines.append("%s: %d machines, %d never proven; RTO forecast p90 %s s against %s s." % (
                 project["name"], project["machines"], len(project["never_proven"]), forecast["p90_seconds"], forecast["target_seconds"]))
-        if args["report_dir"] and not self._task.check_mode:
+        files = None
+        if args["report_dir"] and not self.check_mode:
             directory = os.path.realpath(os.path.expanduser(args["report_dir"]))
             os.makedirs(directory, exist_ok=True)
             files = dict((kind, os.path.join(directory, "evidence." + suffix)) for kind, suffix in (("json", "json"), ("markdown", "md"), ("html", "html")))
             write_atomically(files["json"], json.dumps(summary, indent=2) + "\n")
             write_atomically(files["markdown"], _ledger.markdown(summary))
             write_atomically(files["html"], _ledger.html(summary))
-            result["report"] = files
             lines += ["Summary: " + files["json"], "To read: " + files["markdown"], "To look at: " + files["html"]]
+        result = dict(report=files) if files else {}
         result.update(changed=False, verified=not breaks, breaks=breaks, entries=summary["entries"], head=summary["head"],
                       projects=summary["projects"], lines=lines)
         if breaks:

@@ -8,12 +8,11 @@ write the report. What the search learns is kept in its journal beside the repor
 Documented in plugins/modules/runbook_search.py."""
 
 import os
-import time
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, no_value, parse_flag, parse_list, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import Refused, shown, take_part
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import report_path
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import controller_now, report_path
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import (
     FOUND, current_round, judge_by_files, judge_round, load_journal, mark_cleaned, new_journal, not_cleaned, plan_round, result_of,
     rounds_at_most, save_journal, searching, write_report)
@@ -256,7 +255,7 @@ class ActionModule(RunbookStep):
         if journal is None:
             message = "The clean point search of %s has no journal in %s%s." % (self.args["project"], self.directory, ": " + stopped if stopped else "")
             return dict(outcome=dict(project=self.args["project"], result="failed"), lines=[message], message=message)
-        report = result_of(journal, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), stopped=stopped)
+        report = result_of(journal, controller_now(), stopped=stopped)
         files = write_report(report, self.directory, self.name)
         # A search that did not end is no run yet; a finished one is entered before its journal goes (a search stopped
         # in between reports again, and is not entered twice).

@@ -21,9 +21,11 @@ import json
 import os
 import re
 import tempfile
-from datetime import datetime, timezone
+from html import escape
 
 from ansible.module_utils.common.text.converters import to_text
+
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import controller_now
 
 SCHEMA = "replication.recovery.ledger/v1"
 SUMMARY_SCHEMA = "replication.recovery.evidence/v1"
@@ -47,10 +49,6 @@ def canonical(value):
 def digest(entry):
     """The SHA-256 of an entry's canonical content: every member but its own hash."""
     return hashlib.sha256(canonical(dict((key, value) for key, value in entry.items() if key != "sha256"))).hexdigest()
-
-
-def _now():
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def entry_files(directory):
@@ -89,24 +87,20 @@ def append(directory, runbook, report, recorded=None):
     projects = projects_of(report)
     key = run_key(report)
     for _attempt in range(APPEND_ATTEMPTS):
-        files = entry_files(directory)
         previous = None
-        if files:
-            sequence, name = files[-1]
+        for position, (sequence, name) in enumerate(reversed(entry_files(directory)[-5:])):
             try:
-                previous = _read(directory, name)
+                earlier = _read(directory, name)
             except (OSError, ValueError) as error:
-                raise LedgerError("The ledger's newest entry %d (%s) cannot be read (%s): nothing can follow it. Run "
-                                  "replication.recovery.evidence to see what broke." % (sequence, name, to_text(error)))
-            for _sequence, other in files[-5:]:
-                try:
-                    earlier = _read(directory, other)
-                except (OSError, ValueError):
-                    continue
-                if earlier.get("runbook") == runbook and earlier.get("projects") == projects and earlier.get("run") == key:
-                    return dict(_head(earlier, directory, other), appended=False)
+                if position == 0:
+                    raise LedgerError("The ledger's newest entry %d (%s) cannot be read (%s): nothing can follow it. Run "
+                                      "replication.recovery.evidence to see what broke." % (sequence, name, to_text(error)))
+                continue
+            previous = previous or earlier
+            if earlier.get("runbook") == runbook and earlier.get("projects") == projects and earlier.get("run") == key:
+                return dict(_head(earlier, directory, name), appended=False)
         entry = dict(schema=SCHEMA, sequence=(previous["sequence"] + 1) if previous else 1, runbook=runbook, projects=projects, run=key,
-                     result=report.get("result"), recorded=recorded or _now(), previous=previous["sha256"] if previous else None,
+                     result=report.get("result"), recorded=recorded or controller_now(), previous=previous["sha256"] if previous else None,
                      report=report)
         entry["sha256"] = digest(entry)
         name = "%08d.json" % entry["sequence"]
@@ -229,7 +223,7 @@ def summary(entries, breaks, period="quarter", after=None, before=None, generate
     """Per project and period: the runs of each runbook, passed and failed; the DR tests (drills); the machines the
     ledger knows that no passing DR test or failover ever proved; the worst RTO and RPO; and the RTO forecast."""
     chosen = [entry for entry in entries if (not after or entry.get("recorded", "") >= after) and (not before or entry.get("recorded", "") <= before)]
-    proven_until = {}  # project -> machine -> last moment a passing run proved it
+    proven = {}  # project -> machines a passing run proved
     known = {}  # project -> machines seen in any report
     groups = {}
     for entry in entries:
@@ -240,13 +234,14 @@ def summary(entries, breaks, period="quarter", after=None, before=None, generate
         if entry.get("runbook") in PROVING:
             for machine in report.get("machines") or []:
                 if machine.get("passed"):
-                    proven_until.setdefault(report.get("project"), {})[machine["name"]] = entry.get("recorded")
+                    proven.setdefault(report.get("project"), set()).add(machine["name"])
     for entry in chosen:
         report = entry.get("report") or {}
         for project in entry.get("projects") or []:
-            group = groups.setdefault((project, period_of(entry.get("recorded") or "0000-01", period)), dict(
-                project=project, period=period_of(entry.get("recorded") or "0000-01", period), runs={}, drills=dict(run=0, passed=0, failed=0),
-                worst_rto_seconds=None, worst_rpo_seconds=None, entries=[]))
+            when = period_of(entry.get("recorded") or "0000-01", period)
+            group = groups.setdefault((project, when), dict(
+                project=project, period=when, runs={}, drills=dict(run=0, passed=0, failed=0), worst_rto_seconds=None, worst_rpo_seconds=None,
+                entries=[]))
             runs = group["runs"].setdefault(entry.get("runbook"), dict(run=0, passed=0, failed=0))
             outcome = "passed" if entry.get("result") == "passed" else "failed"
             runs["run"] += 1
@@ -269,9 +264,9 @@ def summary(entries, breaks, period="quarter", after=None, before=None, generate
         period=period, after=after, before=before,
         periods=[groups[key] for key in sorted(groups)],
         projects=[dict(name=project, machines=len(known.get(project, ())),
-                       never_proven=sorted(known.get(project, set()) - set(proven_until.get(project, {}))),
+                       never_proven=sorted(known.get(project, set()) - proven.get(project, set())),
                        rto_forecast=rto_forecast(entries, project)) for project in projects],
-        generated=generated or _now(),
+        generated=generated or controller_now(),
     )
 
 
@@ -318,7 +313,6 @@ def _shown(value):
 
 def html(summary_):
     """The summary as one page with no outside resources."""
-    from html import escape
     rows = "".join("<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>" % (
         escape(group["project"]), escape(group["period"]), group["drills"]["run"], group["drills"]["passed"], group["drills"]["failed"],
         _shown(group["worst_rto_seconds"]), _shown(group["worst_rpo_seconds"])) for group in summary_["periods"])

@@ -37,6 +37,11 @@ def _check(name, status, message="", seconds=None):
     return check
 
 
+def controller_now():
+    """This machine's clock as every report writes when it was generated (RFC 3339, UTC, whole seconds)."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def seconds_between(start, end):
     if not start or not end:
         return None
@@ -281,7 +286,7 @@ def report_of(record, schema, generated=None):
         checks=run_checks,
         failback=_failback(record.get("failback")),
         machines=machines,
-        generated=generated or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        generated=generated or controller_now(),
     )
 
 
@@ -429,7 +434,7 @@ def plan_of(record, schema, generated=None):
                      cleaned_first=[left["name"] for left in earlier.get("clean") or []], messages=earlier.get("messages") or []),
         blocking=dict(machines=[dict(name=left["name"], kind=left["kind"]) for left in blocking.get("machines") or []],
                       cleaned_first=bool(blocking.get("clean"))),
-        generated=generated or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        generated=generated or controller_now(),
     )
 
 

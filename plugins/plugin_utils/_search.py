@@ -23,10 +23,9 @@ candidates and outcomes. Nothing in it is secret.
 import json
 import math
 import os
-from datetime import datetime, timezone
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, junit, write_atomically
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, controller_now, junit, write_atomically
 
 JOURNAL_SCHEMA = "replication.recovery.clean_point.journal/v1"
 REPORT_SCHEMA = "replication.recovery.clean_point/v1"
@@ -44,7 +43,7 @@ def new_journal(project, project_id, inputs, machines, after, before, consistent
     service lists); ``after`` and ``before`` epoch seconds (``after`` None for no lower bound)."""
     journal = dict(schema=JOURNAL_SCHEMA, project=project, project_id=project_id, inputs=inputs, mode=mode, consistent=bool(consistent),
                    window=dict(after=iso_time(after) if after is not None else None, before=iso_time(before)),
-                   machines={}, rounds=[], started=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+                   machines={}, rounds=[], started=controller_now())
     for name, machine in sorted(machines.items()):
         inside = [[point["id"], point["dateTime"]] for point in machine["points"]
                   if (after is None or parse_time(point["dateTime"]) >= after) and parse_time(point["dateTime"]) <= before]

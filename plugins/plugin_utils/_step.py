@@ -143,13 +143,15 @@ class RunbookStep(ActionBase):
     # The phase the run is in while the step runs: the name a failure of the step is recorded under.
     PHASE = None
     WITH_RUN = True
+    # False for an action on the controller's files alone (the ledger's): it takes no connection options.
+    SERVICE = True
 
     def run(self, tmp=None, task_vars=None):
         result = super(RunbookStep, self).run(tmp, task_vars)
         own = dict(RUN_OPTIONS, **self.OPTIONS) if self.WITH_RUN else self.OPTIONS
         if set(own) & set(CONNECTION_OPTIONS):
             raise AnsibleActionFail("Bug in the step: its options %s are connection options." % ", ".join(sorted(set(own) & set(CONNECTION_OPTIONS))))
-        spec = dict(CONNECTION_OPTIONS, **own)
+        spec = dict(CONNECTION_OPTIONS, **own) if self.SERVICE else dict(own)
         unused, args = self.validate_argument_spec(argument_spec=spec)
         self.task_vars = task_vars or {}
         self.connection = dict((name, args[name]) for name in CONNECTION_OPTIONS if args.get(name) is not None)

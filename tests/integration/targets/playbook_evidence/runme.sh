@@ -2,7 +2,8 @@
 # The ledger of runs as an auditor reads it: three DR tests and a health run entered into one ledger,
 # each chained to the one before it; the evidence playbook verifies it and summarises it; one byte
 # edited in the second entry, or the second entry deleted, or the newest one removed (against a kept
-# head) makes it fail naming that entry; under --check it verifies and writes nothing.
+# head) makes it fail naming that entry; under --check it verifies and writes nothing. The two modules on
+# their own (modules.yml): a report entered again changes nothing, check mode, bad input.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -31,6 +32,7 @@ ansible-playbook replication.recovery.health -e health_projects=proof -e health_
 python -c "import json, sys; [p] = json.load(open(sys.argv[1]))['projects']; f = p['rto_forecast']; \
 assert p['passed'] and f['meets_target'] is True and f['target_seconds'] == 7200 and sorted(f['machines']) == ['db-1', 'web-1'], p" \
     "$work/reports/health.json"
+ansible-playbook modules.yml -e ledger="$ledger" -e reports="$work/reports"
 head="$(python -c "import json, sys; print(json.load(open(sys.argv[1]))['sha256'])" "$ledger/00000004.json")"
 
 # -- verified and summarised ---------------------------------------------------------------------------

@@ -6,7 +6,9 @@ runtime or a lost node stops a run - SIGINT to ansible-playbook, SIGTERM to it, 
 whole process group - a run of the dr_test playbook is stopped there, then run once more. That run
 must pass and leave the target cloud empty. Stopped before its cleanup began, there is one launch
 job in all (the second run adopted what the first launched); stopped later, the second run
-launched only after the first run's cleanup had ended.
+launched only after the first run's cleanup had ended. Both runs enter their reports in a ledger of
+runs: it ends with the one report of the run that passed (two, when a SIGINT did not stop the first
+run), the later one chained to the earlier.
 
     python stopped.py --simulator http://127.0.0.1:PORT --work DIR
 """
@@ -15,6 +17,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -78,13 +81,24 @@ class Simulator:
         raise SystemExit("the seeded machines never became consistent")
 
 
+def ledger_entries(directory):
+    """The ledger's entries, oldest first."""
+    names = sorted(name for name in os.listdir(directory) if re.match(r"^\d{8}\.json$", name)) if os.path.isdir(directory) else []
+    entries = []
+    for name in names:
+        with open(os.path.join(directory, name)) as handle:
+            entries.append(json.load(handle))
+    return entries
+
+
 def playbook(simulator, work, report_dir, extra=(), env=None):
     """Start the dr_test playbook as AWX does (credentials in the environment, inputs as text), in a
     process group of its own; its output goes to a file."""
     output = open(os.path.join(work, "output.txt"), "w")
     command = ["ansible-playbook", "replication.recovery.dr_test", "-e", "dr_test_project=" + PROJECT, "-e", "dr_test_poll_interval=1",
                "-e", "dr_test_progress_interval=1", "-e", "dr_test_report_dir=" + report_dir,
-               "-e", "dr_test_checks_tasks=" + os.path.join(HERE, "checks.yml")] + list(extra)
+               "-e", "dr_test_checks_tasks=" + os.path.join(HERE, "checks.yml"),
+               "-e", "replication_recovery_ledger_dir=" + os.path.join(work, "ledger")] + list(extra)
     environment = dict(os.environ, REPLICATION_SERVICE_URL=simulator.api, REPLICATION_SERVICE_USERNAME=USERNAME,
                        REPLICATION_SERVICE_PASSWORD=PASSWORD, **(env or {}))
     return subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=environment, start_new_session=True), output.name
@@ -174,6 +188,7 @@ def one_case(simulator, work, point, signal_name, number):
     if point.get("faults"):
         simulator.control("POST", "/faults", {"rules": point["faults"]})
     report_dir = os.path.join(work, "reports")
+    shutil.rmtree(os.path.join(work, "ledger"), ignore_errors=True)
     extra = ["-e", "hold_checks=true"] if point.get("hold_checks") else []
     process, output = playbook(simulator, work, report_dir, extra, env={"HOLD_AT_TASK": point["hold"]} if point.get("hold") else None)
     wait_for(output, "HOLDING AT .*" + re.escape(point["hold"]) if point.get("hold") else point["see"], process)
@@ -212,6 +227,11 @@ def one_case(simulator, work, point, signal_name, number):
         assert len(launches) == 1, "%d launch jobs after a stop %s: %s\n%s" % (len(launches), point["name"], launches, stopped_output)
         assert bool(adopted) == (point["name"] != "before the launch request"), report["checks"]
     assert all(job["status"] != "STARTED" and job["status"] != "PENDING" for job in jobs)
+    # The ledger: the run that passed, entered once; a first run that ran to its end, entered before it.
+    entries = ledger_entries(os.path.join(work, "ledger"))
+    assert len(entries) == (2 if ran_to_the_end else 1), [(e["sequence"], e["result"], e["run"]) for e in entries]
+    assert entries[-1]["result"] == "passed" and entries[-1]["report"]["started"] == report["started"], entries[-1]["run"]
+    assert [e["previous"] for e in entries[1:]] == [e["sha256"] for e in entries[:-1]]
     return "%d launch job%s, %d cleanup job%s%s" % (len(launches), "" if len(launches) == 1 else "s", len(cleanups),
                                                     "" if len(cleanups) == 1 else "s", ", the second run adopted the first's" if adopted else "") + hung
 
