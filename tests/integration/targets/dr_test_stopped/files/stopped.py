@@ -99,8 +99,10 @@ def playbook(simulator, work, report_dir, extra=(), env=None):
                "-e", "dr_test_progress_interval=1", "-e", "dr_test_report_dir=" + report_dir,
                "-e", "dr_test_checks_tasks=" + os.path.join(HERE, "checks.yml"),
                "-e", "replication_recovery_ledger_dir=" + os.path.join(work, "ledger")] + list(extra)
+    # Unbuffered: a stop is brought about by what the output says, and must land while it is so (written to a file, the
+    # output would come in blocks, and a stop "during the cleanup" land after the report).
     environment = dict(os.environ, REPLICATION_SERVICE_URL=simulator.api, REPLICATION_SERVICE_USERNAME=USERNAME,
-                       REPLICATION_SERVICE_PASSWORD=PASSWORD, **(env or {}))
+                       REPLICATION_SERVICE_PASSWORD=PASSWORD, PYTHONUNBUFFERED="1", **(env or {}))
     return subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=environment, start_new_session=True), output.name
 
 
