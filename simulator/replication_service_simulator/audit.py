@@ -21,5 +21,7 @@ def changed_fields(before, after):
         if name in SECRET_FIELDS:
             changes.append({"fieldName": name})
         else:
-            changes.append({"fieldName": name, "oldValue": _text(old), "newValue": _text(new)})
+            # A member that was or becomes unset has no value on that side: the service sends no nulls.
+            change = {"fieldName": name, "oldValue": _text(old), "newValue": _text(new)}
+            changes.append(dict((key, value) for key, value in change.items() if value is not None))
     return changes

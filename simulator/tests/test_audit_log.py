@@ -101,3 +101,13 @@ def test_read_by_window_and_limit(api, world, client, long_sessions):
 def test_bad_windows_are_422(api, world, params):
     response = api.get("/projects/%s/auditLog" % world["project"]["id"], params=params)
     assert response.status_code == 422
+
+
+def test_a_member_set_for_the_first_time_has_no_old_value_not_a_null(api, world):
+    project = world["project"]
+    path = "/projects/%s/blueprints" % project["id"]
+    blueprint = next(b for b in api.ok("GET", path)["items"] if b["machineId"] == project["machines"]["m1"])
+    assert not blueprint.get("instanceType")
+    api.ok("PATCH", "%s/%s" % (path, blueprint["id"]), json={"instanceType": "m5.xlarge"})
+    entry = api.ok("GET", "/projects/%s/auditLog" % project["id"])["items"][-1]  # the answer is checked against its model: no nulls
+    assert entry["changedFields"] == [{"fieldName": "instanceType", "newValue": "m5.xlarge"}]
