@@ -8,6 +8,7 @@ plugins/modules/runbook_begin.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
     KINDS, LAUNCH_TYPES, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number, parse_point_policy, parse_test_network)
+from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import clean_points_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, new_run
 
@@ -57,6 +58,7 @@ class ActionModule(RunbookStep):
         group=dict(type="str", default="dr_test_machines"),
         max_waves=dict(type="int"),
         round=dict(type="int"),
+        ledger_dir=dict(type="path"),
         **dict((name, dict(type="raw", default=default)) for name, default, unused in DURATIONS)
     )
 
@@ -81,6 +83,7 @@ class ActionModule(RunbookStep):
 
     def new_record(self, args):
         machines = None if no_value(args["machines"]) else parse_list(args["machines"], "machines") or None
+        unproven = machines == [UNPROVEN]
         gate, targets = args["gate"] or {}, args["targets"] or {}
         max_lag = parse_number(gate.get("max_lag"), "gate.max_lag")
         points_from = None
@@ -101,7 +104,9 @@ class ActionModule(RunbookStep):
             launch_type=args["launch_type"], kind=kind_of(args["launch_type"]), point_in_time=point_in_time, points_in_time=points_in_time,
             points_from=points_from, round=args["round"],
             recovery_plan=None if no_value(args["recovery_plan"]) else args["recovery_plan"],
-            asked=dict(machines=machines, exclude=parse_list(args["exclude"], "exclude"), waves=parse_groups(args["waves"], "the waves")),
+            asked=dict(machines=None if unproven else machines, unproven=unproven, exclude=parse_list(args["exclude"], "exclude"),
+                       waves=parse_groups(args["waves"], "the waves")),
+            ledger_dir=args["ledger_dir"],
             gate=dict(states=parse_list(gate.get("states"), "gate.states") or ["continuous"], max_lag=max_lag,
                       no_backlog=parse_flag(gate.get("no_backlog"), "gate.no_backlog"), lag_threshold=600 if max_lag is None else max_lag,
                       enforce=parse_flag(gate.get("enforce"), "gate.enforce", default=True), name=gate.get("name") or "health gate"),
@@ -133,6 +138,8 @@ class ActionModule(RunbookStep):
             problems.append("a recovery plan runs from one point in time (or the latest), not from a point per machine")
         if record["recovery_plan"] and record["launch_type"] == "debug":
             problems.append("a recovery plan runs in test, recovery or cutover mode, not debug")
+        if asked["unproven"] and (record["recovery_plan"] or asked["waves"] or record["kind"] != "test"):
+            problems.append("machines=%s picks the machines to test, not with a recovery plan or waves, and for test launches only" % UNPROVEN)
         if asked["waves"] and (record["recovery_plan"] or asked["machines"]):
             problems.append("waves name their own machines: give them without the machines or a recovery plan")
         if record["test_network"]["network"] and record["kind"] != "test":

@@ -8,6 +8,7 @@ plugins/modules/runbook_read.py."""
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
     Refused, blocking_machines, earlier_run, health_gate, shown, take_part)
+from ansible_collections.replication.recovery.plugins.plugin_utils._proof import read_ledger, said, unproven
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, trimmed_job
 
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
@@ -35,8 +36,12 @@ class ActionModule(RunbookStep):
                             prove_launch_settings=record["launch_settings"]["check"] or bool(record["test_network"]["network"]))
         record.update(project_id=view["project"]["id"], started=view["service_time"])
         asked = record["asked"]
+        named = self.unproven_machines(view) if asked.get("unproven") else asked["machines"]
+        if named == []:
+            record.update(machines=[], waves=[], nothing_to_test=True)
+            return dict(machines=0, excluded=[], waves=[], adopted=[], to_clean=[])
         try:
-            chosen = take_part(view["machines"], named=asked["machines"], exclude=asked["exclude"], waves=asked["waves"],
+            chosen = take_part(view["machines"], named=named, exclude=asked["exclude"], waves=asked["waves"],
                                plan=[step_machine for step in plan["steps"] for step_machine in step["machines"]] if plan else None)
         except Refused as refused:
             raise StepFailed("%s Nothing was launched." % refused)
@@ -71,6 +76,25 @@ class ActionModule(RunbookStep):
         self.stop_unless_ready(verdicts, earlier)
         return dict(machines=len(chosen["machines"]), excluded=chosen["excluded"], waves=[len(wave) for wave in chosen["waves"]],
                     adopted=sorted(index + 1 for index in earlier["adopted"]), to_clean=[left["name"] for left in earlier["clean"]])
+
+    def unproven_machines(self, view):
+        """The IDs of the machines to test for machines=unproven: those whose replication is not stopped that changed since
+        their last proof, or were never proven (plugin_utils._proof); the choice is a check of the run, with the reasons."""
+        record = self.record
+        machines = [machine for machine in view["machines"] if machine.get("replicationStatus") != "STOPPED"]
+        entries, breaks = read_ledger(record["ledger_dir"]) if record.get("ledger_dir") else (None, [])
+        if breaks:
+            raise StepFailed("The ledger at %s is broken, and the machines it proves cannot be trusted; nothing was launched. %s Run "
+                             "replication.recovery.evidence to see every break." % (record["ledger_dir"], " ".join(breaks[:3])))
+        judged = self.proofs_of(view["project"], machines, entries)
+        chosen = unproven(judged)
+        source = "the ledger of runs" if record.get("ledger_dir") else "no ledger named: proven means test-launched, by the service's record"
+        lines = ["%s: %s" % (machine["name"], said(machine)) for machine in chosen]
+        message = ("%d of %d machines are not proven (%s): %s" % (len(chosen), len(judged), source, sentences(lines)) if chosen
+                   else "every machine of project %s is proven (%s): none changed since it last passed; nothing to test" % (record["project"], source))
+        record.setdefault("run_checks", []).append(dict(name="unproven machines", status="passed", message=message))
+        self.say(message[0].upper() + message[1:] + ".")
+        return [machine["id"] for machine in chosen]
 
     def points_from_the_report(self, machines):
         """Every machine of the run launches from the clean point the report names for it (the report may name more)."""

@@ -11,15 +11,13 @@ roles/health/files/report.schema.json."""
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_flag, parse_list, parse_number, parse_time
-from ansible_collections.replication.recovery.plugins.module_utils._fleet import last_launches
-from ansible_collections.replication.recovery.plugins.plugin_utils import _judgement
+from ansible_collections.replication.recovery.plugins.module_utils._fleet import last_tested
+from ansible_collections.replication.recovery.plugins.plugin_utils import _judgement, _proof
 
 REPORT_SCHEMA = "replication.recovery.health/v1"
 DAY = 86400
 PASSED = "passed"
 FAILED = "failed"
-# The launches that prove a machine can be recovered: a test, or a real recovery.
-TESTING = ("test", "recovery")
 
 
 def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)):
@@ -34,13 +32,7 @@ def _check(name, passed, message):
     return dict(name=name, status=PASSED if passed else FAILED, message=message)
 
 
-def last_tested(machine):
-    """When the machine was last DR-tested: its latest test or recovery launch, from its life cycle; None if never."""
-    dates = [date for kind, date in last_launches(machine).items() if kind in TESTING and date]
-    return max(dates, key=parse_time) if dates else None
-
-
-def _machine(machine, now, states, max_lag, max_backlog, tested_within):
+def _machine(machine, now, states, max_lag, max_backlog, tested_within, proof, require_proven):
     state, lag, backlog = machine.get("replication_state"), machine.get("lag_seconds"), machine.get("backlog_bytes") or 0
     checks = [_check("replication", state in states, "%s%s" % (state, "" if state in states else ", not " + " or ".join(states)))]
     if max_lag is not None:
@@ -53,15 +45,19 @@ def _machine(machine, now, states, max_lag, max_backlog, tested_within):
     if tested_within is not None:
         checks.append(_check("DR tested", days is not None and days <= tested_within,
                              "never" if days is None else "%s days ago, on %s (within %s days)" % (days, tested, tested_within)))
+    if proof and require_proven:
+        checks.append(_check("proven", proof["status"] == _proof.PROVEN, _proof.said(proof)))
     return dict(name=machine.get("name"), id=machine.get("id"), replication_state=state, lag_seconds=lag, backlog_bytes=backlog,
-                last_tested=tested, tested_days_ago=days, passed=all(check["status"] == PASSED for check in checks), checks=checks)
+                last_tested=tested, tested_days_ago=days, passed=all(check["status"] == PASSED for check in checks), checks=checks,
+                proof=dict(status=proof["status"], proven=proof["proven"], changes=proof["changes"]) if proof else None)
 
 
 def fleet_health(projects, service_time, states=("continuous",), max_lag=None, max_backlog=None, tested_within_days=None,
-                 exclude_stopped=True, rto_forecasts=None):
+                 exclude_stopped=True, rto_forecasts=None, proofs=None, require_proven=False):
     """The health report of a fleet: the C(projects) of service_project_info with C(machines=true). With
     C(rto_forecasts) (the C(projects) of ledger_evidence), each project's RTO forecast, and a failure for each project
-    whose forecast misses its RTO target."""
+    whose forecast misses its RTO target. With C(proofs) (the C(projects) of ledger_proof_info), each machine's proof:
+    proven, changed since last proven (with the changes) or never proven; a failure when not proven if C(require_proven)."""
     if not isinstance(projects, list) or not service_time:
         raise AnsibleFilterError("fleet_health expects the projects of service_project_info with machines=true, and its service_time.")
     try:
@@ -69,10 +65,13 @@ def fleet_health(projects, service_time, states=("continuous",), max_lag=None, m
         max_lag, max_backlog = parse_number(max_lag, "max_lag"), parse_number(max_backlog, "max_backlog")
         tested_within = parse_number(tested_within_days, "tested_within_days")
         stopped_out = parse_flag(exclude_stopped, "exclude_stopped", default=True)
+        require_proven = parse_flag(require_proven, "require_proven")
     except ValueError as error:
         raise AnsibleFilterError("fleet_health: %s." % error)
     now = parse_time(service_time)
     forecasts = dict((project.get("name"), project.get("rto_forecast")) for project in rto_forecasts or [] if isinstance(project, dict))
+    proven = dict((project.get("id"), dict((machine["id"], machine) for machine in project.get("machines") or []))
+                  for project in proofs or [] if isinstance(project, dict))
     report_projects, failures, excluded = [], [], []
     for project in projects:
         machines = []
@@ -80,7 +79,8 @@ def fleet_health(projects, service_time, states=("continuous",), max_lag=None, m
             if stopped_out and machine.get("replicationStatus") == "STOPPED":
                 excluded.append("%s/%s" % (project["name"], machine.get("name")))
                 continue
-            judged = _machine(machine, now, states, max_lag, max_backlog, tested_within)
+            judged = _machine(machine, now, states, max_lag, max_backlog, tested_within, proven.get(project["id"], {}).get(machine.get("id")),
+                              require_proven)
             machines.append(judged)
             failures.extend("%s/%s: %s: %s" % (project["name"], judged["name"], check["name"], check["message"])
                             for check in judged["checks"] if check["status"] == FAILED)
@@ -98,9 +98,12 @@ def fleet_health(projects, service_time, states=("continuous",), max_lag=None, m
         service_time=service_time,
         result=FAILED if failures else PASSED,
         failures=failures,
-        thresholds=dict(states=list(states), max_lag_seconds=max_lag, max_backlog_bytes=max_backlog, tested_within_days=tested_within),
+        thresholds=dict(states=list(states), max_lag_seconds=max_lag, max_backlog_bytes=max_backlog, tested_within_days=tested_within,
+                        require_proven=require_proven),
+        proofs_from=(proofs[0].get("source") if proofs and isinstance(proofs[0], dict) else None),
         counts=dict(projects=len(report_projects), machines=len(checked), passed=sum(1 for m in checked if m["passed"]),
-                    failed=sum(1 for m in checked if not m["passed"]), excluded=len(excluded)),
+                    failed=sum(1 for m in checked if not m["passed"]), excluded=len(excluded),
+                    unproven=sum(1 for m in checked if m["proof"] and m["proof"]["status"] != _proof.PROVEN)),
         excluded=excluded,
         projects=report_projects,
     )

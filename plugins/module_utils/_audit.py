@@ -2,10 +2,14 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Reading a project's audit log, which the service pages by time rather than by offset."""
+"""Reading a project's audit log, which the service pages by time rather than by offset, and the
+changes to machines it holds."""
+
+import json
 
 from ansible_collections.replication.recovery.plugins.module_utils._client import PAGE_LIMIT
-from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._test_network import STASH_KEY
 
 
 def read_audit_log(client, path, since=None, until=None, now=None):
@@ -32,3 +36,35 @@ def read_audit_log(client, path, since=None, until=None, now=None):
             return entries  # a whole page at one moment: the window cannot move on
         query["fromDateTime"] = page["items"][-1]["timestamp"]
         query.setdefault("toDateTime", iso_time(now()))
+
+
+def _test_network_write(entry):
+    """Whether the entry is the switch of a blueprint to a test network, or its restore (module_utils._test_network): both
+    write the tags that keep the production settings, and a restore puts back exactly what the switch replaced."""
+    for field in entry.get("changedFields") or []:
+        if field.get("fieldName") == "tags":
+            for value in (field.get("oldValue"), field.get("newValue")):
+                if STASH_KEY in (value if isinstance(value, str) else json.dumps(value)):
+                    return True
+    return False
+
+
+def machine_changes(entries, ignore_events=()):
+    """The writes in ``entries`` (audit log entries) that can change how each machine recovers, by machine ID, oldest
+    first: every entry that names the machine and is not a job's. Launches, cleanups and file restores are jobs (their
+    entries carry a jobId) and change nothing the next launch uses. The service publishes no list of its event names, so
+    none is assumed: a blueprint or launch settings changed, replication paused, stopped or restarted, the machine moved
+    all count, as does any write the service adds later. The test network's own switch and restore do not count, nor
+    the events named in ``ignore_events``."""
+    changes = {}
+    for entry in entries:
+        if entry.get("jobId") or entry.get("eventName") in ignore_events or _test_network_write(entry):
+            continue
+        change = dict(time=entry.get("timestamp"), event=entry.get("eventName"), description=entry.get("description"),
+                      username=entry.get("username"), fields=[field.get("fieldName") for field in entry.get("changedFields") or []])
+        for machine in entry.get("participatingMachines") or []:
+            if machine.get("machineCloudEndureId"):
+                changes.setdefault(machine["machineCloudEndureId"], []).append(change)
+    for found in changes.values():
+        found.sort(key=lambda change: parse_time(change["time"]) if change["time"] else 0)
+    return changes

@@ -15,6 +15,10 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, replication_facts
 
 
+# The launches that prove a machine can be recovered: a test, or a real recovery.
+TESTING = ("test", "recovery")
+
+
 class UnknownProject(ValueError):
     """A project named, or a pattern, that matches no project the user sees."""
 
@@ -83,3 +87,9 @@ def last_launches(machine):
     """When the machine was last launched, by launch type (None: never), from its life cycle."""
     life_cycle = machine.get("lifeCycle", {})
     return dict((kind, life_cycle.get(member)) for kind, member in LIFE_CYCLE_MEMBERS)
+
+
+def last_tested(machine):
+    """When the machine was last DR-tested: its latest test or recovery launch, from its life cycle; None if never."""
+    dates = [date for kind, date in last_launches(machine).items() if kind in TESTING and date]
+    return max(dates, key=parse_time) if dates else None

@@ -52,6 +52,10 @@ options:
     description:
       - The machines, by name or ID, as a list or as text with items separated by commas. Every machine whose replication is
         not stopped if not given.
+      - V(unproven) - the machines whose replication is not stopped that are not proven today (see
+        M(replication.recovery.ledger_proof_info)), from the ledger in O(ledger_dir) or, without it, from their last test
+        launch; M(replication.recovery.runbook_read) picks them, and a run with none launches nothing and passes. Test
+        launches only, without waves or a recovery plan.
     type: raw
   exclude:
     description: Machines left out, by name, ID or glob pattern (a list, or text).
@@ -71,6 +75,9 @@ options:
       - The round of a search that launches once a round (the clean point search), each round a run of one wave. The
         launched machines' groups and their C(wave) variable carry the round instead of the wave.
     type: int
+  ledger_dir:
+    description: The ledger of runs that proves machines, for O(machines=unproven) (C(replication_recovery_ledger_dir)).
+    type: path
   recovery_plan:
     description: A recovery plan, by name or ID, to run instead of a plain launch; its machines are the run's.
     type: str

@@ -31,6 +31,7 @@ from ansible.utils.display import Display
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active, iso_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import reasons, shown
+from ansible_collections.replication.recovery.plugins.plugin_utils import _proof
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
 
 display = Display()
@@ -191,6 +192,15 @@ class RunbookStep(ActionBase):
         display.display("%s: %s" % (self.task_vars.get("inventory_hostname", "localhost"), message))
 
     # -- reads shared by several steps -----------------------------------------------------------
+
+    def proofs_of(self, project, machines, ledger_entries, ignore_events=()):
+        """Each of ``machines`` of ``project`` (its name and ID) judged by plugin_utils._proof, from the ledger's entries
+        or, when None (no ledger), from the machines' last test launch; one read of the project's audit log, from the
+        oldest proof on."""
+        proofs = _proof.life_cycle_proofs(machines) if ledger_entries is None else _proof.ledger_proofs(ledger_entries, project)
+        since = _proof.audit_since(machines, proofs)
+        audit = self.service("service_audit_log_info", project=project["id"], since=since)["entries"] if since else []
+        return _proof.judge(machines, proofs, audit, ignore_events)
 
     def machines_now(self, names=None, targets=False):
         """The run's machines (or ``names``) as the service shows them now, with their replication and,

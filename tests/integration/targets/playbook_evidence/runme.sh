@@ -2,7 +2,9 @@
 # The ledger of runs as an auditor reads it: three DR tests and a health run entered into one ledger,
 # each chained to the one before it; the evidence playbook verifies it and summarises it; one byte
 # edited in the second entry, or the second entry deleted, or the newest one removed (against a kept
-# head) makes it fail naming that entry; under --check it verifies and writes nothing. The two modules on
+# head) makes it fail naming that entry; under --check it verifies and writes nothing. A blueprint changed
+# after the passing DR tests makes its machine changed since last proven in the health report, the DR test
+# of the unproven machines tests it alone, and it is proven again. The two modules on
 # their own (modules.yml): a report entered again changes nothing, check mode, bad input.
 set -euxo pipefail
 
@@ -77,6 +79,34 @@ fi
 grep -q "No entry has the SHA-256 $head" output.txt
 mv "$work/newest.json" "$ledger/00000004.json"
 
+# -- a blueprint changed after the passing DR tests: web-1 is changed since last proven, and the DR test of -----
+#    the unproven machines tests it alone; then it is proven again, and that DR test has nothing to test
+ansible localhost -m replication.recovery.service_blueprint -a "project=proof machine=web-1 instance_type=m5.xlarge"
+health=(replication.recovery.health -e health_projects=proof -e health_report_dir="$work/reports" -e replication_recovery_ledger_dir="$ledger")
+ansible-playbook "${health[@]}" | tee output.txt
+python files/proofs.py "$work/reports/health.json" web-1=changed:3 db-1=proven:3
+grep -q "proof/web-1: changed since last proven on [0-9T:.+-]* (entry 3 of the ledger, dr_test): [0-9T:.+-]* BLUEPRINT_UPDATED by proof@example.test" output.txt
+grep -q "1 changed since last proven, or never proven," output.txt
+grep -q "^- web-1: .* BLUEPRINT_UPDATED by proof@example.test" "$work/reports/health.md"
+if ansible-playbook "${health[@]}" -e health_require_proven=true | tee output.txt; then
+    echo "a machine changed since last proven must fail the health run that requires proof"; exit 1
+fi
+grep -q "proof/web-1: proven: changed since last proven" output.txt
+dr_test=(replication.recovery.dr_test -e dr_test_project=proof -e dr_test_report_dir="$work/reports" -e dr_test_poll_interval=1
+         -e dr_test_rto_target=7200 -e replication_recovery_ledger_dir="$ledger" -e dr_test_machines=unproven)
+ansible-playbook "${dr_test[@]}" | tee output.txt
+grep -q "1 of 2 machines are not proven (the ledger of runs): web-1: changed since last proven" output.txt
+python -c "import json, sys; r = json.load(open(sys.argv[1])); \
+assert r['result'] == 'passed' and [m['name'] for m in r['machines']] == ['web-1'] and r['machines'][0]['passed'], r['machines']" \
+    "$work/reports/dr_test_proof.json"
+unproven_run="$(ls "$ledger" | tail -1)"
+ansible-playbook "${health[@]}" -e health_require_proven=true
+python files/proofs.py "$work/reports/health.json" "web-1=proven:${unproven_run:0:8}" db-1=proven:3
+ansible-playbook "${dr_test[@]}" | tee output.txt
+grep -q "Every machine of project proof is proven (the ledger of runs): none changed since it last passed; nothing to test." output.txt
+python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['result'] == 'passed' and r['machines'] == [], r" \
+    "$work/reports/dr_test_proof.json"
+
 # -- the RTO target cut below what the recorded runs took: the health report names the project ----------------
 if ansible-playbook replication.recovery.dr_test -e dr_test_project=proof -e dr_test_report_dir="$work/reports" -e dr_test_poll_interval=1 \
         -e dr_test_rto_target=1 -e replication_recovery_ledger_dir="$ledger"; then
@@ -90,7 +120,7 @@ grep -q "proof: RTO forecast: a full recovery would take [0-9.]* s (the slowest 
 grep -q "against a target of 1 s: MISSED" "$work/reports/health.md"
 grep -q "0 of 2 machines in 1 projects missed a threshold; the RTO forecast of proof misses its target." output.txt
 ansible-playbook replication.recovery.evidence "${evidence[@]}" | tee output.txt
-grep -q "The ledger is whole: 6 entries" output.txt
+grep -q "The ledger is whole: 11 entries" output.txt
 
 # -- without a ledger named: refused, with the variable to set -----------------------------------------------
 if ansible-playbook replication.recovery.evidence | tee output.txt; then echo "evidence without a ledger must fail"; exit 1; fi

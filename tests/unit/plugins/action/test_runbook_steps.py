@@ -11,8 +11,9 @@ from unittest.mock import MagicMock
 import pytest
 
 from ansible_collections.replication.recovery.plugins.action import (
-    runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read, runbook_report, runbook_resume,
+    ledger_proof_info, runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read, runbook_report, runbook_resume,
     runbook_reverse, runbook_wait_replication)
+from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import load, save
 
@@ -114,7 +115,7 @@ def test_begin_reads_the_inputs_from_text_and_keeps_the_session_out_of_the_recor
                   keep_on_failure="no", launch_timeout="120", checks_tasks="None", api_url="https://dr.example.com/api/latest")
     record = load(result["run"])
     assert result["session"] == "s3ss10n" and result["_ansible_no_log"] is True
-    assert record["asked"] == {"machines": ["web-1", "db-1"], "exclude": [], "waves": []}
+    assert record["asked"] == {"machines": ["web-1", "db-1"], "exclude": [], "waves": [], "unproven": False}
     assert record["gate"] == {"states": ["continuous", "lagging"], "max_lag": 900, "no_backlog": True, "lag_threshold": 900, "enforce": True,
                               "name": "health gate"}
     assert record["targets"] == {"rpo_seconds": 600, "rto_seconds": None} and record["username"] == USER
@@ -186,6 +187,79 @@ def test_a_blueprint_naming_what_the_region_lacks_stops_the_run_before_launching
     run = begin(tmp_path, check_launch_settings="no")
     assert not read(run, [machine("web-1"), machine("db-1")], launch_settings=lacking).get("failed")  # not asked for, so not proven
     assert load(run)["launch_settings"] == {"check": False, "problems": {}}
+
+
+def passed_dr_test(ledger, launched, **passed):
+    """A DR test of production entered in the ledger, its machines passed or not."""
+    _ledger.append(str(ledger), "dr_test", {"project": "production", "started": launched, "launch_requested": launched, "result": "passed",
+                                            "machines": [{"id": name + "-id", "name": name, "passed": ok} for name, ok in passed.items()]})
+
+
+def blueprint_changed(name, time):
+    return {"timestamp": time, "eventName": "BLUEPRINT_UPDATED", "description": "Blueprint of %s updated." % name, "username": USER,
+            "changedFields": [{"fieldName": "instanceType", "oldValue": "m5.large", "newValue": "m5.xlarge"}],
+            "participatingMachines": [{"machineCloudEndureId": name + "-id", "machineCloudName": name}]}
+
+
+def test_unproven_tests_the_machines_changed_since_they_passed_or_never_passed(tmp_path):
+    ledger = tmp_path / "ledger"
+    passed_dr_test(ledger, T0, **{"web-1": True, "db-1": True, "app-1": False})
+    run = begin(tmp_path, machines="unproven", ledger_dir=str(ledger))
+    assert load(run)["asked"]["machines"] is None and load(run)["asked"]["unproven"]
+    asked = []
+    changes = {"entries": [blueprint_changed("db-1", T0), blueprint_changed("web-1", T1)]}
+    result = read(run, [machine("web-1"), machine("db-1"), machine("app-1"), machine("new-1")],
+                  service_audit_log_info=lambda args: asked.append(args) or changes)
+    record = load(run)
+    assert not result.get("failed"), result
+    assert [m["name"] for m in record["machines"]] == ["web-1", "app-1", "new-1"]
+    assert asked == [{"session": "s3ss10n", "project": "p-id", "since": T0}]
+    [check] = record["run_checks"]
+    assert check["name"] == "unproven machines" and check["message"].startswith(
+        "3 of 4 machines are not proven (the ledger of runs): web-1: changed since last proven on %s (entry 1 of the ledger, dr_test): %s "
+        "BLUEPRINT_UPDATED by %s: Blueprint of web-1 updated. app-1: never proven. new-1: never proven" % (T0, T1, USER))
+
+
+def test_unproven_with_every_machine_proven_launches_nothing_and_passes(tmp_path):
+    ledger = tmp_path / "ledger"
+    passed_dr_test(ledger, T0, **{"web-1": True})
+    run = begin(tmp_path, machines="unproven", ledger_dir=str(ledger))
+    result = read(run, [machine("web-1")], service_audit_log_info={"entries": [blueprint_changed("web-1", T0)]})
+    assert not result.get("failed") and result["waves"] == [] and result["machines"] == 0
+    report = report_of(load(run), "replication.recovery.dr_test/v1")
+    assert report["result"] == "passed" and report["machines"] == []
+    assert report["checks"][0]["message"] == ("every machine of project production is proven (the ledger of runs): none changed since it "
+                                              "last passed; nothing to test")
+
+
+def test_unproven_refuses_a_broken_ledger_and_what_does_not_go_with_it(tmp_path):
+    ledger = tmp_path / "ledger"
+    passed_dr_test(ledger, T0, **{"web-1": True})
+    passed_dr_test(ledger, T1, **{"web-1": True})
+    os.remove(str(ledger / "00000001.json"))
+    run = begin(tmp_path, machines="unproven", ledger_dir=str(ledger))
+    result = read(run, [machine("web-1")])  # refused before the audit log is read
+    assert result["failed"] and result["msg"].startswith("The ledger at %s is broken, and the machines it proves cannot be trusted; nothing was "
+                                                         "launched. Entry 1 is missing" % ledger)
+    for inputs in ({"waves": "web-*"}, {"launch_type": "recovery"}, {"recovery_plan": "all"}):
+        args = dict(runbook="dr_test", title="DR test", project="production", machines="unproven", **inputs)
+        refused = step(runbook_begin, Modules(service_login={"session": "s3ss10n", "user": {"username": USER}}), **args)
+        assert refused["failed"] and "machines=unproven picks the machines to test" in refused["msg"], inputs
+
+
+def test_proofs_of_a_fleet_without_a_ledger_read_the_last_test_launch(tmp_path):
+    tested = dict(machine("web-1"), lifeCycle={"lastTestLaunchDateTime": T0})
+    fleet = {"service_time": T2, "projects": [{"name": "production", "id": "p-id", "machines": [tested, machine("db-1")]}]}
+    audit = Modules(service_audit_log_info={"entries": [blueprint_changed("web-1", T1)]})
+    result = step(ledger_proof_info, audit, fleet=fleet, session="s3ss10n")
+    [project] = result["projects"]
+    assert result["source"] == "last test launch" and project["unproven"] == ["web-1", "db-1"]
+    assert [m["status"] for m in project["machines"]] == ["changed since last proven", "never proven"]
+    assert audit.called("service_audit_log_info") == [{"session": "s3ss10n", "project": "p-id", "since": T0}]
+    assert result["lines"][0] == "production: 0 of 2 machines proven (no ledger: proven means test-launched, by the service's record)."
+    result = step(ledger_proof_info, Modules(), fleet=fleet, ledger_dir=str(tmp_path / "not-yet"))
+    assert result["source"] == "ledger" and result["projects"][0]["unproven"] == ["web-1", "db-1"]  # nothing proven: no audit log read
+    assert step(ledger_proof_info, Modules(), fleet={"projects": [{"name": "x"}]})["msg"].startswith("fleet must be the result of")
 
 
 def test_a_gate_not_enforced_reports_and_goes_on(tmp_path):

@@ -16,6 +16,7 @@ import pytest
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.replication.recovery.plugins.filter.health import fleet_health, last_tested
+from ansible_collections.replication.recovery.plugins.plugin_utils import _proof
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "health", "files", "report.schema.json")
 with open(SCHEMA_PATH) as schema_file:
@@ -48,7 +49,7 @@ def test_a_healthy_recently_tested_fleet_passes():
     assert sorted(checks) == ["DR tested", "backlog", "lag", "replication"]
     assert all(check["status"] == "passed" for check in checks.values())
     assert (web_1["last_tested"], web_1["tested_days_ago"]) == ("2026-11-20T10:00:00+00:00", 2.0)
-    assert report["counts"] == {"projects": 1, "machines": 1, "passed": 1, "failed": 0, "excluded": 0}
+    assert report["counts"] == {"projects": 1, "machines": 1, "passed": 1, "failed": 0, "excluded": 0, "unproven": 0}
 
 
 def test_each_kind_of_unhealthy_machine_is_named_with_why():
@@ -66,7 +67,7 @@ def test_each_kind_of_unhealthy_machine_is_named_with_why():
     assert "prod/busy: backlog: 5000 bytes (at most 1000)" in report["failures"]
     assert "new/never: DR tested: never" in report["failures"]
     assert "new/syncing: lag: no consistent point in time yet" in report["failures"]
-    assert report["counts"] == {"projects": 2, "machines": 5, "passed": 0, "failed": 5, "excluded": 0}
+    assert report["counts"] == {"projects": 2, "machines": 5, "passed": 0, "failed": 5, "excluded": 0, "unproven": 0}
     assert [p["passed"] for p in report["projects"]] == [False, False]
 
 
@@ -85,7 +86,8 @@ def test_checks_without_a_threshold_are_not_made():
     checks, web_1 = judged(report, "prod", "web-1")
     assert list(checks) == ["replication"]
     assert report["result"] == "passed"
-    assert report["thresholds"] == {"states": ["continuous"], "max_lag_seconds": None, "max_backlog_bytes": None, "tested_within_days": None}
+    assert report["thresholds"] == {"states": ["continuous"], "max_lag_seconds": None, "max_backlog_bytes": None, "tested_within_days": None,
+                                    "require_proven": False}
 
 
 def test_stopped_machines_are_excluded_unless_asked_for():
@@ -122,3 +124,26 @@ def test_a_project_whose_rto_forecast_misses_its_target_fails_and_is_named():
                                   "passing runs in the ledger), over the target of 240 s"]
     assert [(p["name"], p["passed"], (p["rto_forecast"] or {}).get("p90_seconds")) for p in report["projects"]] == [
         ("prod", False, 300), ("dev", True, 90), ("new", True, None)]
+
+
+def test_machines_changed_since_last_proven_are_reported_and_fail_only_when_proof_is_required():
+    machines = [machine("web-1"), machine("db-1"), machine("app-1")]
+    ledger = [{"sequence": 3, "runbook": "dr_test", "report": {"project": "prod", "launch_requested": "2026-11-20T10:00:00+00:00", "machines": [
+        {"id": "web-1-id", "name": "web-1", "passed": True}, {"id": "db-1-id", "name": "db-1", "passed": True}]}}]
+    change = {"timestamp": "2026-11-21T10:00:00+00:00", "eventName": "BLUEPRINT_UPDATED", "description": "Blueprint of web-1 updated.",
+              "username": "ops@example.com", "participatingMachines": [{"machineCloudEndureId": "web-1-id"}]}
+    proofs = [dict(name="prod", id="p0", source="ledger",
+                   machines=_proof.judge(machines, _proof.ledger_proofs(ledger, {"name": "prod", "id": "p0"}), [change]))]
+    reported = fleet_health(fleet(("prod", machines)), NOW, proofs=proofs)
+    jsonschema.validate(dict(reported, generated=NOW), SCHEMA)
+    assert reported["result"] == "passed" and reported["counts"]["unproven"] == 2 and reported["proofs_from"] == "ledger"
+    assert [judged(reported, "prod", name)[1]["proof"]["status"] for name in ("web-1", "db-1", "app-1")] == [
+        "changed since last proven", "proven", "never proven"]
+    assert judged(reported, "prod", "web-1")[1]["proof"]["changes"][0]["event"] == "BLUEPRINT_UPDATED"
+    required = fleet_health(fleet(("prod", machines)), NOW, proofs=proofs, require_proven="yes")
+    jsonschema.validate(dict(required, generated=NOW), SCHEMA)
+    assert required["result"] == "failed" and required["failures"] == [
+        "prod/web-1: proven: changed since last proven on 2026-11-20T10:00:00+00:00 (entry 3 of the ledger, dr_test): 2026-11-21T10:00:00+00:00 "
+        "BLUEPRINT_UPDATED by ops@example.com: Blueprint of web-1 updated",
+        "prod/app-1: proven: never proven"]
+    assert fleet_health(fleet(("prod", machines)), NOW)["projects"][0]["machines"][0]["proof"] is None

@@ -1,0 +1,28 @@
+"""Check the proofs in a health report: proofs.py <health.json> <machine>=<status>[:<entry>] ...
+
+Each machine named must have that status ("proven", "changed", "never"); a proven machine, the ledger entry that
+proves it, if given; a changed one, its blueprint change named."""
+
+import json
+import sys
+
+STATUS = {"proven": "proven", "changed": "changed since last proven", "never": "never proven"}
+
+with open(sys.argv[1]) as stream:
+    report = json.load(stream)
+[project] = report["projects"]
+machines = dict((machine["name"], machine) for machine in project["machines"])
+assert report["proofs_from"] == "ledger", report["proofs_from"]
+for wanted in sys.argv[2:]:
+    name, _, expected = wanted.partition("=")
+    status, _, entry = expected.partition(":")
+    proof = machines[name]["proof"]
+    assert proof["status"] == STATUS[status], (name, proof)
+    if entry:
+        assert proof["proven"]["entry"] == int(entry), (name, proof)
+    if status == "changed":
+        assert [(change["event"], change["username"]) for change in proof["changes"]] == [("BLUEPRINT_UPDATED", "proof@example.test")], proof
+    else:
+        assert proof["changes"] == [], proof
+unproven = sum(1 for machine in machines.values() if machine["proof"]["status"] != "proven")
+assert report["counts"]["unproven"] == unproven, report["counts"]
