@@ -14,8 +14,8 @@ with open(sys.argv[1]) as stream:
 machines = dict((machine["name"], machine) for machine in project["machines"])
 assert report["proofs_from"] == "ledger", report["proofs_from"]
 for wanted in sys.argv[2:]:
-    name, _, expected = wanted.partition("=")
-    status, _, entry = expected.partition(":")
+    name, expected = wanted.split("=", 1)
+    status, entry = (expected.split(":", 1) + [""])[:2]
     proof = machines[name]["proof"]
     assert proof["status"] == STATUS[status], (name, proof)
     if entry:
