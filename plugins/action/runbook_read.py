@@ -86,7 +86,7 @@ class ActionModule(RunbookStep):
         if breaks:
             raise StepFailed("The ledger at %s is broken, and the machines it proves cannot be trusted; nothing was launched. %s Run "
                              "replication.recovery.evidence to see every break." % (record["ledger_dir"], " ".join(breaks[:3])))
-        judged = self.proofs_of(view["project"], machines, entries)
+        judged = self.proofs_of(view["project"], machines, entries, view["service_time"])
         chosen = unproven(judged)
         source = "the ledger of runs" if record.get("ledger_dir") else "no ledger named: proven means test-launched, by the service's record"
         lines = ["%s: %s" % (machine["name"], said(machine)) for machine in chosen]

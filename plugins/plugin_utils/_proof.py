@@ -61,6 +61,11 @@ def life_cycle_proofs(machines):
     return proofs
 
 
+def proofs_of(project, machines, ledger_entries):
+    """The proofs of ``machines`` of ``project``: from the ledger's entries, or from their life cycle when None (no ledger)."""
+    return life_cycle_proofs(machines) if ledger_entries is None else ledger_proofs(ledger_entries, project)
+
+
 def audit_since(machines, proofs):
     """Where the audit log must be read from to judge ``machines``: the oldest of their proofs (None: none is proven,
     and nothing need be read)."""

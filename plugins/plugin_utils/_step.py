@@ -193,13 +193,13 @@ class RunbookStep(ActionBase):
 
     # -- reads shared by several steps -----------------------------------------------------------
 
-    def proofs_of(self, project, machines, ledger_entries, ignore_events=()):
+    def proofs_of(self, project, machines, ledger_entries, until, ignore_events=()):
         """Each of ``machines`` of ``project`` (its name and ID) judged by plugin_utils._proof, from the ledger's entries
         or, when None (no ledger), from the machines' last test launch; one read of the project's audit log, from the
-        oldest proof on."""
-        proofs = _proof.life_cycle_proofs(machines) if ledger_entries is None else _proof.ledger_proofs(ledger_entries, project)
+        oldest proof on to ``until`` (the service's time when the machines were read)."""
+        proofs = _proof.proofs_of(project, machines, ledger_entries)
         since = _proof.audit_since(machines, proofs)
-        audit = self.service("service_audit_log_info", project=project["id"], since=since)["entries"] if since else []
+        audit = self.service("service_audit_log_info", project=project["id"], since=since, until=until)["entries"] if since else []
         return _proof.judge(machines, proofs, audit, ignore_events)
 
     def machines_now(self, names=None, targets=False):

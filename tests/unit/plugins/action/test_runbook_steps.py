@@ -213,7 +213,7 @@ def test_unproven_tests_the_machines_changed_since_they_passed_or_never_passed(t
     record = load(run)
     assert not result.get("failed"), result
     assert [m["name"] for m in record["machines"]] == ["web-1", "app-1", "new-1"]
-    assert asked == [{"session": "s3ss10n", "project": "p-id", "since": T0}]
+    assert asked == [{"session": "s3ss10n", "project": "p-id", "since": T0, "until": T0}]
     [check] = record["run_checks"]
     assert check["name"] == "unproven machines" and check["message"].startswith(
         "3 of 4 machines are not proven (the ledger of runs): web-1: changed since last proven on %s (entry 1 of the ledger, dr_test): %s "
@@ -255,11 +255,22 @@ def test_proofs_of_a_fleet_without_a_ledger_read_the_last_test_launch(tmp_path):
     [project] = result["projects"]
     assert result["source"] == "last test launch" and project["unproven"] == ["web-1", "db-1"]
     assert [m["status"] for m in project["machines"]] == ["changed since last proven", "never proven"]
-    assert audit.called("service_audit_log_info") == [{"session": "s3ss10n", "project": "p-id", "since": T0}]
+    assert audit.called("service_audit_log_info") == [{"session": "s3ss10n", "project": "p-id", "since": T0, "until": T2}]
     assert result["lines"][0] == "production: 0 of 2 machines proven (no ledger: proven means test-launched, by the service's record)."
     result = step(ledger_proof_info, Modules(), fleet=fleet, ledger_dir=str(tmp_path / "not-yet"))
     assert result["source"] == "ledger" and result["projects"][0]["unproven"] == ["web-1", "db-1"]  # nothing proven: no audit log read
     assert step(ledger_proof_info, Modules(), fleet={"projects": [{"name": "x"}]})["msg"].startswith("fleet must be the result of")
+
+
+def test_proofs_of_several_projects_read_their_audit_logs_in_one_session():
+    tested = dict(machine("web-1"), lifeCycle={"lastTestLaunchDateTime": T0})
+    fleet = {"service_time": T2, "projects": [{"name": name, "id": name + "-id", "machines": [tested]} for name in ("production", "staging")]}
+    modules = Modules(service_login=lambda args: {"ended": True} if args.get("state") == "absent" else {"session": "0ne"},
+                      service_audit_log_info={"entries": []})
+    result = step(ledger_proof_info, modules, fleet=fleet, username="dr", password="secret")
+    assert [p["unproven"] for p in result["projects"]] == [[], []]
+    assert [(args["project"], args["session"]) for args in modules.called("service_audit_log_info")] == [("production-id", "0ne"), ("staging-id", "0ne")]
+    assert [args.get("state") for args in modules.called("service_login")] == [None, "absent"]
 
 
 def test_a_gate_not_enforced_reports_and_goes_on(tmp_path):
