@@ -277,7 +277,8 @@ def fleet_at(sim, projects, per_project, work_dir):
         requests_at_most_projects_plus_5=all(figures[run]["requests"] <= projects + 5 for run in ("inventory_machines", "inventory_projects", "health")),
         # One session for the reads (login, logout) and per project its audit log read (the module finds the project by
         # listing them: one more request).
-        with_ledger_requests_at_most_health_plus_2_projects_plus_2=figures["health_with_ledger"]["requests"] <= figures["health"]["requests"] + 2 * projects + 2,
+        with_ledger_requests_at_most_health_plus_2_projects_plus_2=(
+            figures["health_with_ledger"]["requests"] <= figures["health"]["requests"] + 2 * projects + 2),
         with_ledger_every_machine_proven=figures["health_with_ledger"]["unproven"] == 0,
         every_machine_seen=figures["inventory_machines"]["hosts"] == figures["health"]["machines"] == projects * per_project)
     return figures
