@@ -28,12 +28,13 @@ class ActionModule(RunbookStep):
         source = _proof.FROM_LEDGER if args["ledger_dir"] else _proof.FROM_LIFE_CYCLE
         entries, breaks = _proof.read_ledger(args["ledger_dir"]) if args["ledger_dir"] else (None, [])
         # One session for every project's audit log, unless the task brings one: a login per read would double the requests.
-        reads = sum(1 for project in projects if _proof.audit_since(project["machines"], _proof.proofs_of(project, project["machines"], entries)))
+        proofs = [_proof.proofs_of(project, project["machines"], entries) for project in projects]
+        reads = sum(1 for project, found in zip(projects, proofs) if _proof.audit_since(project["machines"], found))
         own_session = reads > 1 and not self.connection.get("session")
         if own_session:
             self.connection["session"] = self.service("service_login")["session"]
         try:
-            judged_projects, lines = self.judge_projects(projects, entries, source, fleet.get("service_time"), args["ignore_events"])
+            judged_projects, lines = self.judge_projects(zip(projects, proofs), source, fleet.get("service_time"), args["ignore_events"])
         finally:
             if own_session:
                 self.service("service_login", failed_ok=True, state="absent")
@@ -41,10 +42,10 @@ class ActionModule(RunbookStep):
             lines.append("The ledger is broken (%d breaks): the proofs read from it may not hold. Run replication.recovery.evidence." % len(breaks))
         return dict(changed=False, projects=judged_projects, source=source, breaks=breaks, lines=lines)
 
-    def judge_projects(self, projects, entries, source, until, ignore_events):
+    def judge_projects(self, projects_and_proofs, source, until, ignore_events):
         judged_projects, lines = [], []
-        for project in projects:
-            judged = self.proofs_of(project, project["machines"], entries, until, ignore_events)
+        for project, proofs in projects_and_proofs:
+            judged = self.judged_proofs(project, project["machines"], proofs, until, ignore_events)
             unproven = _proof.unproven(judged)
             judged_projects.append(dict(name=project["name"], id=project["id"], source=source, machines=judged,
                                         unproven=[machine["name"] for machine in unproven]))

@@ -8,7 +8,7 @@ plugins/modules/runbook_read.py."""
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
     Refused, blocking_machines, earlier_run, health_gate, shown, take_part)
-from ansible_collections.replication.recovery.plugins.plugin_utils._proof import read_ledger, said, unproven
+from ansible_collections.replication.recovery.plugins.plugin_utils._proof import proofs_of, read_ledger, said, unproven
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, trimmed_job
 
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
@@ -86,7 +86,7 @@ class ActionModule(RunbookStep):
         if breaks:
             raise StepFailed("The ledger at %s is broken, and the machines it proves cannot be trusted; nothing was launched. %s Run "
                              "replication.recovery.evidence to see every break." % (record["ledger_dir"], " ".join(breaks[:3])))
-        judged = self.proofs_of(view["project"], machines, entries, view["service_time"])
+        judged = self.judged_proofs(view["project"], machines, proofs_of(view["project"], machines, entries), view["service_time"])
         chosen = unproven(judged)
         source = "the ledger of runs" if record.get("ledger_dir") else "no ledger named: proven means test-launched, by the service's record"
         lines = ["%s: %s" % (machine["name"], said(machine)) for machine in chosen]

@@ -193,11 +193,9 @@ class RunbookStep(ActionBase):
 
     # -- reads shared by several steps -----------------------------------------------------------
 
-    def proofs_of(self, project, machines, ledger_entries, until, ignore_events=()):
-        """Each of ``machines`` of ``project`` (its name and ID) judged by plugin_utils._proof, from the ledger's entries
-        or, when None (no ledger), from the machines' last test launch; one read of the project's audit log, from the
-        oldest proof on to ``until`` (the service's time when the machines were read)."""
-        proofs = _proof.proofs_of(project, machines, ledger_entries)
+    def judged_proofs(self, project, machines, proofs, until, ignore_events=()):
+        """Each of ``machines`` of ``project`` judged by plugin_utils._proof against its ``proofs`` (_proof.proofs_of): one
+        read of the project's audit log, from the oldest proof on to ``until`` (the service's time the machines were read)."""
         since = _proof.audit_since(machines, proofs)
         audit = self.service("service_audit_log_info", project=project["id"], since=since, until=until)["entries"] if since else []
         return _proof.judge(machines, proofs, audit, ignore_events)
