@@ -69,7 +69,8 @@ class ActionModule(RunbookStep):
         # The machines of every wave that was started, by name (a job that did not end may still launch some),
         # and the target machines an earlier run of ours left, by ID.
         removed = self.clean_up(record["project_id"], None, record["kind"], record["settings"], chosen=started + leftovers, proof=started)
-        record["cleanup"] = dict(status=PASSED, removed_machines=removed["removed"],
+        # The cleanup job's request and end: the last span of every machine's timeline in the report.
+        record["cleanup"] = dict(status=PASSED, removed_machines=removed["removed"], job=removed["job"],
                                  message="terminated %d target machines%s" % (len(removed["removed"]), ": " + shown(removed["removed"])
                                                                               if removed["removed"] else ""))
         return removed
@@ -88,7 +89,8 @@ class ActionModule(RunbookStep):
             self.prove_gone(project, list(dict.fromkeys((proof or machines or []) + removed)), kind)
         self.say("%s %d target machines%s." % ("Would terminate" if self.check_mode else "Terminated", len(removed),
                                                ": " + shown(removed) if removed else ""))
-        return dict(removed=removed, kept=[], job=dict(id=job["id"], status=job["status"]) if job else None)
+        return dict(removed=removed, kept=[], job=dict(id=job["id"], status=job["status"], created=job.get("creationDateTime"),
+                                                       ended=job.get("endDateTime")) if job else None)
 
     def follow_cleanup(self, project, job, settings):
         if self.record is not None:

@@ -12,7 +12,8 @@ import os
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, no_value, parse_flag, parse_list, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import Refused, shown, take_part
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import controller_now, report_path
+from ansible_collections.replication.recovery.plugins.plugin_utils._page import clean_point_page
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import controller_now, report_path, write_atomically
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import (
     FOUND, current_round, judge_by_files, judge_round, load_journal, mark_cleaned, new_journal, not_cleaned, plan_round, result_of,
     rounds_at_most, save_journal, searching, write_report)
@@ -260,6 +261,9 @@ class ActionModule(RunbookStep):
         # A search that did not end is no run yet; a finished one is entered before its journal goes (a search stopped
         # in between reports again, and is not entered twice).
         ledger = into_ledger(self.args["ledger_dir"], "clean_point", report, files["json"]) if report["complete"] else None
+        # The page names the ledger entry, so it comes after it.
+        files["html"] = os.path.join(self.directory, self.name + ".html")
+        write_atomically(files["html"], clean_point_page(report, ledger))
         if report["complete"]:
             os.unlink(self.journal_path)  # the report holds all of it; the next search is a new one
         lines = ["Clean point search of %s: %s. %d of %d machines have a clean point; %d rounds, %d launches." % (
@@ -269,7 +273,7 @@ class ActionModule(RunbookStep):
             lines.append("Newest common clean moment: %s." % (report["common_moment"] or "none"))
         lines += ["%s: clean at %s" % (m["name"], m["clean_point"]["date_time"]) for m in report["machines"] if m["clean_point"]][:SHOWN]
         lines += report["failures"][:SHOWN]
-        lines += ["Report: " + files["json"], "JUnit: " + files["junit"], "Summary: " + files["markdown"]]
+        lines += ["Report: " + files["json"], "JUnit: " + files["junit"], "Summary: " + files["markdown"], "Page: " + files["html"]]
         if report["complete"]:
             lines.append("Fail over from it: -e failover_point_in_time=from:%s" % files["json"])
         outcome = dict(project=report["project"], result=report["result"], complete=report["complete"], report=files,

@@ -11,7 +11,7 @@ short_description: Enter a run's report in the ledger of runs
 version_added: 2.0.0
 description:
   - Appends a report (a JSON file) to the ledger of runs in O(ledger_dir), on the controller. Each entry is a file
-    C(<sequence>-<runbook>-<project>.json) that holds the report, the SHA-256 of the entry's own canonical content and
+    C(<sequence>.json) (eight digits) that holds the report, the SHA-256 of the entry's own canonical content and
     the SHA-256 of the entry before it, so that an entry edited, removed or moved is found by
     M(replication.recovery.ledger_evidence).
   - The DR test, failover, failback and clean point runbooks enter their reports themselves

@@ -94,7 +94,7 @@ kept:
   type: list
   elements: str
 job:
-  description: The cleanup job, C(id) and C(status).
+  description: The cleanup job, C(id), C(status), C(created) and C(ended) (the service's clock).
   returned: when a cleanup job ran
   type: dict
 """

@@ -15,7 +15,7 @@ description:
     C(<runbook>_<project>.json) (schema C(replication.recovery.<runbook>/v1), documented with the DR test role),
     C(.junit.xml), C(.md) and C(.html) - one page for people, with no outside resource - the outcome first, RTO and RPO
     per machine against their targets as charts (histograms above 50 machines), the failures, a timeline of every
-    machine grouped by wave, and the ledger entry. Each file is written whole or not at all.
+    machine grouped by wave (its launch request, running, its checks and the cleanup job), and the ledger entry. Each file is written whole or not at all.
   - Answers the outcome for M(ansible.builtin.set_stats), lines a person reads, and, when the run failed, a short message
     to fail the play with.
   - In check mode writes nothing and says what the run would have launched, or why it would have stopped; never that

@@ -32,8 +32,11 @@ description:
     again); a round whose run stopped before its checks is not judged, and the next run continues it.
     O(stage=end) notes in the journal that the last round judged was cleaned up (and proven), and removes the round's
     run directory. A run stopped in a round's cleanup leaves it noted as not cleaned - the next plan answers its
-    machines in RV(clean_first), to clean up (M(replication.recovery.runbook_clean_up)) before anything else. O(stage=report) writes the report - JSON
-    (schema C(replication.recovery.clean_point/v1), in the role's C(files/report.schema.json)), JUnit XML and Markdown.
+    machines in RV(clean_first), to clean up (M(replication.recovery.runbook_clean_up)) before anything else.
+    O(stage=report) writes the report - JSON (schema C(replication.recovery.clean_point/v1), in the role's
+    C(files/report.schema.json)), JUnit XML, Markdown, and an HTML page for people with no outside resource (the outcome
+    first, the data each machine gives up as a chart, the failures, each round and each machine's tests, and the ledger
+    entry).
   - A launched machine that did not launch, does not run or was not checked is no evidence either way - it is named
     undecided, and its search ends there.
 options:
@@ -168,7 +171,7 @@ lines:
 outcome:
   description:
     - With O(stage=report), the search's outcome for set_stats - C(project), C(result), C(complete), C(report) (the files),
-      C(clean_points) and C(failures).
+      C(clean_points) and C(failures). C(report) holds the paths of the files (C(json), C(junit), C(markdown), C(html)).
   returned: with O(stage=report)
   type: dict
 message:

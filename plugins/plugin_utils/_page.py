@@ -6,21 +6,29 @@
 their targets as charts, the failures with their reasons, a timeline of every machine, and the
 ledger entry. One file with no outside resource and no script, so that it opens from a mail, an
 artifact store or an air-gapped share. At a thousand machines the charts become histograms (with
-the slowest machines named) and the timeline is grouped by wave in folded blocks of a hundred."""
+the slowest machines named) and the timeline and tables are grouped in folded blocks of a hundred.
+
+Each report of the collection has its page: a DR test, failover or failback (page), the fleet's
+health (health_page) and a clean point search (clean_point_page); page_of chooses by the report's
+schema."""
 
 from html import escape
 
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import spoken
 
 BARS_AT_MOST = 50  # machines drawn one bar each; above, a histogram
 BINS = 20
 SLOWEST_NAMED = 20
-FAILURES_SHOWN = 100
+FAILURES_SHOWN = 100  # on the page; the others are in the JSON report
+FAILURES_OPEN = 10  # the first of them in the open, the rest folded
 BLOCK = 100  # timeline rows in one folded block
 
 # Colours a test can find in a screenshot: the outcome's banner and the charts' bars.
 PASSED_BANNER, FAILED_BANNER = "#1b5e20", "#b71c1c"
 WITHIN, OVER, TARGET = "#43a047", "#e53935", "#1565c0"
+# The timeline's spans: waiting for the launch, the checks (WITHIN or OVER as they passed), the cleanup.
+LAUNCHING, CLEANING = "#90caf9", "#9e9e9e"
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0;color:#222}
@@ -37,6 +45,7 @@ td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;font-size:.9em}
 .row{display:grid;grid-template-columns:14em 7em 1fr 12em;gap:.5em;align-items:center;font-size:.85em;padding:1px 0}
 .track{position:relative;height:10px;background:#eee}
 .bar{position:absolute;top:0;height:10px}
+.legend span{display:inline-block;width:1em;height:.8em;margin:0 .3em 0 1em}
 .hash{font-family:monospace;word-break:break-all}
 details{margin:.3em 0}
 summary{cursor:pointer}
@@ -114,69 +123,212 @@ def chart(title, values, target, width=900):
     return "<h3>%s (%s; %s)</h3>%s%s" % (escape(title), escape(what), escape(said), svg, named)
 
 
-def _row(machine, span):
-    rto = machine.get("rto_seconds")
-    left = "" if rto is None else '<div class="bar" style="left:0;width:%.2f%%;background:%s"></div>' % (
-        min(100.0, 100.0 * rto / span), WITHIN if machine.get("passed") else OVER)
+def _offset(moment, origin):
+    return None if not moment or origin is None else parse_time(moment) - origin
+
+
+def _span(start, end, span, colour, said):
+    if start is None or end is None:
+        return ""
+    left = max(0.0, 100.0 * start / span)
+    return '<div class="bar" style="left:%.2f%%;width:%.2f%%;background:%s" title="%s"></div>' % (
+        left, max(0.3, min(100.0 - left, 100.0 * (end - start) / span)), colour, escape(said))
+
+
+def _row(machine, origin, span, cleanup):
+    requested, running = _offset(machine.get("launch_requested"), origin), _offset(machine.get("running"), origin)
+    checked = _offset(machine.get("recovered"), origin)
+    bars = _span(requested, running, span, LAUNCHING, "launch request to running: %s" % spoken(
+        None if running is None or requested is None else round(running - requested, 3)))
+    bars += _span(running, checked if checked is not None else running, span, WITHIN if machine.get("passed") else OVER,
+                  "checks: %s" % ("passed" if machine.get("passed") else "FAILED"))
+    if machine.get("cleanup") == "removed" and cleanup:
+        bars += _span(cleanup[0], cleanup[1], span, CLEANING, "cleanup job")
     failed = [check["name"] for check in machine.get("checks") or [] if check.get("status") == "failed"]
     state = "passed" if machine.get("passed") else "FAILED" + (": " + ", ".join(failed) if failed else "")
-    return '<div class="row"><span>%s</span><span>%s</span><div class="track" title="%s">%s</div><span>%s; %s</span></div>' % (
-        escape(machine.get("name") or "-"), escape(spoken(rto)), escape("launch request to running and checked: %s" % spoken(rto)), left,
-        escape(state), escape(machine.get("cleanup") or "-"))
+    return '<div class="row"><span>%s</span><span>%s</span><div class="track">%s</div><span>%s; %s</span></div>' % (
+        escape(machine.get("name") or "-"), escape(spoken(machine.get("rto_seconds"))), bars, escape(state), escape(machine.get("cleanup") or "-"))
+
+
+def _folded(rows, what):
+    """Rows in folded blocks of a hundred, the first open: a thousand machines stay readable, and the page light."""
+    return "".join("<details%s><summary>%s %d to %d</summary>%s</details>" % (
+        " open" if start == 0 else "", escape(what), start + 1, start + len(rows[start:start + BLOCK]), "".join(rows[start:start + BLOCK]))
+        for start in range(0, len(rows), BLOCK))
 
 
 def timeline(report):
-    """Every machine on one time axis from the launch request: its bar ends when it ran and was checked; then its
-    checks' outcome and its cleanup. Grouped by wave, the slowest first, in folded blocks."""
+    """Every machine on one time axis from the first launch request (the service's clock): waiting for its wave's
+    launch until it ran, its checks until it was recovered, and the cleanup job. Grouped by wave, the slowest first,
+    in folded blocks."""
     machines = report.get("machines") or []
-    span = max([m.get("rto_seconds") or 0 for m in machines] + [1])
+    origin = parse_time(report["launch_requested"]) if report.get("launch_requested") else None
+    job = report.get("cleanup_job") or {}
+    cleanup = (_offset(job.get("created"), origin), _offset(job.get("ended"), origin))
+    cleanup = cleanup if None not in cleanup else None
+    ends = [_offset(m.get("recovered") or m.get("running"), origin) for m in machines] + [cleanup[1] if cleanup else None]
+    span = max([end for end in ends if end is not None] + [1])
     waves = {}
     for machine in machines:
         waves.setdefault(machine.get("wave") or 1, []).append(machine)
-    parts = ["<p>Launch requested %s; the axis runs to %s after it.</p>" % (escape(report.get("launch_requested") or "-"), escape(spoken(span)))]
+    parts = ['<p>Launch requested %s; the axis runs to %s after it.</p><p class="legend">%s</p>' % (
+        escape(report.get("launch_requested") or "-"), escape(spoken(round(span, 3))), "".join(
+            '<span style="background:%s"></span>%s' % (colour, said) for colour, said in (
+                (LAUNCHING, "launch request to running"), (WITHIN, "checks, passed"), (OVER, "failed"), (CLEANING, "cleanup job"))))]
     for wave in sorted(waves):
         rows = sorted(waves[wave], key=lambda m: -(m.get("rto_seconds") or 0))
         parts.append("<h3>Wave %d: %d machines</h3>" % (wave, len(rows)))
-        for start in range(0, len(rows), BLOCK):
-            block = rows[start:start + BLOCK]
-            parts.append("<details%s><summary>Machines %d to %d</summary>%s</details>" % (
-                " open" if start == 0 else "", start + 1, start + len(block), "".join(_row(machine, span) for machine in block)))
+        parts.append(_folded([_row(machine, origin, span, cleanup) for machine in rows], "Machines"))
     return "".join(parts)
+
+
+def _document(title, passed, heading, lede, sections, ledger):
+    """The page: a banner with the outcome, then the sections, then the ledger entry."""
+    ledger_said = ('<h2>Ledger</h2><p>Entry %d, SHA-256 <span class="hash">%s</span></p>' % (ledger["sequence"], escape(ledger["sha256"]))
+                   if ledger else "<h2>Ledger</h2><p>Not entered in a ledger of runs.</p>")
+    return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+            '<title>%s</title><style>%s</style></head><body><header class="outcome" style="background:%s"><h1>%s</h1><p>%s</p></header>'
+            "<main>%s%s</main></body></html>\n" % (
+                escape(title), STYLE, PASSED_BANNER if passed else FAILED_BANNER, escape(heading), escape(lede), "".join(sections), ledger_said))
+
+
+def _failures(failures):
+    """The first failures in the open, the others folded: at a thousand machines the charts stay in the first screen."""
+    if not failures:
+        return ""
+    said = ["<li>%s</li>" % escape(failure) for failure in failures[:FAILURES_SHOWN]]
+    folded = "<details><summary>%d more</summary><ul>%s</ul></details>" % (len(said) - FAILURES_OPEN, "".join(said[FAILURES_OPEN:])) \
+        if len(said) > FAILURES_OPEN else ""
+    return "<h2>Failures (%d)</h2><ul>%s</ul>%s%s" % (
+        len(failures), "".join(said[:FAILURES_OPEN]), folded,
+        "<p>... %d more in the JSON report.</p>" % (len(failures) - FAILURES_SHOWN) if len(failures) > FAILURES_SHOWN else "")
+
+
+def _table(headings, rows, what):
+    """A table of many rows, folded in blocks of a hundred."""
+    head = "<tr>%s</tr>" % "".join("<th>%s</th>" % escape(heading) for heading in headings)
+    cells = ["<tr>%s</tr>" % "".join("<td>%s</td>" % escape("-" if cell is None else str(cell)) for cell in row) for row in rows]
+    if len(cells) <= BLOCK:
+        return "<table>%s%s</table>" % (head, "".join(cells))
+    return "".join("<details%s><summary>%s %d to %d</summary><table>%s%s</table></details>" % (
+        " open" if start == 0 else "", escape(what), start + 1, start + len(cells[start:start + BLOCK]), head, "".join(cells[start:start + BLOCK]))
+        for start in range(0, len(cells), BLOCK))
 
 
 def page(report, title, ledger=None):
     """The report of a DR test, failover or failback as one HTML page."""
     passed = report.get("result") == "passed"
     counts, measures, targets = report.get("counts") or {}, report.get("measures") or {}, report.get("targets") or {}
-    failures = report.get("failures") or []
     machines = report.get("machines") or []
+    outcome = "%s of %s: %s" % (title, report.get("project") or "-", "PASSED" if passed else "FAILED")
     sections = [
-        '<header class="outcome" style="background:%s"><h1>%s of %s: %s</h1><p>%d of %d machines passed; %d launched. Launch requested %s (service time); '
-        'report written %s (this machine\'s clock).</p></header>' % (
-            PASSED_BANNER if passed else FAILED_BANNER, escape(title), escape(report.get("project") or "-"), "PASSED" if passed else "FAILED",
-            counts.get("passed", 0), counts.get("machines", 0), counts.get("launched", 0), escape(report.get("launch_requested") or "-"),
-            escape(report.get("generated") or "-")),
-        "<main>",
         '<div class="figures">%s%s%s</div>' % (_figure("Worst RTO", measures.get("rto_seconds"), targets.get("rto_seconds")),
                                                _figure("Worst RPO", measures.get("rpo_seconds"), targets.get("rpo_seconds")),
                                                _figure("Launch job", measures.get("launch_job_seconds"))),
+        _failures(report.get("failures")),
+        "<h2>RTO and RPO</h2>",
+        chart("RTO", [(m.get("name"), m.get("rto_seconds")) for m in machines], targets.get("rto_seconds")),
+        chart("RPO", [(m.get("name"), m.get("rpo_seconds")) for m in machines], targets.get("rpo_seconds")),
+        "<h2>Run</h2>" + _table(("Check", "Status", "Message"), [(c.get("name"), c.get("status"), c.get("message")) for c in report.get("checks") or []],
+                                "Checks"),
+        "<h2>Timeline</h2>" + timeline(report),
     ]
-    if failures:
-        sections.append("<h2>Failures (%d)</h2><ul>%s</ul>%s" % (
-            len(failures), "".join("<li>%s</li>" % escape(failure) for failure in failures[:FAILURES_SHOWN]),
-            "<p>... %d more in the JSON report.</p>" % (len(failures) - FAILURES_SHOWN) if len(failures) > FAILURES_SHOWN else ""))
-    sections.append("<h2>RTO and RPO</h2>")
-    sections.append(chart("RTO", [(m.get("name"), m.get("rto_seconds")) for m in machines], targets.get("rto_seconds")))
-    sections.append(chart("RPO", [(m.get("name"), m.get("rpo_seconds")) for m in machines], targets.get("rpo_seconds")))
-    rows = "".join("<tr><td>%s</td><td>%s</td><td>%s</td></tr>" % tuple(escape(check.get(member) or "") for member in ("name", "status", "message"))
-                   for check in report.get("checks") or [])
-    sections.append("<h2>Run</h2><table><tr><th>Check</th><th>Status</th><th>Message</th></tr>%s</table>" % rows)
-    sections.append("<h2>Timeline</h2>" + timeline(report))
-    if ledger:
-        sections.append('<h2>Ledger</h2><p>Entry %d, SHA-256 <span class="hash">%s</span></p>' % (ledger["sequence"], escape(ledger["sha256"])))
-    else:
-        sections.append("<h2>Ledger</h2><p>Not entered in a ledger of runs.</p>")
-    sections.append("</main>")
-    return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
-            "<title>%s of %s: %s</title><style>%s</style></head><body>%s</body></html>\n" % (
-                escape(title), escape(report.get("project") or "-"), "passed" if passed else "FAILED", STYLE, "".join(sections)))
+    lede = "%d of %d machines passed; %d launched. Launch requested %s (service time); report written %s (this machine's clock)." % (
+        counts.get("passed", 0), counts.get("machines", 0), counts.get("launched", 0), report.get("launch_requested") or "-",
+        report.get("generated") or "-")
+    return _document(outcome, passed, outcome, lede, sections, ledger)
+
+
+def _proof_said(machine):
+    proof = machine.get("proof")
+    if not proof:
+        return None
+    return proof["status"] + (", on %s" % proof["proven"]["time"] if proof.get("proven") else "")
+
+
+def health_page(report, ledger=None):
+    """The fleet's health as one HTML page: per project, each machine's lag against the threshold (what it would lose
+    now) and its RTO forecast against the target (how long it would take), the machines changed since last proven."""
+    passed = report.get("result") == "passed"
+    counts, limits = report.get("counts") or {}, report.get("thresholds") or {}
+    outcome = "Fleet health: %s" % ("PASSED" if passed else "FAILED")
+    sections = ['<div class="figures">%s</div>' % "".join(
+        '<div class="figure">%s<b>%s</b></div>' % (escape(label), counts.get(key, 0)) for label, key in (
+            ("Machines", "machines"), ("Failed", "failed"), ("Unproven", "unproven"), ("Excluded", "excluded"), ("Projects", "projects"))),
+        _failures(report.get("failures"))]
+    for project in report.get("projects") or []:
+        machines = project.get("machines") or []
+        forecast = project.get("rto_forecast") or {}
+        sections.append("<h2>%s: %s</h2>" % (escape(project.get("name") or "-"), "passed" if project.get("passed") else "FAILED"))
+        if forecast.get("p90_seconds") is not None:
+            sections.append('<div class="figures">%s%s</div>' % (
+                _figure("RTO forecast, median", forecast.get("median_seconds"), forecast.get("target_seconds")),
+                _figure("RTO forecast, 90th percentile", forecast.get("p90_seconds"), forecast.get("target_seconds"))))
+            per_machine = forecast.get("machines") or {}
+            sections.append(chart("RTO forecast", [(name, (per_machine.get(name) or {}).get("p90_seconds")) for name in sorted(per_machine)],
+                                  forecast.get("target_seconds")))
+        sections.append(chart("Replication lag", [(m.get("name"), m.get("lag_seconds")) for m in machines], limits.get("max_lag_seconds")))
+        ranked = sorted(machines, key=lambda m: (m.get("passed"), m.get("name") or ""))  # the failed first
+        sections.append(_table(("Machine", "Result", "Replication", "Lag (s)", "Backlog (bytes)", "Last DR-tested", "Proof"), [
+            (m.get("name"), "passed" if m.get("passed") else "FAILED: " + "; ".join(
+                "%s: %s" % (c["name"], c["message"]) for c in m.get("checks") or [] if c.get("status") == "failed"),
+             m.get("replication_state"), m.get("lag_seconds"), m.get("backlog_bytes"), m.get("last_tested") or "never", _proof_said(m))
+            for m in ranked], "Machines"))
+        changes = [(m.get("name"), change) for m in machines for change in ((m.get("proof") or {}).get("changes") or [])]
+        if changes:
+            sections.append("<h3>Changed since last proven (%s)</h3>" % (
+                "by the ledger of runs" if report.get("proofs_from") == "ledger" else "without a ledger: since their last test launch"))
+            sections.append(_table(("Machine", "When", "Event", "By", "What"), [
+                (name, change.get("time"), change.get("event"), change.get("username") or "?",
+                 change.get("description") or ", ".join(change.get("fields") or [])) for name, change in changes], "Changes"))
+    if report.get("excluded"):
+        sections.append("<p>Excluded (replication stopped): %s.</p>" % escape(", ".join(report["excluded"])))
+    lede = "%d of %d machines in %d projects passed; measured at %s (service time), report written %s (this machine's clock)." % (
+        counts.get("passed", 0), counts.get("machines", 0), counts.get("projects", 0), report.get("service_time") or "-",
+        report.get("generated") or "-")
+    return _document(outcome, passed, outcome, lede, sections, ledger)
+
+
+def clean_point_page(report, ledger=None):
+    """A clean point search as one HTML page: each machine's clean point and the data it gives up, each round tested."""
+    passed = report.get("result") == "passed"
+    machines = report.get("machines") or []
+    window = report.get("window") or {}
+    outcome = "Clean point search of %s: %s" % (report.get("project") or "-", "PASSED" if passed else "FAILED")
+    found = sum(1 for m in machines if m.get("clean_point"))
+    sections = ['<div class="figures">%s%s%s%s</div>' % (
+        '<div class="figure">Clean point found<b>%d of %d</b></div>' % (found, len(machines)),
+        '<div class="figure">Rounds<b>%d (at most %s)</b></div>' % (len(report.get("rounds") or []), escape(str(report.get("rounds_at_most")))),
+        '<div class="figure">Launches<b>%d</b></div>' % (report.get("launches") or 0),
+        _figure("Most data given up", max([m["data_loss_seconds"] for m in machines if m.get("data_loss_seconds") is not None], default=None)))]
+    if report.get("consistent"):
+        sections.append("<p>Newest common clean moment: %s.</p>" % escape(report.get("common_moment") or "none"))
+    sections.append(_failures(report.get("failures")))
+    sections.append(chart("Data given up", [(m.get("name"), m.get("data_loss_seconds")) for m in machines], None))
+    sections.append("<h2>Rounds</h2>" + _table(("Round", "Moment", "Launch job", "Status", "Machines"), [
+        (r.get("number"), r.get("moment"), r.get("job"), r.get("status"), r.get("machines")) for r in report.get("rounds") or []], "Rounds"))
+    sections.append("<h2>Machines</h2>" + _table(("Machine", "Result", "Clean point", "Newest failed", "Data given up", "Tested"), [
+        (m.get("name"), m.get("status"), (m.get("clean_point") or {}).get("date_time"), (m.get("newest_failed") or {}).get("date_time"),
+         spoken(m.get("data_loss_seconds")), ", ".join("%s %s" % (t["point_in_time"]["date_time"], {True: "passed", False: "FAILED"}.get(t["passed"], "?"))
+                                                       for t in m.get("tested") or []))
+        for m in sorted(machines, key=lambda m: (m.get("status") == "found", m.get("name") or ""))], "Machines"))
+    lede = "Window: after %s, at or before %s; %s search. Report written %s (this machine's clock)." % (
+        window.get("after") or "the oldest point", window.get("before") or "-", "consistent" if report.get("consistent") else "per-machine",
+        report.get("generated") or "-")
+    return _document(outcome, passed, outcome, lede, sections, ledger)
+
+
+RUN_TITLES = dict(dr_test="DR test", failover="Failover", failback="Failback")
+
+
+def page_of(report, ledger=None):
+    """The page of any report of the collection, chosen by its schema (replication.recovery.<runbook>/v1)."""
+    schema = str(report.get("schema") or "")
+    runbook = schema[len("replication.recovery."):].split("/")[0] if schema.startswith("replication.recovery.") else None
+    if runbook == "health":
+        return health_page(report, ledger)
+    if runbook == "clean_point":
+        return clean_point_page(report, ledger)
+    if runbook in RUN_TITLES:
+        return page(report, RUN_TITLES[runbook], ledger)
+    raise ValueError("not a report of the collection's runbooks (its schema is %s)" % (schema or "missing"))

@@ -181,6 +181,9 @@ class _Run:
             point_in_time=dict(id=point.get("id"), date_time=point.get("date_time")) if entry else None,
             rpo_seconds=rpo,
             rto_seconds=rto,
+            # The machine's timeline (the service's clock): its wave's launch request, running, and checked.
+            launch_requested=requested,
+            running=up,
             recovered=_plus(up, own_seconds) if rto is not None else None,
             cleanup=left,
             checks=checks,
@@ -279,6 +282,8 @@ def report_of(record, schema, generated=None):
         excluded=record.get("excluded") or [],
         kept=run.cleanup.get("kept") or [],
         cleanup=run.cleanup.get("message") or "",
+        cleanup_job=dict((key, (run.cleanup.get("job") or {}).get(key)) for key in ("id", "status", "created", "ended"))
+        if run.cleanup.get("job") else None,
         job=dict(id=first_job.get("id"), type=first_job.get("type"), status=first_job.get("status"), created=first_job.get("creationDateTime"),
                  ended=first_job.get("endDateTime")) if first_job else None,
         waves=[dict(number=number, machines=wave["machines"], status=wave.get("status") or "pending", message=wave.get("message") or "",

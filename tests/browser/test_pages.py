@@ -1,8 +1,10 @@
-"""The DR test's HTML page in a real browser, as a DR manager opens it: a DR test of 5 and of 1,000
+"""The runbooks' HTML pages in a real browser, as a DR manager opens them: a DR test of 5 and of 1,000
 machines against the simulator (60 times real time: faster, the point in time each machine was
-launched from would be thinned out of the list before it is read, and the RPO left unmeasured), its page rendered by headless Chromium from
-the system's packages, the screenshot checked for the outcome's banner and the charts' bars, and
-the browser's log checked for errors. The screenshots stay in $BROWSER_SHOTS (.build/browser).
+launched from would be thinned out of the list before it is read, and the RPO left unmeasured), the
+fleet's health of 1,000 machines, and a clean point search of 5 machines; each page rendered by
+headless Chromium from the system's packages, the screenshot checked for the outcome's banner and
+the charts' bars, and the browser's log checked for errors. The screenshots stay in $BROWSER_SHOTS
+(.build/browser).
 
     python -m pytest tests/browser      (with the collection on ANSIBLE_COLLECTIONS_PATH)
 """
@@ -19,9 +21,9 @@ from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
-from scale import DAY, Simulator, playbook  # noqa: E402  (the bench's simulator and playbook runner)
+from scale import DAY, Simulator, clean_point_at, playbook  # noqa: E402  (the bench's simulator, runs and playbook runner)
 
-PASSED_BANNER = (0x1B, 0x5E, 0x20)  # plugins/plugin_utils/_page.py
+PASSED_BANNER, FAILED_BANNER = (0x1B, 0x5E, 0x20), (0xB7, 0x1C, 0x1C)  # plugins/plugin_utils/_page.py
 WITHIN = (0x43, 0xA0, 0x47)
 WIDTH, HEIGHT = 1280, 1600
 
@@ -51,10 +53,17 @@ def test_the_dr_test_page_in_chromium(simulator, size, tmp_path):
     with open(os.path.join(reports, "dr_test_bench.json")) as handle:
         report = json.load(handle)
     assert report["result"] == "passed" and report["measures"]["rpo_seconds"] is not None and report["counts"]["passed"] == size
-    page = os.path.join(reports, "dr_test_bench.html")
+    image = rendered(os.path.join(reports, "dr_test_bench.html"), "dr_test_%d.png" % size, tmp_path)
+    assert banner(image) == PASSED_BANNER
+    # A chart: bars of machines within their targets, drawn in the first screen.
+    assert drawn(image, WITHIN) > 2000
+
+
+def rendered(page, name, tmp_path):
+    """The page drawn by headless Chromium, once it logged no error of its own: the screenshot."""
     shots = os.environ.get("BROWSER_SHOTS") or str(tmp_path)
     os.makedirs(shots, exist_ok=True)
-    shot = os.path.join(shots, "dr_test_%d.png" % size)
+    shot = os.path.join(shots, name)
     run = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
                           "--window-size=%d,%d" % (WIDTH, HEIGHT), "--enable-logging=stderr", "--v=0", "--screenshot=%s" % shot,
                           "file://" + page], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120, check=False)
@@ -64,9 +73,48 @@ def test_the_dr_test_page_in_chromium(simulator, size, tmp_path):
     assert page_errors == []
     image = Image.open(shot).convert("RGB")
     assert image.size == (WIDTH, HEIGHT)
-    # The outcome first: the top of the page is the passed banner, edge to edge.
-    top = [image.getpixel((x, 5)) for x in range(0, WIDTH, 40)]
-    assert top.count(PASSED_BANNER) == len(top)
-    # A chart: bars of machines within their targets, drawn in the first screen.
-    bars = dict((colour, count) for count, colour in image.getcolors(maxcolors=WIDTH * HEIGHT)).get(WITHIN, 0)
-    assert bars > 2000, bars
+    return image
+
+
+def banner(image):
+    """The outcome first: the colour of the top of the page, when it is one colour edge to edge."""
+    top = set(image.getpixel((x, 5)) for x in range(0, WIDTH, 40))
+    return top.pop() if len(top) == 1 else top
+
+
+def drawn(image, colour):
+    return dict((colour_, count) for count, colour_ in image.getcolors(maxcolors=WIDTH * HEIGHT)).get(colour, 0)
+
+
+def test_the_health_page_of_a_thousand_machines_in_chromium(simulator, tmp_path):
+    simulator.fresh(1000)
+    reports = str(tmp_path / "reports")
+    unused, unused, status = playbook(simulator, ["replication.recovery.health", "-e", "health_report_dir=%s" % reports,
+                                                  "-e", "health_max_lag=%d" % DAY, "-e", "health_fail=false"])
+    assert status == 0
+    with open(os.path.join(reports, "health.json")) as handle:
+        report = json.load(handle)
+    assert report["counts"]["machines"] == 1000
+    image = rendered(os.path.join(reports, "health.html"), "health_1000.png", tmp_path)
+    assert banner(image) == (PASSED_BANNER if report["result"] == "passed" else FAILED_BANNER)
+    # The replication lag's histogram: machines within the threshold.
+    assert drawn(image, WITHIN) > 2000
+
+
+def test_the_clean_point_page_in_chromium(tmp_path):
+    fast = Simulator(time_scale=600)  # the search's window stays put only at the bench's pace (scale.clean_point_at)
+    try:
+        reports = str(tmp_path / "reports")
+        # Five points each: bench-m-0000 is damaged from its first point (no clean point: the search fails, naming it),
+        # bench-m-0004 from its fifth, the others never.
+        figures = clean_point_at(fast, 5, 5, reports)
+    finally:
+        fast.stop()
+    assert figures["wrong"] == [] and figures["exit_status"] != 0, figures
+    with open(os.path.join(reports, "clean_point_bench.json")) as handle:
+        report = json.load(handle)
+    assert report["failures"] == ["bench-m-0000: every point in the window fails"]
+    image = rendered(os.path.join(reports, "clean_point_bench.html"), "clean_point_5.png", tmp_path)
+    assert banner(image) == FAILED_BANNER
+    # The data each machine gives up, one bar a machine with a clean point (no target: all drawn as within).
+    assert drawn(image, WITHIN) > 500

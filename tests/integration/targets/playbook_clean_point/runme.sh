@@ -77,6 +77,8 @@ test ! -e "$reports/clean_point_hit.search.json"
 python -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" \
     "$reports/clean_point_hit.json" "${ANSIBLE_COLLECTIONS_PATH%%:*}/ansible_collections/replication/recovery/roles/clean_point/files/report.schema.json"
 grep -q "| db-1 | found |" "$reports/clean_point_hit.md"
+grep -q "<h1>Clean point search of hit: PASSED</h1>" "$reports/clean_point_hit.html"
+grep -q "Entry 1, SHA-256 <span class=\"hash\">[0-9a-f]\{64\}" "$reports/clean_point_hit.html"
 python -c "import xml.etree.ElementTree as E, sys; E.parse(sys.argv[1])" "$reports/clean_point_hit.junit.xml"
 
 # -- the hand-off: a failover from the report launches exactly those points (read on the recovery -----

@@ -34,6 +34,9 @@ ansible-playbook replication.recovery.health -e health_projects=proof -e health_
 python -c "import json, sys; [p] = json.load(open(sys.argv[1]))['projects']; f = p['rto_forecast']; \
 assert p['passed'] and f['meets_target'] is True and f['target_seconds'] == 7200 and sorted(f['machines']) == ['db-1', 'web-1'], p" \
     "$work/reports/health.json"
+grep -q "<h1>Fleet health: PASSED</h1>" "$work/reports/health.html"
+grep -q "Entry 4, SHA-256" "$work/reports/health.html"
+echo '{"schema": "replication.recovery.evidence/v1"}' > "$ledger-summary.json"
 ansible-playbook modules.yml -e ledger="$ledger" -e reports="$work/reports"
 head="$(python -c "import json, sys; print(json.load(open(sys.argv[1]))['sha256'])" "$ledger/00000004.json")"
 

@@ -1,0 +1,57 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Write a report of the collection's runbooks (the health role's, or any kept in a ledger) as one HTML page, on the
+controller where the reports are. Documented in plugins/modules/report_page.py."""
+
+import json
+import os
+
+from ansible.module_utils.common.text.converters import to_text
+
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import SCHEMA as LEDGER_SCHEMA
+from ansible_collections.replication.recovery.plugins.plugin_utils._page import page_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import write_atomically
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
+
+
+class ActionModule(RunbookStep):
+    WITH_RUN = False
+    SERVICE = False
+    OPTIONS = dict(
+        report=dict(type="path", required=True),
+        page=dict(type="path"),
+        ledger=dict(type="dict"),
+    )
+
+    def step(self, args):
+        path = args["page"] or os.path.splitext(args["report"])[0] + ".html"
+        try:
+            with open(args["report"], encoding="utf-8") as handle:
+                report = json.load(handle)
+        except (OSError, ValueError) as error:
+            raise StepFailed("Cannot read the report %s: %s" % (args["report"], to_text(error)))
+        if not isinstance(report, dict):
+            raise StepFailed("The report %s is not a JSON object." % args["report"])
+        ledger = args["ledger"]
+        if report.get("schema") == LEDGER_SCHEMA:  # an entry of the ledger: its report, and where it stands in the ledger
+            report, ledger = report.get("report") or {}, dict(sequence=report.get("sequence"), sha256=report.get("sha256"))
+        if ledger and not (isinstance(ledger.get("sequence"), int) and isinstance(ledger.get("sha256"), str)):
+            raise StepFailed("The ledger entry must be as replication.recovery.ledger_entry or runbook_report answer it, with its sequence and sha256.")
+        try:
+            text = page_of(report, ledger)
+        except ValueError as error:
+            raise StepFailed("The report %s has no page: %s." % (args["report"], to_text(error)))
+        try:
+            with open(path, encoding="utf-8") as handle:
+                unchanged = handle.read() == text
+        except (OSError, ValueError):
+            unchanged = False
+        if self.check_mode or unchanged:
+            return dict(changed=not unchanged, page=path)
+        try:
+            write_atomically(path, text)
+        except OSError as error:
+            raise StepFailed("Cannot write the page %s: %s" % (path, to_text(error)))
+        return dict(changed=True, page=path)
