@@ -324,7 +324,7 @@ RUN_TITLES = dict(dr_test="DR test", failover="Failover", failback="Failback")
 def page_of(report, ledger=None):
     """The page of any report of the collection, chosen by its schema (replication.recovery.<runbook>/v1)."""
     schema = str(report.get("schema") or "")
-    runbook = schema[len("replication.recovery."):].split("/")[0] if schema.startswith("replication.recovery.") else None
+    runbook = schema[len("replication.recovery."):].partition("/")[0] if schema.startswith("replication.recovery.") else None
     if runbook == "health":
         return health_page(report, ledger)
     if runbook == "clean_point":
