@@ -42,7 +42,7 @@ PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && pyt
 SMOKE_TARGETS := service_login service_project service_launch
 
 .PHONY: help venv simulator simulator-package demo bench test test-lane test-sanity test-units test-simulator test-integration test-lint \
-	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo test-browser stage stage-checks clean
+	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo test-browser test-controllers stage stage-checks clean
 
 help:
 	@echo "make demo       run the demo playbook against the simulator (demo seed)"
@@ -113,7 +113,7 @@ test: $(STAMP)
 
 test-lane:
 	MAKEFLAGS= $(MAKE) --no-print-directory STAGED=1 test-sanity test-units test-simulator test-lint test-build test-packaging test-simulator-package \
-		test-matrix test-demo test-browser
+		test-matrix test-demo test-browser test-controllers
 
 test-sanity: stage-checks
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
@@ -136,6 +136,23 @@ test-browser: stage
 	@command -v chromium >/dev/null || { echo "make test-browser: installing Chromium from Debian's packages (apt-get)"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core; }
 	env $(PLAYBOOK_ENV) BROWSER_SHOTS=$(abspath $(BUILD))/browser $(BIN)/python -m pytest -q -p no:cacheprovider tests/browser
+
+# The collection as the controllers run it, each against a simulator of its own: the example rulebook in
+# ansible-rulebook (the Event-Driven Ansible controller's runner), and the DR test through ansible-runner
+# (AWX's). ansible-rulebook needs a Java runtime: installed from Debian's packages when missing.
+CONTROLLERS := $(abspath $(VENVS))/controllers/bin
+$(VENVS)/controllers/.installed: tests/requirements-controllers.txt
+	$(PYTHON) -m venv $(VENVS)/controllers
+	$(CONTROLLERS)/python -m pip install --quiet --upgrade pip
+	$(CONTROLLERS)/python -m pip install --quiet -r tests/requirements-controllers.txt
+	touch $@
+
+test-controllers: stage $(VENVS)/controllers/.installed
+	@command -v java >/dev/null || { echo "make test-controllers: installing a Java runtime from Debian's packages (apt-get), for ansible-rulebook"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless; }
+	env ANSIBLE_COLLECTIONS_PATH=$(abspath $(BUILD)) PATH=$(CONTROLLERS):$$PATH SIMULATOR_PYTHON=$(BIN)/python \
+		JAVA_HOME=$${JAVA_HOME:-$$(dirname $$(dirname $$(readlink -f $$(command -v java))))} \
+		$(CONTROLLERS)/python -m pytest -q -p no:cacheprovider tests/controllers
 
 test-lint: $(STAMP)
 	$(BIN)/antsibull-changelog lint

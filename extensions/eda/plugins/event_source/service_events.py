@@ -1,0 +1,217 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""replication.recovery.service_events: an event source for Event-Driven Ansible that watches the
+Replication and Recovery Service and puts one event on the rulebook's queue per change. The watch
+itself is plugins/plugin_utils/_events.py; this file reads the arguments, keeps the state file and
+paces the looks."""
+
+import asyncio
+import json
+import logging
+import os
+import sys
+import tempfile
+
+try:
+    from ansible_collections.replication.recovery.plugins.plugin_utils import _events
+except ImportError:
+    # ansible-rulebook runs a source by its path: the directory that holds ansible_collections is
+    # not always importable. It is seven levels above this file's directory.
+    sys.path.append(os.path.abspath(os.path.join(os.path.dirname(__file__), *[os.pardir] * 7)))
+    from ansible_collections.replication.recovery.plugins.plugin_utils import _events
+
+from ansible_collections.replication.recovery.plugins.module_utils._client import HAS_REQUESTS
+from ansible_collections.replication.recovery.plugins.module_utils._connection import connection_settings, make_client
+
+DOCUMENTATION = r"""
+---
+short_description: Events of the Replication and Recovery Service, as they happen
+description:
+  - Watches the projects of the Replication and Recovery Service and puts one event on the rulebook's queue
+    for each change - a job started, ended or failed; a machine's replication state changed; its lag crossed
+    O(lag_threshold) up or down; its backlog kept growing; a machine registered or removed; a licence nearing
+    its end.
+  - Each look costs one read of the account (its projects and the service's clock) and, per project watched,
+    one list of machines and one page of its newest jobs; the licences are read every O(license_interval)
+    seconds. The first look at a project tells nothing - it is what the next looks are compared with.
+  - With O(state_file), what was seen is kept between runs - a source restarted tells no change it already
+    told, and tells what changed while it was stopped. The state is written before the events are put on
+    the queue - a change is told at most once.
+  - Faults of the service are met as the collection's modules meet them - reads retried within
+    O(retry_timeout), a new session after a 401. A look that still fails is told once, as C(watch_failed),
+    and the watch goes on; C(watch_recovered) tells that it sees again.
+  - An event never carries a secret - no password, token or session.
+  - The published interface gives no end date of an API token - such an event cannot be told.
+options:
+  api_url:
+    description: Base URL of the service's interface. If not set, E(REPLICATION_SERVICE_URL).
+    type: str
+  username:
+    description: User to log in as, with O(password). If not set, E(REPLICATION_SERVICE_USERNAME).
+    type: str
+  password:
+    description: Password of O(username). If not set, E(REPLICATION_SERVICE_PASSWORD).
+    type: str
+  api_token:
+    description: API token of a user, used instead of O(username) and O(password). If not set, E(REPLICATION_SERVICE_API_TOKEN).
+    type: str
+  validate_certs:
+    description: Whether to verify the service's TLS certificate. If not set, E(REPLICATION_SERVICE_VALIDATE_CERTS).
+    type: bool
+    default: true
+  ca_path:
+    description: A file of CA certificates to verify the service's certificate with. If not set, E(REPLICATION_SERVICE_CA_PATH).
+    type: path
+  timeout:
+    description: Seconds to wait for each answer of the service. If not set, E(REPLICATION_SERVICE_TIMEOUT).
+    type: int
+    default: 30
+  retry_timeout:
+    description: Seconds within which reads and logins are retried after a fault of the service. If not set, E(REPLICATION_SERVICE_RETRY_TIMEOUT).
+    type: int
+    default: 60
+  projects:
+    description: The projects to watch, by name, ID or glob pattern; all that the user sees when not given.
+    type: list
+    elements: str
+  interval:
+    description: Seconds between looks.
+    type: float
+    default: 60
+  lag_threshold:
+    description: The lag, in seconds, whose crossing up (C(lag_over_threshold)) or down (C(lag_within_threshold)) is told.
+    type: int
+    default: 3600
+  backlog_looks:
+    description: Looks in a row in which a machine's backlog grew before C(backlog_growing) is told (once, until it stops growing).
+    type: int
+    default: 3
+  license_days:
+    description: Days before a licence's end from which C(license_expiring) is told (once per licence and end). V(0) tells none.
+    type: int
+    default: 30
+  license_interval:
+    description: Seconds between reads of the licences.
+    type: float
+    default: 3600
+  state_file:
+    description: A JSON file that keeps what was seen between runs (written whole or not at all). Made when missing.
+    type: path
+  once:
+    description: Look twice, O(interval) apart, put what changed on the queue, and end (for tests and for a one-off check).
+    type: bool
+    default: false
+"""
+
+EXAMPLES = r"""
+- name: Restore replication health as it breaks
+  hosts: localhost
+  sources:
+    - replication.recovery.service_events:
+        projects: [production]
+        interval: 60
+        lag_threshold: 900
+        state_file: /var/lib/eda/replication-events.json
+  rules:
+    - name: A lag breach runs the health playbook for that project
+      condition: event.type == "lag_over_threshold"
+      action:
+        run_playbook:
+          name: replication.recovery.health
+          extra_vars:
+            health_projects: ["{{ event.project.name }}"]
+"""
+
+LOG = logging.getLogger("replication.recovery.service_events")
+CONNECTION = ("api_url", "username", "password", "api_token", "validate_certs", "ca_path", "timeout", "retry_timeout")
+KNOWN = CONNECTION + ("projects", "interval", "lag_threshold", "backlog_looks", "license_days", "license_interval", "state_file", "once")
+
+
+def _number(args, name, default, kind=float):
+    value = args.get(name)
+    if value is None:
+        return default
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        raise ValueError("%s must be a number, not %r" % (name, value))
+
+
+def read_state(path):
+    """The state kept in ``path``; a new one when there is no such file yet."""
+    if not path or not os.path.exists(path):
+        return _events.new_state()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return _events.valid_state(json.load(handle))
+    except (OSError, ValueError) as error:
+        raise ValueError("The state file %s cannot be used: %s. Move it away to start afresh." % (path, error))
+
+
+def write_state(path, state):
+    """The state written whole or not at all: a source stopped while writing leaves the one before."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".service-events-", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            json.dump(state, stream, sort_keys=True)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def watcher_from(args):
+    """The watcher the arguments describe; a ValueError names an argument that is wrong."""
+    if not HAS_REQUESTS:
+        raise ValueError("the Python library requests is needed (the collection's requirements.txt): install it where ansible-rulebook runs")
+    unknown = sorted(set(args) - set(KNOWN))
+    if unknown:
+        raise ValueError("unknown arguments: %s (known: %s)" % (", ".join(unknown), ", ".join(KNOWN)))
+    projects = args.get("projects")
+    if isinstance(projects, str):
+        projects = [projects]
+    if projects is not None and not (isinstance(projects, list) and all(isinstance(project, str) for project in projects)):
+        raise ValueError("projects must be a list of project names, IDs or patterns")
+    client = make_client(connection_settings(dict((name, args.get(name)) for name in CONNECTION)))
+    if not client.has_credentials:
+        raise ValueError("no credentials: give api_token, or username and password (or REPLICATION_SERVICE_* in the environment)")
+    license_days = _number(args, "license_days", 30, int)
+    return _events.Watcher(client, projects=projects, lag_threshold=_number(args, "lag_threshold", 3600, int),
+                           backlog_looks=_number(args, "backlog_looks", 3, int), license_days=license_days or None,
+                           license_every=_number(args, "license_interval", 3600.0), state=read_state(args.get("state_file")))
+
+
+async def main(queue, args):
+    """Look, keep the state, put the events on the queue, wait; until cancelled (or, with once, after two looks)."""
+    watcher = watcher_from(args)
+    interval = _number(args, "interval", 60.0)
+    state_file = args.get("state_file")
+    looks = 0
+    try:
+        while True:
+            events = await asyncio.to_thread(watcher.look)
+            looks += 1
+            if state_file:
+                write_state(state_file, watcher.state)
+            for event in events:
+                LOG.info("%s%s", event["type"], "".join(" %s" % event[key]["name"] for key in ("project", "machine") if key in event))
+                await queue.put(event)
+            if args.get("once") and looks >= 2:
+                return
+            await asyncio.sleep(interval)
+    finally:
+        await asyncio.to_thread(watcher.client.close)
+
+
+if __name__ == "__main__":
+    # Watch from a shell, events printed: python service_events.py '{"projects": ["production"], "interval": 10}'
+
+    class _Printed:
+        async def put(self, event):
+            print(json.dumps(event, sort_keys=True), flush=True)
+
+    asyncio.run(main(_Printed(), json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}))

@@ -1,0 +1,185 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""What changed in the service since the last look, as events for Event-Driven Ansible: the engine
+of the event source replication.recovery.service_events (extensions/eda/plugins/event_source).
+
+Each look costs what the interface allows at the least: one read of the account (it holds the
+projects and the service's clock), and per project one list of machines and one page of its
+newest jobs (only one job runs at a time in a project, so a job under way is always among the
+newest); the licences once in a while. What was seen is kept in a state - a plain dict the source
+writes to its state file - so that a change is told once, also across restarts.
+
+The first look at a project tells nothing: it is what the next looks are compared with.
+"""
+
+import time
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._fleet import select_projects
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
+
+STATE_SCHEMA = "replication.recovery.service_events.state/v1"
+EVENT_TYPES = ("job_started", "job_ended", "job_failed", "replication_state_changed", "lag_over_threshold", "lag_within_threshold",
+               "backlog_growing", "machine_registered", "machine_removed", "license_expiring", "watch_failed", "watch_recovered")
+JOBS_READ = 20  # the newest jobs of a project read each look
+LOG_TAIL = 5  # log lines a failed job's event carries
+DAY = 86400.0
+ENDED = ("COMPLETED", "FAILED")
+
+
+def replication_state(machine):
+    """A machine's replication as events name it: stopped, paused, initial_sync (no consistent point yet),
+    rescanning (a scan began after the last consistent point), or continuous."""
+    status = machine.get("replicationStatus")
+    if status in ("STOPPED", "PAUSED"):
+        return status.lower()
+    info = machine.get("replicationInfo") or {}
+    consistent = info.get("lastConsistencyDateTime")
+    if not consistent:
+        return "initial_sync"
+    scan = info.get("lastScanStartDateTime")
+    if (info.get("rescannedStorageBytes") or 0) > 0 or (scan and parse_time(scan) > parse_time(consistent)):
+        return "rescanning"
+    return "continuous"
+
+
+def new_state():
+    return dict(schema=STATE_SCHEMA, projects={}, licenses={}, failing=None)
+
+
+def valid_state(state):
+    """The state as read from a state file, or a ValueError naming what is wrong with it."""
+    if not isinstance(state, dict) or state.get("schema") != STATE_SCHEMA:
+        raise ValueError("it is not a state of replication.recovery.service_events (schema %s)" % STATE_SCHEMA)
+    for member, kind in (("projects", dict), ("licenses", dict)):
+        if not isinstance(state.get(member), kind):
+            raise ValueError("its %s is not an object" % member)
+    state.setdefault("failing", None)
+    return state
+
+
+class Watcher:
+    """Looks at the service and tells what changed since the last look (``look``)."""
+
+    def __init__(self, client, projects=None, lag_threshold=3600, backlog_looks=3, license_days=30, license_every=3600.0, state=None):
+        self.client = client
+        self.wanted = list(projects or [])
+        self.lag_threshold = lag_threshold
+        self.backlog_looks = backlog_looks
+        self.license_days = license_days
+        self.license_every = license_every
+        self.state = state if state is not None else new_state()
+        self.licenses_read_at = None  # the service's time of the last read of the licences
+
+    def look(self):
+        """The events of one look, in order; the state is brought up to date with them. A look the service
+        does not answer (after the client's retries) tells watch_failed once, and changes nothing else."""
+        try:
+            account = self.client.get("/extendedAccountInfo")
+            now = parse_time(account["dateTime"]["dateTime"])
+            projects = select_projects((account.get("projects") or {}).get("items") or [], self.wanted)
+            seen = [(project, self.client.list("/projects/%s/machines" % project["id"], dict(all="true")),
+                     self.client.get("/projects/%s/jobs" % project["id"], dict(limit=JOBS_READ)).get("items") or [])
+                    for project in projects]
+            licenses = None
+            if self.license_days is not None and (self.licenses_read_at is None or now - self.licenses_read_at >= self.license_every):
+                licenses = self.client.list("/licenses")
+        except Exception as error:  # pylint: disable=broad-exception-caught  # the watch goes on: it is told once, as an event
+            return self.failed(str(error))
+        events = []
+        if self.state.get("failing"):
+            events.append(dict(type="watch_recovered", time=iso_time(now), failing_since=self.state["failing"]["since"]))
+            self.state["failing"] = None
+        for project, machines, jobs in seen:
+            known = self.state["projects"].get(project["id"])
+            current = dict(name=project["name"], machines={}, jobs={})
+            self.machines(project, machines, now, (known or {}).get("machines"), current["machines"], events)
+            self.jobs(project, jobs, now, (known or {}).get("jobs"), current["jobs"], events)
+            self.state["projects"][project["id"]] = current
+        for gone in set(self.state["projects"]) - set(project["id"] for project, unused, unused_jobs in seen):
+            del self.state["projects"][gone]  # no longer watched: no longer told
+        if licenses is not None:
+            self.licenses_read_at = now
+            self.licenses(licenses, now, events)
+        return events
+
+    def failed(self, message):
+        if self.state.get("failing"):
+            self.state["failing"]["count"] += 1
+            return []
+        # The service did not answer with its clock: the time is this machine's.
+        self.state["failing"] = dict(since=iso_time(time.time()), count=1)
+        return [dict(type="watch_failed", time=self.state["failing"]["since"], message=message)]
+
+    def machines(self, project, machines, now, known, current, events):
+        where = dict(id=project["id"], name=project["name"])
+        for machine in machines:
+            info = machine.get("replicationInfo") or {}
+            consistent = info.get("lastConsistencyDateTime")
+            state = replication_state(machine)
+            lag = max(0, int(now - parse_time(consistent))) if consistent else None
+            backlog = info.get("backloggedStorageBytes") or 0
+            before = (known or {}).get(machine["id"])
+            # Lag is told for machines that replicate: a paused or stopped one is told as such.
+            over = lag is not None and lag > self.lag_threshold if state in ("continuous", "rescanning") else None
+            growing = ((before or {}).get("growing", 0) + 1) if before and backlog > before.get("backlog", 0) else 0
+            told_growing = bool(before and before.get("told_growing")) and growing > 0
+            current[machine["id"]] = dict(name=name_of(machine), state=state, over=over if over is not None else (before or {}).get("over"),
+                                          backlog=backlog, growing=growing, told_growing=told_growing)
+            if known is None:
+                continue  # the first look at the project: nothing to compare with
+            said = dict(project=where, machine=dict(id=machine["id"], name=name_of(machine)), time=iso_time(now))
+            if before is None:
+                events.append(dict(said, type="machine_registered", state=state,
+                                   source=dict((key, (machine.get("sourceProperties") or {}).get(key)) for key in ("machineCloudId", "os"))))
+                continue
+            if state != before["state"]:
+                events.append(dict(said, type="replication_state_changed", state=state, previous=before["state"],
+                                   replication_status=machine.get("replicationStatus")))
+            if over is not None and over != bool(before.get("over")):
+                events.append(dict(said, type="lag_over_threshold" if over else "lag_within_threshold", lag_seconds=lag,
+                                   threshold_seconds=self.lag_threshold))
+            if growing >= self.backlog_looks and not told_growing:
+                events.append(dict(said, type="backlog_growing", backlog_bytes=backlog, looks=growing))
+                current[machine["id"]]["told_growing"] = True
+        if known is not None:
+            for machine_id in sorted(set(known) - set(current)):
+                events.append(dict(type="machine_removed", project=where, machine=dict(id=machine_id, name=known[machine_id]["name"]),
+                                   time=iso_time(now)))
+
+    def jobs(self, project, jobs, now, known, current, events):
+        where = dict(id=project["id"], name=project["name"])
+        for job in reversed(jobs):  # oldest first: events in the order things happened
+            status = job.get("status")
+            current[job["id"]] = status
+            if known is None:
+                continue
+            before = known.get(job["id"])
+            said = dict(type=None, project=where, time=iso_time(now), job=dict(
+                id=job["id"], type=job.get("type"), status=status, created=job.get("creationDateTime"), ended=job.get("endDateTime"),
+                initiated_by=job.get("initiatedBy"), machines=list(job.get("participatingMachines") or [])))
+            if before is None:
+                events.append(dict(said, type="job_started"))
+            if status in ENDED and before not in ENDED:
+                ended = dict(said, type="job_failed" if status == "FAILED" else "job_ended")
+                if status == "FAILED":
+                    ended["log_tail"] = [line.get("message") for line in (job.get("log") or [])[-LOG_TAIL:]]
+                events.append(ended)
+        if known is not None:
+            # A job under way is always among the newest; one that fell off the page had ended: it is forgotten.
+            current.update((job_id, status) for job_id, status in known.items() if job_id not in current and status not in ENDED)
+
+    def licenses(self, licenses, now, events):
+        told = self.state["licenses"]
+        for license_ in licenses:
+            ends = license_.get("expirationDateTime")
+            if not ends:
+                continue
+            days = (parse_time(ends) - now) / DAY
+            if days <= self.license_days and told.get(license_["id"]) != ends:
+                told[license_["id"]] = ends  # told once for each end: a licence renewed is told again when its new end nears
+                events.append(dict(type="license_expiring", time=iso_time(now), license=dict(
+                    id=license_["id"], type=license_.get("type"), count=license_.get("count"), used=license_.get("used"), expires=ends),
+                    days_left=round(days, 1), threshold_days=self.license_days))

@@ -1,0 +1,106 @@
+"""The collection's example rulebook in ansible-rulebook (the Java runtime from the system's packages), its
+event source watching the simulator: a machine whose replication is paused gives one event, and the rule's
+action runs once; the source restarted with its state file tells nothing it told already."""
+
+import os
+import re
+import signal
+import subprocess
+import time
+
+import pytest
+
+RULEBOOK = "replication.recovery.service_events"
+PAUSED = "Replication of web-1 in demo is paused (it was continuous)."
+
+
+def start(tmp_path, simulator, collections_path, name):
+    inventory = tmp_path / "inventory.yml"
+    inventory.write_text("all:\n  hosts:\n    localhost:\n      ansible_connection: local\n")
+    variables = tmp_path / "vars.yml"
+    variables.write_text("interval: 1\nstate_file: %s\n" % (tmp_path / "state.json"))
+    log = open(str(tmp_path / name), "w")
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_path, REPLICATION_SERVICE_URL=simulator.api,
+               REPLICATION_SERVICE_USERNAME="demo@example.com", REPLICATION_SERVICE_PASSWORD="demo-secret-1")
+    process = subprocess.Popen(["ansible-rulebook", "--rulebook", RULEBOOK, "--inventory", str(inventory), "--vars", str(variables), "-v"],
+                               stdout=log, stderr=subprocess.STDOUT, env=env, cwd=str(tmp_path), start_new_session=True)
+    return process, log
+
+
+def stop(process, log):
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+    log.close()
+
+
+def wait_for(condition, what, process, log_path, seconds=90):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        if process.poll() is not None:
+            break
+        time.sleep(0.5)
+    with open(log_path) as handle:
+        pytest.fail("%s did not happen (ansible-rulebook %s):\n%s" % (what, "ended" if process.poll() is not None else "runs", handle.read()[-4000:]))
+
+
+def looks(state_file):
+    """How many times the source wrote its state: once a look."""
+    return os.stat(state_file).st_mtime_ns if os.path.exists(state_file) else None
+
+
+def web_1(simulator):
+    project = simulator.call("GET", "/projects")["items"][0]
+    machine = next(m for m in simulator.call("GET", "/projects/%s/machines" % project["id"])["items"] if m["sourceProperties"]["name"] == "web-1")
+    return project["id"], machine["id"]
+
+
+def told(path):
+    with open(path) as handle:
+        text = handle.read()
+    return text, len(re.findall(r"replication_state_changed demo web-1\b", text))
+
+
+def test_a_paused_machine_gives_one_event_its_action_runs_and_a_restart_tells_it_not_again(tmp_path, simulator, collections_path):
+    state_file = str(tmp_path / "state.json")
+    # web-1 has finished its initial sync (the demo's machines do within a few simulated minutes).
+    project, machine = web_1(simulator)
+    deadline = time.monotonic() + 60
+    while "lastConsistencyDateTime" not in simulator.call("GET", "/projects/%s/machines/%s" % (project, machine))["replicationInfo"]:
+        assert time.monotonic() < deadline, "web-1 did not finish its initial sync"
+        time.sleep(0.5)
+
+    process, log = start(tmp_path, simulator, collections_path, "first.log")
+    try:
+        wait_for(lambda: looks(state_file) is not None, "the first look", process, log.name)
+        simulator.call("POST", "/projects/%s/pauseReplication" % project, {"machineIDs": [machine]})
+        wait_for(lambda: PAUSED in open(log.name).read(), "the rule's action", process, log.name)
+        # A few more looks: the change is not told again.
+        seen = looks(state_file)
+        for unused in range(3):
+            wait_for(lambda: looks(state_file) != seen, "another look", process, log.name)
+            seen = looks(state_file)
+    finally:
+        stop(process, log)
+    text, events = told(log.name)
+    assert events == 1 and text.count(PAUSED) == 1, text[-4000:]
+    assert "demo-secret-1" not in text
+
+    # Restarted with its state file: three looks, and nothing about web-1.
+    process, log = start(tmp_path, simulator, collections_path, "second.log")
+    try:
+        seen = looks(state_file)
+        for unused in range(3):
+            wait_for(lambda: looks(state_file) != seen, "a look after the restart", process, log.name)
+            seen = looks(state_file)
+    finally:
+        stop(process, log)
+    text, events = told(log.name)
+    assert events == 0 and PAUSED not in text, text[-4000:]
+    assert "Waiting for events" in text

@@ -1,0 +1,102 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The event source as ansible-rulebook loads it (by its path): its arguments, its documentation, the state
+file, and main() putting the events of a look on the queue after the state is kept."""
+
+import asyncio
+import json
+import os
+import runpy
+
+import pytest
+import yaml
+
+from ansible_collections.replication.recovery.tests.unit.plugins.plugin_utils.test_events import Service
+
+SOURCE = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "extensions", "eda", "plugins", "event_source", "service_events.py")
+PLUGIN = runpy.run_path(SOURCE)
+
+
+class Queue:
+    def __init__(self):
+        self.events = []
+
+    async def put(self, event):
+        self.events.append(event)
+
+
+def test_every_argument_is_documented_and_the_documentation_is_whole():
+    documented = yaml.safe_load(PLUGIN["DOCUMENTATION"])
+    assert set(documented["options"]) == set(PLUGIN["KNOWN"])
+    assert all(option.get("description") and option.get("type") for option in documented["options"].values())
+    assert yaml.safe_load(PLUGIN["EXAMPLES"])[0]["sources"][0]["replication.recovery.service_events"]["projects"] == ["production"]
+
+
+@pytest.mark.parametrize("args, said", [
+    ({"api_url": "http://127.0.0.1:1/api/latest", "username": "u", "password": "p", "pollinterval": 5}, "unknown arguments: pollinterval"),
+    ({"api_url": "http://127.0.0.1:1/api/latest", "username": "u", "password": "p", "interval": "soon"}, None),
+    ({"api_url": "http://127.0.0.1:1/api/latest"}, "no credentials"),
+    ({"api_url": "http://127.0.0.1:1/api/latest", "api_token": "t", "projects": [1]}, "projects must be a list"),
+    ({"api_url": "http://127.0.0.1:1/api/latest", "api_token": "t", "lag_threshold": "high"}, "lag_threshold must be a number"),
+])
+def test_wrong_arguments_are_named(args, said, monkeypatch):
+    for name in ("URL", "USERNAME", "PASSWORD", "API_TOKEN"):
+        monkeypatch.delenv("REPLICATION_SERVICE_" + name, raising=False)
+    if said is None:  # the interval is read by main(), before any look
+        with pytest.raises(ValueError, match="interval must be a number"):
+            asyncio.run(PLUGIN["main"](Queue(), dict(args, once=True)))
+        return
+    with pytest.raises(ValueError, match=said):
+        PLUGIN["watcher_from"](args)
+
+
+def test_the_connection_comes_from_the_environment_as_for_the_modules(monkeypatch):
+    monkeypatch.setenv("REPLICATION_SERVICE_URL", "http://127.0.0.1:1/api/latest")
+    monkeypatch.setenv("REPLICATION_SERVICE_API_TOKEN", "token-from-awx")
+    monkeypatch.setenv("REPLICATION_SERVICE_PASSWORD", "")  # an AWX credential injects every field, empty when blank
+    watcher = PLUGIN["watcher_from"]({"projects": "prod-*"})
+    assert watcher.client.api_url == "http://127.0.0.1:1/api/latest" and watcher.client.has_credentials and watcher.wanted == ["prod-*"]
+
+
+def test_a_state_file_that_is_not_one_is_refused_naming_it(tmp_path):
+    broken = tmp_path / "state.json"
+    broken.write_text("{not json")
+    with pytest.raises(ValueError, match="The state file .*state.json cannot be used.*Move it away"):
+        PLUGIN["read_state"](str(broken))
+    assert PLUGIN["read_state"](str(tmp_path / "none.json"))["projects"] == {}
+
+
+def test_main_keeps_the_state_before_it_puts_the_events_and_a_restart_tells_nothing_again(tmp_path, monkeypatch):
+    service = Service()
+    state_file = str(tmp_path / "kept" / "state.json")
+    looks = []
+
+    def look_and_pause(watcher):
+        def look():
+            looks.append(1)
+            if len(looks) == 2:  # between the first look and the second, web-1 is paused
+                service.projects["p1"]["machines"][0]["replicationStatus"] = "PAUSED"
+            return original(watcher)
+        return look
+
+    original = PLUGIN["_events"].Watcher.look
+    made = PLUGIN["watcher_from"]
+
+    def watcher_from(args):
+        watcher = made(dict(args, api_token="t", api_url="http://127.0.0.1:1/api/latest"))
+        watcher.client = service
+        watcher.look = look_and_pause(watcher)
+        return watcher
+
+    monkeypatch.setitem(PLUGIN["main"].__globals__, "watcher_from", watcher_from)
+    queue = Queue()
+    asyncio.run(PLUGIN["main"](queue, {"interval": 0, "state_file": state_file, "once": True}))
+    assert [(e["type"], e["machine"]["name"]) for e in queue.events] == [("replication_state_changed", "web-1")]
+    with open(state_file) as handle:
+        kept = json.load(handle)
+    assert kept["projects"]["p1"]["machines"]["web-1-id"]["state"] == "paused"
+    again = Queue()
+    asyncio.run(PLUGIN["main"](again, {"interval": 0, "state_file": state_file, "once": True}))
+    assert again.events == []
+    assert not [name for name in os.listdir(os.path.dirname(state_file)) if name.endswith(".tmp")]
