@@ -23,6 +23,9 @@ moment: rounds, launches, wall time and requests, and whether each machine's cle
 Then a fleet (--fleet, 10 projects of 100 machines): the inventory plugin's source machines and
 projects, and the health playbook, each timed and counted in requests.
 
+Then the event source for Event-Driven Ansible (--events, 10 projects of 100 machines) watching that
+fleet: the requests of each look and its time, and how long it takes to tell a machine paused.
+
 Then the simulator alone, with one project of 1000 machines: the time of each request that lists
 the machines, launches all of them and polls the launch job (p50, p95, max).
 
@@ -31,12 +34,15 @@ holds itself to are written beside the figures (met or not).
 """
 
 import argparse
+import asyncio
 import json
 import os
+import runpy
 import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from datetime import datetime, timezone
 
@@ -302,6 +308,75 @@ def health_with_ledger(sim, report, work_dir):
     return dict(seconds=round(seconds, 2), requests=requests_sent, unproven=proven["counts"]["unproven"], result=proven["result"], exit_status=status)
 
 
+def events_at(sim, projects, per_project, work_dir, interval=2.0):
+    """The event source (run as ansible-rulebook runs it: its file, by path) watching ``projects`` of ``per_project``
+    machines, a look every ``interval`` seconds: requests and time of each look, and how long after a machine is
+    paused its event is on the queue. The licences are left out of the looks measured (read once a day)."""
+    names = ["events-%02d" % number for number in range(projects)]
+    seeded = sim.fresh(per_project, names)["accounts"][0]["projects"]
+    collections = os.environ["ANSIBLE_COLLECTIONS_PATH"].split(":")[0]
+    source = runpy.run_path(os.path.join(collections, "ansible_collections", "replication", "recovery", "extensions", "eda", "plugins",
+                                         "event_source", "service_events.py"))
+    state_file = os.path.join(work_dir, "events-state.json")
+    if os.path.exists(state_file):
+        os.unlink(state_file)
+    told = []
+
+    class Queue:
+        async def put(self, event):
+            told.append((time.monotonic(), event))
+
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(source["main"](Queue(), dict(api_url=sim.api, username=USERNAME, password=PASSWORD, interval=interval,
+                                                         state_file=state_file, license_interval=DAY)))
+    runner = threading.Thread(target=loop.run_until_complete, args=(task,), daemon=True)
+    runner.start()
+
+    def next_look(after, seconds=120):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            written = os.stat(state_file).st_mtime_ns if os.path.exists(state_file) else None
+            if written is not None and written != after:
+                return written
+            time.sleep(0.02)
+        raise RuntimeError("the event source made no look in %d s" % seconds)
+
+    try:
+        seen = next_look(None)  # the first look: what the next are compared with
+        looks = []
+        for unused in range(5):
+            sim.control("DELETE", "/stats")
+            began = time.monotonic()
+            seen = next_look(seen)
+            looks.append(dict(requests=sim.control("GET", "/stats")["total"], seconds_between_looks=round(time.monotonic() - began, 2)))
+        # A machine paused: how long until its event is on the queue.
+        project = next(iter(seeded.values()))
+        machine_id = next(iter(project["machines"].values()))
+        session = requests.Session()
+        session.post(sim.api + "/login", json={"username": USERNAME, "password": PASSWORD}, timeout=30).raise_for_status()
+        project_id = next(p["id"] for p in session.get(sim.api + "/projects", timeout=30).json()["items"] if p["name"] == names[0])
+        paused = time.monotonic()
+        session.post("%s/projects/%s/pauseReplication" % (sim.api, project_id), json={"machineIDs": [machine_id]},
+                     headers={"X-XSRF-TOKEN": session.cookies.get("XSRF-TOKEN")}, timeout=30).raise_for_status()
+        deadline = paused + 60
+        while time.monotonic() < deadline and not any(e["type"] == "replication_state_changed" and e["machine"]["id"] == machine_id
+                                                      for unused, e in told):
+            time.sleep(0.02)
+        noticed = [moment for moment, e in told if e["type"] == "replication_state_changed" and e["machine"]["id"] == machine_id]
+    finally:
+        loop.call_soon_threadsafe(task.cancel)
+        runner.join(timeout=30)
+    # Each look after the first reads what it must; requests in a look include the (rare) new login.
+    per_look = max(look["requests"] for look in looks)
+    look_seconds = round(max(look["seconds_between_looks"] for look in looks) - interval, 2)  # a look: from one to the next, less the wait
+    notice = round(noticed[0] - paused, 2) if noticed else None
+    return dict(projects=projects, machines=projects * per_project, interval=interval, looks=looks, requests_per_look=per_look,
+                look_seconds=look_seconds, seconds_to_notice=notice, paused_told=len(noticed),
+                targets=dict(requests_per_look_at_most_2_per_project_plus_1=per_look <= 2 * projects + 1,
+                             noticed_within_an_interval_and_a_look=notice is not None and notice <= interval + look_seconds + 1,
+                             told_once=len(noticed) == 1))
+
+
 def timed(samples, call):
     began = time.monotonic()
     answer = call()
@@ -347,6 +422,7 @@ def main():
     parser.add_argument("--failover", type=int, default=200, help="machines of the failover and the failback (0: none)")
     parser.add_argument("--test-network", type=int, default=1000, help="machines whose blueprints switch to a test network and back (0: none)")
     parser.add_argument("--clean-point", default="50x100", help="machines x points in time each, of the clean point search (0: none)")
+    parser.add_argument("--events", default="10x100", help="projects x machines per project the event source watches (0: none)")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
     fleet_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "fleet_scale")
@@ -360,7 +436,9 @@ def main():
                        test_network=test_network_at(sim, args.test_network, report_dir) if args.test_network else None,
                        clean_point=clean_point_at(sim, *(int(part) for part in args.clean_point.split("x")), report_dir=report_dir)
                        if args.clean_point != "0" else None,
-                       fleet=fleet_at(sim, projects, per_project, fleet_dir), simulator=simulator_under_load(sim))
+                       fleet=fleet_at(sim, projects, per_project, fleet_dir),
+                       events=events_at(sim, *(int(part) for part in args.events.split("x")), work_dir=fleet_dir) if args.events != "0" else None,
+                       simulator=simulator_under_load(sim))
     finally:
         sim.stop()
     with open(args.output, "w") as handle:
@@ -411,6 +489,12 @@ def main():
               fleet["projects"], fleet["machines"], fleet["inventory_machines"]["seconds"], fleet["inventory_machines"]["requests"],
               fleet["inventory_projects"]["seconds"], fleet["inventory_projects"]["requests"], fleet["health"]["seconds"],
               fleet["health"]["requests"], fleet["health_with_ledger"]["seconds"], fleet["health_with_ledger"]["requests"]))
+    watched = results["events"]
+    if watched:
+        targets = ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(watched["targets"].items()))
+        print("event source, %d projects, %d machines, a look every %s s: %d requests a look, a look %.2f s; a paused machine told after %s s "
+              "(%d times); %s" % (watched["projects"], watched["machines"], watched["interval"], watched["requests_per_look"],
+                                  watched["look_seconds"], watched["seconds_to_notice"], watched["paused_told"], targets))
     load = results["simulator"]
     print("simulator, %d machines: list p95 %s ms, launch p95 %s ms, poll p95 %s ms" % (
         load["machines"], load["list_machines"]["p95_ms"], load["launch_all"]["p95_ms"], load["poll_job"]["p95_ms"]))

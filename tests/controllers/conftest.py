@@ -1,5 +1,5 @@
 """The collection as the controllers run it: the Event-Driven Ansible controller (ansible-rulebook) and
-AWX (ansible-runner), each against a simulator of its own.
+AWX (ansible-runner), each test against a simulator of its own.
 
     python -m pytest tests/controllers      (with the collection on ANSIBLE_COLLECTIONS_PATH; make test-controllers)
 """
@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import urllib.request
 from http.cookiejar import CookieJar
 
@@ -21,8 +22,9 @@ class Simulator:
 
     def __init__(self, time_scale):
         # The simulator is in the collection's own environment (make test-controllers names its Python).
-        self.process = subprocess.Popen([os.environ.get("SIMULATOR_PYTHON", sys.executable), "-m", "replication_service_simulator", "--host", "127.0.0.1", "--port", "0",
-                                         "--seed", "demo", "--time-scale", str(time_scale)], stdout=subprocess.PIPE, text=True)
+        command = [os.environ.get("SIMULATOR_PYTHON", sys.executable), "-m", "replication_service_simulator", "--host", "127.0.0.1", "--port", "0",
+                   "--seed", "demo", "--time-scale", str(time_scale)]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         self.api = self.process.stdout.readline().strip()
         assert self.api.startswith("http"), "the simulator did not start"
         self.cookies = CookieJar()
@@ -38,12 +40,28 @@ class Simulator:
             text = answer.read()
         return json.loads(text) if text else None
 
+    def faults(self, rules):
+        """Faults the simulator injects (its control interface, simulator/README.md)."""
+        request = urllib.request.Request(self.api[:-len("/api/latest")] + "/_simulator/faults", method="POST",
+                                         data=json.dumps({"rules": rules}).encode(), headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            answer.read()
+
+    def synced(self, seconds=120):
+        """Wait until every machine has finished its initial sync (the demo's do within a few simulated minutes)."""
+        project = self.call("GET", "/projects")["items"][0]["id"]
+        deadline = time.monotonic() + seconds
+        while not all("lastConsistencyDateTime" in machine["replicationInfo"]
+                      for machine in self.call("GET", "/projects/%s/machines" % project)["items"]):
+            assert time.monotonic() < deadline, "the demo's machines did not finish their initial sync"
+            time.sleep(0.5)
+
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=30)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def simulator():
     sim = Simulator(time_scale=60)
     yield sim

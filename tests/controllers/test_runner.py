@@ -34,7 +34,9 @@ def test_the_dr_test_through_ansible_runner_publishes_its_outcome_as_the_jobs_ar
         "dr_test_project": "demo", "dr_test_report_dir": str(reports), "dr_test_poll_interval": 1,
         "dr_test_rpo_target": 3600, "dr_test_rto_target": 3600}))
     (private / "inventory").mkdir()
-    (private / "inventory" / "hosts").write_text("localhost ansible_connection=local\n")
+    # In AWX's execution environment the Python found on localhost is the one with the collection's requirements; here, the runner's.
+    (private / "inventory" / "hosts").write_text("localhost ansible_connection=local ansible_python_interpreter={{ ansible_playbook_python }}\n")
+    simulator.synced()  # the DR test's health gate wants every machine replicating continuously
     run = ansible_runner.run(private_data_dir=str(private), playbook="replication.recovery.dr_test", quiet=True)
     output = run.stdout.read()
     assert run.status == "successful" and run.rc == 0, output[-4000:]

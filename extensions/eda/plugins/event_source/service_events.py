@@ -93,7 +93,7 @@ options:
     type: int
     default: 30
   license_interval:
-    description: Seconds between reads of the licences.
+    description: Seconds, on the service's clock, between reads of the licences.
     type: float
     default: 3600
   state_file:
