@@ -5,12 +5,10 @@
 """Enter a report written by a playbook (the health role's) in the ledger of runs, on the controller where the
 reports are. Documented in plugins/modules/ledger_entry.py."""
 
-import json
-
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
-from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, read_report
 
 
 class ActionModule(RunbookStep):
@@ -25,13 +23,7 @@ class ActionModule(RunbookStep):
     def step(self, args):
         if self.check_mode:
             return dict(skipped=True, msg="Check mode: nothing is entered in the ledger.")
-        try:
-            with open(args["report"], encoding="utf-8") as handle:
-                report = json.load(handle)
-        except (OSError, ValueError) as error:
-            raise StepFailed("Cannot read the report %s: %s" % (args["report"], to_text(error)))
-        if not isinstance(report, dict):
-            raise StepFailed("The report %s is not a JSON object." % args["report"])
+        report = read_report(args["report"])
         try:
             entry = append(args["ledger_dir"], args["runbook"], report)
         except (LedgerError, OSError) as error:

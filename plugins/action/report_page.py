@@ -5,7 +5,6 @@
 """Write a report of the collection's runbooks (the health role's, or any kept in a ledger) as one HTML page, on the
 controller where the reports are. Documented in plugins/modules/report_page.py."""
 
-import json
 import os
 
 from ansible.module_utils.common.text.converters import to_text
@@ -13,7 +12,7 @@ from ansible.module_utils.common.text.converters import to_text
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import SCHEMA as LEDGER_SCHEMA
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import page_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import write_atomically
-from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, read_report
 
 
 class ActionModule(RunbookStep):
@@ -27,13 +26,7 @@ class ActionModule(RunbookStep):
 
     def step(self, args):
         path = args["page"] or os.path.splitext(args["report"])[0] + ".html"
-        try:
-            with open(args["report"], encoding="utf-8") as handle:
-                report = json.load(handle)
-        except (OSError, ValueError) as error:
-            raise StepFailed("Cannot read the report %s: %s" % (args["report"], to_text(error)))
-        if not isinstance(report, dict):
-            raise StepFailed("The report %s is not a JSON object." % args["report"])
+        report = read_report(args["report"])
         ledger = args["ledger"]
         if report.get("schema") == LEDGER_SCHEMA:  # an entry of the ledger: its report, and where it stands in the ledger
             report, ledger = report.get("report") or {}, dict(sequence=report.get("sequence"), sha256=report.get("sha256"))

@@ -120,6 +120,18 @@ def checked_file(directory, machine_id):
 # -- the steps ----------------------------------------------------------------------------------
 
 
+def read_report(path):
+    """A report written earlier (a JSON object), for the steps that take one by its path."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            report = json.load(handle)
+    except (OSError, ValueError) as error:
+        raise StepFailed("Cannot read the report %s: %s" % (path, error))
+    if not isinstance(report, dict):
+        raise StepFailed("The report %s is not a JSON object." % path)
+    return report
+
+
 def into_ledger(directory, runbook, report, path):
     """Enter a written report in the ledger of runs, if there is one: the entry (sequence, sha256, path), or None."""
     if not directory:

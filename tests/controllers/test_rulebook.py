@@ -56,6 +56,12 @@ def looks(state_file):
     return os.stat(state_file).st_mtime_ns if os.path.exists(state_file) else None
 
 
+def three_looks(state_file, process, log):
+    for unused in range(3):
+        seen = looks(state_file)
+        wait_for(lambda: looks(state_file) != seen, "another look", process, log.name)  # pylint: disable=cell-var-from-loop
+
+
 def web_1(simulator):
     project = simulator.call("GET", "/projects")["items"][0]
     machine = next(m for m in simulator.call("GET", "/projects/%s/machines" % project["id"])["items"] if m["sourceProperties"]["name"] == "web-1")
@@ -81,11 +87,7 @@ def test_a_paused_machine_gives_one_event_its_action_runs_and_a_restart_tells_it
                           {"method": "GET", "route": "/extendedAccountInfo", "status": 401, "count": 1}])
         simulator.call("POST", "/projects/%s/pauseReplication" % project, {"machineIDs": [machine]})
         wait_for(lambda: PAUSED in open(log.name).read(), "the rule's action", process, log.name)
-        # A few more looks: the change is not told again.
-        seen = looks(state_file)
-        for unused in range(3):
-            wait_for(lambda: looks(state_file) != seen, "another look", process, log.name)
-            seen = looks(state_file)
+        three_looks(state_file, process, log)  # the change is not told again
     finally:
         stop(process, log)
     text, events = told(log.name)
@@ -96,10 +98,7 @@ def test_a_paused_machine_gives_one_event_its_action_runs_and_a_restart_tells_it
     # Restarted with its state file: three looks, and nothing about web-1.
     process, log = start(tmp_path, simulator, collections_path, "second.log")
     try:
-        seen = looks(state_file)
-        for unused in range(3):
-            wait_for(lambda: looks(state_file) != seen, "a look after the restart", process, log.name)
-            seen = looks(state_file)
+        three_looks(state_file, process, log)
     finally:
         stop(process, log)
     text, events = told(log.name)
