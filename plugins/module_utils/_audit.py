@@ -49,22 +49,29 @@ def _test_network_write(entry):
     return False
 
 
+PROJECT_WIDE = "*"  # the key of machine_changes under which the writes that name no machine are
+
+
 def machine_changes(entries, ignore_events=()):
     """The writes in ``entries`` (audit log entries) that can change how each machine recovers, by machine ID, oldest
     first: every entry that names the machine and is not a job's. Launches, cleanups and file restores are jobs (their
     entries carry a jobId) and change nothing the next launch uses. The service publishes no list of its event names, so
     none is assumed: a blueprint or launch settings changed, replication paused, stopped or restarted, the machine moved
-    all count, as does any write the service adds later. The test network's own switch and restore do not count, nor
-    the events named in ``ignore_events``."""
+    all count, as does any write the service adds later. A write that names no machine (the project's replication
+    configuration changed, its settings, a recovery plan) may change how any of its machines recovers: it is under
+    PROJECT_WIDE, with ``scope`` project. The test network's own switch and restore do not count, nor the events named
+    in ``ignore_events``."""
     changes = {}
     for entry in entries:
         if entry.get("jobId") or entry.get("eventName") in ignore_events or _test_network_write(entry):
             continue
         change = dict(time=entry.get("timestamp"), event=entry.get("eventName"), description=entry.get("description"),
                       username=entry.get("username"), fields=[field.get("fieldName") for field in entry.get("changedFields") or []])
-        for machine in entry.get("participatingMachines") or []:
-            if machine.get("machineCloudEndureId"):
-                changes.setdefault(machine["machineCloudEndureId"], []).append(change)
+        named = [machine["machineCloudEndureId"] for machine in entry.get("participatingMachines") or [] if machine.get("machineCloudEndureId")]
+        for machine_id in named:
+            changes.setdefault(machine_id, []).append(change)
+        if not named:
+            changes.setdefault(PROJECT_WIDE, []).append(dict(change, scope="project"))
     for found in changes.values():
         found.sort(key=lambda change: parse_time(change["time"]) if change["time"] else 0)
     return changes

@@ -19,8 +19,10 @@ description:
     uses. The service publishes no list of its event names, so every such write counts - a blueprint or launch settings
     changed, replication paused, stopped or restarted, the machine moved - except the events named in O(ignore_events)
     and the switch of a blueprint to a test network and its restore, which the runbooks make and undo themselves.
-  - A write that names no machine (a replication configuration changed without restarting replication, a recovery plan
-    edited) is not tied to any machine, and is not a change here.
+  - A write that names no machine - the project's replication configuration changed without restarting replication,
+    its settings, a recovery plan - may change how any of its machines recovers - it is a change of each of them, with
+    C(scope=project). Leave out those that do not matter to you with O(ignore_events) (for example
+    V(PROJECT_USERS_ASSIGNED)).
   - Each machine is V(proven), V(changed since last proven) (with the changes) or V(never proven). The health role
     reports it; the DR test's C(dr_test_machines=unproven) tests the machines that are not proven.
 options:

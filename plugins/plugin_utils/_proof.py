@@ -11,7 +11,7 @@ Read by the health role (ledger_proof_info) and by the runbooks' ``machines: unp
 
 import os
 
-from ansible_collections.replication.recovery.plugins.module_utils._audit import machine_changes
+from ansible_collections.replication.recovery.plugins.module_utils._audit import PROJECT_WIDE, machine_changes
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import last_tested
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import PROVING, verify
@@ -83,7 +83,7 @@ def _key(machine, proofs):
 
 def judge(machines, proofs, audit_entries, ignore_events=()):
     """Each machine's proof: C(status) proven, changed since last proven or never proven; C(proven), the proof; and
-    C(changes), the writes since it, oldest first (module_utils._audit.machine_changes)."""
+    C(changes), the writes since it - its own and the project's - oldest first (module_utils._audit.machine_changes)."""
     changes = machine_changes(audit_entries, ignore_events)
     judged = []
     for machine in machines:
@@ -91,7 +91,8 @@ def judge(machines, proofs, audit_entries, ignore_events=()):
         since = []
         if proof:
             proven_at = parse_time(proof["time"])
-            since = [change for change in changes.get(machine["id"], []) if change["time"] and parse_time(change["time"]) > proven_at]
+            since = sorted((change for change in changes.get(machine["id"], []) + changes.get(PROJECT_WIDE, [])
+                            if change["time"] and parse_time(change["time"]) > proven_at), key=lambda change: parse_time(change["time"]))
         judged.append(dict(name=machine.get("name"), id=machine["id"], status=NEVER if not proof else CHANGED if since else PROVEN,
                            proven=proof, changes=since))
     return judged

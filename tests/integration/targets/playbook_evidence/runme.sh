@@ -4,7 +4,8 @@
 # edited in the second entry, or the second entry deleted, or the newest one removed (against a kept
 # head) makes it fail naming that entry; under --check it verifies and writes nothing. A blueprint changed
 # after the passing DR tests makes its machine changed since last proven in the health report, the DR test
-# of the unproven machines tests it alone, and it is proven again. The two modules on
+# of the unproven machines tests it alone, and it is proven again; a write to the project's replication
+# configuration makes every machine changed. The two modules on
 # their own (modules.yml): a report entered again changes nothing, check mode, bad input.
 set -euxo pipefail
 
@@ -110,6 +111,12 @@ grep -q "Every machine of project proof is proven (the ledger of runs): none cha
 python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['result'] == 'passed' and r['machines'] == [], r" \
     "$work/reports/dr_test_proof.json"
 
+# -- a write to the project that names no machine (its replication configuration): each machine is changed ------
+ansible localhost -m replication.recovery.service_replication_config -a "project=proof region=us-east-1 server_type=t3.medium"
+ansible-playbook "${health[@]}" | tee output.txt
+python files/proofs.py "$work/reports/health.json" web-1=changed:project db-1=changed:project
+grep -q "2 changed since last proven, or never proven," output.txt
+
 # -- the RTO target cut below what the recorded runs took: the health report names the project ----------------
 if ansible-playbook replication.recovery.dr_test -e dr_test_project=proof -e dr_test_report_dir="$work/reports" -e dr_test_poll_interval=1 \
         -e dr_test_rto_target=1 -e replication_recovery_ledger_dir="$ledger"; then
@@ -123,7 +130,7 @@ grep -q "proof: RTO forecast: a full recovery would take [0-9.]* s (the slowest 
 grep -q "against a target of 1 s: MISSED" "$work/reports/health.md"
 grep -q "0 of 2 machines in 1 projects missed a threshold; the RTO forecast of proof misses its target." output.txt
 ansible-playbook replication.recovery.evidence "${evidence[@]}" | tee output.txt
-grep -q "The ledger is whole: 11 entries" output.txt
+grep -q "The ledger is whole: 12 entries" output.txt
 
 # -- without a ledger named: refused, with the variable to set -----------------------------------------------
 if ansible-playbook replication.recovery.evidence | tee output.txt; then echo "evidence without a ledger must fail"; exit 1; fi

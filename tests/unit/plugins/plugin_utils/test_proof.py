@@ -35,7 +35,9 @@ def test_a_change_is_a_write_naming_the_machine_outside_a_job_oldest_first():
         audit("2026-11-21T13:00:00+00:00", "BANDWIDTH_THROTTLING_UPDATED", "db-1"),
     ]
     changes = machine_changes(entries, ignore_events=["BANDWIDTH_THROTTLING_UPDATED"])
-    assert sorted(changes) == ["db-1-id", "web-1-id"]
+    assert sorted(changes) == ["*", "db-1-id", "web-1-id"]
+    assert changes["*"] == [{"time": "2026-11-21T11:00:00+00:00", "event": "PROJECT_UPDATED", "description": "PROJECT_UPDATED of .",
+                             "username": "ops@example.com", "fields": ["name"], "scope": "project"}]
     assert [change["event"] for change in changes["web-1-id"]] == ["REPLICATION_PAUSED", "BLUEPRINT_UPDATED"]
     assert changes["web-1-id"][1] == {"time": "2026-11-21T12:00:00+00:00", "event": "BLUEPRINT_UPDATED", "description": "BLUEPRINT_UPDATED of web-1.",
                                       "username": "ops@example.com", "fields": ["instanceType"]}
@@ -77,6 +79,19 @@ def test_each_machine_is_proven_changed_since_or_never_proven():
         "by ops@example.com: BLUEPRINT_UPDATED of web-1")
     assert _proof.said(judged["db-1"]) == "proven on 2026-11-20T10:00:00+00:00 (entry 1 of the ledger, dr_test)"
     assert _proof.said(judged["app-1"]) == "never proven"
+
+
+def test_a_write_to_the_project_changes_each_of_its_machines_proven_before_it():
+    proofs = _proof.ledger_proofs([entry(1, launched="2026-11-20T10:00:00+00:00", web_1=True),
+                                   entry(2, launched="2026-11-22T10:00:00+00:00", db_1=True)], PROJECT)
+    entries = [audit("2026-11-21T12:00:00+00:00", "REPLICATION_CONFIGURATION_UPDATED", fields=["subnetId"]),
+               audit("2026-11-21T10:00:00+00:00", "BLUEPRINT_UPDATED", "web-1", fields=["instanceType"]),
+               audit("2026-11-21T11:00:00+00:00", "PROJECT_USERS_ASSIGNED")]
+    judged = dict((machine["name"], machine) for machine in _proof.judge([WEB, DB], proofs, entries, ignore_events=["PROJECT_USERS_ASSIGNED"]))
+    # web-1: its blueprint, then the project's replication configuration, in that order; db-1 was proven after both.
+    assert [(change["event"], change.get("scope")) for change in judged["web-1"]["changes"]] == [
+        ("BLUEPRINT_UPDATED", None), ("REPLICATION_CONFIGURATION_UPDATED", "project")]
+    assert judged["db-1"]["status"] == "proven"
 
 
 def test_without_a_ledger_the_last_test_launch_stands_for_the_proof():
