@@ -8,7 +8,8 @@ must pass and leave the target cloud empty. Stopped before its cleanup began, th
 job in all (the second run adopted what the first launched); stopped later, the second run
 launched only after the first run's cleanup had ended. Both runs enter their reports in a ledger of
 runs: it ends with the one report of the run that passed (two, when a SIGINT did not stop the first
-run), the later one chained to the earlier.
+run), the later one chained to the earlier. A DR test of the unproven machines (dr_test_machines=unproven, the
+ledger proving all but one) killed while its launch job runs is adopted by the next, which tests that one machine.
 
     python stopped.py --simulator http://127.0.0.1:PORT --work DIR
 """
@@ -37,6 +38,9 @@ POINTS = [
     dict(name="during the cleanup", see=r"Cleanup job \S+ (PENDING|STARTED): ", cleanup_began=True,
          faults=[{"jobTypes": ["CLEANUP"], "slowFactor": 20, "count": 1}]),
     dict(name="as the report is written", hold="Write the report", cleanup_began=True),
+    # The DR test of the unproven machines: the ledger proves app-1 and db-1, so both runs test web-1 alone.
+    dict(name="while the launch job of the unproven machines runs", see=r"Launch job \S+ (PENDING|STARTED): ", cleanup_began=False,
+         faults=[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 6, "count": 1}], unproven=True, signals=("SIGKILL",)),
 ]
 SIGNALS = [("SIGINT", signal.SIGINT), ("SIGTERM", signal.SIGTERM), ("SIGKILL", signal.SIGKILL)]
 
@@ -65,6 +69,13 @@ class Simulator:
         jobs = session.get("%s/projects/%s/jobs" % (self.api, project["id"]), timeout=30).json()["items"]
         return list(reversed(jobs))
 
+    def machines(self):
+        session = requests.Session()
+        session.post(self.api + "/login", json={"username": USERNAME, "password": PASSWORD}, timeout=30).raise_for_status()
+        project = next(p for p in session.get(self.api + "/projects", timeout=30).json()["items"] if p["name"] == PROJECT)
+        now = session.get(self.api + "/extendedAccountInfo", timeout=30).json()["dateTime"]["dateTime"]
+        return now, session.get("%s/projects/%s/machines" % (self.api, project["id"]), timeout=30).json()["items"]
+
     def cloud(self):
         return self.control("GET", "/cloud")["items"]
 
@@ -79,6 +90,18 @@ class Simulator:
                 return
             time.sleep(1)
         raise SystemExit("the seeded machines never became consistent")
+
+
+def prove(simulator, work, names):
+    """Enter in the ledger a passing DR test of the machines ``names``, as of now on the service's clock."""
+    now, machines = simulator.machines()
+    report = os.path.join(work, "proof.json")
+    with open(report, "w") as handle:
+        json.dump(dict(project=PROJECT, started=now, launch_requested=now, result="passed",
+                       machines=[dict(id=m["id"], name=m["sourceProperties"]["name"], passed=True)
+                                 for m in machines if m["sourceProperties"]["name"] in names]), handle)
+    subprocess.run(["ansible", "localhost", "-m", "replication.recovery.ledger_entry", "-a",
+                    "ledger_dir=%s runbook=dr_test report=%s" % (os.path.join(work, "ledger"), report)], check=True, stdout=subprocess.DEVNULL)
 
 
 def ledger_entries(directory):
@@ -191,7 +214,12 @@ def one_case(simulator, work, point, signal_name, number):
         simulator.control("POST", "/faults", {"rules": point["faults"]})
     report_dir = os.path.join(work, "reports")
     shutil.rmtree(os.path.join(work, "ledger"), ignore_errors=True)
-    extra = ["-e", "hold_checks=true"] if point.get("hold_checks") else []
+    proven = 0
+    if point.get("unproven"):
+        prove(simulator, work, ["app-1", "db-1"])
+        proven = 1
+    unproven = ["-e", "dr_test_machines=unproven"] if point.get("unproven") else []
+    extra = (["-e", "hold_checks=true"] if point.get("hold_checks") else []) + unproven
     process, output = playbook(simulator, work, report_dir, extra, env={"HOLD_AT_TASK": point["hold"]} if point.get("hold") else None)
     wait_for(output, "HOLDING AT .*" + re.escape(point["hold"]) if point.get("hold") else point["see"], process)
     hung = stop(process, signal_name, number, output)
@@ -206,12 +234,14 @@ def one_case(simulator, work, point, signal_name, number):
         hung += " (ansible-playbook did not stop on SIGINT: it ran to the end, its cleanup included)"
     simulator.control("DELETE", "/faults")
 
-    again, output = playbook(simulator, work, report_dir)
+    again, output = playbook(simulator, work, report_dir, unproven)
     status = again.wait(timeout=600)
     with open(os.path.join(report_dir, "dr_test_%s.json" % PROJECT)) as handle:
         report = json.load(handle)
     assert status == 0 and report["result"] == "passed", "the run after the stop failed (%s):\n%s\n%s" % (
         status, report["failures"], tail(output))
+    if point.get("unproven"):
+        assert [m["name"] for m in report["machines"]] == ["web-1"], report["machines"]
     assert simulator.cloud() == [], "the target cloud is not empty: %s" % simulator.cloud()
 
     jobs = simulator.jobs()
@@ -231,7 +261,7 @@ def one_case(simulator, work, point, signal_name, number):
     assert all(job["status"] != "STARTED" and job["status"] != "PENDING" for job in jobs)
     # The ledger: the run that passed, entered once; a first run that ran to its end, entered before it.
     entries = ledger_entries(os.path.join(work, "ledger"))
-    assert len(entries) == (2 if ran_to_the_end else 1), [(e["sequence"], e["result"], e["run"]) for e in entries]
+    assert len(entries) == proven + (2 if ran_to_the_end else 1), [(e["sequence"], e["result"], e["run"]) for e in entries]
     assert entries[-1]["result"] == "passed" and entries[-1]["report"]["started"] == report["started"], entries[-1]["run"]
     assert [e["previous"] for e in entries[1:]] == [e["sha256"] for e in entries[:-1]]
     return "%d launch job%s, %d cleanup job%s%s" % (len(launches), "" if len(launches) == 1 else "s", len(cleanups),
@@ -250,7 +280,7 @@ def main():
     for point in POINTS:
         if args.only and args.only != point["name"]:
             continue
-        for signal_name, number in SIGNALS:
+        for signal_name, number in [(name, number) for name, number in SIGNALS if name in point.get("signals", dict(SIGNALS))]:
             began = time.monotonic()
             try:
                 said = one_case(simulator, args.work, point, signal_name, number)
