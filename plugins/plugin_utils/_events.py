@@ -8,7 +8,8 @@ of the event source replication.recovery.service_events (extensions/eda/plugins/
 Each look costs what the interface allows at the least: one read of the account (it holds the
 projects and the service's clock), and per project one list of machines and one page of its
 newest jobs (only one job runs at a time in a project, so a job under way is always among the
-newest); the licences once in a while. What was seen is kept in a state - a plain dict the source
+newest); the licences once in a while. Where it helps - a project in which a machine's replication
+changed, or a machine left - its audit log since the last look says who did it. What was seen is kept in a state - a plain dict the source
 writes to its state file - so that a change is told once, also across restarts.
 
 The first look at a project tells nothing: it is what the next looks are compared with.
@@ -16,6 +17,7 @@ The first look at a project tells nothing: it is what the next looks are compare
 
 import time
 
+from ansible_collections.replication.recovery.plugins.module_utils._audit import read_audit_log
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import select_projects
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
@@ -27,6 +29,7 @@ JOBS_READ = 20  # the newest jobs of a project read each look
 LOG_TAIL = 5  # log lines a failed job's event carries
 DAY = 86400.0
 ENDED = ("COMPLETED", "FAILED")
+TOLD_BY_WHOM = ("replication_state_changed", "machine_removed")  # the changes a user's write may have made
 
 
 def replication_state(machine):
@@ -63,8 +66,10 @@ def valid_state(state):
 class Watcher:
     """Looks at the service and tells what changed since the last look (``look``)."""
 
-    def __init__(self, client, projects=None, lag_threshold=3600, backlog_looks=3, license_days=30, license_every=3600.0, state=None):
+    def __init__(self, client, projects=None, lag_threshold=3600, backlog_looks=3, license_days=30, license_every=3600.0, state=None,
+                 audit=True):
         self.client = client
+        self.audit = audit
         self.wanted = list(projects or [])
         self.lag_threshold = lag_threshold
         self.backlog_looks = backlog_looks
@@ -94,8 +99,11 @@ class Watcher:
             self.state["failing"] = None
         for project, machines, jobs in seen:
             known = self.state["projects"].get(project["id"])
-            current = dict(name=project["name"], machines={}, jobs={})
+            current = dict(name=project["name"], machines={}, jobs={}, seen=iso_time(now))
+            told = len(events)
             self.machines(project, machines, now, (known or {}).get("machines"), current["machines"], events)
+            if self.audit and known and known.get("seen"):
+                self.who(project, parse_time(known["seen"]), now, events[told:])
             self.jobs(project, jobs, now, (known or {}).get("jobs"), current["jobs"], events)
             self.state["projects"][project["id"]] = current
         for gone in set(self.state["projects"]) - set(project["id"] for project, unused, unused_jobs in seen):
@@ -148,6 +156,27 @@ class Watcher:
             for machine_id in sorted(set(known) - set(current)):
                 events.append(dict(type="machine_removed", project=where, machine=dict(id=machine_id, name=known[machine_id]["name"]),
                                    time=iso_time(now)))
+
+    def who(self, project, since, now, events):
+        """Who made the changes of ``events``: the newest write outside a job, between the two looks, that names the
+        machine (``by``, ``audit_event``). Read only when there is such a change; a log that cannot be read names nobody."""
+        asked = [event for event in events if event["type"] in TOLD_BY_WHOM]
+        if not asked:
+            return
+        try:
+            entries = read_audit_log(self.client, "/projects/%s/auditLog" % project["id"], since=since, until=now)
+        except Exception:  # pylint: disable=broad-exception-caught  # the events stand without their author
+            return
+        newest = {}
+        for entry in entries:
+            if entry.get("jobId"):
+                continue
+            for machine in entry.get("participatingMachines") or []:
+                newest[machine.get("machineCloudEndureId")] = entry  # oldest first: the last one stays
+        for event in asked:
+            entry = newest.get(event["machine"]["id"])
+            if entry:
+                event.update(by=entry.get("username"), audit_event=entry.get("eventName"))
 
     def jobs(self, project, jobs, now, known, current, events):
         where = dict(id=project["id"], name=project["name"])

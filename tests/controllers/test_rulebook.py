@@ -12,7 +12,7 @@ import time
 import pytest
 
 RULEBOOK = "replication.recovery.service_events"
-PAUSED = "Replication of web-1 in demo is paused (it was continuous)."
+PAUSED = "Replication of web-1 in demo is paused (it was continuous), by demo@example.com."
 
 
 def start(tmp_path, simulator, collections_path, name):

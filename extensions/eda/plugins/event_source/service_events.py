@@ -24,6 +24,7 @@ except ImportError:
 
 from ansible_collections.replication.recovery.plugins.module_utils._client import HAS_REQUESTS
 from ansible_collections.replication.recovery.plugins.module_utils._connection import connection_settings, make_client
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_flag, parse_number
 
 DOCUMENTATION = r"""
 ---
@@ -96,6 +97,12 @@ options:
     description: Seconds, on the service's clock, between reads of the licences.
     type: float
     default: 3600
+  audit:
+    description:
+      - Whether to read a project's audit log, since the last look, when a machine's replication changed in it or a
+        machine left - its events then say who did it (C(by), C(audit_event)). One more request, only then.
+    type: bool
+    default: true
   state_file:
     description: A JSON file that keeps what was seen between runs (written whole or not at all). Made when missing.
     type: path
@@ -126,17 +133,12 @@ EXAMPLES = r"""
 
 LOG = logging.getLogger("replication.recovery.service_events")
 CONNECTION = ("api_url", "username", "password", "api_token", "validate_certs", "ca_path", "timeout", "retry_timeout")
-KNOWN = CONNECTION + ("projects", "interval", "lag_threshold", "backlog_looks", "license_days", "license_interval", "state_file", "once")
+KNOWN = CONNECTION + ("projects", "interval", "lag_threshold", "backlog_looks", "license_days", "license_interval", "audit", "state_file", "once")
 
 
-def _number(args, name, default, kind=float):
-    value = args.get(name)
-    if value is None:
-        return default
-    try:
-        return kind(value)
-    except (TypeError, ValueError):
-        raise ValueError("%s must be a number, not %r" % (name, value))
+def _number(args, name, default):
+    value = parse_number(args.get(name), name)
+    return default if value is None else value
 
 
 def read_state(path):
@@ -179,10 +181,11 @@ def watcher_from(args):
     client = make_client(connection_settings(dict((name, args.get(name)) for name in CONNECTION)))
     if not client.has_credentials:
         raise ValueError("no credentials: give api_token, or username and password (or REPLICATION_SERVICE_* in the environment)")
-    license_days = _number(args, "license_days", 30, int)
-    return _events.Watcher(client, projects=projects, lag_threshold=_number(args, "lag_threshold", 3600, int),
-                           backlog_looks=_number(args, "backlog_looks", 3, int), license_days=license_days or None,
-                           license_every=_number(args, "license_interval", 3600.0), state=read_state(args.get("state_file")))
+    license_days = _number(args, "license_days", 30)
+    return _events.Watcher(client, projects=projects, lag_threshold=_number(args, "lag_threshold", 3600),
+                           backlog_looks=_number(args, "backlog_looks", 3), license_days=license_days or None,
+                           license_every=_number(args, "license_interval", 3600.0), state=read_state(args.get("state_file")),
+                           audit=parse_flag(args.get("audit"), "audit", default=True))
 
 
 async def main(queue, args):

@@ -41,6 +41,7 @@ class Service:
         self.projects = {"p1": dict(name="prod", machines=[machine("web-1"), machine("db-1")], jobs=[])}
         self.licenses = [{"id": "l1", "type": "DR", "count": 10, "used": 2, "expirationDateTime": iso_time(NOW + 90 * 86400)}]
         self.requests = []
+        self.audit = []
         self.down = False
 
     def _read(self, path):
@@ -54,6 +55,9 @@ class Service:
             return {"dateTime": {"dateTime": iso_time(self.now)},
                     "projects": {"items": [{"id": key, "name": p["name"]} for key, p in self.projects.items()]}}
         project = path.split("/")[2]
+        if path.endswith("/auditLog"):
+            window = (parse_time(params["fromDateTime"]), parse_time(params["toDateTime"]))
+            return {"items": [entry for entry in self.audit if window[0] <= parse_time(entry["timestamp"]) <= window[1]], "hasMoreResults": False}
         assert path.endswith("/jobs") and params == {"limit": 20}
         return {"items": copy.deepcopy(self.projects[project]["jobs"])}
 
@@ -101,8 +105,21 @@ def test_a_paused_machine_is_told_once_and_its_resumption_too():
     assert events == [{"type": "replication_state_changed", "project": {"id": "p1", "name": "prod"}, "machine": {"id": "web-1-id", "name": "web-1"},
                        "time": iso_time(NOW), "state": "paused", "previous": "continuous", "replication_status": "PAUSED"}]
     assert watcher.look() == []
+    # Who resumed it: the audit log between the two looks, read because something changed (and only then).
+    service.now += 60
+    service.audit = [{"timestamp": iso_time(service.now - 30), "eventName": "REPLICATION_STARTED", "username": "ops@example.com",
+                      "participatingMachines": [{"machineCloudEndureId": "web-1-id"}]},
+                     {"timestamp": iso_time(service.now - 20), "eventName": "MACHINES_LAUNCHED", "username": "robot@example.com", "jobId": "j1",
+                      "participatingMachines": [{"machineCloudEndureId": "web-1-id"}]}]
     service.projects["p1"]["machines"][0]["replicationStatus"] = "STARTED"
-    assert [(e["type"], e["state"], e["previous"]) for e in watcher.look()] == [("replication_state_changed", "continuous", "paused")]
+    service.requests = []
+    [resumed] = watcher.look()
+    assert (resumed["type"], resumed["state"], resumed["previous"]) == ("replication_state_changed", "continuous", "paused")
+    assert (resumed["by"], resumed["audit_event"]) == ("ops@example.com", "REPLICATION_STARTED")
+    assert service.requests.count("/projects/p1/auditLog") == 1
+    service.requests = []
+    watcher.look()
+    assert "/projects/p1/auditLog" not in service.requests
 
 
 @pytest.mark.parametrize("before, after, state", [
