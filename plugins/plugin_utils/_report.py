@@ -282,8 +282,7 @@ def report_of(record, schema, generated=None):
         excluded=record.get("excluded") or [],
         kept=run.cleanup.get("kept") or [],
         cleanup=run.cleanup.get("message") or "",
-        cleanup_job=dict((key, (run.cleanup.get("job") or {}).get(key)) for key in ("id", "status", "created", "ended"))
-        if run.cleanup.get("job") else None,
+        cleanup_job=run.cleanup.get("job"),  # id, status, created and ended, as runbook_clean_up keeps it
         job=dict(id=first_job.get("id"), type=first_job.get("type"), status=first_job.get("status"), created=first_job.get("creationDateTime"),
                  ended=first_job.get("endDateTime")) if first_job else None,
         waves=[dict(number=number, machines=wave["machines"], status=wave.get("status") or "pending", message=wave.get("message") or "",

@@ -55,14 +55,19 @@ def self_contained(parsed):
     assert "url(" not in "".join(parsed.text)
 
 
-def test_a_passed_run_leads_with_its_outcome_and_draws_each_machine_against_the_targets():
-    report = report_from(record())
-    text = page(report, "DR test", ledger=dict(sequence=7, sha256="ab" * 32, path="/ledger/00000007.json"))
+def whole(text, banner):
+    """The page parsed, once every tag is closed, nothing is fetched from elsewhere, and its banner has that colour."""
     parsed = Parsed(text)
     assert parsed.open == [] and parsed.unbalanced == []
     self_contained(parsed)
-    header = next(attrs for tag, attrs in parsed.tags if tag == "header")
-    assert PASSED_BANNER in header["style"]
+    assert banner in next(attrs for tag, attrs in parsed.tags if tag == "header")["style"]
+    return parsed
+
+
+def test_a_passed_run_leads_with_its_outcome_and_draws_each_machine_against_the_targets():
+    report = report_from(record())
+    text = page(report, "DR test", ledger=dict(sequence=7, sha256="ab" * 32, path="/ledger/00000007.json"))
+    parsed = whole(text, PASSED_BANNER)
     words = " ".join(parsed.text)
     assert words.index("DR test of production: PASSED") < words.index("RTO and RPO") < words.index("Timeline") < words.index("Ledger")
     assert "Entry 7, SHA-256" in words and "ab" * 32 in words
@@ -192,10 +197,7 @@ def test_the_health_page_leads_with_the_outcome_and_charts_lag_and_the_rto_forec
                                                                                 [change]))]
     report = health_report(proofs=proofs)
     text = page_of(report, dict(sequence=4, sha256="cd" * 32))
-    parsed = Parsed(text)
-    assert parsed.open == [] and parsed.unbalanced == []
-    self_contained(parsed)
-    assert FAILED_BANNER in next(attrs for tag, attrs in parsed.tags if tag == "header")["style"]
+    parsed = whole(text, FAILED_BANNER)
     words = " ".join(parsed.text)
     assert words.index("Fleet health: FAILED") < words.index("Failures (1)") < words.index("prod: FAILED") < words.index("Ledger")
     assert "prod/web-2: lag: 7200 s (at most 900 s)" in words
@@ -213,9 +215,7 @@ def test_the_health_page_leads_with_the_outcome_and_charts_lag_and_the_rto_forec
 def test_a_healthy_fleet_of_a_thousand_machines_stays_light():
     report = health_report(count=1000, lagging=False)
     text = page_of(report)
-    parsed = Parsed(text)
-    assert parsed.open == [] and parsed.unbalanced == []
-    assert PASSED_BANNER in next(attrs for tag, attrs in parsed.tags if tag == "header")["style"]
+    parsed = whole(text, PASSED_BANNER)
     # A histogram, and the machines in folded blocks of a hundred, the first open.
     assert "Replication lag (machines by Replication lag" in " ".join(parsed.text)
     blocks = [attrs for tag, attrs in parsed.tags if tag == "details"]
@@ -240,10 +240,7 @@ def test_the_clean_point_page_shows_each_machines_clean_point_and_the_data_it_gi
                                   for name, (unused, unused_id, taken) in planned["candidates"].items()), job="job-%d" % rounds)
     report = result_of(journal, NOW)
     text = page_of(report, dict(sequence=2, sha256="ef" * 32))
-    parsed = Parsed(text)
-    assert parsed.open == [] and parsed.unbalanced == []
-    self_contained(parsed)
-    assert PASSED_BANNER in next(attrs for tag, attrs in parsed.tags if tag == "header")["style"]
+    parsed = whole(text, PASSED_BANNER)
     words = " ".join(parsed.text)
     assert words.index("Clean point search of prod: PASSED") < words.index("Data given up")
     assert text.index("Data given up") < text.index("<h2>Rounds</h2>") < text.index("<h2>Machines</h2>") < text.index("<h2>Ledger</h2>")
