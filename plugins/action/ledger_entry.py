@@ -7,7 +7,7 @@ reports are. Documented in plugins/modules/ledger_entry.py."""
 
 from ansible.module_utils.common.text.converters import to_text
 
-from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append, directory_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, read_report
 
 
@@ -15,7 +15,7 @@ class ActionModule(RunbookStep):
     WITH_RUN = False
     SERVICE = False
     OPTIONS = dict(
-        ledger_dir=dict(type="path", required=True),
+        ledger_dir=dict(type="path"),
         runbook=dict(type="str", required=True),
         report=dict(type="path", required=True),
     )
@@ -24,8 +24,9 @@ class ActionModule(RunbookStep):
         if self.check_mode:
             return dict(skipped=True, msg="Check mode: nothing is entered in the ledger.")
         report = read_report(args["report"])
+        directory, unused = directory_of(args["ledger_dir"])
         try:
-            entry = append(args["ledger_dir"], args["runbook"], report)
+            entry = append(directory, args["runbook"], report)
         except (LedgerError, OSError) as error:
             raise StepFailed("The report %s was not entered in the ledger: %s" % (args["report"], to_text(error)))
         return dict(changed=entry.pop("appended"), ledger=entry)

@@ -9,7 +9,7 @@ import json
 import os
 
 from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import write_atomically
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import spoken, write_atomically
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 
 BREAKS_SHOWN = 10
@@ -19,7 +19,7 @@ class ActionModule(RunbookStep):
     WITH_RUN = False
     SERVICE = False
     OPTIONS = dict(
-        ledger_dir=dict(type="path", required=True),
+        ledger_dir=dict(type="path"),
         report_dir=dict(type="path"),
         period=dict(type="str", default="quarter", choices=["month", "quarter", "year"]),
         after=dict(type="str"),
@@ -29,18 +29,27 @@ class ActionModule(RunbookStep):
     )
 
     def step(self, args):
-        try:
-            entries, breaks = _ledger.verify(args["ledger_dir"], expected_head=args["expected_head"])
-        except _ledger.LedgerError as error:
-            raise StepFailed(str(error))
+        directory, by_default = _ledger.directory_of(args["ledger_dir"])
+        args["ledger_dir"] = directory
+        if by_default and not os.path.isdir(directory):
+            # The default ledger is made by the first run that enters a report: none yet is an empty ledger, not a broken one.
+            entries, breaks = [], []
+        else:
+            try:
+                entries, breaks = _ledger.verify(directory, expected_head=args["expected_head"])
+            except _ledger.LedgerError as error:
+                raise StepFailed(str(error))
         summary = _ledger.summary(entries, breaks, period=args["period"], after=args["after"], before=args["before"])
-        lines = ["The ledger %s: %d entries, head %s." % ("is whole" if not breaks else "is BROKEN in %d place%s" % (len(breaks), "s"[len(breaks) == 1:]),
-                                                          summary["entries"], summary["head"] or "-")]
+        lines = ["The ledger %s %s: %d entries, head %s." % (
+            directory, "is whole" if not breaks else "is BROKEN in %d place%s" % (len(breaks), "s"[len(breaks) == 1:]), summary["entries"],
+            summary["head"] or "none yet")]
         lines += breaks[:BREAKS_SHOWN]
         for project in summary["projects"]:
             forecast = project["rto_forecast"]
-            lines.append("%s: %d machines, %d never proven; RTO forecast p90 %s s against %s s." % (
-                project["name"], project["machines"], len(project["never_proven"]), forecast["p90_seconds"], forecast["target_seconds"]))
+            lines.append("%s: %d machines, %d never proven; RTO forecast p90 %s against %s." % (
+                project["name"], project["machines"], len(project["never_proven"]),
+                spoken(forecast["p90_seconds"]) if forecast["p90_seconds"] is not None else "not measured yet",
+                "a target of %s" % spoken(forecast["target_seconds"]) if forecast["target_seconds"] is not None else "no target"))
         files = None
         if args["report_dir"] and not self.check_mode:
             directory = os.path.realpath(os.path.expanduser(args["report_dir"]))

@@ -6,6 +6,7 @@
 plugins/modules/ledger_proof_info.py."""
 
 from ansible_collections.replication.recovery.plugins.plugin_utils import _proof
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 
 UNPROVEN_SHOWN = 10
@@ -25,8 +26,9 @@ class ActionModule(RunbookStep):
         projects = fleet.get("projects")
         if not isinstance(projects, list) or any(not isinstance(project, dict) or "machines" not in project for project in projects):
             raise StepFailed("fleet must be the result of replication.recovery.service_project_info with machines=true.")
-        source = _proof.FROM_LEDGER if args["ledger_dir"] else _proof.FROM_LIFE_CYCLE
-        entries, breaks = _proof.read_ledger(args["ledger_dir"]) if args["ledger_dir"] else (None, [])
+        ledger = to_read(args["ledger_dir"])
+        source = _proof.FROM_LEDGER if ledger else _proof.FROM_LIFE_CYCLE
+        entries, breaks = _proof.read_ledger(ledger) if ledger else (None, [])
         # One session for every project's audit log, unless the task brings one: a login per read would double the requests.
         proofs = [_proof.proofs_of(project, project["machines"], entries) for project in projects]
         reads = sum(1 for project, found in zip(projects, proofs) if _proof.audit_since(project["machines"], found))

@@ -7,10 +7,12 @@ extra variables and surveys give text), and one session for every later step. Do
 plugins/modules/runbook_begin.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    KINDS, LAUNCH_TYPES, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number, parse_point_policy, parse_test_network)
+    FROM_REPORT, KINDS, LAUNCH_TYPES, PER_MACHINE, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number, parse_point_policy,
+    parse_test_network)
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import read_plan
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import clean_points_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, new_run
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, new_run, now_iso
 
 GATE = dict(states=dict(type="raw", default=["continuous"]), max_lag=dict(type="raw"), no_backlog=dict(type="raw", default=False),
             enforce=dict(type="raw", default=True), name=dict(type="str", default="health gate"))
@@ -36,18 +38,27 @@ class ActionModule(RunbookStep):
         title=dict(type="str"),
         project=dict(type="str", required=True),
         launch_type=dict(type="str", choices=list(LAUNCH_TYPES), default="test"),
-        point_in_time=dict(type="raw", default="latest"),
+        point_in_time=dict(type="raw"),
+        points_strict=dict(type="raw", default=False),
+        pin_points=dict(type="raw", default=True),
+        pinned=dict(type="dict"),
+        plan=dict(type="path"),
+        replace=dict(type="raw"),
+        confirm=dict(type="str"),
+        roll_back=dict(type="raw", default=False),
         machines=dict(type="raw"),
         exclude=dict(type="raw"),
         waves=dict(type="raw"),
         recovery_plan=dict(type="str"),
         gate=dict(type="dict", default={}, options=GATE),
         adopt=dict(type="raw", default=True),
+        on_failed_over=dict(type="str", choices=["refuse", "stand", "own"], default="refuse"),
         clean_leftovers=dict(type="raw", default=False),
         blocking_launch_types=dict(type="raw", default=[]),
         clean_blocking=dict(type="raw", default=False),
         clean_blocking_option=dict(type="str", default="clean_blocking"),
         check_launch_settings=dict(type="raw", default=True),
+        launch_settings_strict=dict(type="raw", default=False),
         test_network=dict(type="raw"),
         targets=dict(type="dict", default={}, options=TARGETS),
         checks_tasks=dict(type="str"),
@@ -78,6 +89,7 @@ class ActionModule(RunbookStep):
         except StepFailed as failure:
             raise StepFailed(str(failure), run=self.path)
         record["username"] = (login.get("user") or {}).get("username")
+        record["account"] = (login.get("user") or {}).get("account")
         # The result holds the session: it is hidden from every output, at any verbosity.
         return dict(run=self.path, session=login["session"], user=record["username"], _ansible_no_log=True)
 
@@ -86,35 +98,46 @@ class ActionModule(RunbookStep):
         unproven = machines == [UNPROVEN]
         gate, targets = args["gate"] or {}, args["targets"] or {}
         max_lag = parse_number(gate.get("max_lag"), "gate.max_lag")
-        points_from = None
-        if isinstance(args["point_in_time"], str) and args["point_in_time"].strip().lower().startswith("from:"):
+        policy = parse_point_policy(args["point_in_time"], "%s_point_in_time" % args["runbook"])
+        points, points_from, plan = policy.get("points"), None, None
+        if policy["kind"] == FROM_REPORT:
             # The hand-off of a clean point search: each machine from the clean point its report names.
-            report = args["point_in_time"].strip()[len("from:"):].strip()
-            points, without = clean_points_of(report, project=args["project"])
-            point_in_time, points_in_time, points_from = "latest", points, dict(report=report, without=without)
-        else:
-            point_in_time, points_in_time = parse_point_policy(args["point_in_time"], "point_in_time")
+            points, without = clean_points_of(policy["report"], project=args["project"])
+            points_from = dict(report=policy["report"], without=without)
+        asked = dict(machines=None if unproven else machines, unproven=unproven, exclude=parse_list(args["exclude"], "exclude"),
+                     waves=parse_groups(args["waves"], "the waves"))
+        if not no_value(args["plan"]):
+            plan = self.plan_to_carry_out(args, asked, policy)
+            asked.update(machines=None, exclude=[], waves=plan["waves"])
+            policy = dict(kind=PER_MACHINE, given=True, points=plan["points"], said="the plan %s" % plan["path"], planned=True)
+            points = plan["points"]
         blocking = parse_list(args["blocking_launch_types"], "blocking_launch_types")
         unknown = [kind for kind in blocking if kind not in KINDS]
         if unknown:
             raise ValueError("blocking_launch_types are %s, not %s" % (", ".join(KINDS), ", ".join(map(str, unknown))))
+        replace = parse_list(args["replace"], "replace") if not plan else plan["replace"]
         return dict(
             runbook=args["runbook"], title=args["title"] or args["runbook"].replace("_", " "),
             project=args["project"], project_id=None, username=None,
-            launch_type=args["launch_type"], kind=kind_of(args["launch_type"]), point_in_time=point_in_time, points_in_time=points_in_time,
-            points_from=points_from, round=args["round"],
+            launch_type=args["launch_type"], kind=kind_of(args["launch_type"]), policy=policy, point_in_time=policy["said"],
+            points_in_time=points, points_from=points_from, pinned=args["pinned"] or {},
+            points_strict=parse_flag(args["points_strict"], "points_strict"), plan_file=plan,
+            pin=parse_flag(args["pin_points"], "pin_points", default=True),
+            replace=dict(machines=replace, confirm=None if no_value(args["confirm"]) else args["confirm"].strip()),
+            roll_back=parse_flag(args["roll_back"], "roll_back"),
+            round=args["round"],
             recovery_plan=None if no_value(args["recovery_plan"]) else args["recovery_plan"],
-            asked=dict(machines=None if unproven else machines, unproven=unproven, exclude=parse_list(args["exclude"], "exclude"),
-                       waves=parse_groups(args["waves"], "the waves")),
+            asked=asked,
             ledger_dir=args["ledger_dir"],
             gate=dict(states=parse_list(gate.get("states"), "gate.states") or ["continuous"], max_lag=max_lag,
                       no_backlog=parse_flag(gate.get("no_backlog"), "gate.no_backlog"), lag_threshold=600 if max_lag is None else max_lag,
                       enforce=parse_flag(gate.get("enforce"), "gate.enforce", default=True), name=gate.get("name") or "health gate"),
-            adopt=parse_flag(args["adopt"], "adopt", default=True),
+            adopt=parse_flag(args["adopt"], "adopt", default=True), on_failed_over=args["on_failed_over"],
             clean_leftovers=parse_flag(args["clean_leftovers"], "clean_leftovers"),
             blocking=dict(kinds=blocking, clean=parse_flag(args["clean_blocking"], "clean_blocking"), option=args["clean_blocking_option"],
                           machines=[]),
-            launch_settings=dict(check=parse_flag(args["check_launch_settings"], "check_launch_settings", default=True), problems={}),
+            launch_settings=dict(check=parse_flag(args["check_launch_settings"], "check_launch_settings", default=True),
+                                 strict=parse_flag(args["launch_settings_strict"], "launch_settings_strict"), problems={}, unproven={}),
             test_network=dict(network=parse_test_network(args["test_network"]), tested_in={}, found=[], restored=[], refused={}),
             targets=dict(rpo_seconds=parse_number(targets.get("rpo_seconds"), "targets.rpo_seconds"),
                          rto_seconds=parse_number(targets.get("rto_seconds"), "targets.rto_seconds")),
@@ -124,10 +147,34 @@ class ActionModule(RunbookStep):
                 keep_on_failure=parse_flag(args["keep_on_failure"], "keep_on_failure"),
                 host_prefix=args["host_prefix"], group=args["group"],
                 **dict((name, _wait_setting(args, name, default, positive)) for name, default, positive in DURATIONS)),
-            max_waves=args["max_waves"], check_mode=self.check_mode,
+            max_waves=args["max_waves"], check_mode=self.check_mode, began=now_iso(),
             started=None, machines=[], excluded=[], health={}, waves=[], launched={}, failed_machines={}, view={}, checked={},
-            earlier={}, cleanup={},
+            earlier={}, cleanup={}, stands={}, replaced={}, production={},
         )
+
+    def plan_to_carry_out(self, args, asked, policy):
+        """The plan written under --check that this run carries out exactly: its machines, waves and points in time.
+        Refused when it is no plan of this runbook and project, when it would have stopped, or when the run is also
+        given what the plan decides."""
+        plan = read_plan(args["plan"], args["runbook"])
+        if plan["project"] != args["project"] and plan.get("project_id") != args["project"]:
+            raise ValueError("the plan %s is of project %s, not %s" % (args["plan"], plan["project"], args["project"]))
+        if plan.get("launch_type") != args["launch_type"]:
+            raise ValueError("the plan %s launches %s machines, and this run %s ones" % (args["plan"], plan.get("launch_type"), args["launch_type"]))
+        if plan.get("would") != "launch":
+            raise ValueError("the plan %s would not launch: it stops (%s). Mend what it names and plan again with --check" % (
+                args["plan"], (plan.get("refused") or {}).get("message", "?")))
+        also = [option for option, value in (("machines", asked["machines"]), ("exclude", asked["exclude"]), ("waves", asked["waves"]),
+                                             ("point_in_time", policy["given"]), ("replace", parse_list(args["replace"], "replace")))
+                if value]
+        if also:
+            raise ValueError("the plan %s decides the machines, their waves and points in time, and what is replaced: give it without %s "
+                             "(or plan again with --check)" % (args["plan"], ", ".join(also)))
+        waves = [[machine["id"] for machine in plan["machines"] if machine.get("wave") == wave["number"]] for wave in plan["waves"]]
+        return dict(path=plan["path"], token=(plan.get("replace") or {}).get("token"), machines=plan["machines"], waves=waves,
+                    points=dict((machine["id"], machine["point_in_time"]["id"]) for machine in plan["machines"]
+                                if (machine.get("point_in_time") or {}).get("id") and not machine.get("stands")),
+                    replace=list((plan.get("replace") or {}).get("machines") or []))
 
     def refuse_what_does_not_go_together(self):
         record, asked = self.record, self.record["asked"]
@@ -144,6 +191,13 @@ class ActionModule(RunbookStep):
             problems.append("waves name their own machines: give them without the machines or a recovery plan")
         if record["test_network"]["network"] and record["kind"] != "test":
             problems.append("a test network is for test launches, not %s ones" % record["launch_type"])
+        if record["replace"]["machines"] and record["kind"] == "test":
+            problems.append("replace names production machines to replace, and a %s never replaces them" % record["title"])
+        if record["replace"]["machines"] and record["roll_back"]:
+            problems.append("replace terminates production machines for good, and a run that rolls back at its end would remove their "
+                            "replacements too: replace only in a run that commits")
+        if record["replace"]["machines"] and record["recovery_plan"]:
+            problems.append("replace is for launches of the machines it names, not for a recovery plan's run")
         if record["max_waves"] and len(asked["waves"]) > record["max_waves"]:
             problems.append("there are %d waves, and this way of running the %s runs at most %d (the role's main entry point, "
                             "in one play, runs any number)" % (len(asked["waves"]), record["title"], record["max_waves"]))

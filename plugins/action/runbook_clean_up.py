@@ -6,9 +6,10 @@
 machines - follow the cleanup job with progress, and prove it: read the machines again, and fail
 when one still has a target machine. Documented in plugins/modules/runbook_clean_up.py."""
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_TYPES, kind_of, parse_flag, parse_list
+from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_TYPES, PRODUCTION_KINDS, kind_of, parse_flag, parse_list
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
+from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, RECOVERED
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import production_machines, shown, standing
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, collect_checked, load
 
@@ -36,9 +37,41 @@ class ActionModule(RunbookStep):
             raise StepFailed("Give the run (the run of replication.recovery.runbook_begin), or the project whose target machines to clean up.")
         # On its own: a record of nothing but where to clean up, for follow() and the proof.
         self.record = None
-        return self.clean_up(args["project"], parse_list(args["machines"], "machines") or None, kind_of(args["launch_type"]),
-                             dict(cleanup_timeout=args["cleanup_timeout"], poll_interval=args["poll_interval"],
-                                  progress_interval=args["progress_interval"]))
+        settings = dict(cleanup_timeout=args["cleanup_timeout"], poll_interval=args["poll_interval"], progress_interval=args["progress_interval"])
+        machines, kind = parse_list(args["machines"], "machines") or None, kind_of(args["launch_type"])
+        if kind not in PRODUCTION_KINDS:
+            return self.clean_up(args["project"], machines, kind, settings)
+        return self.clean_up_drills(args["project"], machines, kind, settings)
+
+    def clean_up_drills(self, project, machines, kind, settings):
+        """Recovery or cutover machines, without a run: only those a DR test launched as its drill (module_utils._marks).
+        Any other runs production, and is refused - named, with nothing terminated."""
+        listed = self.service("service_machine_info", project=project, machines=machines)
+        production = production_machines([machine for machine in listed["machines"] if launch_type_of_replica(machine) == kind])
+        others = dict((name, entry) for name, entry in production.items() if not entry["drill"])
+        if others:
+            raise StepFailed("%s %s %s machine%s that run%s production (%s): a cleanup on its own terminates only a DR test's own drill "
+                             "machines. Nothing was terminated. Recovery machines go with the failback (failback_clean_recovery=true), or are "
+                             "replaced by a failover (failover_replace, with the token its plan prints)." % (
+                                 shown(sorted(others)), "has a" if len(others) == 1 else "have", kind, "" if len(others) == 1 else "s",
+                                 "s" if len(others) == 1 else "", "; ".join("%s: %s" % (name, standing(entry)) for name, entry in sorted(others.items()))))
+        drills = sorted(production)
+        self.record = dict(project_id=listed["project"]["id"], settings=settings)
+        try:
+            removed = self.clean_up(listed["project"]["id"], None, kind, settings, chosen=[production[name]["replica"] for name in drills],
+                                    production=[production[name]["replica"] for name in drills]) if drills else dict(removed=[], kept=[], job=None)
+            self.unmark(drills, DRILL)
+        finally:
+            self.record = None
+        return removed
+
+    def unmark(self, names, mark):
+        """Remove a mark of the runbooks (module_utils._marks) from the machines ``names`` of the run: one write for all."""
+        if not names or self.check_mode:
+            return
+        ids = dict((machine["name"], machine["id"]) for machine in self.record.get("machines") or []) if self.record.get("machines") else {}
+        self.service("service_machine_tags", project=self.record["project_id"], state="absent",
+                     tags=dict((ids.get(name, name), ["%s%s=*" % (MARK, mark)]) for name in names))
 
     def clean_up_the_run(self, keep, kept_because):
         record = self.record
@@ -51,16 +84,21 @@ class ActionModule(RunbookStep):
                 self.put_back_blueprints(switched)
             except StepFailed as failure:  # the next run puts them back first; the machines are cleaned up all the same
                 network["not_put_back"] = str(failure)
-        started = [name for wave in record["waves"] if wave.get("job") for name in wave["machines"]]
+        # A machine that stands (failed over already) is no machine of this run's: never cleaned up, whatever else happened.
+        stands = record.get("stands") or {}
+        started = [name for wave in record["waves"] if wave.get("job") for name in wave["machines"] if name not in stands]
         leftovers = record["earlier"].get("ours", [])
+        # A failover that keeps its recovery machines commits them (the failback keeps its machines launched back, unmarked).
+        committed = keep and record.get("on_failed_over") == "stand" and self.commit(started, stands)
         if not started and not leftovers:
-            record["cleanup"] = dict(status=SKIPPED, message="nothing was launched")
-            return dict(removed=[], kept=[])
+            record["cleanup"] = dict(status=SKIPPED, message="nothing was launched" + (
+                "; %d machines stand, failed over already" % len(stands) if stands else ""), kept=sorted(stands) if keep else [])
+            return dict(removed=[], kept=[], changed=bool(committed))
         launched = [name for name in started if name in record["launched"]]
         if keep:
-            record["cleanup"] = dict(status=SKIPPED, kept=launched, message="%s: %s" % (kept_because, shown(launched)))
-            self.say("The target machines are kept (%s): %s." % (kept_because, shown(launched)))
-            return dict(removed=[], kept=launched)
+            record["cleanup"] = dict(status=SKIPPED, kept=launched + sorted(stands), message="%s: %s" % (kept_because, shown(launched + sorted(stands))))
+            self.say("The target machines are kept (%s): %s." % (kept_because, shown(launched + sorted(stands))))
+            return dict(removed=[], kept=launched, changed=bool(committed))
         if record["settings"]["keep_on_failure"] and launched and report_of(record, "")["result"] == FAILED:
             record["cleanup"] = dict(status=SKIPPED, kept=launched,
                                      message="kept after the failure, as asked (clean them up with the role's cleanup phase): " + ", ".join(launched))
@@ -68,15 +106,32 @@ class ActionModule(RunbookStep):
             return dict(removed=[], kept=launched)
         # The machines of every wave that was started, by name (a job that did not end may still launch some),
         # and the target machines an earlier run of ours left, by ID.
-        removed = self.clean_up(record["project_id"], None, record["kind"], record["settings"], chosen=started + leftovers, proof=started)
+        # What the run launched (and adopted) is its own to terminate, recovery machines of a roll-back included.
+        removed = self.clean_up(record["project_id"], None, record["kind"], record["settings"], chosen=started + leftovers, proof=started,
+                                production=started + leftovers if record["kind"] in PRODUCTION_KINDS else None)
+        self.unmark(record.get("drill"), DRILL)
         # The cleanup job's request and end: the last span of every machine's timeline in the report.
         record["cleanup"] = dict(status=PASSED, removed_machines=removed["removed"], job=removed["job"],
                                  message="terminated %d target machines%s" % (len(removed["removed"]), ": " + shown(removed["removed"])
                                                                               if removed["removed"] else ""))
         return removed
 
-    def clean_up(self, project, machines, kind, settings, chosen=None, proof=None):
+    def commit(self, started, stands):
+        """The recovery machines a failover keeps run production from now on: each machine's mark names its recovery
+        machine (module_utils._marks), so that no later run adopts or removes it, and the failback finds it."""
+        record = self.record
+        names = [name for name in started if name in record["launched"]] + sorted(stands)
+        ids = dict((machine["name"], machine["id"]) for machine in record["machines"])
+        targets = dict((name, (record["launched"][name].get("target") or {}).get("id")) for name in started if name in record["launched"])
+        targets.update((name, entry["replica"]) for name, entry in stands.items() if not entry.get("committed"))
+        marks = dict((ids[name], ["%s%s=%s" % (MARK, RECOVERED, targets[name])]) for name in names if targets.get(name))
+        if marks and not self.check_mode:
+            return self.service("service_machine_tags", project=record["project_id"], tags=marks).get("changed")
+        return False
+
+    def clean_up(self, project, machines, kind, settings, chosen=None, proof=None, production=None):
         cleaned = self.service("service_replica_cleanup", project=project, machines=machines, replicas=chosen, launch_types=[kind],
+                               terminate_production=production or None,
                                wait=False, wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
         removed = cleaned.get("removed_machines") or []
         job = cleaned.get("job")
@@ -89,7 +144,7 @@ class ActionModule(RunbookStep):
             self.prove_gone(project, list(dict.fromkeys((proof or machines or []) + removed)), kind)
         self.say("%s %d target machines%s." % ("Would terminate" if self.check_mode else "Terminated", len(removed),
                                                ": " + shown(removed) if removed else ""))
-        return dict(removed=removed, kept=[], job=dict(id=job["id"], status=job["status"], created=job.get("creationDateTime"),
+        return dict(removed=removed, kept=[], changed=bool(removed), job=dict(id=job["id"], status=job["status"], created=job.get("creationDateTime"),
                                                        ended=job.get("endDateTime")) if job else None)
 
     def follow_cleanup(self, project, job, settings):

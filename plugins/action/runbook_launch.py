@@ -6,10 +6,17 @@
 of progress every progress interval; or, for a wave an earlier run launched, adopt its job. A wave
 after one that failed is not launched. Documented in plugins/modules/runbook_launch.py."""
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import active
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown, wave_failure
+import time
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import BEFORE, POINT, PRODUCTION_KINDS, active, moment_said, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown, thinned, wave_failure
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, SWITCHED_EARLIER, RunbookStep, StepFailed, collect_checked, note_stopped, trimmed_job)
+
+# Points in time read this long before a wave's launch are read again: the service may have thinned them out since.
+POINTS_FRESH_SECONDS = 60
 
 
 class ActionModule(RunbookStep):
@@ -38,9 +45,13 @@ class ActionModule(RunbookStep):
                     later.update(status="not launched", message="wave %d failed: %s" % (index, stopped))
                 self.say("Wave %d is not launched, nor any after it: wave %d failed (%s)." % (index + 1, index, stopped))
                 return dict(result, next_wave=None, stopped=wave["message"])
-        names = wave["machines"]
-        if not names:
+        if not wave["machines"]:
             wave.update(status="empty", message="no machine takes part")
+            return result
+        # A machine failed over already stands: reported as it is, never launched over (runbook_read).
+        names = [name for name in wave["machines"] if name not in record.get("stands", {})]
+        if not names:
+            wave.update(status="stands", message="every machine of the wave is failed over already: nothing to launch")
             return result
         adopted = record["earlier"].get("adopted", {}).get(str(index))
         if adopted:
@@ -52,41 +63,93 @@ class ActionModule(RunbookStep):
             record["earlier"].setdefault("messages", []).append(
                 "wave %d: adopted the launch job %s of an earlier run, created %s" % (index + 1, job["id"], job["creationDateTime"]))
         else:
+            self.points_still_there(index, names)
             # An isolated test: the blueprints take the test network just before the launch, and are put back once it ended.
             diff = self.switch_to_test_network(names) if record["test_network"]["network"] else None
+            self.claim_the_drill(names)
             job = self.start(names)
             if job is None:  # check mode: nothing was launched
                 wave.update(status="would launch")
                 record.setdefault("predicted", []).extend(names)
                 # --check --diff shows the switch the test network would make (Ansible shows a diff of a change only).
-                return dict(result, would_launch=names, **(dict(diff=diff, changed=True) if diff else {}))
+                # Under --check a wave that would launch is a change, as it is in the real run.
+                return dict(result, would_launch=names, changed=True, **(dict(diff=diff) if diff else {}))
         wave["job"] = trimmed_job(job)
         if active(job):
+            self.say("Launch job %s of wave %d runs in the service. If this run is stopped, the job goes on there: run again to adopt it, "
+                     "or with --check to see what the next run does." % (job["id"], index + 1))
             job = self.follow(job, "launch job", record["settings"]["launch_timeout"])
         if record["test_network"]["network"] or set(names) & set(record["test_network"]["found"]):
             self.put_back_blueprints(names)
         self.record_outcome(wave, job, names)
-        result.update(job=dict(id=job["id"], status=job["status"]), launched=sum(1 for name in names if name in record["launched"]),
+        result.update(job=dict(id=job["id"], status=job["status"]), launched=sum(1 for name in names if name in record["launched"]), changed=not adopted,
                       failed_machines=[name for name in names if name in record["failed_machines"]][:10])
         return result
 
+    def points_still_there(self, index, names):
+        """The wave's pinned points, read again unless they were read just now: a point the service thinned out since is
+        replaced by the newest point before it that remains, and the report says so with the extra data lost - or, when
+        the run is strict (or nothing remains before it), the run stops before this wave."""
+        record = self.record
+        pinned = record.get("pinned") or {}
+        if record.get("plan") or not any(name in pinned for name in names):
+            return
+        read_at = parse_time(record["pinned_at"]) if record.get("pinned_at") else 0
+        if index == 0 and time.time() - read_at < POINTS_FRESH_SECONDS:
+            return
+        ids = dict((machine["name"], machine["id"]) for machine in record["machines"])
+        read = self.service("service_point_in_time_info", project=record["project_id"], machines=[ids[name] for name in names if name in pinned])
+        gone = thinned(pinned, dict((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"]),
+                       [(name, ids[name]) for name in names])
+        if not gone:
+            return
+        lines = ["%s: the point of %s (%s) %s" % (
+            name, moment_said(parse_time(found["planned"]["date_time"])), found["planned"]["id"],
+            "would be replaced by the point of %s, %s more data lost" % (moment_said(parse_time(found["replacement"]["date_time"])),
+                                                                         spoken(found["extra_seconds"]))
+            if found["replacement"] else "has no point before it left") for name, found in sorted(gone.items())]
+        if record.get("points_strict") or any(found["replacement"] is None for found in gone.values()):
+            message = "points in time pinned when the run began were thinned out by the service before wave %d, which is not launched%s: %s" % (
+                index + 1, " (points_strict)" if record.get("points_strict") else "", "; ".join(lines))
+            for later in record["waves"][index:]:
+                later.update(status="not launched", message=message)
+            raise StepFailed(message[0].upper() + message[1:] + ".")
+        for name, found in gone.items():
+            pinned[name] = found["replacement"]
+            record.setdefault("repinned", {})[name] = dict(found, wave=index + 1)
+        self.say("Thinned out by the service before wave %d, replaced by the newest point before each: %s." % (
+            index + 1, "; ".join(line.replace("would be replaced", "replaced") for line in lines)))
+
+    def claim_the_drill(self, names):
+        """A DR test that launches recovery or cutover machines marks them as its drill first (module_utils._marks): the
+        next DR test adopts or cleans them up as its own, and no failover takes them for production."""
+        record = self.record
+        if record["kind"] not in PRODUCTION_KINDS or (record.get("on_failed_over") or "refuse") != "refuse" or self.check_mode:
+            return
+        ids = dict((machine["name"], machine["id"]) for machine in record["machines"])
+        self.service("service_machine_tags", project=record["project_id"],
+                     tags=dict((ids[name], ["%s%s=%s" % (MARK, DRILL, record["started"])]) for name in names))
+        record["drill"] = sorted(set(record.get("drill") or []) | set(names))
+
     def start(self, names):
-        """Start the wave's launch job (or the recovery plan's run); in check mode, None. The points in
-        time chosen for a moment or given per machine are recorded (in check mode too: the plan shows them)."""
+        """Start the wave's launch job from the points pinned when the run began (or run the recovery plan, from the
+        point the service picks); in check mode, None."""
         record, settings = self.record, self.record["settings"]
-        common = dict(project=record["project_id"], point_in_time=record["point_in_time"], force=True, wait=False,
-                      wait_timeout=settings["launch_timeout"], poll_interval=settings["poll_interval"])
+        common = dict(project=record["project_id"], force=True, wait=False, wait_timeout=settings["launch_timeout"],
+                      poll_interval=settings["poll_interval"])
         if record.get("plan"):
-            started = self.service("service_recovery_plan_run", plan=record["plan"]["id"], mode=record["launch_type"], **common)
+            policy = record["policy"]
+            point = policy["id"] if policy["kind"] == POINT else policy["at"] if policy["kind"] == BEFORE else "latest"
+            started = self.service("service_recovery_plan_run", plan=record["plan"]["id"], mode=record["launch_type"], point_in_time=point,
+                                   replace_production=sorted(record.get("replaced") or {}) or None, **common)
         else:
             ids = dict((machine["name"], machine["id"]) for machine in record["machines"])
-            wave = set(names) | set(ids[name] for name in names)
-            given = dict((name, point) for name, point in (record.get("points_in_time") or {}).items() if name in wave)
+            pinned = record.get("pinned") or {}
+            points = dict((ids[name], pinned[name]["id"]) for name in names if name in pinned)
             started = self.service("service_launch", machines=[ids[name] for name in names], launch_type=record["launch_type"],
-                                   points_in_time=given or None, **common)
-        for chosen in started.get("points_in_time") or []:
-            record.setdefault("chosen_points", {})[chosen["machine_name"]] = dict(id=chosen["point_in_time"]["id"],
-                                                                                  date_time=chosen["point_in_time"]["dateTime"])
+                                   points_in_time=points or None, check_points=False if points else None,
+                                   replace_production=[ids[name] for name in names if name in (record.get("replaced") or {})] or None,
+                                   **common)
         return started.get("job")
 
     def record_outcome(self, wave, job, names):
@@ -97,7 +160,10 @@ class ActionModule(RunbookStep):
                                    job=job["id"])
             entries = [entry for step in outcome.get("steps") or [] for entry in step["machines"]]
         else:
-            outcome = self.service("service_launch", failed_ok=True, project=record["project_id"], job=job["id"])
+            # A launch from pinned points has their times in the record: the outcome reads no point again.
+            pinned = not wave.get("adopted") and any(name in (record.get("pinned") or {}) for name in names)
+            outcome = self.service("service_launch", failed_ok=True, project=record["project_id"], job=job["id"],
+                                   check_points=False if pinned or not record.get("pin", True) else None)
             entries = outcome.get("launched") or []
         if outcome.get("failed") and "failed_machines" not in outcome:
             raise StepFailed(outcome.get("msg") or "The launch job %s could not be read." % job["id"])
@@ -106,11 +172,14 @@ class ActionModule(RunbookStep):
         wave.update(job=trimmed_job(job, failed), status="launched" if job["status"] == "COMPLETED" else "failed",
                     message="" if job["status"] == "COMPLETED" else "%s %s %s" % (job["type"], job["id"], job["status"]))
         number = record["waves"].index(wave) + 1
+        pinned = record.get("pinned") or {}
         for entry in entries:
             target = entry.get("target_machine") or {}
+            # The point's time: the pinned one's, when the machine launched from it (no read of its own).
+            point = pinned.get(entry["machine_name"]) or {}
+            date_time = entry.get("point_in_time_date_time") or (point.get("date_time") if point.get("id") == target.get("pointInTime") else None)
             record["launched"][entry["machine_name"]] = dict(
-                id=entry["machine_id"], wave=number, target=target,
-                point_in_time=dict(id=target.get("pointInTime"), date_time=entry.get("point_in_time_date_time")))
+                id=entry["machine_id"], wave=number, target=target, point_in_time=dict(id=target.get("pointInTime"), date_time=date_time))
         for name in failed:
             record["failed_machines"][name] = wave["job"]["lines"].get(name) or outcome.get("msg") or "nothing was launched"
         launched = sum(1 for name in names if name in record["launched"])

@@ -6,14 +6,24 @@
 which waves, whether they are ready, and what an earlier run left. Documented in
 plugins/modules/runbook_read.py."""
 
+from ansible_collections.replication.recovery.plugins.module_utils._domain import TEST_NETWORK_OPTIONS, moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
-    Refused, blocking_machines, earlier_run, health_gate, shown, take_part)
+    Refused, blocking_machines, earlier_run, health_gate, later_than_now, pin_points, production_machines, replace_token, shown, standing,
+    take_part)
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import proofs_of, read_ledger, said, unproven
-from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, trimmed_job
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, now_iso, trimmed_job
 
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
 JOBS_READ = 50
 UNHEALTHY_SHOWN = 5
+# What a runbook does with machines that are failed over (runbook_begin's on_failed_over).
+REFUSE, STAND, OWN = "refuse", "stand", "own"
+
+
+def _and(words):
+    words = list(words)
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
 def sentences(lines):
@@ -35,11 +45,14 @@ class ActionModule(RunbookStep):
         view = self.service("service_machine_info", project=record["project"], lag_threshold=record["gate"]["lag_threshold"],
                             prove_launch_settings=record["launch_settings"]["check"] or bool(record["test_network"]["network"]))
         record.update(project_id=view["project"]["id"], started=view["service_time"])
+        future = later_than_now(record["policy"], parse_time(view["service_time"]))
+        if future:
+            raise StepFailed("%s; nothing was launched." % future)
         asked = record["asked"]
         named = self.unproven_machines(view) if asked.get("unproven") else asked["machines"]
         if named == []:
             record.update(machines=[], waves=[], nothing_to_test=True)
-            return dict(machines=0, excluded=[], waves=[], adopted=[], to_clean=[])
+            return dict(machines=0, excluded=[], waves=[], adopted=[], to_clean=[], stands=[])
         try:
             chosen = take_part(view["machines"], named=named, exclude=asked["exclude"], waves=asked["waves"],
                                plan=[step_machine for step in plan["steps"] for step_machine in step["machines"]] if plan else None)
@@ -55,40 +68,181 @@ class ActionModule(RunbookStep):
         record.update(machines=chosen["machines"], excluded=chosen["excluded"],
                       waves=[dict(machines=names, status="pending") for names in chosen["waves"]])
         taking_part = [by_name[machine["name"]] for machine in chosen["machines"]]
-        verdicts = health_gate(taking_part, max_lag=record["gate"]["max_lag"], no_backlog=record["gate"]["no_backlog"],
-                               states=record["gate"]["states"])
-        if not record["gate"]["enforce"]:
-            for verdict in verdicts:
-                verdict.update(forced=not verdict["passed"], forced_because=record["gate"].get("not_enforced_because"))
-        record["health"] = dict((verdict["name"], verdict) for verdict in verdicts)
+        production = production_machines(taking_part)
+        on_failed_over = record.get("on_failed_over") or REFUSE
         record["blocking"]["machines"] = blocking_machines(taking_part, record["blocking"]["kinds"])
+        if on_failed_over == STAND:
+            # A DR test's drill is a DR test's machine, in the failover's way as any other.
+            record["blocking"]["machines"] += [dict(name=name, id=entry["id"], replica=entry["replica"], kind="test (a DR test's %s drill)" % entry["kind"])
+                                               for name, entry in sorted(production.items()) if entry["drill"]]
         self.note_launch_settings(view.get("launch_settings"), taking_part)
         strangers = sorted(set(((record["test_network"]["network"] or {}).get("machines") or {})) - set(by_name))
         if strangers:
             raise StepFailed("The test network's machines name %s, not machines of project %s; nothing was launched." % (
                 shown(strangers), record["project"]))
         ids = dict((machine["name"], machine["id"]) for machine in chosen["machines"])
+        # Production is none of an earlier run's business, unless this runbook owns it (the failback's recovery machines)
+        # or a stopped run of this very runbook launched it and did not commit it (a failover adopts its waves).
+        spare = list(record.get("spare") or ()) + [entry["replica"] for entry in production.values()
+                                                    if on_failed_over == REFUSE and not entry["drill"]
+                                                    or on_failed_over == STAND and (entry["committed"] or entry["drill"])]
         earlier = earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"],
                               plan=bool(plan), waves=[[ids[name] for name in wave] for wave in chosen["waves"]], adopt=record["adopt"],
-                              spare=record.get("spare") or (), keeps=bool(record.get("keeps_launched")))
+                              spare=spare, keeps=bool(record.get("keeps_launched")) or on_failed_over == STAND)
         self.record_earlier(earlier)
+        adopted = set(name for index in earlier["adopted"] for name in chosen["waves"][index])
+        if on_failed_over != OWN:
+            self.judge_production(dict((name, entry) for name, entry in production.items() if name not in adopted), on_failed_over)
+        to_launch = [machine for machine in chosen["machines"] if machine["name"] not in adopted and machine["name"] not in record["stands"]]
+        self.pin([machine for machine in chosen["machines"] if machine["name"] not in adopted], to_launch)
+        verdicts = health_gate([by_name[machine["name"]] for machine in chosen["machines"] if machine["name"] not in record["stands"]],
+                               max_lag=record["gate"]["max_lag"], no_backlog=record["gate"]["no_backlog"], states=record["gate"]["states"])
+        if not record["gate"]["enforce"]:
+            for verdict in verdicts:
+                verdict.update(forced=not verdict["passed"], forced_because=record["gate"].get("not_enforced_because"))
+        record["health"] = dict((verdict["name"], verdict) for verdict in verdicts)
+        record["to_launch"] = [machine["name"] for machine in to_launch]
         self.say_what_was_judged(verdicts)
-        self.stop_unless_ready(verdicts, earlier)
+        self.stop_unless_ready(verdicts, earlier, to_launch)
         return dict(machines=len(chosen["machines"]), excluded=chosen["excluded"], waves=[len(wave) for wave in chosen["waves"]],
-                    adopted=sorted(index + 1 for index in earlier["adopted"]), to_clean=[left["name"] for left in earlier["clean"]])
+                    adopted=sorted(index + 1 for index in earlier["adopted"]), to_clean=[left["name"] for left in earlier["clean"]],
+                    stands=sorted(record["stands"]))
+
+    # -- production: machines failed over -----------------------------------------------------------------
+
+    def judge_production(self, production, on_failed_over):
+        """The run's machines that are failed over (their recovery or cutover machine runs production), other than
+        those of a launch this run adopts: refused, before anything is written, by every runbook but the failover; for
+        the failover they stand - reported as they are, never launched over - unless named in replace and confirmed."""
+        record = self.record
+        production = dict((name, entry) for name, entry in production.items() if not (on_failed_over == STAND and entry["drill"]))
+        if on_failed_over == REFUSE:
+            production = dict((name, entry) for name, entry in production.items() if not entry["drill"] or record["kind"] == "test")
+        replace = self.replaced(production)
+        if not production:
+            return
+        targets = self.targets_of(production)
+        record["production"] = dict((name, dict(entry, target=targets.get(name) or {})) for name, entry in production.items())
+        if on_failed_over == REFUSE:
+            self.refuse_production(record["production"])
+        for name, entry in record["production"].items():
+            if name in replace:
+                record["replaced"][name] = entry
+            else:
+                record["stands"][name] = dict(entry, said=standing(entry, entry["target"]))
+        planned = [machine["name"] for machine in (record.get("plan_file") or {}).get("machines") or []
+                   if not machine.get("stands") and machine["name"] in record["stands"]]
+        if planned:
+            raise StepFailed("The plan %s launches %s, which %s failed over now: %s. Nothing was launched or terminated. Plan again with "
+                             "--check." % (record["plan_file"]["path"], shown(planned), "is" if len(planned) == 1 else "are",
+                                           "; ".join("%s: %s" % (name, record["stands"][name]["said"]) for name in planned[:5])))
+
+    def replaced(self, production):
+        """The machines named in replace: each must be failed over; their token must be the one the plan printed."""
+        record = self.record
+        wanted = record["replace"]["machines"]
+        if not wanted:
+            return {}
+        by_value = dict((value, name) for name, entry in production.items() for value in (name, entry["id"]))
+        unknown = [value for value in wanted if value not in by_value]
+        if unknown:
+            raise StepFailed("replace names %s, which %s no failed-over machine of the run: only a machine whose recovery or cutover machine "
+                             "runs is replaced (the others are launched as they are). Nothing was launched or terminated." % (
+                                 shown(unknown), "is" if len(unknown) == 1 else "are"))
+        replace = dict((by_value[value], production[by_value[value]]) for value in wanted)
+        token = replace_token(record["project_id"], dict((name, entry["replica"]) for name, entry in replace.items()))
+        record["replace"].update(token=token, names=sorted(replace))
+        planned = (record.get("plan_file") or {}).get("token")
+        if not self.check_mode and (record["replace"]["confirm"] != token or (planned and planned != token)):
+            given = record["replace"]["confirm"]
+            raise StepFailed("Replacing the production machines of %s needs the confirmation token of its plan; %s. Nothing was launched or "
+                             "terminated. Run the failover with --check and the same replace: its plan says what is terminated and "
+                             "launched, and prints the token to give as confirm." % (
+                                 shown(sorted(replace)), "none was given" if not given else
+                                 "the token given (%s) is not this plan's: the plan, or the machines, changed since it was printed" % given))
+        return replace
+
+    def targets_of(self, production):
+        """The target machines of the failed-over machines, as the service describes them: one read each (the
+        interface has no list of them)."""
+        looked = self.service("service_machine_info", project=self.record["project_id"], machines=[entry["id"] for entry in production.values()],
+                              include_target_machine=True)
+        return dict((machine["name"], machine.get("target_machine") or {}) for machine in looked["machines"])
+
+    def refuse_production(self, production):
+        record = self.record
+        lines = ["%s: %s" % (name, standing(entry, entry["target"])) for name, entry in sorted(production.items())]
+        cut_over = sorted(name for name, entry in production.items() if entry["kind"] == "cutover")
+        advice = ("Fail back first (replication.recovery.failback), or leave them out (%s_exclude)" % record["runbook"]
+                  if not cut_over else
+                  "They run production since a failback launched them back (or a cutover): a %s never replaces them. To test those "
+                  "machines without removing them, protect them as source machines of a project of their own (install the agent on "
+                  "them, replication.recovery.protect) and test that project; or leave them out (%s_exclude)" % (record["title"], record["runbook"]))
+        raise StepFailed("%d of the machines of this %s are failed over, and their %s machines run production: %s. A %s launch terminates "
+                         "a machine's target machine first, so this %s never launches them; nothing was launched or terminated. %s." % (
+                             len(production), record["title"], " and ".join(sorted(set(entry["kind"] for entry in production.values()))),
+                             sentences(lines), record["launch_type"], record["title"], advice))
+
+    # -- points in time, pinned once -----------------------------------------------------------------------
+
+    def pin(self, machines, to_launch):
+        """Every machine's point in time, resolved once when the run begins, before the first launch: each wave
+        launches these (runbook_launch replaces one the service thinned out meanwhile). One read of each machine's
+        points (the interface has no list of them) - the read the RPO needs anyway. A failed-over machine that stands
+        is compared with what was asked: another point would launch, and that is refused, naming the difference."""
+        record = self.record
+        # A recovery plan's run takes one point for all, chosen by the service; a runbook that launches one wave from the latest
+        # point right after its read (the failback) asks for none.
+        if record.get("plan") or not machines or not record.get("pin", True):
+            return
+        given = record.get("pinned") or {}
+        unread = [machine for machine in machines if machine["name"] not in given and machine["id"] not in given]
+        points_of = {}
+        if unread:
+            read = self.service("service_point_in_time_info", project=record["project_id"], machines=[machine["id"] for machine in unread])
+            points_of = dict((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"])
+        pinned, problems = pin_points(record["policy"], unread, points_of, record.get("points_in_time"))
+        for machine in machines:
+            point = given.get(machine["name"]) or given.get(machine["id"])
+            if point:
+                pinned[machine["name"]] = dict(id=point["id"], date_time=point.get("date_time") or point.get("dateTime"))
+        record["pinned"] = pinned
+        record["pinned_at"] = now_iso()
+        stands = record["stands"]
+        for name, entry in stands.items():
+            listed = points_of.get(entry["id"]) or []
+            entry["point"] = next((dict(id=p["id"], date_time=p["dateTime"]) for p in listed if p["id"] == entry["target"].get("pointInTime")), None)
+            entry["said"] = standing(entry, entry["target"], entry["point"] and dict(id=entry["point"]["id"], dateTime=entry["point"]["date_time"]))
+        launching = set(machine["name"] for machine in to_launch)
+        problems = [problem for problem in problems if problem.split(" ", 1)[0] in launching or problem.split(" ", 1)[0] not in stands]
+        if problems:
+            raise StepFailed("%s; nothing was launched. %s" % (
+                sentences(problems), "Plan again with --check." if (record["policy"].get("planned")) else
+                "Choose another point in time (%s_point_in_time), or leave those machines out." % record["runbook"]))
+        if record["policy"]["given"] and not record["policy"].get("planned"):
+            differs = ["%s: %s; asked %s, which is the point in time of %s (%s)" % (
+                name, entry["said"], record["policy"]["said"], moment_said(parse_time(pinned[name]["date_time"]), whole=True), pinned[name]["id"])
+                if name in pinned else "%s: %s; asked %s, which has none for it" % (name, entry["said"], record["policy"]["said"])
+                for name, entry in sorted(stands.items()) if name not in pinned or pinned[name]["id"] != entry["target"].get("pointInTime")]
+            if differs:
+                raise StepFailed("What stands differs from what this %s was asked; nothing was launched or terminated. %s. To keep what stands, "
+                                 "run it without %s_point_in_time: it reports what stands and launches nothing. To replace them, plan with "
+                                 "--check and %s_replace naming them, then run with the token the plan prints as %s_confirm." % (
+                                     record["title"], sentences(differs), record["runbook"], record["runbook"], record["runbook"]))
 
     def unproven_machines(self, view):
         """The IDs of the machines to test for machines=unproven: those whose replication is not stopped that changed since
         their last proof, or were never proven (plugin_utils._proof); the choice is a check of the run, with the reasons."""
         record = self.record
         machines = [machine for machine in view["machines"] if machine.get("replicationStatus") != "STOPPED"]
-        entries, breaks = read_ledger(record["ledger_dir"]) if record.get("ledger_dir") else (None, [])
+        ledger = to_read(record.get("ledger_dir"))
+        entries, breaks = read_ledger(ledger) if ledger else (None, [])
         if breaks:
             raise StepFailed("The ledger at %s is broken, and the machines it proves cannot be trusted; nothing was launched. %s Run "
-                             "replication.recovery.evidence to see every break." % (record["ledger_dir"], " ".join(breaks[:3])))
+                             "replication.recovery.evidence to see every break." % (ledger, " ".join(breaks[:3])))
         judged = self.judged_proofs(view["project"], machines, proofs_of(view["project"], machines, entries), view["service_time"])
         chosen = unproven(judged)
-        source = "the ledger of runs" if record.get("ledger_dir") else "no ledger named: proven means test-launched, by the service's record"
+        source = "the ledger of runs" if ledger else "no ledger yet: proven means test-launched, by the service's record"
         lines = ["%s: %s" % (machine["name"], said(machine)) for machine in chosen]
         message = ("%d of %d machines are not proven (%s): %s" % (len(chosen), len(judged), source, sentences(lines)) if chosen
                    else "every machine of project %s is proven (%s): none changed since it last passed; nothing to test" % (record["project"], source))
@@ -115,7 +269,15 @@ class ActionModule(RunbookStep):
         if not self.record["launch_settings"]["check"]:
             return
         problems = dict((name, messages) for name, messages in proven["problems"].items() if name in names)
-        self.record["launch_settings"].update(checked=True, region=proven["region"]["name"], problems=problems)
+        # What the test network sets is no default: the launch takes it from the switched blueprint.
+        network = self.record["test_network"]["network"] or {}
+        set_by_network = set(TEST_NETWORK_OPTIONS[option] for option in network if option in TEST_NETWORK_OPTIONS)
+        defaults = dict((name, [member for member in members if member not in set_by_network])
+                        for name, members in (proven.get("defaults") or {}).items() if name in names)
+        self.record["launch_settings"].update(checked=True, region=proven["region"]["name"], problems=problems,
+                                              defaults=dict((name, members) for name, members in defaults.items() if members),
+                                              private_ips=dict((name, ips) for name, ips in (proven.get("private_ips") or {}).items()
+                                                               if name in names))
 
     def read_plan(self):
         record = self.record
@@ -142,24 +304,42 @@ class ActionModule(RunbookStep):
     def say_what_was_judged(self, verdicts):
         record, earlier = self.record, self.record["earlier"]
         unhealthy = ["%s: NOT READY: %s" % (verdict["name"], "; ".join(verdict["reasons"])) for verdict in verdicts if not verdict["passed"]]
-        self.say("%d of %d machines of project %s pass the %s%s%s." % (
-            len(verdicts) - len(unhealthy), len(verdicts), record["project"], record["gate"].get("name", "health gate"),
-            " in %d waves (%s)" % (len(record["waves"]), ", ".join(str(len(wave["machines"])) for wave in record["waves"]))
-            if len(record["waves"]) > 1 else "", "; excluded: " + shown(record["excluded"]) if record["excluded"] else ""))
+        if not verdicts:
+            self.say("Every machine of this %s in project %s (%d) is failed over already: nothing to launch." % (
+                record["title"], record["project"], len(record["stands"])))
+        else:
+            self.say("%d of %d machines of project %s pass the %s%s%s." % (
+                len(verdicts) - len(unhealthy), len(verdicts), record["project"], record["gate"].get("name", "health gate"),
+                " in %d waves (%s)" % (len(record["waves"]), ", ".join(str(len(wave["machines"])) for wave in record["waves"]))
+                if len(record["waves"]) > 1 else "", "; excluded: " + shown(record["excluded"]) if record["excluded"] else ""))
         for line in unhealthy[:UNHEALTHY_SHOWN]:
             self.say(line)
+        running = earlier.get("running")
         for index, job in sorted(earlier["adopted"].items()):
-            self.say("Wave %d was launched by an earlier run of this %s (%s %s, %s): this run adopts it." % (
-                int(index) + 1, record["title"], job["type"], job["id"], job["status"]))
+            self.say("Wave %d was launched by an earlier run of this %s (%s %s, %s): this run adopts it%s." % (
+                int(index) + 1, record["title"], job["type"], job["id"], job["status"],
+                ", and follows it to its end" if running and running["id"] == job["id"] else ""))
+        if running and earlier.get("running_is") != "launch":
+            earlier["running_said"] = "%s %s (%s, started %s by %s) still runs in the service: %s" % (
+                running["type"], running["id"], running["status"], running.get("creationDateTime") or "-", running.get("initiatedBy") or "?",
+                "this run waits for it to end and goes on" if earlier["running_is"] == "cleanup" else
+                "it is no launch of this %s, so this run stops until it has ended" % record["title"])
+            self.say(earlier["running_said"][0].upper() + earlier["running_said"][1:] + ".")
+        for name, entry in sorted(record["stands"].items())[:UNHEALTHY_SHOWN]:
+            self.say("%s stands: %s; this run does not launch it." % (name, entry["said"]))
+        if len(record["stands"]) > UNHEALTHY_SHOWN:
+            self.say("And %d more stand (see the report)." % (len(record["stands"]) - UNHEALTHY_SHOWN))
+        for name, entry in sorted(record["replaced"].items()):
+            self.say("%s %s: %s." % ("Would replace" if self.check_mode else "Replaces", name, standing(entry, entry.get("target"))))
 
-    def stop_unless_ready(self, verdicts, earlier):
+    def stop_unless_ready(self, verdicts, earlier, to_launch):
         record = self.record
         if not record["machines"]:
             raise StepFailed("No machine of project %s takes part; nothing was launched." % record["project"])
         unhealthy = ["%s: %s" % (verdict["name"], ", ".join(verdict["reasons"])) for verdict in verdicts if not verdict["passed"]]
-        every_wave_adopted = len(earlier["adopted"]) == len(record["waves"])
-        if unhealthy and every_wave_adopted:
-            # The gate guards a launch: an earlier run launched every wave, so this run launches nothing.
+        launching = set(machine["name"] for machine in to_launch)
+        if unhealthy and not launching:
+            # The gate guards a launch: an earlier run launched every wave (or every machine stands), so this run launches nothing.
             for verdict in verdicts:
                 verdict.update(forced=not verdict["passed"], forced_because="not launched by this run (an earlier run launched it)")
             self.say("Not ready (%d of %d), and nothing to launch: an earlier run launched every wave. %s." % (
@@ -170,12 +350,7 @@ class ActionModule(RunbookStep):
             raise StepFailed("The %s stopped the run; nothing was launched. Not ready (%d of %d): %s." % (
                 record["gate"].get("name", "health gate"),
                 len(unhealthy), len(verdicts), sentences(unhealthy)))
-        problems = record["launch_settings"]["problems"]
-        if problems and not every_wave_adopted:
-            lines = ["%s: %s" % (name, "; ".join(messages)) for name, messages in sorted(problems.items())]
-            raise StepFailed("The launch settings check stopped the run; nothing was launched. %d of %d machines cannot launch in %s as their "
-                             "blueprints say: %s. Mend their blueprints, or exclude them." % (
-                                 len(problems), len(verdicts), record["launch_settings"]["region"], sentences(lines)))
+        self.launch_settings_ready(launching, len(verdicts))
         if earlier["running_is"] == "other":
             job = earlier["running"]
             raise StepFailed("Another job is running in project %s: %s %s, started by %s; nothing was launched. Run again when it has "
@@ -187,12 +362,41 @@ class ActionModule(RunbookStep):
                 shown(left["name"] for left in blocking["machines"]),
                 "Clean them up first, or let this run do it (%s=true)." % blocking["option"] if blocking["option"]
                 else "This %s never replaces them: run it again once they are gone." % record["title"]))
-        if earlier["foreign"] and record.get("keeps_launched"):
+        foreign = [left for left in earlier["foreign"] if left["name"] not in record["stands"]]
+        if foreign and record.get("keeps_launched"):
             raise StepFailed("%s machines are up for %s that this %s cannot take as its own launch; nothing was launched, as a launch would "
                              "replace them. Find out who launched them and why before running it again." % (
-                                 record["kind"].capitalize(), shown(left["name"] for left in earlier["foreign"]), record["title"]))
-        if earlier["foreign"] and not record["clean_leftovers"]:
+                                 record["kind"].capitalize(), shown(left["name"] for left in foreign), record["title"]))
+        if foreign and not record["clean_leftovers"]:
             raise StepFailed("%s machines that this %s did not launch are there for %s; nothing was launched. Clean them up with "
                              "%s_clean_leftovers=true, or with the role's cleanup phase (tasks_from: cleanup)." % (
-                                 record["kind"].capitalize(), record["title"], shown(left["name"] for left in earlier["foreign"]),
+                                 record["kind"].capitalize(), record["title"], shown(left["name"] for left in foreign),
                                  record["runbook"]))
+
+    def launch_settings_ready(self, launching, machines):
+        """The launch settings of the machines this run launches, as far as the interface lets them be proven: what a
+        blueprint names that the region does not offer stops the run; what it leaves to a default cannot be proven (the
+        interface defines no default), and is said - or stops the run, when the run is strict."""
+        record, settings = self.record, self.record["launch_settings"]
+        problems = dict((name, messages) for name, messages in settings["problems"].items() if name in launching)
+        if problems:
+            lines = ["%s: %s" % (name, "; ".join(messages)) for name, messages in sorted(problems.items())]
+            raise StepFailed("The launch settings check stopped the run; nothing was launched. %d of %d machines cannot launch in %s as their "
+                             "blueprints say: %s. Mend their blueprints, or exclude them." % (
+                                 len(problems), machines, settings["region"], sentences(lines)))
+        defaults = dict((name, members) for name, members in (settings.get("defaults") or {}).items() if name in launching)
+        if not defaults:
+            return
+        groups = {}
+        for name, members in sorted(defaults.items()):
+            groups.setdefault(tuple(members), []).append(name)
+        left = "; ".join("%s: %s" % (_and(members), shown(names)) for members, names in sorted(groups.items()))
+        said = ("%d of %d machines cannot have their launch settings proven: their blueprints leave to the service's default what the "
+                "interface defines no default for, so a default subnet deleted in the cloud account is found only by a failing launch job "
+                "(%s). Set them in the blueprints (replication.recovery.service_blueprint)" % (len(defaults), machines, left))
+        if settings.get("strict"):
+            raise StepFailed("The launch settings check stopped the run (%s_launch_settings_strict); nothing was launched. %s." % (
+                record["runbook"], said))
+        settings["unproven"] = defaults
+        record.setdefault("run_checks", []).append(dict(name="launch settings defaults", status="skipped", message=said))
+        self.warn(said + ", or stop the run on this with %s_launch_settings_strict=true." % record["runbook"])

@@ -9,14 +9,21 @@ would do and write nothing. Documented in plugins/modules/runbook_report.py."""
 import os
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import page
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
-    FAILED, failure_message, plan_of, report_of, report_path, write, write_atomically, write_plan)
+    FAILED, failure_message, plan_of, report_of, report_path, spoken, write, write_also, write_plan)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, collect_checked, end_run, into_ledger, note_stopped)
 
 FAILURES_PUBLISHED = 20
 FAILURES_SHOWN = 5
+# What AWX gives every job: a job whose ledger is the default one loses it with its container.
+AWX_VARIABLES = ("awx_job_id", "tower_job_id")
+
+
+def measured(seconds):
+    return spoken(seconds) if seconds is not None else "not measured"
 
 
 class ActionModule(RunbookStep):
@@ -30,48 +37,83 @@ class ActionModule(RunbookStep):
 
     def step(self, args):
         record = note_stopped(collect_checked(self.record), args["stopped"])
-        title = record["title"]
+        title = record["title"][0].upper() + record["title"][1:]
         path = report_path(args["report_dir"], record["runbook"], record["project"])
         directory, name = os.path.dirname(path), os.path.basename(path)
+        ledger_dir, by_default = directory_of(args["ledger_dir"])
+        # A run that never reached the service (it could not sign in, its input was refused) writes its own files, and
+        # leaves the plain names to the newest run that did.
+        reached = bool(record.get("project_id"))
         if self.check_mode:
             end_run(self.path)
-            result = self.predicted(record, title)
+            result = self.predicted(record, record["title"])
             if args["write_plan"]:
-                files = write_plan(plan_of(record, "replication.recovery.%s.plan/v1" % record["runbook"]), directory, name, title)
-                result.update(plan=files)
-                result["lines"] = result["lines"][:1] + ["Plan: " + files["json"], "Plan, to read: " + files["markdown"]]
+                plan = plan_of(record, "replication.recovery.%s.plan/v1" % record["runbook"])
+                files = write_plan(plan, directory, name, title, newest=reached)
+                result.update(plan=files["own"])
+                result["lines"] = result["lines"][:1] + plan["first"][:10] + [
+                    "Plan: " + files["own"][".plan.json"], "Plan, to read: " + files["own"][".plan.md"], "Page: " + files["own"][".plan.html"]]
+                if files["newest"]:
+                    result["lines"].append("The newest plan is also at %s" % files["plain"][".plan.json"])
+                if plan["replace"]:
+                    result["outcome"]["confirm"] = plan["replace"]["token"]
+                    result["lines"].append("To carry out this plan, which terminates production machines (%s): run it without --check, with "
+                                           "confirm %s (-e %s_confirm=%s), or give it the plan (%s_plan)." % (
+                                               ", ".join(plan["replace"]["machines"]), plan["replace"]["token"], record["runbook"],
+                                               plan["replace"]["token"], record["runbook"]))
+            result["lines"].append("Ledger: %s%s (nothing is entered under --check)" % (ledger_dir, " (the default)" if by_default else ""))
             return result
         report = report_of(record, "replication.recovery.%s/v1" % record["runbook"])
-        files = write(report, directory, name, suite_prefix=record["runbook"], title=title[0].upper() + title[1:])
+        files = write(report, directory, name, suite_prefix=record["runbook"], title=title, newest=reached)
         ledger = None
         try:
             # Into the ledger before the run ends: a run stopped in between reports again, and is not appended twice.
-            ledger = into_ledger(args["ledger_dir"], record["runbook"], report, files["json"])
+            ledger = into_ledger(ledger_dir, record["runbook"], report, files["own"][".json"])
         finally:
             # The page names the ledger entry, so it comes after it (and without it, when the ledger refused the report).
-            files["html"] = os.path.join(directory, name + ".html")
-            write_atomically(files["html"], page(report, title[0].upper() + title[1:], ledger))
+            write_also(files, ".html", page(report, title, ledger))
         end_run(self.path)
+        own = files["own"]
         outcome = dict(project=report["project"], result=report["result"], failures=report["failures"][:FAILURES_PUBLISHED],
                        failure_count=len(report["failures"]), counts=report["counts"], measures=report["measures"], kept=report["kept"],
-                       report=files)
-        measures, targets = report["measures"], report["targets"]
-        lines = ["%s of %s: %s. %d of %d machines passed." % (title[0].upper() + title[1:], report["project"], report["result"].upper(),
-                                                              report["counts"]["passed"], report["counts"]["machines"]),
-                 "Worst RPO %s s, worst RTO %s s, launch job %s s (targets: RPO %s, RTO %s)." % (
-                     measures["rpo_seconds"], measures["rto_seconds"], measures["launch_job_seconds"], targets["rpo_seconds"],
-                     targets["rto_seconds"])]
+                       report=dict(json=own[".json"], junit=own[".junit.xml"], markdown=own[".md"], html=own[".html"]),
+                       stands=[m["name"] for m in report["machines"] if m.get("stands")])
+        result = dict(outcome=outcome, lines=self.lines(report, title, files, ledger, ledger_dir, by_default))
+        if report["result"] == FAILED:
+            result["message"] = failure_message(report, own[".json"], what="The " + record["title"])
+        return result
+
+    def lines(self, report, title, files, ledger, ledger_dir, by_default):
+        """The outcome as the operator reads it: every number a number, every file where it is."""
+        counts, measures, targets = report["counts"], report["measures"], report["targets"]
+        launched = counts["machines"] - counts.get("stands", 0)
+        said = "%d of %d machines passed" % (counts["passed"] - counts.get("stands", 0), launched) if launched else "nothing was launched"
+        if counts.get("stands"):
+            said += "; %d stand%s, failed over already (%s)" % (counts["stands"], "s" if counts["stands"] == 1 else "",
+                                                                shown(m["name"] for m in report["machines"] if m.get("stands")))
+        lines = ["%s of %s: %s. %s." % (title, report["project"], report["result"].upper(), said[0].upper() + said[1:])]
+        if launched:
+            lines.append("Worst RPO %s, worst RTO %s, launch job %s (targets: RPO %s, RTO %s)." % (
+                measured(measures["rpo_seconds"]), measured(measures["rto_seconds"]), measured(measures["launch_job_seconds"]),
+                spoken(targets["rpo_seconds"]) if targets["rpo_seconds"] is not None else "none",
+                spoken(targets["rto_seconds"]) if targets["rto_seconds"] is not None else "none"))
         lines += report["failures"][:FAILURES_SHOWN]
         if len(report["failures"]) > FAILURES_SHOWN:
             lines.append("... %d more failures in the report" % (len(report["failures"]) - FAILURES_SHOWN))
-        lines += ["Report: " + files["json"], "JUnit: " + files["junit"], "Summary: " + files["markdown"], "Page: " + files["html"]]
+        own = files["own"]
+        lines += ["Report: " + own[".json"], "JUnit: " + own[".junit.xml"], "Summary: " + own[".md"], "Page: " + own[".html"]]
+        if not report["reached_service"]:
+            lines.append("This run never reached the service: its error is in the files above, and %s stays the report of the newest run "
+                         "that did." % files["plain"][".json"])
+        elif files["newest"]:
+            lines.append("The newest report is also at %s (and .md, .junit.xml, .html beside it)." % files["plain"][".json"])
         if ledger:
-            outcome["ledger"] = ledger
-            lines.append("Ledger: entry %d, SHA-256 %s" % (ledger["sequence"], ledger["sha256"]))
-        result = dict(outcome=outcome, lines=lines)
-        if report["result"] == FAILED:
-            result["message"] = failure_message(report, files["json"], what="The " + title)
-        return result
+            lines.append("Ledger: entry %d in %s%s, SHA-256 %s" % (ledger["sequence"], ledger_dir, " (the default)" if by_default else "",
+                                                                  ledger["sha256"]))
+            if by_default and any(self.task_vars.get(name) for name in AWX_VARIABLES):
+                self.warn("The ledger of runs is the default one, %s, in this job's container: it is lost when the job ends. Set "
+                          "replication_recovery_ledger_dir to a lasting path (a mounted volume)." % ledger_dir)
+        return lines
 
     def predicted(self, record, title):
         """Check mode: what the run would launch, or why it would stop; never that it passed."""
@@ -79,8 +121,8 @@ class ActionModule(RunbookStep):
         if failure:
             said = "stops in %s: %s" % (failure["phase"], failure["message"])
         else:
-            would = record.get("predicted") or [machine["name"] for machine in record["machines"]]
-            said = "would launch %d machines (%s)" % (len(would), shown(would))
+            would = record["predicted"] if "predicted" in record else record.get("to_launch") or []
+            said = "would launch %d machines (%s)" % (len(would), shown(would)) if would else "would launch nothing"
         result = dict(outcome=dict(project=record["project"], result="check mode"),
                       lines=["Check mode: the %s of %s %s. Nothing was launched, and no report was written." % (title, record["project"], said)])
         if failure:

@@ -27,7 +27,12 @@ class ActionModule(RunbookStep):
             blocking.get("machines", []) if blocking.get("clean") else [])
         if not leftovers:
             return dict(cleaned=[])
+        # The runbook's own leftovers and a DR test's drills may be recovery machines: they are no production, and are named
+        # as such; anything else that runs production is refused by the cleanup, and stops the run.
+        own = [left["replica"] for left in earlier.get("clean", [])] + [left["replica"] for left in blocking.get("machines", [])
+                                                                        if blocking.get("clean") and "drill" in left["kind"]]
         cleaned = self.service("service_replica_cleanup", project=record["project_id"], replicas=[left["replica"] for left in leftovers],
+                               terminate_production=own or None,
                                wait=False, wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
         if cleaned.get("job"):
             job = self.follow(cleaned["job"], "cleanup job", settings["cleanup_timeout"])

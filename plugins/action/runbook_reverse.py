@@ -7,17 +7,21 @@ that the recovered machines replicate back, and at the end return it to its orig
 remove the recovery machines when asked. Documented in plugins/modules/runbook_reverse.py.
 
 The service names only each machine's newest target machine: once a machine has been launched back
-in the original site, its recovery machine is named nowhere. So the recovery machines' IDs are
-written to a memo in the report directory before anything is launched back, and read from there by
-a later run."""
+in the original site, its recovery machine is named nowhere. So each machine's recovery machine is
+named in the service, in a mark of the machine (module_utils._marks, ``replication.recovery/recovered=<ID>``,
+which the failover writes when it commits) before anything is launched back: a later run on any
+controller reads it with the machine list, at no request of its own. Writing the marks a committed
+failover did not write costs one request for all machines, and so does removing them with the
+recovery machines."""
 
 import json
 import os
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_flag
+from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value, parse_flag
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
+from ansible_collections.replication.recovery.plugins.module_utils._marks import MARK, RECOVERED, recovered_by_mark
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown, wave_failure
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, report_path, write_atomically
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, read_plan, report_path
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, collect_checked, now_iso
 
 DIRECTIONS = ("reversed", "original")
@@ -29,10 +33,17 @@ NOTHING = "nothing"
 
 def where_is(machine, source_region, recovery=None):
     """What the failback finds of a machine: its recovery machine in the target site, the machine
-    launched back in the original site, or nothing. Without the project's source region, a target
-    machine newer than the recovery machine in the memo (``recovery``) was launched back."""
+    launched back in the original site, or nothing. A machine whose mark names its recovery machine
+    (``recovery``) is judged without its target machine being read: its target machine is the
+    recovery machine, or one launched back in its place. Otherwise, by the target machine's region;
+    without the project's source region, a target machine newer than the recovery machine was
+    launched back."""
+    if not machine.get("replica"):
+        return NOTHING
+    if "target_machine" not in machine:
+        return RECOVERED if machine["replica"] == recovery else BACK if recovery else NOTHING
     target = machine.get("target_machine") or {}
-    if not machine.get("replica") or target.get("machineCloudState") == "terminated":
+    if target.get("machineCloudState") == "terminated":
         return NOTHING
     if (target.get("regionId") == source_region) if source_region else (recovery and machine["replica"] != recovery):
         return BACK
@@ -43,15 +54,19 @@ class ActionModule(RunbookStep):
     PHASE = "reverse"
     OPTIONS = dict(
         direction=dict(type="str", choices=list(DIRECTIONS), required=True),
-        memo_dir=dict(type="path", required=True),
+        memo_dir=dict(type="path"),
         remove_recovery=dict(type="raw", default=False),
+        plan=dict(type="path"),
     )
 
     def step(self, args):
         record = self.record
         state = record.setdefault("failback", dict(recovery={}, removed=[], stage=None))
-        self.memo = report_path(args["memo_dir"], "failback", record["project"], ".recovery.json")
+        # The memo file of earlier versions, read when a machine has no mark yet; never written.
+        self.memo = report_path(args["memo_dir"], "failback", record["project"], ".recovery.json") if args["memo_dir"] else None
         if args["direction"] == "reversed":
+            self.remove = parse_flag(args["remove_recovery"], "remove_recovery")
+            self.plan = None if no_value(args["plan"]) else args["plan"]
             return self.reverse(state)
         self.PHASE = "return"
         return self.go_back(state, parse_flag(args["remove_recovery"], "remove_recovery"))
@@ -65,28 +80,40 @@ class ActionModule(RunbookStep):
             raise StepFailed("There is no project %s; nothing was changed." % record["project"])
         project = projects[0]
         record["project_id"] = project["id"]
-        view = self.service("service_machine_info", project=project["id"], include_target_machine=True)
+        view = self.service("service_machine_info", project=project["id"])
         excluded = set(record["asked"]["exclude"])
         machines = [machine for machine in view["machines"] if machine.get("replicationStatus") != "STOPPED"
                     and machine["name"] not in excluded and machine["id"] not in excluded]
-        memo = self.read_memo()
+        memo = self.read_memo(machines)
+        # Only the target machines no mark names are read (the interface has no list of them): one request each.
+        unknown = [machine["id"] for machine in machines if machine.get("replica") and machine["name"] not in memo]
+        if unknown:
+            targets = dict((machine["id"], machine.get("target_machine")) for machine in self.service(
+                "service_machine_info", project=project["id"], machines=unknown, include_target_machine=True)["machines"])
+            machines = [dict(machine, target_machine=targets.get(machine["id"])) if machine["id"] in targets else machine for machine in machines]
         found = dict((machine["name"], where_is(machine, project.get("sourceRegion"), (memo.get(machine["name"]) or {}).get("replica")))
                      for machine in machines)
         self.taking_part = sorted(found)
+        self.bound_by_the_plan(found)
+        unmarked = {}
         for machine in machines:
             if found[machine["name"]] == RECOVERED:
-                target = machine["target_machine"]
+                target = machine.get("target_machine") or {}
                 memo[machine["name"]] = dict(id=machine["id"], replica=machine["replica"], cloud_id=target.get("machineCloudId"),
                                              region=target.get("regionId"))
+                if recovered_by_mark(machine) != machine["replica"]:
+                    unmarked[machine["id"]] = ["%s%s=%s" % (MARK, RECOVERED, machine["replica"])]
         state["recovery"] = dict((name, memo[name]) for name in found if name in memo)
         record["spare"] = [entry["replica"] for entry in state["recovery"].values()]
         record["keeps_launched"] = True  # what a failback launches is production: adopted when run again, never cleaned up
-        self.write_memo(memo)  # before anything is launched back, when nothing but this memo will name them
         reversed_now = bool(project.get("replicationReversed"))
         back = sorted(name for name, where in found.items() if where == BACK)
         nothing = sorted(name for name, where in found.items() if where == NOTHING)
         if not reversed_now and back and len(back) == len(found):
             return self.at("returned", "the failback happened and replication runs in its original direction again")
+        if reversed_now or not (back or nothing):
+            # Before anything is launched back, when nothing but these marks will name the recovery machines.
+            self.mark(project, unmarked)
         if reversed_now:
             stage = "launched back" if back else "reversed"
             return self.at(stage, "replication is reversed%s" % (": %d machines were launched back already" % len(back) if back else ""),
@@ -107,6 +134,10 @@ class ActionModule(RunbookStep):
         state["reversed_at"] = now_iso()
         self.add_check("reverse", PASSED, "replication reversed: %d machines replicate back from their recovery machines" % len(found))
         return self.at("reversed", "replication reversed", wait=True, changed=bool(reversed_project.get("changed")))
+
+    def mark(self, project, unmarked):
+        if unmarked and not self.check_mode:
+            self.service("service_machine_tags", project=project["id"], tags=unmarked)
 
     def at(self, stage, message, wait=False, changed=False):
         state = self.record["failback"]
@@ -149,13 +180,14 @@ class ActionModule(RunbookStep):
         if not ids:
             self.add_check("recovery machines", PASSED, "none left to remove")
             return []
-        cleaned = self.service("service_replica_cleanup", project=record["project_id"], replicas=ids, wait=True,
+        # The recovery machines are production until the machines launched back took their place: named, they go.
+        cleaned = self.service("service_replica_cleanup", project=record["project_id"], replicas=ids, terminate_production=ids, wait=True,
                                wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
         job = cleaned.get("job") or {}
         if job and job.get("status") != "COMPLETED":
             raise StepFailed("The cleanup job %s of the recovery machines %s." % (job.get("id"), job.get("status")))
         # Proof: asked again, the service has none of them left to terminate.
-        again = self.service("service_replica_cleanup", project=record["project_id"], replicas=ids, wait=True,
+        again = self.service("service_replica_cleanup", project=record["project_id"], replicas=ids, terminate_production=ids, wait=True,
                              wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
         if again.get("removed"):
             raise StepFailed("After their cleanup, recovery machines were still there: %s." % shown(again["removed_machines"]))
@@ -164,7 +196,7 @@ class ActionModule(RunbookStep):
         removed = sorted(state["recovery"])
         terminated = len(cleaned.get("removed") or [])
         state["removed"] = removed
-        self.forget_memo()
+        self.forget_memo(removed)
         message = "%d recovery machines terminated%s, proven gone" % (
             terminated, "" if terminated == len(ids) else " (%d by an earlier run)" % (len(ids) - terminated))
         self.add_check("recovery machines", PASSED, "%s: %s" % (message, shown(removed)))
@@ -173,23 +205,56 @@ class ActionModule(RunbookStep):
 
     # -- the memo and the report -----------------------------------------------------------------
 
-    def read_memo(self):
-        try:
-            with open(self.memo, encoding="utf-8") as stream:
-                memo = json.load(stream)
-        except (IOError, OSError, ValueError):
-            return {}
-        return memo.get("machines") or {} if memo.get("project") == self.record["project"] else {}
+    def read_memo(self, machines):
+        """Each machine's recovery machine, from its mark in the service (and, for a machine without one, from the memo
+        file an earlier version wrote)."""
+        memo = {}
+        if self.memo:
+            try:
+                with open(self.memo, encoding="utf-8") as stream:
+                    kept = json.load(stream)
+                memo = kept.get("machines") or {} if kept.get("project") == self.record["project"] else {}
+            except (IOError, OSError, ValueError):
+                memo = {}
+        for machine in machines:
+            replica = recovered_by_mark(machine)
+            if replica:
+                memo[machine["name"]] = dict(id=machine["id"], replica=replica)
+        return memo
 
-    def write_memo(self, machines):
-        if self.check_mode or not machines:
-            return
-        os.makedirs(os.path.dirname(self.memo), exist_ok=True)
-        write_atomically(self.memo, json.dumps(dict(project=self.record["project"], machines=machines), indent=2) + "\n")
-
-    def forget_memo(self):
-        if os.path.exists(self.memo):
+    def forget_memo(self, names):
+        """The recovery machines are gone: their marks go too (one request), and an earlier version's memo file."""
+        record = self.record
+        ids = dict((entry["id"], [MARK + RECOVERED + "=*"]) for name, entry in record["failback"]["recovery"].items() if name in names)
+        if ids:
+            self.service("service_machine_tags", project=record["project_id"], state="absent", tags=ids)
+        if self.memo and os.path.exists(self.memo):
             os.unlink(self.memo)
+
+    def bound_by_the_plan(self, found):
+        """A failback given its plan carries it out as planned: the same machines, launch type and removal of the recovery
+        machines (its points do not exist before the reverse). A difference is refused, before anything is changed."""
+        record = self.record
+        record["failback_plan"] = dict(machines=sorted(found), clean_recovery=self.remove)
+        if not self.plan:
+            return
+        try:
+            plan = read_plan(self.plan, "failback")
+        except ValueError as error:
+            raise StepFailed("%s. Nothing was changed." % error)
+        planned = plan.get("failback") or {}
+        differences = []
+        if sorted(planned.get("machines") or []) != sorted(found):
+            differences.append("the plan fails back %s, and the project now has %s" % (", ".join(planned.get("machines") or []) or "none",
+                                                                                     ", ".join(sorted(found)) or "none"))
+        if plan.get("launch_type") != record["launch_type"]:
+            differences.append("the plan launches back %s machines, and this run %s ones" % (plan.get("launch_type"), record["launch_type"]))
+        if bool(planned.get("clean_recovery")) != self.remove:
+            differences.append("the plan %s the recovery machines, and this run %s" % (
+                "removes" if planned.get("clean_recovery") else "keeps", "removes them" if self.remove else "keeps them"))
+        if differences:
+            raise StepFailed("This failback differs from its plan %s: %s. Nothing was changed. Plan again with --check." % (
+                self.plan, "; ".join(differences)))
 
     def add_check(self, name, status, message):
         checks = self.record.setdefault("run_checks", [])

@@ -9,16 +9,17 @@ Documented in plugins/modules/runbook_search.py."""
 
 import os
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, no_value, parse_flag, parse_list, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, moment_said, no_value, parse_flag, parse_list, parse_moment, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import Refused, shown, take_part
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import clean_point_page
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import controller_now, report_path, write_atomically
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import controller_now, report_path, stamp, write_also
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import (
     FOUND, current_round, judge_by_files, judge_round, load_journal, mark_cleaned, new_journal, not_cleaned, plan_round, result_of,
-    rounds_at_most, save_journal, searching, write_report)
+    rounds_at_most, save_journal, searching, vanished, write_report)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
-    STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, end_run, into_ledger, load, note_stopped)
+    STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, end_run, into_ledger, load, note_stopped, now_iso)
 
 STAGES = ("plan", "judge", "end", "report")
 # The journal of a search lies beside its report: clean_point_<project>.search.json.
@@ -30,9 +31,9 @@ def _moment(value, what):
     if no_value(value):
         return None
     try:
-        return parse_time(str(value))
-    except ValueError:
-        raise StepFailed("%s must be an RFC 3339 date-time such as 2026-11-20T03:00:00Z, not %r; nothing was launched." % (what, value))
+        return parse_moment(value, what)
+    except ValueError as error:
+        raise StepFailed("%s; nothing was launched." % error)
 
 
 class ActionModule(RunbookStep):
@@ -90,13 +91,28 @@ class ActionModule(RunbookStep):
 
     def plan(self):
         inputs = self.inputs()
+        # One session for the stage's reads; the user says which account the search is of.
+        login = self.service("service_login")
+        self.connection = dict(self.connection, session=login["session"])
+        try:
+            return self.plan_in(inputs, (login.get("user") or {}).get("account"))
+        finally:
+            self.service("service_login", failed_ok=True, state="absent", session=login["session"])
+
+    def plan_in(self, inputs, account):
         journal = load_journal(self.journal_path)
         lines = []
-        if journal is not None and (journal["inputs"] != inputs or journal["project"] != self.args["project"]):
-            lines.append("An earlier search of other inputs is set aside (its journal %s is replaced)." % self.journal_path)
-            journal = None
-        if journal is None:
-            journal = self.new_search(inputs)
+        if journal is not None:
+            project = self.service("service_project_info", name=self.args["project"])["projects"]
+            other = self.another_search(journal, inputs, account, project[0]["id"] if project else None)
+            if other:
+                aside = "%s.set-aside-%s.json" % (self.journal_path[:-len(".json")], stamp(now_iso()))
+                os.replace(self.journal_path, aside)
+                lines.append("The journal %s is of %s: it is set aside as %s, and never resumed." % (self.journal_path, other, aside))
+                journal = None
+        fresh = journal is None
+        if fresh:
+            journal = self.new_search(inputs, account)
             if journal["mode"] == "files":
                 return self.search_files(journal, lines)
         resumed = current_round(journal)
@@ -106,11 +122,22 @@ class ActionModule(RunbookStep):
         if unclean:
             lines.append("Round %d was judged, and its cleanup not proven (a run stopped in it): its machines are cleaned up first." % (
                 unclean["number"]))
-        planned = plan_round(journal)
+        planned, adopt = plan_round(journal), False
+        while planned is not None:
+            adopt = planned is resumed and self.adoptable(journal, planned)
+            if fresh and not planned["number"] > 1 or adopt:
+                break  # its points were read just now, or its launch is adopted as it was
+            listed = self.points_now(journal, planned)
+            lines.extend(vanished(journal, planned, listed))
+            if planned["candidates"]:
+                break
+            journal["rounds"].remove(planned)  # every candidate of it was thinned out, and its machines are done
+            planned, resumed, fresh = plan_round(journal) if searching(journal) else None, None, False
         if planned is None:
             self.save(journal)
+            for line in lines:
+                self.say(line)
             return dict(done=True, clean_first=clean_first, lines=lines + ["The search is done."], rounds_at_most=rounds_at_most(journal))
-        adopt = resumed is not None and self.adoptable(journal, planned)
         self.save(journal)
         ids = dict((name, journal["machines"][name]["id"]) for name in planned["candidates"])
         names = sorted(planned["candidates"])
@@ -123,9 +150,28 @@ class ActionModule(RunbookStep):
             self.say(line)
         return dict(done=False, round=planned["number"], rounds_at_most=rounds_at_most(journal), machines=[ids[name] for name in names],
                     names=names, points_in_time=dict((ids[name], planned["candidates"][name][1]) for name in names), adopt=adopt, clean_first=clean_first,
+                    # Read just now: the round's run launches them without reading them again.
+                    pinned=dict((ids[name], dict(id=planned["candidates"][name][1], date_time=planned["candidates"][name][2])) for name in names),
                     moment=planned["moment"], lines=lines)
 
-    def new_search(self, inputs):
+    def another_search(self, journal, inputs, account, project_id):
+        """What makes a journal another search's - another account, another project (a project of the same name in another
+        service), other inputs - in words; None when it is this search's."""
+        if journal.get("project_id") != project_id:
+            return "project ID %s, not %s (another service's project of the same name, or one made anew)" % (journal.get("project_id"), project_id)
+        if journal.get("account") and account and journal["account"] != account:
+            return "account %s, not %s" % (journal["account"], account)
+        if journal["inputs"] != inputs or journal["project"] != self.args["project"]:
+            return "a search of other inputs"
+        return None
+
+    def points_now(self, journal, planned):
+        """The IDs of the points the service lists now, of the round's machines."""
+        read = self.service("service_point_in_time_info", project=journal["project_id"],
+                            machines=[journal["machines"][name]["id"] for name in planned["candidates"]])
+        return dict((entry["machine_name"], set(point["id"] for point in entry["points_in_time"])) for entry in read["machines"])
+
+    def new_search(self, inputs, account=None):
         """Read the machines that take part and their points in time; the window; a new journal."""
         project = self.args["project"]
         view = self.service("service_machine_info", project=project)
@@ -142,15 +188,18 @@ class ActionModule(RunbookStep):
         if not chosen["machines"]:
             raise StepFailed("No machine of project %s takes part; nothing was launched." % project)
         now = parse_time(view["service_time"])
-        after, before = _moment(inputs["after"], "after"), _moment(inputs["before"], "before")
-        before = now if before is None else min(before, now)
+        after, before = _moment(inputs["after"], "clean_point_after"), _moment(inputs["before"], "clean_point_before")
+        if before is not None and before > now:
+            raise StepFailed("clean_point_before %s is later than the service's now, %s; nothing was launched. Give a moment at or before it, "
+                             "or none (the search then ends at the service's now)." % (moment_said(before), moment_said(now)))
+        before = now if before is None else before
         if after is not None and after > before:
             raise StepFailed("The window is empty: after (%s) is later than before (%s); nothing was launched." % (iso_time(after), iso_time(before)))
         read = self.service("service_point_in_time_info", project=view["project"]["id"], machines=[m["id"] for m in chosen["machines"]])
         machines = dict((entry["machine_name"], dict(id=entry["machine_id"], points=list(reversed(entry["points_in_time"]))))
                         for entry in read["machines"])
         return new_journal(view["project"]["name"], view["project"]["id"], inputs, machines, after, before, consistent=inputs["consistent"],
-                           mode="files" if inputs["find_files"] else "launch")
+                           mode="files" if inputs["find_files"] else "launch", account=account)
 
     def adoptable(self, journal, planned):
         """A round a stopped run left: its launch is adopted unless a machine of it has a test machine up from
@@ -257,13 +306,14 @@ class ActionModule(RunbookStep):
             message = "The clean point search of %s has no journal in %s%s." % (self.args["project"], self.directory, ": " + stopped if stopped else "")
             return dict(outcome=dict(project=self.args["project"], result="failed"), lines=[message], message=message)
         report = result_of(journal, controller_now(), stopped=stopped)
-        files = write_report(report, self.directory, self.name)
+        written = write_report(report, self.directory, self.name, journal.get("started") or now_iso())
+        files = dict(json=written["own"][".json"], junit=written["own"][".junit.xml"], markdown=written["own"][".md"])
+        ledger_dir, by_default = directory_of(self.args["ledger_dir"])
         # A search that did not end is no run yet; a finished one is entered before its journal goes (a search stopped
         # in between reports again, and is not entered twice).
-        ledger = into_ledger(self.args["ledger_dir"], "clean_point", report, files["json"]) if report["complete"] else None
+        ledger = into_ledger(ledger_dir, "clean_point", report, files["json"]) if report["complete"] else None
         # The page names the ledger entry, so it comes after it.
-        files["html"] = os.path.join(self.directory, self.name + ".html")
-        write_atomically(files["html"], clean_point_page(report, ledger))
+        files["html"] = write_also(written, ".html", clean_point_page(report, ledger))
         if report["complete"]:
             os.unlink(self.journal_path)  # the report holds all of it; the next search is a new one
         lines = ["Clean point search of %s: %s. %d of %d machines have a clean point; %d rounds, %d launches." % (
@@ -274,13 +324,18 @@ class ActionModule(RunbookStep):
         lines += ["%s: clean at %s" % (m["name"], m["clean_point"]["date_time"]) for m in report["machines"] if m["clean_point"]][:SHOWN]
         lines += report["failures"][:SHOWN]
         lines += ["Report: " + files["json"], "JUnit: " + files["junit"], "Summary: " + files["markdown"], "Page: " + files["html"]]
+        if written["newest"]:
+            lines.append("The newest report of the search is also at %s." % written["plain"][".json"])
         if report["complete"]:
             lines.append("Fail over from it: -e failover_point_in_time=from:%s" % files["json"])
         outcome = dict(project=report["project"], result=report["result"], complete=report["complete"], report=files,
                        clean_points=dict((m["name"], m["clean_point"]) for m in report["machines"]), failures=report["failures"][:20])
         if ledger:
             outcome["ledger"] = ledger
-            lines.append("Ledger: entry %d, SHA-256 %s" % (ledger["sequence"], ledger["sha256"]))
+            lines.append("Ledger: entry %d in %s%s, SHA-256 %s" % (ledger["sequence"], ledger_dir, " (the default)" if by_default else "",
+                                                                  ledger["sha256"]))
+        else:
+            lines.append("Ledger: %s%s (a search is entered once it ends)" % (ledger_dir, " (the default)" if by_default else ""))
         result = dict(outcome=outcome, lines=lines)
         if report["result"] != "passed":
             result["message"] = "The clean point search of %s %s: %s. Report: %s" % (

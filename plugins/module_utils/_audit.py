@@ -9,6 +9,7 @@ import json
 
 from ansible_collections.replication.recovery.plugins.module_utils._client import PAGE_LIMIT
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._marks import without_marks
 from ansible_collections.replication.recovery.plugins.module_utils._test_network import STASH_KEY
 
 
@@ -49,6 +50,30 @@ def _test_network_write(entry):
     return False
 
 
+def _tag_list(value):
+    """A list of tags as an audit entry writes it: a list, its JSON, or None when unset."""
+    if value is None or isinstance(value, list):
+        return value or []
+    try:
+        value = json.loads(value)
+    except ValueError:
+        return None
+    return value if isinstance(value, list) else None
+
+
+def _marks_only(entry):
+    """Whether the entry writes nothing but the runbooks' marks in a machine's tags (module_utils._marks): which recovery
+    machine a failover committed is no change to how the machine recovers."""
+    fields = entry.get("changedFields") or []
+    if not fields or any(field.get("fieldName") != "tags" for field in fields):
+        return False
+    for field in fields:
+        old, new = _tag_list(field.get("oldValue")), _tag_list(field.get("newValue"))
+        if old is None or new is None or sorted(map(str, without_marks(old))) != sorted(map(str, without_marks(new))):
+            return False
+    return True
+
+
 PROJECT_WIDE = "*"  # the key of machine_changes under which the writes that name no machine are
 
 
@@ -60,10 +85,10 @@ def machine_changes(entries, ignore_events=()):
     all count, as does any write the service adds later. A write that names no machine (the project's replication
     configuration changed, its settings, a recovery plan) may change how any of its machines recovers: it is under
     PROJECT_WIDE, with ``scope`` project. The test network's own switch and restore do not count, nor the events named
-    in ``ignore_events``."""
+    in ``ignore_events``, nor the runbooks' own marks in machines' tags."""
     changes = {}
     for entry in entries:
-        if entry.get("jobId") or entry.get("eventName") in ignore_events or _test_network_write(entry):
+        if entry.get("jobId") or entry.get("eventName") in ignore_events or _test_network_write(entry) or _marks_only(entry):
             continue
         change = dict(time=entry.get("timestamp"), event=entry.get("eventName"), description=entry.get("description"),
                       username=entry.get("username"), fields=[field.get("fieldName") for field in entry.get("changedFields") or []])

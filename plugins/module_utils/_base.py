@@ -21,9 +21,10 @@ from ansible_collections.replication.recovery.plugins.module_utils._client impor
     HAS_REQUESTS, PAGE_LIMIT, REQUESTS_IMPORT_ERROR, ServiceError, WriteInCheckMode)
 from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, make_client
-from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import (
+    BEFORE, LATEST, POINT, looks_like_id, moment_said, parse_moment, parse_point_policy, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
-from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems
+from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems, left_to_defaults
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
 from ansible_collections.replication.recovery.plugins.module_utils._test_network import StashUnreadable, stash_of
 
@@ -382,7 +383,8 @@ class ServiceModule(AnsibleModule):
 
     def blueprints_proven(self, project, region=None, machine_ids=None):
         """The region (by name or ID; the project's default if None) and the project's blueprints for it, of
-        ``machine_ids`` (all if None), each with its ``problems`` against what the region offers now, and ``switched``
+        ``machine_ids`` (all if None), each with its ``problems`` against what the region offers now, the members it leaves
+        to the service's ``defaults`` (which cannot be proven), and ``switched``
         when it is switched to a test network (True; text when the record of what it was is unreadable)."""
         region = self.target_region(project, region)
         blueprints = [blueprint for blueprint in self.list("/projects/%s/blueprints" % project["id"])
@@ -395,7 +397,9 @@ class ServiceModule(AnsibleModule):
                 stash, blueprint["switched"] = None, str(problem)
             if stash is not None:
                 blueprint["switched"] = True
-            blueprint["problems"] = launch_setting_problems(dict(blueprint, **stash["members"]) if stash else blueprint, region)
+            effective = dict(blueprint, **stash["members"]) if stash else blueprint
+            blueprint["problems"] = launch_setting_problems(effective, region)
+            blueprint["defaults"] = left_to_defaults(effective)
         return region, blueprints
 
     def resolve_machines(self, project, values):
@@ -443,26 +447,31 @@ class ServiceModule(AnsibleModule):
     # -- moments -----------------------------------------------------------------------------
 
     def moment(self, option, value):
-        """A date-time option as epoch seconds (None when not given); the task fails on other text."""
+        """A date-time option as epoch seconds (None when not given): RFC 3339 with a time and Z or an offset; the task
+        fails on anything else (module_utils._domain.parse_moment)."""
         if value is None:
             return None
         try:
-            return parse_time(value)
-        except ValueError:
-            self.fail_json(msg="%s must be an RFC 3339 date-time such as 2026-11-22T08:00:00Z, not %r." % (option, value))
+            return parse_moment(value, option)
+        except ValueError as error:
+            self.fail_json(msg="%s. Nothing was changed." % error)
 
     def point_in_time(self, option, value):
-        """A point-in-time option: (None, None) for latest, (the ID, None) for the ID of a point in time,
-        (None, epoch seconds) for a date-time - the newest point at or before it."""
-        if value == "latest":
-            return None, None
-        if looks_like_id(value):
-            return value, None
+        """A point-in-time option in the grammar of every runbook (module_utils._domain.parse_point_policy): (None, None) for
+        latest, (the ID, None) for the ID of a point in time, (None, epoch seconds) for before:<date-time> (or a bare
+        date-time) - the newest point at or before it. A moment later than the service's now fails the task, with that now."""
         try:
-            return None, parse_time(value)
-        except ValueError:
-            self.fail_json(msg="%s must be latest, the ID of a point in time, or an RFC 3339 date-time such as "
-                               "2026-11-22T08:00:00Z; not %r." % (option, value))
+            policy = parse_point_policy(value, option)
+        except ValueError as error:
+            self.fail_json(msg="%s. Nothing was changed." % error)
+        if policy["kind"] not in (LATEST, POINT, BEFORE):
+            self.fail_json(msg="%s takes latest, the ID of a point in time, or before:<date-time> here, not %r." % (option, value))
+        if policy["kind"] == BEFORE:
+            now = self.service_now()
+            if policy["moment"] > now:
+                self.fail_json(msg="%s %s is later than the service's now, %s: give a moment at or before it, or latest. Nothing was changed." % (
+                    option, policy["at"], moment_said(now)))
+        return policy.get("id"), policy.get("moment")
 
     # -- state -------------------------------------------------------------------------------
 

@@ -23,6 +23,9 @@ from datetime import datetime, timezone
 LAUNCH_TYPES = ("test", "recovery", "cutover", "debug")
 # The kind of target machine each launch type makes: a debug launch makes test machines.
 KINDS = ("test", "recovery", "cutover")
+# The kinds that run production once launched: no runbook replaces or removes one it did not launch itself (or adopt
+# from a stopped run of its own), unless the operator named it and confirmed it.
+PRODUCTION_KINDS = ("recovery", "cutover")
 _KIND_OF = {"test": "test", "debug": "test", "recovery": "recovery", "cutover": "cutover"}
 
 # The job a launch of each kind runs as, and the job a recovery plan runs as in each mode.
@@ -100,6 +103,14 @@ def parse_time(value):
 def iso_time(seconds):
     """Epoch seconds as the service writes date-times (RFC 3339, UTC, microseconds)."""
     return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="microseconds")
+
+
+def moment_said(seconds, whole=False):
+    """Epoch seconds as a person reads a moment: RFC 3339 in UTC, to the second (its fraction when it has one, unless
+    ``whole``)."""
+    moment = datetime.fromtimestamp(seconds, timezone.utc)
+    fraction = "" if whole or not moment.microsecond else (".%06d" % moment.microsecond).rstrip("0")
+    return moment.strftime("%Y-%m-%dT%H:%M:%S") + fraction + "Z"
 
 
 def parse_number(value, what="the value"):
@@ -215,34 +226,82 @@ def parse_list(value, what="the value"):
     return [item.strip() if isinstance(item, str) else item for item in value]
 
 
-def parse_point_policy(value, what="the point in time"):
-    """Which points in time a launch takes, from a runbook's input, as service_launch's two options:
-    ``(point_in_time, points_in_time)``.
+# A moment as a person gives it: a date, a time and where on earth (Z or an offset). RFC 3339 allows a space
+# for the T; seconds and their fraction may be left out.
+_MOMENT = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)([Zz]|[+-]\d{2}:?\d{2})?)?$")
+MOMENT_EXAMPLE = "2026-11-20T03:00:00Z"
+# With -e key=value, Ansible cuts a value at its first space: what is left of a moment is its date.
+_CUT_AT_A_SPACE = ("(with -e, a value is cut at its first space: write the T, as in %s, or give the variable as JSON, "
+                   "-e '{\"name\": \"value with spaces\"}')" % MOMENT_EXAMPLE)
 
-    ``latest`` (or no value); ``before:<RFC 3339 date-time>`` - each machine's newest point at or
-    before that moment (a bare date-time means the same); the ID of a point in time; or a point per
-    machine - a dictionary of machine name or ID to point ID, or text of ``name=ID`` items separated
-    by commas - for which the machines not named take their latest point.
+
+def parse_moment(value, what="the moment"):
+    """A moment an operator gives (an option, an extra variable, a survey's answer) as epoch seconds: RFC 3339, with
+    a date, a time, and Z or an offset. A date alone, or a time without Z or an offset, is refused: what it would
+    mean (midnight, this machine's time zone) is a guess, and a failover must not guess."""
+    text = str(value).strip() if value is not None else ""
+    match = _MOMENT.match(text)
+    if not match:
+        raise ValueError("%s must be an RFC 3339 date-time such as %s, not %r" % (what, MOMENT_EXAMPLE, value))
+    if match.group(2) is None:
+        raise ValueError("%s %r is a date without a time; give the time and Z or an offset, such as %sT03:00:00Z %s" % (
+            what, text, match.group(1), _CUT_AT_A_SPACE))
+    if match.group(3) is None:
+        raise ValueError("%s %r has no Z or offset: give the time zone, such as %sZ for UTC" % (what, text, text))
+    try:
+        return parse_time(text)
+    except ValueError:
+        raise ValueError("%s %r is no date-time of the calendar (such as %s)" % (what, text, MOMENT_EXAMPLE))
+
+
+# The kinds of a point-in-time policy (parse_point_policy).
+LATEST, BEFORE, POINT, PER_MACHINE, FROM_REPORT = "latest", "before", "point", "per machine", "from"
+
+
+def parse_point_policy(value, what="the point in time"):
+    """Which point in time each machine launches from, as an operator says it: one grammar for every runbook and module.
+
+    ``latest`` (or no value) - each machine's newest point; ``before:<RFC 3339 date-time>`` - each machine's newest point
+    at or before that moment (a bare date-time means the same); the ID of a point in time - that point for its machine,
+    and for the others their newest at or before its moment; a point per machine - a dictionary of machine name or ID to
+    point ID, or text of ``name=ID`` items separated by commas - the machines not named taking their newest point; and
+    ``from:<report>`` - the points a clean point search's report names.
+
+    Answers a dictionary: ``kind`` (LATEST, BEFORE, POINT, PER_MACHINE or FROM_REPORT), ``given`` (whether a value was
+    given at all), and ``moment`` (epoch seconds) with ``at`` (its text), ``id``, ``points`` ({machine: point ID}) or
+    ``report`` as the kind has. ``said`` is the policy as the operator reads it, and as it is written in reports.
     """
-    if no_value(value) or (isinstance(value, str) and value.strip().lower() == "latest"):
-        return "latest", None
+    given = not no_value(value)
+    if not given or (isinstance(value, str) and value.strip().lower() == LATEST):
+        return dict(kind=LATEST, given=given, said=LATEST)
     if isinstance(value, dict):
-        return "latest", dict((str(name).strip(), str(point).strip()) for name, point in value.items())
+        points = dict((str(name).strip(), str(point).strip()) for name, point in value.items())
+        return dict(kind=PER_MACHINE, given=True, points=points, said=_per_machine_said(points))
     if not isinstance(value, str):
-        raise ValueError("%s must be latest, before:<date-time>, the ID of a point in time, or a point per machine, not %r" % (what, value))
+        raise ValueError("%s must be latest, before:<date-time>, the ID of a point in time, a point per machine, or "
+                         "from:<report>, not %r" % (what, value))
     text = value.strip()
+    if text.lower().startswith("from:"):
+        report = text[len("from:"):].strip()
+        if not report:
+            raise ValueError("%s from: takes the path of a clean point search's report, as from:clean_point_report/clean_point_<project>.json" % what)
+        return dict(kind=FROM_REPORT, given=True, report=report, said="from:" + report)
     if "=" in text:
         pairs = [item.split("=", 1) for item in parse_list(text, what)]
         if not all(len(pair) == 2 and pair[0].strip() and pair[1].strip() for pair in pairs):
             raise ValueError("%s per machine is name=ID, separated by commas, not %r" % (what, value))
-        return "latest", dict((name.strip(), point.strip()) for name, point in pairs)
-    moment = text[len("before:"):].strip() if text.lower().startswith("before:") else text
-    try:
-        parse_time(moment)
-    except ValueError:
-        if text.lower().startswith("before:"):
-            raise ValueError("%s before: takes an RFC 3339 date-time such as 2026-11-20T03:00:00Z, not %r" % (what, moment))
-        if looks_like_id(text):
-            return text, None
-        raise ValueError("%s must be latest, before:<date-time>, the ID of a point in time, or name=ID per machine, not %r" % (what, value))
-    return moment, None
+        points = dict((name.strip(), point.strip()) for name, point in pairs)
+        return dict(kind=PER_MACHINE, given=True, points=points, said=_per_machine_said(points))
+    if looks_like_id(text):
+        return dict(kind=POINT, given=True, id=text, said=text)
+    before = text.lower().startswith("before:")
+    at = text[len("before:"):].strip() if before else text
+    if not before and not _MOMENT.match(at):
+        raise ValueError("%s must be latest, before:<date-time> (such as before:%s), the ID of a point in time, name=ID per machine, "
+                         "or from:<report>; not %r" % (what, MOMENT_EXAMPLE, value))
+    moment = parse_moment(at, "%s before:" % what if before else what)
+    return dict(kind=BEFORE, given=True, moment=moment, at=moment_said(moment), said="before:" + moment_said(moment))
+
+
+def _per_machine_said(points):
+    return ", ".join("%s=%s" % item for item in sorted(points.items()))

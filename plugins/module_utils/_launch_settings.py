@@ -89,6 +89,28 @@ def _outside_their_subnet(blueprint, subnets):
     return problems
 
 
+# What a launch takes from a default when the blueprint leaves it unset. The interface defines no default for them,
+# so what a launch would take cannot be proven against the region.
+DEFAULTED = (("subnetIDs", "subnet"), ("securityGroupIDs", "security groups"), ("instanceType", "instance type"))
+
+
+def left_to_defaults(blueprint):
+    """The members ``blueprint`` leaves to the service's defaults, by their blueprint names."""
+    return [member for member, unused in DEFAULTED if not blueprint.get(member)]
+
+
+def defaults_by_machine(blueprints):
+    """The members the blueprints leave to defaults, by machine name (those that leave none are not named)."""
+    return dict((blueprint.get("machineName") or blueprint["machineId"], [dict(DEFAULTED)[member] for member in blueprint["defaults"]])
+                for blueprint in blueprints if blueprint.get("defaults"))
+
+
+def private_ips_by_machine(blueprints):
+    """The private addresses the blueprints set (CUSTOM_IP), by machine name: what a recovery machine's address will be."""
+    return dict((blueprint.get("machineName") or blueprint["machineId"], list(blueprint.get("privateIPs") or []))
+                for blueprint in blueprints if blueprint.get("privateIPAction") == "CUSTOM_IP" and blueprint.get("privateIPs"))
+
+
 def problems_by_machine(blueprints):
     """The problems of the blueprints that have some, by machine name: one message each."""
     return dict((blueprint.get("machineName") or blueprint["machineId"], [problem["message"] for problem in blueprint["problems"]])

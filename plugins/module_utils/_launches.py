@@ -6,8 +6,13 @@
 or follow a job; and how far a job is with its machines."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    CLEANUP_JOBS, LAUNCHING_JOBS, LIFE_CYCLE_MEMBERS, active, kind_of, parse_time)
+    CLEANUP_JOBS, LAUNCHING_JOBS, LIFE_CYCLE_MEMBERS, PRODUCTION_KINDS, active, kind_of, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
+
+
+def _since(machine):
+    kind = launch_type_of_replica(machine)
+    return (machine.get("lifeCycle") or {}).get(dict(LIFE_CYCLE_MEMBERS)[kind]) or "at an unknown moment"
 
 
 def launched_since(job, machine):
@@ -44,22 +49,44 @@ class TargetMachines:
                 return False
         return True
 
-    def launched(self, project, machines):
-        """For each machine, its target machine and the date-time of the point it was launched from."""
+    def launched(self, project, machines, points=True):
+        """For each machine, its target machine and (unless ``points`` is false: the caller knows them) the date-time of
+        the point it was launched from."""
         with_target = [machine for machine in machines if machine.get("replica")]
         self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], machine["replica"]) for machine in with_target],
-                        lists=[self.points_path(project, machine) for machine in with_target])
+                        lists=[self.points_path(project, machine) for machine in with_target] if points else [])
         result = []
         for machine in machines:
             entry = dict(machine_id=machine["id"], machine_name=name_of(machine))
             if machine.get("replica"):
                 replica = self.target_machine(project, machine)
                 entry["target_machine"] = replica
+                if not points:
+                    result.append(entry)
+                    continue
                 point = next((p for p in self.points_in_time(project, machine) if p["id"] == replica.get("pointInTime")), None)
                 if point is not None:
                     entry["point_in_time_date_time"] = point["dateTime"]
             result.append(entry)
         return result
+
+    def production_in_the_way(self, machines, allowed=()):
+        """The machines (as listed) whose live target machine runs production - a recovery or cutover machine, as the list
+        says - and that ``allowed`` (names or IDs) does not name: a launch (or a plan's cleanup) would terminate it."""
+        return [machine for machine in machines if machine.get("replica") and launch_type_of_replica(machine) in PRODUCTION_KINDS
+                and machine["id"] not in allowed and name_of(machine) not in allowed]
+
+    def refuse_to_replace_production(self, project, machines):
+        """Fail the task, before anything is written, when it would terminate production that was not named in
+        replace_production."""
+        in_the_way = self.production_in_the_way(machines, self.params.get("replace_production") or ())
+        if in_the_way:
+            self.fail_json(msg="%s %s a %s machine that runs production (launched %s): a launch terminates a machine's target machine "
+                               "first. Name %s in replace_production to replace %s; nothing was launched." % (
+                                   ", ".join(name_of(machine) for machine in in_the_way), "has" if len(in_the_way) == 1 else "have",
+                                   " or ".join(sorted(set(launch_type_of_replica(machine) for machine in in_the_way))),
+                                   ", ".join("%s %s" % (name_of(machine), _since(machine)) for machine in in_the_way),
+                                   "it" if len(in_the_way) == 1 else "them", "it" if len(in_the_way) == 1 else "them"))
 
     def failed_in(self, job, machines):
         """The machines a finished job launched nothing for: no target machine launched since it began."""

@@ -53,9 +53,28 @@ options:
     type: dict
     version_added: 2.0.0
   force:
-    description: Launch even when the machines already have live target machines of this type, replacing them.
+    description:
+      - Launch even when the machines already have live target machines of this type, replacing them.
+      - Not for recovery and cutover machines, which run production - see O(replace_production).
     type: bool
     default: false
+  replace_production:
+    description:
+      - Machines (names or IDs) whose live recovery or cutover machine this launch may replace. A launch terminates a
+        machine's target machine before it launches the new one; recovery and cutover machines run production, so a
+        machine that has one and is not named here fails the task before anything is launched, whatever the launch type
+        and O(force) say.
+    type: list
+    elements: str
+    version_added: 2.0.0
+  check_points:
+    description:
+      - Read the machines' points in time to check the points given by ID (O(points_in_time)) and to return the time of
+        each launched machine's point. V(false) trusts the IDs given, and returns no C(point_in_time_date_time) - for a
+        caller that read the points just before (a runbook that pinned them), so that they are not read twice.
+    type: bool
+    default: true
+    version_added: 2.0.0
   job:
     description:
       - The ID of a launch job of the project to follow instead of starting one - the task waits for it
@@ -223,7 +242,9 @@ class LaunchModule(TargetMachines, ServiceModule):
         chosen = dict(points_in_time=[dict(machine_id=m["id"], machine_name=name_of(m), point_in_time=points[m["id"]])
                                       for m in machines if m["id"] in points]) if points else {}
         if ours is None and not params["force"] and self.all_launched(project, machines, params["launch_type"], points):
-            return dict(chosen, launched=self.launched(project, machines), would_launch=[])
+            return dict(chosen, launched=self.launched(project, machines, points=params["check_points"]), would_launch=[])
+        if ours is None:
+            self.refuse_to_replace_production(project, machines)
         body = dict(launchType=params["launch_type"].upper(),
                     items=[dict(machineId=m["id"], **({"pointInTimeId": points[m["id"]]["id"]} if m["id"] in points else {})) for m in machines])
         if params["launch_type"] == "debug" and params["debug_scripts"]:
@@ -237,7 +258,7 @@ class LaunchModule(TargetMachines, ServiceModule):
     def outcome(self, project, job, ids):
         """What the launch job that COMPLETED launched."""
         self.forget_targets(project)
-        return dict(job=job, would_launch=[], launched=self.launched(project, self.resolve_machines(project, ids)))
+        return dict(job=job, would_launch=[], launched=self.launched(project, self.resolve_machines(project, ids), points=self.params["check_points"]))
 
     def chosen_points(self, project, machines):
         """{machine ID: point} for the points asked for; empty for the latest (the service's default). The
@@ -267,6 +288,9 @@ class LaunchModule(TargetMachines, ServiceModule):
             if not found:
                 self.fail_json(msg="points_in_time names %s, which is not among the machines to launch (%s); nothing was launched." % (
                     named, ", ".join(sorted(name_of(m) for m in machines))))
+            if not self.params["check_points"]:
+                chosen[found[0]["id"]] = dict(id=point_id)  # read just before by the caller
+                continue
             point = next((p for p in self.points_in_time(project, found[0]) if p["id"] == point_id), None)
             if point is None:
                 self.fail_json(msg="%s is not a point in time of %s; nothing was launched." % (point_id, name_of(found[0])))
@@ -282,7 +306,8 @@ class LaunchModule(TargetMachines, ServiceModule):
             lines = " ".join(line["message"] for line in job.get("log", []) if any(name in line["message"] for name in failed))
             self.fail_json(msg="Launch job %s %s for %s: %s" % (job["id"], job["status"], ", ".join(failed) or "the project", lines or log_tail(job, 3)),
                            failed_machines=failed, job=job, would_launch=[],
-                           launched=self.launched(project, [machine for machine in machines if name_of(machine) not in failed]))
+                           launched=self.launched(project, [machine for machine in machines if name_of(machine) not in failed],
+                                                  points=self.params["check_points"]))
         return fail
 
 
@@ -298,6 +323,8 @@ def main():
         debug_scripts=dict(type="dict", options=dict(preboot=dict(type="list", elements="str", default=[]),
                                                      postboot=dict(type="list", elements="str", default=[]))),
         job=dict(type="str"),
+        replace_production=dict(type="list", elements="str"),
+        check_points=dict(type="bool", default=True),
     )
     LaunchModule(argument_spec=spec, mutually_exclusive=[("job", "machines"), ("job", "debug_scripts")]).run()
 

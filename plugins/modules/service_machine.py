@@ -27,7 +27,10 @@ options:
     choices: [present, absent]
     default: present
   tags:
-    description: Launch-time tags of the machine (the service's C(tags)), given to the machines launched from it. The order does not matter.
+    description:
+      - Launch-time tags of the machine (the service's C(tags)), given to the machines launched from it. The order does not matter.
+      - The runbooks' marks, tags that begin with C(replication.recovery/) (which recovery machine a failover committed), are kept
+        as they are; M(replication.recovery.service_machine_tags) removes them when you must.
     type: list
     elements: str
   bandwidth_throttling:
@@ -83,6 +86,7 @@ bandwidth_throttling:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import BLOCKED_ARGUMENT_SPEC, Jobs
+from ansible_collections.replication.recovery.plugins.module_utils._marks import is_mark
 
 
 class MachineModule(ServiceModule):
@@ -101,7 +105,9 @@ class MachineModule(ServiceModule):
         machine = self.resolve_machines(project, [params["machine"]])[0]
         result = dict()
         if params["tags"] is not None:
-            machine = self.ensure(machine, dict(tags=params["tags"]), create=None, unordered=("tags",),
+            # The runbooks' marks are no tag of the user's: kept as they are (module_utils._marks).
+            tags = params["tags"] + [tag for tag in machine.get("tags") or [] if is_mark(tag) and tag not in params["tags"]]
+            machine = self.ensure(machine, dict(tags=tags), create=None, unordered=("tags",),
                                   update=lambda changes: self.client.patch("%s/%s" % (path, machine["id"]), changes))
         if params["bandwidth_throttling"] is not None:
             throttle_path = "%s/%s/bandwidthThrottling" % (path, machine["id"])

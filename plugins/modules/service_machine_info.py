@@ -157,11 +157,15 @@ launch_settings:
       machine name.
     - C(switched), the names of the machines whose blueprints are switched to a test network (see
       M(replication.recovery.service_test_network)); their settings as they were before the switch are proven.
+    - C(defaults), by machine name, what its blueprint leaves to the service's default (C(subnet), C(security groups),
+      C(instance type)). The interface defines no default, so what a launch would take cannot be proven - a default subnet
+      deleted in the cloud account is found only by a failing launch job.
+    - C(private_ips), by machine name, the private addresses a blueprint sets (C(privateIPAction) C(CUSTOM_IP)).
   returned: with O(prove_launch_settings=true)
   type: dict
   sample: {region: {id: 8c94d736-9a3e-5ef5-88c4-c3f1daf9ae3c, name: us-east-1},
            problems: {web-1: ["subnet subnet-0b09c00dbba0e596a is not in region us-east-1; it has private-a (subnet-4f1c0e2d9a8b7c6d5)"]},
-           switched: []}
+           defaults: {db-1: [subnet, security groups]}, private_ips: {db-1: [10.0.1.20]}, switched: []}
 service_time:
   description: The service's clock when the machines were read, which the lags are measured against.
   returned: always
@@ -172,7 +176,8 @@ service_time:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._domain import REPLICATION_STATES, iso_time
-from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import problems_by_machine
+from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import (
+    defaults_by_machine, private_ips_by_machine, problems_by_machine)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import replication_facts
 
 
@@ -196,6 +201,7 @@ class MachineInfoModule(ServiceModule):
         if params["prove_launch_settings"]:
             region, blueprints = self.blueprints_proven(project, machine_ids=set(machine["id"] for machine in machines))
             answer["launch_settings"] = dict(region=dict(id=region["id"], name=region.get("name")), problems=problems_by_machine(blueprints),
+                                             defaults=defaults_by_machine(blueprints), private_ips=private_ips_by_machine(blueprints),
                                              switched=sorted(b.get("machineName") or b["machineId"] for b in blueprints if b.get("switched")))
         return answer
 

@@ -35,9 +35,19 @@ options:
     type: str
     default: latest
   force:
-    description: Run even when every machine already has a live target machine of that type, replacing them.
+    description:
+      - Run even when every machine already has a live target machine of that type, replacing them.
+      - Not for recovery and cutover machines, which run production - see O(replace_production).
     type: bool
     default: false
+  replace_production:
+    description:
+      - The plan's machines (names or IDs) whose live recovery or cutover machine this run may replace - or, in V(cleanup)
+        mode, terminate. Those run production: a run that would replace one not named here fails before anything runs,
+        whatever the mode and O(force) say.
+    type: list
+    elements: str
+    version_added: 2.0.0
   job:
     description:
       - The ID of a run of this plan (its job) to follow instead of starting one - the task waits for it
@@ -131,6 +141,8 @@ class PlanRunModule(TargetMachines, ServiceModule):
         machines = self.resolve_machines(project, ids)
         if ours is None and self.nothing_to_do(project, machines, params["mode"]):
             return dict()
+        if ours is None:
+            self.refuse_to_replace_production(project, machines)
         body = dict(recoveryPlanID=plan["id"], executionMode=params["mode"].upper())
         point = self.point(project, machines)
         if point is not None:
@@ -184,6 +196,7 @@ def main():
         point_in_time=dict(type="str", default="latest"),
         force=dict(type="bool", default=False),
         job=dict(type="str"),
+        replace_production=dict(type="list", elements="str"),
     )
     PlanRunModule(argument_spec=spec).run()
 

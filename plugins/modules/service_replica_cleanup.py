@@ -11,6 +11,9 @@ description:
   - Terminates target machines of a project (test, recovery and cutover machines, and restore
     servers) and waits for the cleanup job to end.
   - Chooses them by O(replicas), by O(machines), by O(launch_types), or takes all of them.
+  - Recovery and cutover machines run production, and are terminated only when O(terminate_production) names them -
+    a selection that takes one it does not name fails before anything is terminated; without any selection they are
+    left as they are, and named in RV(kept_production).
   - Idempotent - when there is nothing to terminate, nothing is sent.
 options:
   replicas:
@@ -34,6 +37,15 @@ options:
     type: list
     elements: str
     choices: [test, recovery, cutover, debug, restore]
+  terminate_production:
+    description:
+      - Recovery and cutover machines that may be terminated - by the ID of the target machine, or by the name or ID of its
+        source machine. Naming them here is the confirmation that they go, production or not.
+      - A target machine that its source machine no longer points at (after a failback, its recovery machine) counts as
+        production.
+    type: list
+    elements: str
+    version_added: 2.0.0
 extends_documentation_fragment:
   - replication.recovery.project
   - replication.recovery.connection
@@ -61,6 +73,12 @@ EXAMPLES = r"""
   replication.recovery.service_replica_cleanup:
     project: production
     replicas: "{{ launch.launched | map(attribute='replica.id') | list }}"
+
+- name: A rehearsal with recovery launches is over - its recovery machines go, named and confirmed
+  replication.recovery.service_replica_cleanup:
+    project: rehearsal
+    launch_types: [recovery]
+    terminate_production: [web-1, db-1]
 """
 
 RETURN = r"""
@@ -79,11 +97,17 @@ job:
   description: The cleanup job as the service describes it, with its log.
   returned: when a cleanup was started or followed
   type: dict
+kept_production:
+  description: Names of the source machines whose recovery or cutover machines were left, as no selection and no O(terminate_production) named them.
+  returned: always
+  type: list
+  elements: str
+  version_added: 2.0.0
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
-from ansible_collections.replication.recovery.plugins.module_utils._domain import CLEANUP_JOB, LAUNCH_TYPES, kind_of, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._domain import CLEANUP_JOB, LAUNCH_TYPES, PRODUCTION_KINDS, kind_of, looks_like_id
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
 
 
@@ -99,14 +123,36 @@ class CleanupModule(ServiceModule):
         targets = self.targets(machines)
         if params["replicas"] is not None:
             targets = self.chosen(project, targets, params["replicas"])
+        targets, kept = self.without_production(targets)
         removed = [replica for replica, unused_machine in targets]
         machine_ids = list(dict.fromkeys(machine["id"] for unused_replica, machine in targets))
-        result = dict(removed=removed, removed_machines=list(dict.fromkeys(name_of(machine) for unused_replica, machine in targets)))
+        result = dict(removed=removed, removed_machines=list(dict.fromkeys(name_of(machine) for unused_replica, machine in targets)),
+                      kept_production=kept)
         if removed:
             job = jobs.run(lambda: self.client.delete("/projects/%s/replicas" % project["id"], dict(replicaIDs=removed)),
                            same_job(CLEANUP_JOB, machine_ids), wait=params["wait"], result=result)
             result.update(dict(job=job) if job else {})
         return result
+
+    def without_production(self, targets):
+        """The targets less the recovery and cutover machines that terminate_production does not name: left, and named,
+        when nothing selected them; refused, before anything is terminated, when a selection did."""
+        allowed = set(self.params["terminate_production"] or ())
+        production = [(replica, machine) for replica, machine in targets if self.runs_production(replica, machine)
+                      and not allowed & set((replica, machine["id"], name_of(machine)))]
+        if production and any(self.params[option] is not None for option in ("replicas", "machines", "launch_types")):
+            self.fail_json(msg="%s run%s production (recovery or cutover machines): name them in terminate_production to terminate them; "
+                               "nothing was terminated." % (", ".join("%s's %s" % (name_of(machine), replica) for replica, machine in production),
+                                                            "s" if len(production) == 1 else ""))
+        return [target for target in targets if target not in production], list(dict.fromkeys(name_of(machine) for unused, machine in production))
+
+    @staticmethod
+    def runs_production(replica, machine):
+        if replica in machine.get("restoreServers", []):
+            return False
+        if machine.get("replica") != replica:
+            return True  # no longer its machine's target machine: a failback's recovery machine, as far as anyone can tell
+        return launch_type_of_replica(machine) in PRODUCTION_KINDS
 
     def chosen(self, project, targets, values):
         """The targets that ``values`` name: target machine IDs, or machines (by name or ID) for their targets."""
@@ -151,6 +197,7 @@ def main():
         replicas=dict(type="list", elements="str"),
         machines=dict(type="list", elements="str"),
         launch_types=dict(type="list", elements="str", choices=list(LAUNCH_TYPES) + ["restore"]),
+        terminate_production=dict(type="list", elements="str"),
     )
     CleanupModule(argument_spec=spec).run()
 

@@ -9,10 +9,14 @@ whether a wave failed. Pure functions: the action plugins of the runbook steps c
 unit tests do too."""
 
 import fnmatch
+import hashlib
+import json
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    CLEANUP_JOBS, LIFE_CYCLE_MEMBERS, active, kind_of, launch_job_type, parse_flag, parse_groups, parse_list, parse_number, parse_time)
+    BEFORE, CLEANUP_JOBS, LIFE_CYCLE_MEMBERS, POINT, PRODUCTION_KINDS, active, kind_of, launch_job_type, moment_said, parse_flag, parse_groups,
+    parse_list, parse_number, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
+from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, RECOVERED, marks_of
 
 RUNNING = "running"
 
@@ -235,6 +239,137 @@ def blocking_machines(machines, kinds):
     return [dict(name=name_of(machine), id=machine["id"], replica=machine["replica"], kind=kind) for machine, kind in up if kind in kinds]
 
 
+# -- production: recovery and cutover machines ---------------------------------------------------
+
+def production_machines(machines):
+    """The machines (as listed, with ``replica``, ``lifeCycle`` and ``tags``) whose live target machine is a recovery
+    or cutover machine: failed over (or launched back by a failback, or cut over). No read of its own: the machine
+    list says it. {name: {name, id, replica, kind, since, committed, drill}}: ``since`` is the launch's moment,
+    ``committed`` whether a failover committed this very target machine (module_utils._marks), ``drill`` whether a DR
+    test launched it as a drill after its mark."""
+    found = {}
+    for machine in machines:
+        kind = launch_type_of_replica(machine) if machine.get("replica") else None
+        if kind not in PRODUCTION_KINDS:
+            continue
+        since = (machine.get("lifeCycle") or {}).get(dict(LIFE_CYCLE_MEMBERS)[kind])
+        marks = marks_of(machine)
+        drill = marks.get(DRILL)
+        found[name_of(machine)] = dict(
+            name=name_of(machine), id=machine["id"], replica=machine["replica"], kind=kind, since=since,
+            committed=marks.get(RECOVERED) == machine["replica"],
+            drill=bool(drill and since and _at_or_after(since, drill)))
+    return found
+
+
+def _at_or_after(moment, mark):
+    try:
+        return parse_time(moment) >= parse_time(mark)
+    except ValueError:  # a mark somebody edited: no drill's
+        return False
+
+
+def standing(entry, target=None, point=None):
+    """What stands of a failed-over machine, as the operator reads it: "failed over since <time>, from <point>,
+    <instance>". ``target`` is its target machine as the service describes it, ``point`` its point in time ({id,
+    dateTime}) when the service still lists it."""
+    target = target or {}
+    said = "%s since %s" % ("failed over" if entry["kind"] == "recovery" else "cut over", _said_time(entry.get("since")))
+    if point:
+        said += ", from the point in time of %s (%s)" % (_said_time(point.get("dateTime")), point["id"])
+    elif target.get("pointInTime"):
+        said += ", from the point in time %s (no longer listed: thinned out since)" % target["pointInTime"]
+    return said + ", %s %s" % (entry["kind"] + " machine", target.get("machineCloudId") or entry["replica"])
+
+
+def _said_time(moment):
+    return moment_said(parse_time(moment), whole=True) if moment else "an unknown moment"
+
+
+def replace_token(project_id, replaced):
+    """The token that confirms replacing production machines: derived from the plan's content - the project, the
+    machines and their target machines now ({name: target machine ID}) - so that another plan, or a world changed since
+    the plan was printed, gives another token. Twelve hexadecimal digits, in groups of four."""
+    digest = hashlib.sha256(json.dumps([project_id, sorted(replaced.items())], separators=(",", ":")).encode("utf-8")).hexdigest()
+    return "-".join(digest[index:index + 4] for index in (0, 4, 8))
+
+
+# -- points in time, pinned when the run begins ----------------------------------------------------
+
+
+def _span(points):
+    """A machine's points for a message: its oldest and newest, or that it has none yet."""
+    if not points:
+        return "it has no point in time yet (initial sync not done)"
+    return "its points run from %s to %s" % (_said_time(points[-1]["dateTime"]), _said_time(points[0]["dateTime"]))
+
+
+def _newest_at_or_before(points, moment):
+    return next((point for point in points if parse_time(point["dateTime"]) <= moment), None)
+
+
+def pin_points(policy, machines, points_of, points=None):
+    """Each machine's point in time under ``policy`` (module_utils._domain.parse_point_policy), resolved once when
+    the run begins: every wave launches these. ``machines`` are the run's ({name, id}), ``points_of`` each machine's
+    points in time newest first, by machine ID; ``points`` ({machine name or ID: point ID}) the points given per
+    machine (a policy per machine, a clean point report, a plan), the others following the policy.
+
+    Answers ``(pinned, problems)``: pinned is {name: {id, date_time}}, problems one sentence per machine that has no
+    such point - naming its oldest and newest."""
+    points = points or {}
+    pinned, problems = {}, []
+    moment = policy.get("moment")
+    if policy["kind"] == POINT:
+        owner = next(((machine, point) for machine in machines for point in points_of.get(machine["id"]) or []
+                      if point["id"] == policy["id"]), None)
+        if owner is None:
+            return {}, ["%s is not a point in time of any machine of the run" % policy["id"]]
+        points = dict(points, **{owner[0]["id"]: policy["id"]})
+        moment = parse_time(owner[1]["dateTime"])
+    for machine in machines:
+        listed = points_of.get(machine["id"]) or []
+        given = points.get(machine["id"]) or points.get(machine["name"])
+        if given:
+            point = next((point for point in listed if point["id"] == given), None)
+            missing = "%s is not a point in time of %s (any more: the service thins old points out); %s" % (given, machine["name"], _span(listed))
+        elif moment is not None:
+            point = _newest_at_or_before(listed, moment)
+            missing = "%s has no point in time at or before %s; %s" % (machine["name"], moment_said(moment), _span(listed))
+        else:
+            point = listed[0] if listed else None
+            missing = "%s has no point in time yet (initial sync not done)" % machine["name"]
+        if point is None:
+            problems.append(missing)
+        else:
+            pinned[machine["name"]] = dict(id=point["id"], date_time=point["dateTime"])
+    return pinned, problems
+
+
+def later_than_now(policy, now):
+    """A moment of ``policy`` later than the service's ``now`` (epoch seconds): a sentence, or None."""
+    if policy["kind"] == BEFORE and policy["moment"] > now:
+        return "before:%s is later than the service's now, %s: every point of every machine is before it, and the data-loss " \
+               "windows would be negative. Give a moment at or before %s, or latest" % (policy["at"], moment_said(now), moment_said(now))
+    return None
+
+
+def thinned(pinned, points_of, names):
+    """The pinned points of ``names`` that the service no longer lists (thinned out by its retention since they were
+    read), each with its replacement - the newest point before it that remains - and the extra data lost.
+    {name: {planned, replacement (or None), extra_seconds}}."""
+    found = {}
+    for name, machine_id in names:
+        point = pinned.get(name)
+        listed = points_of.get(machine_id) or []
+        if point is None or any(item["id"] == point["id"] for item in listed):
+            continue
+        planned = parse_time(point["date_time"])
+        replacement = next((item for item in listed if parse_time(item["dateTime"]) < planned), None)
+        found[name] = dict(planned=point, replacement=dict(id=replacement["id"], date_time=replacement["dateTime"]) if replacement else None,
+                           extra_seconds=round(planned - parse_time(replacement["dateTime"]), 3) if replacement else None)
+    return found
+
+
 # -- the launched machines ----------------------------------------------------------------------
 
 
@@ -313,6 +448,8 @@ def wave_failure(record, index):
     wave = record["waves"][index]
     problems = []
     for name in wave["machines"]:
+        if name in (record.get("stands") or {}):
+            continue  # failed over already: not this run's to launch
         if name in record["failed_machines"]:
             problems.append("%s did not launch" % name)
         elif name not in record["launched"]:

@@ -42,6 +42,26 @@ class LedgerError(Exception):
     pass
 
 
+def default_directory():
+    """The ledger every runbook on this controller shares when none is named (replication_recovery_ledger_dir):
+    ``replication.recovery/ledger`` in the user's data directory - ``$XDG_DATA_HOME``, else ``~/.local/share``. Under
+    AWX, where a job's home does not outlive it, the variable must name a lasting path."""
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(data, "replication.recovery", "ledger")
+
+
+def directory_of(given):
+    """The ledger to enter a run in: (directory, whether it is the default)."""
+    return (os.path.realpath(os.path.expanduser(given)), False) if given else (default_directory(), True)
+
+
+def to_read(given):
+    """The ledger to read proofs and forecasts from: the one named, else the default one once a run made it; None for
+    none (a controller where no run entered a report yet)."""
+    directory, by_default = directory_of(given)
+    return directory if not by_default or os.path.isdir(directory) else None
+
+
 def canonical(value):
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 

@@ -215,6 +215,49 @@ def _table(headings, rows, what):
         for start in range(0, len(cells), BLOCK))
 
 
+# What the incident channel needs of each machine: where it runs now, and from which data.
+MACHINE_COLUMNS = ("Machine", "Wave", "Result", "Instance ID", "Addresses", "Point in time", "RPO", "RTO", "Checks")
+
+
+def machine_row(machine):
+    target = machine.get("target") or {}
+    point = machine.get("point_in_time") or {}
+    checks = machine.get("checks") or []
+    return (machine.get("name"), machine.get("wave") or "-",
+            "stands (failed over already)" if machine.get("stands") else "passed" if machine.get("passed") else "FAILED",
+            target.get("cloud_id") or "-", ", ".join(machine.get("addresses") or []) or "-",
+            "%s (%s)" % (point.get("date_time") or "time unknown", point.get("id") or "-") if point else "-",
+            spoken(machine.get("rpo_seconds")), spoken(machine.get("rto_seconds")),
+            "%d of %d passed%s" % (sum(1 for check in checks if check.get("status") == "passed"), len(checks), "".join(
+                "; %s: %s" % (check.get("name"), check.get("message")) for check in checks if check.get("status") == "failed")[:300]))
+
+
+def plan_page(plan, title):
+    """A plan written under --check as a page for the approver: what it does first (every destructive or surprising step),
+    the confirmation token when it replaces production, then each machine's wave, point in time and data-loss window."""
+    stops = plan.get("would") == "stop"
+    heading = "Plan: %s of %s - %s" % (title, plan.get("project") or "-", "it would stop" if stops else
+                                      "it would launch nothing" if plan.get("would") == "nothing" else "it would launch")
+    sections = []
+    if plan.get("refused"):
+        sections.append("<h2>It would stop before launching anything</h2><p>%s</p>" % escape(plan["refused"].get("message") or ""))
+    if plan.get("first"):
+        sections.append("<h2>First, before anything else</h2><ul>%s</ul>" % "".join("<li>%s</li>" % escape(step) for step in plan["first"]))
+    if plan.get("replace"):
+        sections.append('<h2>Confirmation</h2><p>It terminates production machines (%s). The run that does it needs the token '
+                        '<b class="hash">%s</b> as its confirm.</p>' % (escape(", ".join(plan["replace"]["machines"])), escape(plan["replace"]["token"])))
+    rows = [(m.get("name"), m.get("wave") or "-", "%s (%s)" % ((m.get("point_in_time") or {}).get("date_time") or "time unknown",
+                                                               (m.get("point_in_time") or {}).get("id") or "-") if m.get("point_in_time")
+             else "the service's latest, when it launches", spoken(m.get("data_loss_seconds")),
+             "stands: %s" % m.get("said") if m.get("stands") else "ready" if (m.get("gate") or {}).get("passed") else
+             "%s: %s" % ("forced" if (m.get("gate") or {}).get("forced") else "NOT READY", "; ".join((m.get("gate") or {}).get("reasons") or [])))
+            for m in plan.get("machines") or []]
+    sections.append("<h2>Machines</h2>" + _table(("Machine", "Wave", "Point in time", "Data-loss window", "Gate"), rows, "Machines"))
+    lede = "Written under --check at %s (service time): nothing was launched or changed." % (plan.get("service_time") or "-")
+    return _document(heading, not stops, heading, lede, sections, None).replace(
+        "<h2>Ledger</h2><p>Not entered in a ledger of runs.</p>", "<p>A plan is not entered in the ledger of runs; the run that carries it out is.</p>")
+
+
 def page(report, title, ledger=None):
     """The report of a DR test, failover or failback as one HTML page."""
     passed = report.get("result") == "passed"
@@ -231,6 +274,7 @@ def page(report, title, ledger=None):
         chart("RPO", [(m.get("name"), m.get("rpo_seconds")) for m in machines], targets.get("rpo_seconds")),
         "<h2>Run</h2>" + _table(("Check", "Status", "Message"), [(c.get("name"), c.get("status"), c.get("message")) for c in report.get("checks") or []],
                                 "Checks"),
+        "<h2>Machines</h2>" + _table(MACHINE_COLUMNS, [machine_row(machine) for machine in machines], "Machines"),
         "<h2>Timeline</h2>" + timeline(report),
     ]
     lede = "%d of %d machines passed; %d launched. Launch requested %s (service time); report written %s (this machine's clock)." % (

@@ -21,7 +21,7 @@ import tempfile
 from datetime import datetime, timezone
 from xml.sax.saxutils import escape, quoteattr
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_number, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, moment_said, parse_number, parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import target_of
 
 PASSED = "passed"
@@ -100,6 +100,34 @@ class _Run:
         self.first_request = jobs[0]["creationDateTime"] if jobs else None
         self.kept = set(self.cleanup.get("kept") or [])
         self.removed = set(self.cleanup.get("removed_machines") or [])
+        self.stands = record.get("stands") or {}
+        self.repinned = record.get("repinned") or {}
+        self.private_ips = self.launch_settings.get("private_ips") or {}
+
+    def standing(self, machine):
+        """A machine failed over already, which the run did not launch: reported as it stands."""
+        name, entry = machine["name"], self.stands[machine["name"]]
+        target, point = entry.get("target") or {}, entry.get("point")
+        rpo = seconds_between(point.get("date_time"), entry.get("since")) if point else None
+        return dict(
+            name=name, id=machine.get("id"), wave=self.wave_of.get(name), passed=True, stands=entry["said"],
+            target=dict(id=entry["replica"], cloud_id=target.get("machineCloudId"), state=target.get("machineCloudState"),
+                        public_ips=target.get("publicIps") or []),
+            addresses=self.addresses(name, target.get("publicIps")),
+            point_in_time=dict(id=point["id"], date_time=point["date_time"]) if point else (
+                dict(id=target.get("pointInTime"), date_time=None) if target.get("pointInTime") else None),
+            rpo_seconds=rpo, rto_seconds=None, launch_requested=entry.get("since"), running=None, recovered=None,
+            cleanup="kept", test_network=None,
+            checks=[_check("stands", PASSED, "%s; not launched by this run" % entry["said"]),
+                    _check("RPO", PASSED if rpo is not None else SKIPPED,
+                           "%s s when it was launched" % rpo if rpo is not None else "its point in time is no longer listed")])
+
+    def addresses(self, name, public_ips):
+        """What the incident channel repoints DNS to: the public addresses the service reports, and the private ones the
+        blueprint sets (the service reports no private address)."""
+        said = ["public %s" % address for address in public_ips or []] + ["private %s (set by its blueprint)" % address
+                                                                          for address in self.private_ips.get(name) or []]
+        return said or ["not reported by the service"]
 
     def launch_check(self, name, entry):
         if entry is not None:
@@ -109,13 +137,17 @@ class _Run:
         wave = self.waves[self.wave_of[name] - 1] if name in self.wave_of else {}
         return _check("launch", SKIPPED, wave.get("message") or "not launched")
 
-    def service_checks(self, seen):
-        """The built-in checks, from what the service shows: running, and a public address."""
+    def service_checks(self, seen, name=None):
+        """The built-in checks, from what the service shows: running, and a public address - unless the machine was
+        launched into a test network that allocates none."""
         if not seen.get("running"):
             return [_check("running", FAILED, "%s is %s, not running, after %s s" % (
                 seen.get("cloud_id") or "the target machine", seen.get("state") or "not there", self.settings.get("boot_timeout", "?")))]
         checks = [_check("running", PASSED, "%s is running" % seen.get("cloud_id"))]
-        if self.settings.get("check_public_ip", True):
+        network = (self.test_network.get("tested_in") or {}).get(name)
+        if isinstance(network, dict) and network.get("publicIPAction") == "DONT_ALLOCATE" and not seen.get("public_ips"):
+            checks.append(_check("public address", PASSED, "none, as the test network says (public_ip_action DONT_ALLOCATE)"))
+        elif self.settings.get("check_public_ip", True):
             addresses = seen.get("public_ips") or []
             checks.append(_check("public address", PASSED if addresses else FAILED,
                                  ", ".join(addresses) if addresses else "%s has no public IP address" % seen.get("cloud_id")))
@@ -123,6 +155,8 @@ class _Run:
 
     def machine(self, machine):
         name = machine["name"]
+        if name in self.stands:
+            return self.standing(machine)
         checks = []
         gate, gate_name = self.health.get(name), self.gate_name
         if gate is None:
@@ -137,11 +171,16 @@ class _Run:
                                  "; ".join(problems) if problems else "as region %s offers" % self.launch_settings.get("region")))
         entry = self.launched.get(name)
         checks.append(self.launch_check(name, entry))
+        repinned = self.repinned.get(name)
+        if repinned and entry is not None:
+            checks.append(_check("point in time", PASSED, "the point of %s pinned when the run began was thinned out by the service before wave "
+                                 "%d: launched from the newest point before it, %s more data lost" % (
+                                     _point_said(repinned["planned"]), repinned["wave"], spoken(repinned["extra_seconds"]))))
 
         seen = self.view.get(name) if entry else None
         up, own_seconds, unmeasured = None, 0, "not launched"
         if seen is not None:
-            checks.extend(self.service_checks(seen))
+            checks.extend(self.service_checks(seen, name))
             up, unmeasured = seen.get("up"), "not running"
             if seen.get("running") and self.settings.get("checks_tasks"):
                 own, own_seconds = _own_check(self.checked.get(name), self.settings)
@@ -178,7 +217,10 @@ class _Run:
             passed=rto is not None and all(check["status"] != FAILED for check in checks),
             target=dict(id=target.get("id"), cloud_id=target.get("cloud_id"), state=(seen or {}).get("state") or target.get("state"),
                         public_ips=(seen or {}).get("public_ips") or target.get("public_ips") or []) if entry else None,
+            addresses=self.addresses(name, (seen or {}).get("public_ips") or target.get("public_ips")) if entry else [],
             point_in_time=dict(id=point.get("id"), date_time=point.get("date_time")) if entry else None,
+            planned_point_in_time=repinned["planned"] if repinned and entry else None,
+            extra_data_loss_seconds=repinned["extra_seconds"] if repinned and entry else None,
             rpo_seconds=rpo,
             rto_seconds=rto,
             # The machine's timeline (the service's clock): its wave's launch request, running, and checked.
@@ -262,11 +304,16 @@ def report_of(record, schema, generated=None):
         failures.append("no machine took part in the run")
     first_job = next((wave["job"] for wave in run.waves if wave.get("job")), None) or {}
     last_end = [wave["job"].get("endDateTime") for wave in run.waves if wave.get("job") and wave["job"].get("endDateTime")]
+    stands = [machine for machine in machines if machine.get("stands")]
     return dict(
         schema=schema,
         project=record["project"],
+        project_id=record.get("project_id"),
+        run_began=record.get("began"),
+        reached_service=bool(record.get("project_id")),
         launch_type=record.get("launch_type"),
         point_in_time=record.get("point_in_time"),
+        points_said=points_said(record),
         points_in_time=record.get("points_in_time") or {},
         recovery_plan=record.get("recovery_plan"),
         started=record.get("started"),
@@ -275,9 +322,10 @@ def report_of(record, schema, generated=None):
         failures=failures,
         counts=dict(machines=len(machines), passed=sum(1 for m in machines if m["passed"]),
                     failed=sum(1 for m in machines if not m["passed"]),
-                    launched=sum(1 for m in machines if m["target"] is not None)),
+                    launched=sum(1 for m in machines if m["target"] is not None and not m.get("stands")), stands=len(stands)),
         targets=dict(rpo_seconds=parse_number(run.targets.get("rpo_seconds")), rto_seconds=parse_number(run.targets.get("rto_seconds"))),
-        measures=dict(rpo_seconds=_worst(m["rpo_seconds"] for m in machines), rto_seconds=_worst(m["rto_seconds"] for m in machines),
+        measures=dict(rpo_seconds=_worst(m["rpo_seconds"] for m in machines if not m.get("stands")),
+                      rto_seconds=_worst(m["rto_seconds"] for m in machines),
                       launch_job_seconds=seconds_between(run.first_request, max(last_end, key=parse_time) if last_end else None)),
         excluded=record.get("excluded") or [],
         kept=run.cleanup.get("kept") or [],
@@ -289,9 +337,29 @@ def report_of(record, schema, generated=None):
                     adopted=bool(wave.get("adopted")), job=(wave.get("job") or {}).get("id")) for number, wave in enumerate(run.waves, 1)],
         checks=run_checks,
         failback=_failback(record.get("failback")),
+        replaced=sorted(record.get("replaced") or {}),
+        repinned=dict((name, dict(planned=entry["planned"], launched=entry["replacement"], extra_seconds=entry["extra_seconds"], wave=entry["wave"]))
+                      for name, entry in sorted((record.get("repinned") or {}).items())),
         machines=machines,
         generated=generated or controller_now(),
     )
+
+
+def points_said(record):
+    """Where the run's machines launch from, in words: the policy, and that each point was pinned when the run began."""
+    policy = record.get("policy") or {}
+    kind = policy.get("kind")
+    if record.get("points_from"):
+        return "the clean points of the search report %s" % record["points_from"]["report"]
+    if policy.get("planned"):
+        return "the points in time of %s" % policy["said"]
+    if kind == "before":
+        return "each machine's newest point in time at or before %s" % policy["at"]
+    if kind == "point":
+        return "the point in time %s (the others from their newest at or before it)" % policy["id"]
+    if kind == "per machine":
+        return "the points in time given per machine (%s; the others from their latest)" % policy["said"]
+    return "each machine's latest point in time"
 
 
 def failure_message(report, path=None, what="The DR test"):
@@ -372,9 +440,10 @@ def markdown(report, title="DR test"):
         return str(text).replace("|", "\\|")
 
     lines = ["# %s of %s: %s" % (title, report["project"], report["result"].upper()), "",
-             "%s launch%s from the %s point in time, requested %s (service time); report written %s (this machine's clock)." % (
+             "%s launch%s from %s, requested %s (service time); report written %s (this machine's clock)." % (
                  (report["launch_type"] or "").capitalize(), " by recovery plan " + report["recovery_plan"] if report["recovery_plan"] else "",
-                 report["point_in_time"], report["launch_requested"] or "-", report["generated"]), "",
+                 report.get("points_said") or report["point_in_time"], report["launch_requested"] or "not at all (nothing was launched)",
+                 report["generated"]), "",
              "| Measure | Worst | Target |", "|---|---|---|",
              "| RPO | %s | %s |" % (spoken(report["measures"]["rpo_seconds"]), spoken(report["targets"]["rpo_seconds"])),
              "| RTO | %s | %s |" % (spoken(report["measures"]["rto_seconds"]), spoken(report["targets"]["rto_seconds"])),
@@ -384,14 +453,24 @@ def markdown(report, title="DR test"):
         lines.extend("| %d | %d | %s |" % (wave["number"], len(wave["machines"]), cell(wave["status"] + (": " + wave["message"] if wave["message"] else "")))
                      for wave in report["waves"])
         lines.append("")
-    lines.extend(["| Machine | Result | Target machine | Point in time | RPO | RTO | Checks | Cleanup |", "|---|---|---|---|---|---|---|---|"])
+    lines.extend(["| Machine | Wave | Result | Instance | Addresses | Point in time | RPO | RTO | Checks | Cleanup |",
+                  "|---|---|---|---|---|---|---|---|---|---|"])
     for machine in report["machines"]:
         target = machine["target"]
-        lines.append("| %s | %s | %s | %s | %s | %s | %d/%d | %s |" % (
-            cell(machine["name"]), "passed" if machine["passed"] else "FAILED",
-            "%s %s" % (target["cloud_id"], ", ".join(target["public_ips"])) if target else "-",
-            (machine["point_in_time"] or {}).get("date_time") or "-", spoken(machine["rpo_seconds"]), spoken(machine["rto_seconds"]),
-            sum(1 for check in machine["checks"] if check["status"] == PASSED), len(machine["checks"]), machine["cleanup"]))
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %d/%d | %s |" % (
+            cell(machine["name"]), machine.get("wave") or "-", "stands" if machine.get("stands") else "passed" if machine["passed"] else "FAILED",
+            (target or {}).get("cloud_id") or "-", cell(", ".join(machine.get("addresses") or []) or "-"),
+            _point_said(machine["point_in_time"]) if machine.get("point_in_time") else "-", spoken(machine["rpo_seconds"]),
+            spoken(machine["rto_seconds"]), sum(1 for check in machine["checks"] if check["status"] == PASSED), len(machine["checks"]),
+            machine["cleanup"]))
+    stands = [machine for machine in report["machines"] if machine.get("stands")]
+    if stands:
+        lines.extend(["", "## Failed over already (not launched by this run)", ""] + ["- %s: %s" % (m["name"], m["stands"]) for m in stands])
+    if report.get("repinned"):
+        lines.extend(["", "## Points in time thinned out during the run", ""] + [
+            "- %s: %s pinned, launched from %s before wave %d: %s more data lost" % (
+                name, _point_said(entry["planned"]), _point_said(entry["launched"]), entry["wave"], spoken(entry["extra_seconds"]))
+            for name, entry in sorted(report["repinned"].items())])
     if report["failures"]:
         lines.extend(["", "## Failures", ""] + ["- %s" % failure for failure in report["failures"]])
     if report["excluded"]:
@@ -404,71 +483,146 @@ def markdown(report, title="DR test"):
 # -- the plan (check mode) ----------------------------------------------------------------------
 
 
+def _point_said(point):
+    """A point in time as the plan and the report say it: its time and ID."""
+    return "%s (%s)" % (moment_said(parse_time(point["date_time"]), whole=True) if point.get("date_time") else "time unknown",
+                        point.get("id") or "-")
+
+
 def plan_of(record, schema, generated=None):
-    """What a run would do, from the record of a run under --check: its machines in their waves, the
-    point in time each would launch from and the data-loss window it implies (the service's time when
-    the run read the machines minus the point's time; for the latest point, not chosen until the
-    launch, the machine's lag then), and what the run would refuse or clean up first."""
-    chosen = record.get("chosen_points") or {}
+    """What a run would do, from the record of a run under --check: every destructive or surprising step first, in words;
+    then its machines in their waves, the exact point in time each launches from (pinned as a real run pins it) and the
+    data-loss window that implies (the service's time when the run read the machines minus the point's time), the
+    machines that stand (failed over already), and what the run would refuse. A run given this plan (runbook_begin's
+    plan) carries it out exactly: the same machines, waves and points."""
+    pinned, stands, replaced = record.get("pinned") or {}, record.get("stands") or {}, record.get("replaced") or {}
     health = record.get("health") or {}
     wave_of = dict((name, number) for number, wave in enumerate(record.get("waves") or [], 1) for name in wave["machines"])
+    earlier, blocking = record.get("earlier") or {}, record.get("blocking") or {}
+    adopted_waves = sorted(int(index) + 1 for index in earlier.get("adopted") or {})
+    adopted = set(name for number in adopted_waves for name in record["waves"][number - 1]["machines"])
     machines = []
     for machine in record.get("machines") or []:
         name, gate = machine["name"], health.get(machine["name"]) or {}
-        point = chosen.get(name)
-        machines.append(dict(
-            name=name, id=machine["id"], wave=wave_of.get(name),
-            point_in_time=point or dict(id=None, date_time=None, latest=True),
-            data_loss_seconds=seconds_between(point["date_time"], record.get("started")) if point else gate.get("lag_seconds"),
-            data_loss_from="the point in time" if point else "the lag now (the latest point is taken as it launches)",
-            gate=dict(passed=gate.get("passed"), forced=bool(gate.get("forced")), reasons=gate.get("reasons") or []),
-            launch_settings=((record.get("launch_settings") or {}).get("problems") or {}).get(name) or [],
-            test_network=((record.get("test_network") or {}).get("tested_in") or {}).get(name),
-        ))
+        point = (stands.get(name) or {}).get("point") if name in stands else pinned.get(name)
+        entry = dict(name=name, id=machine["id"], wave=wave_of.get(name), point_in_time=point,
+                     data_loss_seconds=_window(point, stands[name]["since"] if name in stands else record.get("started")),
+                     gate=dict(passed=gate.get("passed"), forced=bool(gate.get("forced")), reasons=gate.get("reasons") or []),
+                     launch_settings=((record.get("launch_settings") or {}).get("problems") or {}).get(name) or [],
+                     test_network=((record.get("test_network") or {}).get("tested_in") or {}).get(name))
+        if name in stands:
+            entry.update(stands=True, said=stands[name]["said"])
+        elif name in adopted:
+            entry.update(adopted=True)
+        if name in replaced:
+            entry.update(replaces=dict(target=(replaced[name].get("target") or {}).get("machineCloudId") or replaced[name]["replica"],
+                                       since=replaced[name].get("since")))
+        machines.append(entry)
     failure = record.get("failure")
-    earlier, blocking = record.get("earlier") or {}, record.get("blocking") or {}
+    launching = [m["name"] for m in machines if not m.get("stands") and not m.get("adopted")]
+    replace = record.get("replace") or {}
     return dict(
-        schema=schema, project=record["project"], launch_type=record.get("launch_type"), point_in_time=record.get("point_in_time"),
-        points_in_time=record.get("points_in_time") or {}, recovery_plan=record.get("recovery_plan"), service_time=record.get("started"),
-        would="stop" if failure else "launch", refused=dict(phase=failure["phase"], message=failure["message"]) if failure else None,
+        schema=schema, runbook=record["runbook"], project=record["project"], project_id=record.get("project_id"), account=record.get("account"),
+        launch_type=record.get("launch_type"), point_in_time=record.get("point_in_time"), points_in_time=record.get("points_in_time") or {},
+        recovery_plan=record.get("recovery_plan"), service_time=record.get("started"), began=record.get("began"),
+        would="stop" if failure else "launch" if launching else "nothing",
+        refused=dict(phase=failure["phase"], message=failure["message"]) if failure else None,
+        first=first_steps(record, machines),
+        replace=dict(machines=sorted(replaced), token=replace.get("token")) if replaced else None,
         waves=[dict(number=number, machines=wave["machines"]) for number, wave in enumerate(record.get("waves") or [], 1)],
         machines=machines, excluded=record.get("excluded") or [],
         put_back_first=(record.get("test_network") or {}).get("found") or [],
-        earlier=dict(adopted_waves=sorted(int(index) + 1 for index in earlier.get("adopted") or {}),
-                     cleaned_first=[left["name"] for left in earlier.get("clean") or []], messages=earlier.get("messages") or []),
+        earlier=dict(adopted_waves=adopted_waves, cleaned_first=[left["name"] for left in earlier.get("clean") or []],
+                     running=earlier.get("running_said"), messages=earlier.get("messages") or []),
         blocking=dict(machines=[dict(name=left["name"], kind=left["kind"]) for left in blocking.get("machines") or []],
                       cleaned_first=bool(blocking.get("clean"))),
         generated=generated or controller_now(),
     )
 
 
+def _window(point, until):
+    """The data-loss window of a point in time: seconds from its time to ``until``; None when either is unknown."""
+    if not point or not point.get("date_time") or not until:
+        return None
+    return max(0.0, seconds_between(point["date_time"], until))
+
+
+def first_steps(record, machines):
+    """Every destructive or surprising step of a planned run, in words an approver reads first."""
+    steps = []
+    replace = record.get("replace") or {}
+    for machine in machines:
+        if machine.get("replaces"):
+            since = machine["replaces"]["since"]
+            steps.append("TERMINATES the %s machine %s of %s, which runs production since %s, and launches a new one from the point in "
+                         "time of %s: confirm with %s_confirm=%s" % (
+                             (record.get("replaced") or {}).get(machine["name"], {}).get("kind", "recovery"), machine["replaces"]["target"],
+                             machine["name"], moment_said(parse_time(since), whole=True) if since else "an unknown moment",
+                             _point_said(machine["point_in_time"]) if machine.get("point_in_time") else "the latest point",
+                             record.get("runbook", "failover"), replace.get("token")))
+    if record.get("roll_back"):
+        steps.append("Rolls back at its end: every machine it launches is terminated again once it is checked (a rehearsal)")
+    blocking = record.get("blocking") or {}
+    if blocking.get("machines") and blocking.get("clean"):
+        steps.append("Terminates first the DR test machines in the way: %s" % ", ".join(left["name"] for left in blocking["machines"]))
+    earlier = record.get("earlier") or {}
+    if earlier.get("clean"):
+        steps.append("Terminates first the target machines an earlier run of this %s left: %s" % (
+            record.get("title", "run"), ", ".join(left["name"] for left in earlier["clean"])))
+    if (record.get("test_network") or {}).get("found"):
+        steps.append("Puts back first the blueprints an earlier run left switched to a test network: %s" % ", ".join(record["test_network"]["found"]))
+    if earlier.get("running_said"):
+        steps.append(earlier["running_said"][0].upper() + earlier["running_said"][1:])
+    for index, job in sorted((earlier.get("adopted") or {}).items()):
+        steps.append("Adopts the launch job %s of an earlier run as wave %d (%s): nothing of it is launched again" % (
+            job["id"], int(index) + 1, job.get("status")))
+    stands = [machine for machine in machines if machine.get("stands")]
+    if stands:
+        steps.append("Launches nothing for %d machines that are failed over already, and reports them: %s" % (
+            len(stands), "; ".join("%s: %s" % (machine["name"], machine["said"]) for machine in stands[:5])
+            + ("; and %d more" % (len(stands) - 5) if len(stands) > 5 else "")))
+    forced = [machine["name"] for machine in machines if machine["gate"]["forced"] and not machine.get("stands")]
+    if forced:
+        steps.append("Launches machines that are not ready, as forced: %s" % ", ".join(forced))
+    defaults = (record.get("launch_settings") or {}).get("unproven") or {}
+    if defaults:
+        steps.append("Launches machines whose launch settings cannot be proven (left to the service's defaults): %s" % ", ".join(sorted(defaults)))
+    windows = [(machine["data_loss_seconds"], machine["name"]) for machine in machines
+               if machine["data_loss_seconds"] is not None and not machine.get("stands")]
+    if windows:
+        worst = max(windows)
+        steps.append("The largest data-loss window is %s (%s)" % (spoken(worst[0]), worst[1]))
+    return steps
+
+
 def plan_markdown(plan, title):
     lines = ["# Plan: %s of %s" % (title, plan["project"]), "",
-             "Written under --check at %s (service time): nothing was launched or changed." % (plan["service_time"] or "-"), ""]
+             "Written under --check at %s (service time): nothing was launched or changed. To carry out exactly this plan, give this "
+             "file to the run as its plan." % (plan["service_time"] or "-"), ""]
     if plan["refused"]:
         lines.extend(["**It would stop before launching anything** (%s): %s" % (plan["refused"]["phase"], plan["refused"]["message"]), ""])
+    elif plan["would"] == "nothing":
+        lines.extend(["It would launch nothing.", ""])
     else:
-        lines.extend(["It would launch %d machines (%s) in %d wave(s)." % (len(plan["machines"]), plan["launch_type"], len(plan["waves"])), ""])
-    if plan["blocking"]["machines"]:
-        lines.extend(["%s first: %s." % ("It would clean up" if plan["blocking"]["cleaned_first"] else "Up, and in the way",
-                                         ", ".join("%s (%s)" % (left["name"], left["kind"]) for left in plan["blocking"]["machines"])), ""])
+        launching = [m for m in plan["machines"] if not m.get("stands") and not m.get("adopted")]
+        lines.extend(["It would launch %d machines (%s) in %d wave(s), each from the point in time below, pinned now." % (
+            len(launching), plan["launch_type"], len(plan["waves"])), ""])
+    if plan["first"]:
+        lines.extend(["## First, before anything else", ""] + ["- %s." % step for step in plan["first"]] + [""])
+    if plan.get("replace"):
+        lines.extend(["**Confirmation token: `%s`** - the run that replaces these production machines needs it as its confirm." % (
+            plan["replace"]["token"]), ""])
     lines.extend(["| Machine | Wave | Point in time | Data-loss window | Gate |", "|---|---|---|---|---|"])
     for machine in plan["machines"]:
         point, gate = machine["point_in_time"], machine["gate"]
         lines.append("| %s | %s | %s | %s | %s |" % (
-            machine["name"], machine["wave"] or "-", point.get("date_time") or "latest", spoken(machine["data_loss_seconds"]),
-            "ready" if gate["passed"] else ("%s: %s" % ("forced" if gate["forced"] else "NOT READY", "; ".join(gate["reasons"])))))
+            machine["name"], machine["wave"] or "-", _point_said(point) if point else "the service's latest, when it launches",
+            spoken(machine["data_loss_seconds"]),
+            "stands: %s" % machine["said"] if machine.get("stands") else "ready" if gate["passed"] else (
+                "%s: %s" % ("forced" if gate["forced"] else "NOT READY", "; ".join(gate["reasons"])))))
     if plan["excluded"]:
         lines.extend(["", "Excluded: %s." % ", ".join(plan["excluded"])])
     return "\n".join(lines) + "\n"
-
-
-def write_plan(plan, directory, name, title):
-    os.makedirs(directory, exist_ok=True)
-    files = dict(json=os.path.join(directory, name + ".plan.json"), markdown=os.path.join(directory, name + ".plan.md"))
-    write_atomically(files["json"], json.dumps(plan, indent=2) + "\n")
-    write_atomically(files["markdown"], plan_markdown(plan, title))
-    return files
 
 
 def report_path(directory, runbook, project, suffix=""):
@@ -493,12 +647,98 @@ def write_atomically(path, text):
         raise
 
 
-def write(report, directory, name, suite_prefix, title):
-    """The report's three files, named after ``name``: their paths."""
+def _write_new(path, text):
+    """Write a file whole that does not exist yet: False, writing nothing, when it does (another run's)."""
+    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix="." + os.path.basename(path) + ".")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.chmod(temporary, 0o644)
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            return False
+        return True
+    finally:
+        os.unlink(temporary)
+
+
+def stamp(began):
+    """A run's start as a part of its files' names: 20261125T031200Z."""
+    return datetime.fromtimestamp(parse_time(began), timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def began_of(path):
+    """When the run whose JSON file ``path`` is began (its ``run.began``), in epoch seconds; None for no such file."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return parse_time(json.load(handle)["run"]["began"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def write_run(directory, name, began, forms, newest=True):
+    """The files of one run, never over another run's: each of ``forms`` ((suffix, text) pairs, the JSON first, whose
+    object gets a member ``run``: when the run began and its files' stem) as ``<name>.<its start><suffix>`` - with
+    ``-2``, ``-3`` when another run began within the same second. When ``newest`` (the run reached the service), the
+    plain names ``<name><suffix>`` become atomic copies of them - unless a run that began later wrote them already.
+    Answers the run's own paths and the plain ones, by suffix."""
     os.makedirs(directory, exist_ok=True)
-    files = dict(json=os.path.join(directory, name + ".json"), junit=os.path.join(directory, name + ".junit.xml"),
-                 markdown=os.path.join(directory, name + ".md"))
-    write_atomically(files["json"], json.dumps(report, indent=2) + "\n")
-    write_atomically(files["junit"], junit(report, suite_prefix))
-    write_atomically(files["markdown"], markdown(report, title))
-    return files
+    (first_suffix, document), others = forms[0], forms[1:]
+    for attempt in range(1, 100):
+        stem = "%s.%s%s" % (name, stamp(began), "" if attempt == 1 else "-%d" % attempt)
+        document["run"] = dict(began=began, files=stem)
+        texts = [(first_suffix, json.dumps(document, indent=2) + "\n")] + [(suffix, text(document) if callable(text) else text)
+                                                                          for suffix, text in others]
+        if _write_new(os.path.join(directory, stem + first_suffix), texts[0][1]):
+            break
+    else:
+        raise OSError("a hundred runs of %s began within the second %s in %s" % (name, stamp(began), directory))
+    own = dict((suffix, os.path.join(directory, stem + suffix)) for suffix, unused in texts)
+    for suffix, text in texts[1:]:
+        write_atomically(own[suffix], text)
+    plain = dict((suffix, os.path.join(directory, name + suffix)) for suffix, unused in texts)
+    later = began_of(plain[first_suffix])
+    if newest and (later is None or later <= parse_time(began)):
+        for suffix, text in texts[1:] + texts[:1]:  # the JSON last: it says which run the copies are of
+            write_atomically(plain[suffix], text)
+    return dict(own=own, plain=plain, newest=newest and (later is None or later <= parse_time(began)), directory=directory, stem=stem, name=name)
+
+
+def write_also(files, suffix, text):
+    """One more form of a run that write_run wrote (its page, which names the ledger entry entered after the other files):
+    the run's own file, and the plain name's when the run's files are the newest. Answers the run's own path."""
+    files["own"][suffix] = os.path.join(files["directory"], files["stem"] + suffix)
+    files["plain"][suffix] = os.path.join(files["directory"], files["name"] + suffix)
+    write_atomically(files["own"][suffix], text)
+    if files["newest"]:
+        write_atomically(files["plain"][suffix], text)
+    return files["own"][suffix]
+
+
+def write_plan(plan, directory, name, title, newest=True):
+    """The plan's files (JSON, Markdown and an HTML page), as write_run writes a run's: their paths."""
+    from ansible_collections.replication.recovery.plugins.plugin_utils._page import plan_page  # the page renders the report's words
+    return write_run(directory, name, plan["began"], [(".plan.json", plan), (".plan.md", lambda p: plan_markdown(p, title)),
+                                                      (".plan.html", lambda p: plan_page(p, title))], newest=newest)
+
+
+def read_plan(path, runbook):
+    """A plan written under --check, for the run that carries it out: its members, and ``path``."""
+    schema = "replication.recovery.%s.plan/v1" % runbook
+    try:
+        with open(os.path.expanduser(path), encoding="utf-8") as handle:
+            plan = json.load(handle)
+    except (OSError, ValueError) as error:
+        raise ValueError("the plan %s cannot be read: %s" % (path, error))
+    if not isinstance(plan, dict) or plan.get("schema") != schema:
+        raise ValueError("%s is not a plan of the %s (schema %s): the plan is the .plan.json a run under --check wrote" % (
+            path, runbook.replace("_", " "), schema))
+    return dict(plan, path=os.path.realpath(os.path.expanduser(path)))
+
+
+def write(report, directory, name, suite_prefix, title, page=None, newest=True):
+    """The report's files - JSON, JUnit XML, Markdown and, given ``page`` (a function of the report), HTML - as
+    write_run writes a run's: their paths."""
+    forms = [(".json", report), (".junit.xml", lambda r: junit(r, suite_prefix)), (".md", lambda r: markdown(r, title))]
+    return write_run(directory, name, report["run_began"], forms + ([(".html", page)] if page else []), newest=newest)

@@ -25,7 +25,8 @@ import math
 import os
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, controller_now, junit, write_atomically
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
+    FAILED, PASSED, SKIPPED, controller_now, junit, write_atomically, write_run)
 
 JOURNAL_SCHEMA = "replication.recovery.clean_point.journal/v1"
 REPORT_SCHEMA = "replication.recovery.clean_point/v1"
@@ -38,10 +39,11 @@ def max_rounds(points):
     return int(math.ceil(math.log(points, 2))) + 1 if points > 0 else 0
 
 
-def new_journal(project, project_id, inputs, machines, after, before, consistent=False, mode="launch"):
+def new_journal(project, project_id, inputs, machines, after, before, consistent=False, mode="launch", account=None):
     """A new search. ``machines``: {name: {"id", "points": [{id, dateTime}] oldest first}} (every point the
-    service lists); ``after`` and ``before`` epoch seconds (``after`` None for no lower bound)."""
-    journal = dict(schema=JOURNAL_SCHEMA, project=project, project_id=project_id, inputs=inputs, mode=mode, consistent=bool(consistent),
+    service lists); ``after`` and ``before`` epoch seconds (``after`` None for no lower bound). The journal is
+    the search of ``account``'s project ``project_id``: a journal of another is never resumed."""
+    journal = dict(schema=JOURNAL_SCHEMA, project=project, project_id=project_id, account=account, inputs=inputs, mode=mode, consistent=bool(consistent),
                    window=dict(after=iso_time(after) if after is not None else None, before=iso_time(before)),
                    machines={}, rounds=[], started=controller_now())
     for name, machine in sorted(machines.items()):
@@ -70,20 +72,40 @@ def common_moments(machines):
 
 
 def point_at(machine, moment):
-    """The index of the machine's newest point at or before ``moment`` (ISO text)."""
+    """The index of the machine's newest point at or before ``moment`` (ISO text) that the service still lists."""
     limit = parse_time(moment)
+    gone = set(machine.get("gone") or ())
     index = -1
     for position, (unused, taken) in enumerate(machine["points"]):
-        if parse_time(taken) <= limit:
+        if parse_time(taken) <= limit and position not in gone:
             index = position
     return index
+
+
+def remaining(machine):
+    """The untested points of a machine between its bounds that the service still lists (it thins old points out)."""
+    gone = set(machine.get("gone") or ())
+    return [index for index in range(machine["good"] + 1, machine["bad"]) if index not in gone]
+
+
+def candidate_of(machine):
+    """The point that halves a machine's untested points; when the service thinned it out, the remaining point closest
+    in time to it (the older on a tie). None when no untested point remains."""
+    left = remaining(machine)
+    if not left:
+        return None
+    middle = (machine["good"] + machine["bad"] + 1) // 2
+    if middle in left:
+        return middle
+    wanted = parse_time(machine["points"][middle][1])
+    return min(left, key=lambda index: (abs(parse_time(machine["points"][index][1]) - wanted), parse_time(machine["points"][index][1])))
 
 
 def searching(journal):
     """The machines still searched (a consistent search searches all of them, or none)."""
     if journal["consistent"]:
         return sorted(journal["machines"]) if journal["bad"] - journal["good"] > 1 and not journal["undecided"] else []
-    return [name for name, machine in sorted(journal["machines"].items()) if machine["bad"] - machine["good"] > 1 and not machine["undecided"]]
+    return [name for name, machine in sorted(journal["machines"].items()) if remaining(machine) and not machine["undecided"]]
 
 
 def rounds_at_most(journal):
@@ -117,11 +139,38 @@ def plan_round(journal):
     else:
         for name in names:
             machine = journal["machines"][name]
-            middle = (machine["good"] + machine["bad"] + 1) // 2
+            middle = candidate_of(machine)
             candidates[name] = [middle] + machine["points"][middle]
     planned = dict(number=len(journal["rounds"]) + 1, status=PLANNED, moment=moment, candidates=candidates, outcomes={}, job=None, cleaned=False)
     journal["rounds"].append(planned)
     return planned
+
+
+def vanished(journal, planned, listed):
+    """The candidates of the round ``planned`` that the service no longer lists (``listed``: {machine name: the IDs of its
+    points now}), thinned out by its retention since the search read them: each is replaced by the remaining point
+    closest in time to it between the machine's known-clean and known-damaged points (the older on a tie). A machine with
+    none left is done: its known-clean point is the answer. Answers what was done, a sentence each."""
+    lines = []
+    for name, candidate in sorted(planned["candidates"].items()):
+        machine, now = journal["machines"][name], listed.get(name)
+        if now is None or candidate[1] in now:
+            continue
+        machine["gone"] = sorted(set(machine.get("gone") or []) | set(index for index, (point_id, unused) in enumerate(machine["points"])
+                                                                     if point_id not in now))
+        index = point_at(machine, planned["moment"]) if journal["consistent"] else candidate_of(machine)
+        if index is None or index < 0:
+            del planned["candidates"][name]
+            if journal["consistent"]:
+                journal["undecided"] = "the points of %s at or before %s were thinned out by the service during the search" % (name, planned["moment"])
+            lines.append("%s: its candidate point of %s was thinned out by the service, and no untested point remains before its newest "
+                         "damaged one: %s" % (name, candidate[2], "its known-clean point is the answer" if machine["good"] >= 0 else
+                                              "no point of it is known clean"))
+            continue
+        planned["candidates"][name] = [index] + machine["points"][index]
+        lines.append("%s: its candidate point of %s was thinned out by the service; the remaining point closest to it, %s, is tested "
+                     "instead" % (name, candidate[2], machine["points"][index][1]))
+    return lines
 
 
 def judge_round(journal, outcomes, job=None):
@@ -239,6 +288,8 @@ def result_of(journal, generated, finished=True, stopped=None):
             damaged = max(failed, key=lambda point: parse_time(point["date_time"])) if failed else None
         no_common = "no common moment: %s %s no point in time in the window" % (", ".join(without), "has" if len(without) == 1 else "have")
         undecided = machine["undecided"] or (no_common if journal["consistent"] and without else None)
+        # The service thinned out every point left between the bounds: the known-clean point is the answer.
+        thinned = bool(machine.get("gone")) and not remaining(machine) and machine["bad"] - machine["good"] > 1
         if not machine["points"]:
             status = NO_POINTS
         elif undecided:
@@ -247,7 +298,10 @@ def result_of(journal, generated, finished=True, stopped=None):
             status = "searching"
         else:
             status = FOUND if clean else NONE_CLEAN
-        message = {FOUND: "clean at %s" % (clean or {}).get("date_time"), NONE_CLEAN: "every point in the window fails",
+        message = {FOUND: "clean at %s%s" % ((clean or {}).get("date_time"), "; the points after it that were not tested were thinned out by "
+                                            "the service during the search, so the known-clean point is the answer" if thinned else ""),
+                   NONE_CLEAN: "no point before the newest damaged one remains: the service thinned them out during the search" if thinned
+                   else "every point in the window fails",
                    NO_POINTS: "no point in time in the window", UNDECIDED: undecided or "",
                    "searching": "not decided yet: the search goes on"}[status]
         if status != FOUND:
@@ -313,15 +367,10 @@ def markdown(report):
     return "\n".join(lines) + "\n"
 
 
-def write_report(report, directory, name):
-    """The report's three files (JSON, JUnit XML, Markdown): their paths."""
-    os.makedirs(directory, exist_ok=True)
-    files = dict(json=os.path.join(directory, name + ".json"), junit=os.path.join(directory, name + ".junit.xml"),
-                 markdown=os.path.join(directory, name + ".md"))
-    write_atomically(files["json"], json.dumps(report, indent=2) + "\n")
-    write_atomically(files["junit"], junit(report, "clean_point"))
-    write_atomically(files["markdown"], markdown(report))
-    return files
+def write_report(report, directory, name, began):
+    """The report's files (JSON, JUnit XML, Markdown), as _report.write_run writes a run's: their paths."""
+    report["run_began"] = began
+    return write_run(directory, name, began, [(".json", report), (".junit.xml", lambda r: junit(r, "clean_point")), (".md", markdown)])
 
 
 def clean_points_of(path, project=None):

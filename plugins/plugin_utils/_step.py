@@ -203,6 +203,10 @@ class RunbookStep(ActionBase):
         """A line of the run's progress, shown as it happens (AWX shows it in the job's output)."""
         display.display("%s: %s" % (self.task_vars.get("inventory_hostname", "localhost"), message))
 
+    def warn(self, message):
+        """A warning of the run, shown as Ansible shows its warnings."""
+        display.warning("%s: %s" % (self.task_vars.get("inventory_hostname", "localhost"), message))
+
     # -- reads shared by several steps -----------------------------------------------------------
 
     def judged_proofs(self, project, machines, proofs, until, ignore_events=()):

@@ -87,20 +87,39 @@ def begin(tmp_path, **inputs):
 SETTINGS_HOLD = {"region": {"id": "r-id", "name": "us-east-1"}, "problems": {}}
 
 
-def read(run, machines, jobs=(), launch_settings=None, **modules):
+def point(name, date_time=T0, suffix=""):
+    return {"id": name + "-point" + suffix, "dateTime": date_time}
+
+
+def points_info(points=None):
+    """service_point_in_time_info as it answers the machines asked for: ``points`` {name: [points, newest first]}, else one
+    point each, the one target() launched from."""
+    def answer(args):
+        names = [machine_id[:-len("-id")] for machine_id in args["machines"]]
+        return {"machines": [{"machine_id": name + "-id", "machine_name": name, "points_in_time": (points or {}).get(name, [point(name)])}
+                             for name in names]}
+    return answer
+
+
+def read(run, machines, jobs=(), launch_settings=None, points=None, modules=None, **answers):
     def machine_info(args):
-        found = {"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": machines}
+        listed = [m for m in machines if not args.get("machines") or m["id"] in args["machines"]]
+        if args.get("include_target_machine"):
+            listed = [dict(m, target_machine=dict(target(m["name"]), id=m["replica"])) if m.get("replica") else m for m in listed]
+        found = {"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": listed}
         if args.get("prove_launch_settings"):
             found["launch_settings"] = launch_settings or SETTINGS_HOLD
         return found
 
-    answers = dict(dict(service_machine_info=machine_info, service_job_info={"jobs": list(jobs)}), **modules)
-    return step(runbook_read, Modules(**answers), run=run, session="s3ss10n")
+    answers = dict(dict(service_machine_info=machine_info, service_job_info={"jobs": list(jobs)},
+                        service_point_in_time_info=points_info(points)), **answers)
+    return step(runbook_read, modules or Modules(**answers), run=run, session="s3ss10n")
 
 
 @pytest.fixture(autouse=True)
 def no_leftover_runs(monkeypatch, tmp_path):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the default ledger of runs, of this test alone
     import tempfile
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
@@ -186,7 +205,7 @@ def test_a_blueprint_naming_what_the_region_lacks_stops_the_run_before_launching
     assert not read(run, [machine("web-1"), machine("db-1")], launch_settings=lacking).get("failed")
     run = begin(tmp_path, check_launch_settings="no")
     assert not read(run, [machine("web-1"), machine("db-1")], launch_settings=lacking).get("failed")  # not asked for, so not proven
-    assert load(run)["launch_settings"] == {"check": False, "problems": {}}
+    assert load(run)["launch_settings"] == {"check": False, "strict": False, "problems": {}, "unproven": {}}
 
 
 def passed_dr_test(ledger, launched, **passed):
@@ -295,15 +314,47 @@ def test_machines_of_a_blocking_launch_type_stop_the_run_unless_cleaned_first(tm
 
 def test_points_given_per_machine_go_with_their_wave_and_name_only_the_runs_machines(tmp_path):
     run = begin(tmp_path, waves="db-1; web-1", point_in_time="db-1=p-db, web-1-id=p-web")
-    read(run, [machine("web-1"), machine("db-1")])
-    chosen = [{"machine_id": "db-1-id", "machine_name": "db-1", "point_in_time": {"id": "p-db", "dateTime": T0}}]
-    modules = Modules(service_launch={"would_launch": ["db-1"], "points_in_time": chosen})
+    listed = {"db-1": [point("db-1", T1), {"id": "p-db", "dateTime": T0}], "web-1": [{"id": "p-web", "dateTime": T0}]}
+    assert not read(run, [machine("web-1"), machine("db-1")], points=listed).get("failed")
+    assert load(run)["pinned"] == {"db-1": {"id": "p-db", "date_time": T0}, "web-1": {"id": "p-web", "date_time": T0}}
+    modules = Modules(service_launch={"would_launch": ["db-1"]})
     step(runbook_launch, modules, check_mode=True, run=run, session="s", wave=1)
-    assert modules.called("service_launch")[0]["points_in_time"] == {"db-1": "p-db"}
-    assert load(run)["chosen_points"] == {"db-1": {"id": "p-db", "date_time": T0}}
+    [launched] = modules.called("service_launch")
+    assert launched["points_in_time"] == {"db-1-id": "p-db"} and launched["check_points"] is False and launched["machines"] == ["db-1-id"]
     run = begin(tmp_path, point_in_time="app-9=p-app")
     result = read(run, [machine("web-1")])
     assert result["failed"] and "The points in time name app-9, which is not among the machines of the run" in result["msg"]
+
+
+def test_every_point_is_pinned_when_the_run_begins_and_a_missing_one_is_named_with_the_points_there_are(tmp_path):
+    early, late = "2026-11-22T09:00:00.000000+00:00", "2026-11-22T09:45:00.000000+00:00"
+    listed = {"web-1": [point("web-1", late, "-2"), point("web-1", early, "-1")], "db-1": [point("db-1", late)]}
+    run = begin(tmp_path, point_in_time="before:2026-11-22T09:30:00Z")
+    result = read(run, [machine("web-1"), machine("db-1")], points=listed)
+    assert result["failed"] and result["msg"] == (
+        "db-1 has no point in time at or before 2026-11-22T09:30:00Z; its points run from 2026-11-22T09:45:00Z to 2026-11-22T09:45:00Z; "
+        "nothing was launched. Choose another point in time (dr_test_point_in_time), or leave those machines out.")
+    run = begin(tmp_path, point_in_time="before:2026-11-22T11:30:00Z")  # later than the service's now, T0
+    modules = Modules(service_machine_info={"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": [machine("web-1")]},
+                      service_job_info={"jobs": []})
+    result = read(run, [], modules=modules)
+    assert result["failed"] and result["msg"].startswith(
+        "before:2026-11-22T11:30:00Z is later than the service's now, 2026-11-22T10:00:00Z: every point of every machine is before it")
+    assert [name for name, unused in modules.calls] == ["service_job_info", "service_machine_info"]  # nothing else read, nothing written
+    run = begin(tmp_path, point_in_time="before:2026-11-22T09:30:00Z")
+    listed = {"web-1": [point("web-1", T0, "-new"), point("web-1", "2026-11-22T09:20:00.000000+00:00", "-old")]}
+    assert not read(run, [machine("web-1")], points=listed).get("failed")
+    assert load(run)["pinned"] == {"web-1": {"id": "web-1-point-old", "date_time": "2026-11-22T09:20:00.000000+00:00"}}
+
+
+@pytest.mark.parametrize("value, message", [
+    ("before:2026-11-25", "is a date without a time"), ("before:2026-11-25T03:00", "has no Z or offset"),
+    ("yesterday", "must be latest, before:<date-time>"),
+])
+def test_a_moment_a_person_could_mean_two_ways_is_refused_before_signing_in(value, message):
+    modules = Modules()
+    result = step(runbook_begin, modules, runbook="failover", project="production", launch_type="recovery", point_in_time=value)
+    assert result["failed"] and message in result["msg"] and "Nothing was launched" in result["msg"] and modules.calls == []
 
 
 # -- resume ---------------------------------------------------------------------------------------
@@ -338,9 +389,12 @@ def test_a_wave_is_launched_followed_and_what_it_launched_recorded(tmp_path):
     assert result["launched"] == 2 and result["next_wave"] is None and result["job"] == {"id": "j1", "status": "COMPLETED"}
     started, outcome = modules.called("service_launch")
     assert started["machines"] == ["web-1-id", "db-1-id"] and started["force"] is True and started["wait"] is False
-    assert started["session"] == "s3ss10n" and outcome == {"session": "s3ss10n", "project": "p-id", "job": "j1"}
+    # Launched from the points pinned when the run began; the outcome reads no point again (the record has their times).
+    assert started["points_in_time"] == {"web-1-id": "web-1-point", "db-1-id": "db-1-point"} and started["check_points"] is False
+    assert started["session"] == "s3ss10n" and outcome == {"session": "s3ss10n", "project": "p-id", "job": "j1", "check_points": False}
     record = load(run)
     assert record["launched"]["web-1"]["target"]["machineCloudId"] == "i-web-1" and record["waves"][0]["status"] == "launched"
+    assert record["launched"]["web-1"]["point_in_time"] == {"id": "web-1-point", "date_time": T0} and result["changed"] is True
 
 
 NETWORK = {"subnets": ["isolated-a"], "security_groups": ["isolated"], "public_ip_action": "DONT_ALLOCATE"}
@@ -376,7 +430,8 @@ def test_each_wave_switches_with_the_overrides_of_its_own_machines_and_overrides
     read(run, [machine("web-1"), machine("db-1")])
     for wave, name in ((1, "db-1"), (2, "web-1")):
         modules = Modules(service_test_network=[network_answer(switched=[name]), network_answer(restored=[name])],
-                          service_launch=[{"job": job("j%d" % wave, [name])}, {"job": job("j%d" % wave, [name]), "launched": launched(name)}])
+                          service_launch=[{"job": job("j%d" % wave, [name])}, {"job": job("j%d" % wave, [name]), "launched": launched(name)}],
+                          service_point_in_time_info=points_info())  # wave 2's points read again: none thinned out
         step(runbook_launch, modules, run=run, session="s3ss10n", wave=wave)
         switched = modules.called("service_test_network")[0]
         assert switched["machines"] == [name]
@@ -498,8 +553,9 @@ def test_in_check_mode_a_wave_says_what_it_would_launch(tmp_path):
     run = begin(tmp_path, waves="db-1; web-1")
     read(run, [machine("web-1"), machine("db-1")])
     for wave, name in ((1, "db-1"), (2, "web-1")):
-        result = step(runbook_launch, Modules(service_launch={"would_launch": [name]}), check_mode=True, run=run, session="s", wave=wave)
-        assert result["would_launch"] == [name]
+        result = step(runbook_launch, Modules(service_launch={"would_launch": [name]}, service_point_in_time_info=points_info()), check_mode=True,
+                      run=run, session="s", wave=wave)
+        assert result["would_launch"] == [name] and result["changed"] is True  # under --check, a change where the run would launch
     assert load(run)["predicted"] == ["db-1", "web-1"]
 
 
@@ -597,8 +653,9 @@ def test_in_check_mode_the_report_says_what_would_be_done_and_writes_nothing(tmp
     read(run, [machine("web-1")])
     result = step(runbook_report, Modules(), check_mode=True, run=run, report_dir=str(tmp_path / "reports"))
     assert result["lines"] == ["Check mode: the DR test of production would launch 1 machines (web-1). Nothing was launched, and no report "
-                               "was written."]
-    assert not os.path.exists(str(tmp_path / "reports"))
+                               "was written.", "Ledger: %s (the default) (nothing is entered under --check)" % (
+                                   tmp_path / "data" / "replication.recovery" / "ledger")]
+    assert not os.path.exists(str(tmp_path / "reports")) and not os.path.exists(str(tmp_path / "data"))
 
 
 # -- a recovery plan, and waiting for replication ---------------------------------------------------
@@ -656,38 +713,57 @@ def failback_project(reversed_now):
 
 def reverse(tmp_path, machines, reversed_now, check_mode=False, **modules):
     run = begin(tmp_path, runbook="failback", title="failback", launch_type="cutover")
-    answers = dict(service_project_info=failback_project(reversed_now),
-                   service_machine_info={"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": machines},
-                   service_reverse_replication={"changed": True, "project": {}})
+
+    def machine_info(args):
+        # The list, and the target machines of those asked for (one read each): the ones no mark names.
+        listed = [m if args.get("include_target_machine") else dict((k, v) for k, v in m.items() if k != "target_machine")
+                  for m in machines if not args.get("machines") or m["id"] in args["machines"]]
+        return {"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": listed}
+
+    answers = dict(service_project_info=failback_project(reversed_now), service_machine_info=machine_info,
+                   service_reverse_replication={"changed": True, "project": {}}, service_machine_tags={"changed": True})
     answers.update(modules)
     called = Modules(**answers)
-    result = step(runbook_reverse, called, check_mode=check_mode, run=run, session="s3ss10n", direction="reversed",
-                  memo_dir=str(tmp_path / "reports"))
+    result = step(runbook_reverse, called, check_mode=check_mode, run=run, session="s3ss10n", direction="reversed")
     return run, result, called
 
 
-def test_after_a_failover_the_failback_writes_its_memo_then_reverses(tmp_path):
+def marked(found, replica):
+    return dict(found, tags=["tier-1", "replication.recovery/recovered=%s" % replica])
+
+
+def test_after_a_failover_the_failback_names_its_recovery_machines_in_the_service_then_reverses(tmp_path):
     run, result, called = reverse(tmp_path, [site_machine("db-1", "away"), site_machine("web-1", "away")], reversed_now=False)
     assert result["stage"] == "reversed" and result["wait"] is True and result["machines"] == ["db-1", "web-1"]
     assert called.called("service_reverse_replication")[0]["direction"] == "reversed"
-    with open(tmp_path / "reports" / "failback_production.recovery.json") as stream:
-        memo = json.load(stream)
-    assert memo["machines"]["db-1"]["replica"] == "db-1-away"
+    # One write names both recovery machines, before the reverse; their target machines were read (no mark named them).
+    [tags] = called.called("service_machine_tags")
+    assert tags["tags"] == {"db-1-id": ["replication.recovery/recovered=db-1-away"], "web-1-id": ["replication.recovery/recovered=web-1-away"]}
+    assert [name for name, unused in called.calls].index("service_machine_tags") < [name for name, unused in called.calls].index(
+        "service_reverse_replication")
+    assert [args.get("include_target_machine") for args in called.called("service_machine_info")] == [None, True]
     record = load(run)
     assert record["spare"] == ["db-1-away", "web-1-away"] and record["keeps_launched"] is True
     assert [check["name"] for check in record["run_checks"]] == ["reverse"]
 
 
-def test_a_failback_under_check_reverses_nothing_writes_no_memo_and_judges_the_guard_later(tmp_path):
+def test_marked_by_the_failover_the_recovery_machines_are_known_without_a_read_or_a_write(tmp_path):
+    run, result, called = reverse(tmp_path, [marked(site_machine("db-1", "away"), "db-1-away")], reversed_now=False)
+    assert result["stage"] == "reversed" and load(run)["failback"]["recovery"]["db-1"]["replica"] == "db-1-away"
+    assert not called.called("service_machine_tags") and [args.get("include_target_machine") for args in called.called("service_machine_info")] == [None]
+
+
+def test_a_failback_under_check_reverses_nothing_writes_no_mark_and_judges_the_guard_later(tmp_path):
     run, result, called = reverse(tmp_path, [site_machine("db-1", "away")], reversed_now=False, check_mode=True)
     assert result["stage"] == "would reverse" and result["wait"] is False
-    assert not os.path.exists(tmp_path / "reports" / "failback_production.recovery.json")
+    assert not called.called("service_machine_tags")
     assert load(run)["gate"]["enforce"] is False
 
 
 def test_a_machine_never_failed_over_stops_the_failback_before_it_reverses(tmp_path):
     unused, result, called = reverse(tmp_path, [site_machine("db-1", "away"), machine("web-1")], reversed_now=False)
     assert result["failed"] and "web-1 has no recovery machine" in result["msg"] and not called.called("service_reverse_replication")
+    assert not called.called("service_machine_tags")
 
 
 @pytest.mark.parametrize("reversed_now, region, stage, wait", [
@@ -701,35 +777,37 @@ def test_a_failback_run_again_goes_on_from_where_the_service_stands(tmp_path, re
     assert (result["stage"], result["wait"]) == (stage, wait) and not called.called("service_reverse_replication")
 
 
-def test_without_a_source_region_a_machine_newer_than_its_memo_was_launched_back(tmp_path):
-    reverse(tmp_path, [site_machine("db-1", "away")], reversed_now=False)  # writes the memo
-    launched_back = site_machine("db-1", None, "lastCutoverDateTime", replica="db-1-new")
-    result = reverse(tmp_path, [launched_back], reversed_now=True,
-                     service_project_info={"projects": [{"id": "p-id", "replicationReversed": True}]})[1]
-    assert result["stage"] == "launched back"
+def test_a_machine_whose_target_machine_is_not_the_one_its_mark_names_was_launched_back(tmp_path):
+    launched_back = marked(site_machine("db-1", None, "lastCutoverDateTime", replica="db-1-new"), "db-1-away")
+    run, result, called = reverse(tmp_path, [launched_back], reversed_now=True,
+                                  service_project_info={"projects": [{"id": "p-id", "replicationReversed": True}]})
+    assert result["stage"] == "launched back" and load(run)["failback"]["recovery"]["db-1"]["replica"] == "db-1-away"
+    assert [args.get("include_target_machine") for args in called.called("service_machine_info")] == [None]
 
 
 @pytest.mark.parametrize("terminated,said", [
     (["db-1-away"], "1 recovery machines terminated, proven gone: db-1"),
     ([], "0 recovery machines terminated (1 by an earlier run), proven gone: db-1"),  # a run stopped in its cleanup
 ])
-def test_the_return_removes_the_recovery_machines_of_the_memo_and_proves_them_gone(tmp_path, terminated, said):
-    run = reverse(tmp_path, [site_machine("db-1", "away")], reversed_now=False)[0]
+def test_the_return_removes_the_recovery_machines_its_marks_name_and_proves_them_gone(tmp_path, terminated, said):
+    run = reverse(tmp_path, [marked(site_machine("db-1", "away"), "db-1-away")], reversed_now=False)[0]
     record = load(run)
     record["waves"] = [{"machines": ["db-1"], "status": "launched", "job": {"id": "j1"}}]
     record["launched"] = {"db-1": {"id": "db-1-id", "wave": 1, "target": {}}}
     record["view"] = {"db-1": {"running": True}}
     with open(run, "w") as stream:
         json.dump(record, stream)
-    cleanups = Modules(service_reverse_replication={"changed": True, "project": {}},
+    cleanups = Modules(service_reverse_replication={"changed": True, "project": {}}, service_machine_tags={"changed": True},
                        service_replica_cleanup=[{"removed": terminated, "removed_machines": ["db-1"] if terminated else [],
                                                  "job": {"id": "c1", "status": "COMPLETED"} if terminated else None},
                                                 {"removed": [], "removed_machines": []}])
-    result = step(runbook_reverse, cleanups, run=run, session="s3ss10n", direction="original", memo_dir=str(tmp_path / "reports"),
-                  remove_recovery="yes")
+    result = step(runbook_reverse, cleanups, run=run, session="s3ss10n", direction="original", remove_recovery="yes")
     assert result["returned"] is True and result["removed"] == ["db-1"]
-    assert [args["replicas"] for args in cleanups.called("service_replica_cleanup")] == [["db-1-away"], ["db-1-away"]]
-    assert not os.path.exists(tmp_path / "reports" / "failback_production.recovery.json")
+    # Named and confirmed: production until the machines launched back took its place.
+    assert [(args["replicas"], args["terminate_production"]) for args in cleanups.called("service_replica_cleanup")] == [
+        (["db-1-away"], ["db-1-away"])] * 2
+    assert cleanups.called("service_machine_tags") == [{"session": "s3ss10n", "project": "p-id", "state": "absent",
+                                                        "tags": {"db-1-id": ["replication.recovery/recovered=*"]}}]
     checks = dict((check["name"], check) for check in load(run)["run_checks"])
     assert dict((name, check["status"]) for name, check in checks.items()) == {
         "reverse": "passed", "original direction": "passed", "recovery machines": "passed"}
@@ -743,7 +821,5 @@ def test_a_failed_failback_leaves_replication_reversed(tmp_path):
     with open(run, "w") as stream:
         json.dump(record, stream)
     nothing = Modules()
-    result = step(runbook_reverse, nothing, run=run, session="s3ss10n", direction="original", memo_dir=str(tmp_path / "reports"),
-                  remove_recovery=True)
-    assert result["returned"] is False and nothing.calls == []
-    assert os.path.exists(tmp_path / "reports" / "failback_production.recovery.json")
+    result = step(runbook_reverse, nothing, run=run, session="s3ss10n", direction="original", remove_recovery=True)
+    assert result["returned"] is False and nothing.calls == []  # the recovery machines and their marks stay

@@ -341,21 +341,30 @@ def test_no_module_tests_check_mode_or_sets_changed_or_the_diff_itself():
 
 # -- moments and points in time ---------------------------------------------------------------
 
-def test_a_moment_is_an_rfc_3339_date_time():
+def test_a_moment_is_an_rfc_3339_date_time_with_a_time_and_a_zone():
     module = Module({})
     assert module.moment("since", None) is None
     assert module.moment("since", "2026-11-22T08:00:00Z") == module.moment("since", "2026-11-22T09:00:00+01:00") == 1795334400.0
-    with pytest.raises(Failed, match="since must be an RFC 3339 date-time such as 2026-11-22T08:00:00Z, not 'yesterday'."):
+    with pytest.raises(Failed, match="since must be an RFC 3339 date-time such as 2026-11-20T03:00:00Z, not 'yesterday'. Nothing was changed."):
         module.moment("since", "yesterday")
+    with pytest.raises(Failed, match="since '2026-11-22' is a date without a time"):
+        module.moment("since", "2026-11-22")
+    with pytest.raises(Failed, match="since '2026-11-22T08:00:00' has no Z or offset"):
+        module.moment("since", "2026-11-22T08:00:00")
 
 
-def test_a_point_in_time_is_latest_an_id_or_a_date_time():
-    module = Module({})
+def test_a_point_in_time_is_latest_an_id_or_a_moment_not_later_than_the_services_now():
+    module = Module({"/extendedAccountInfo": {"dateTime": {"dateTime": "2026-11-22T09:00:00.000000+00:00"}}})
     assert module.point_in_time("point_in_time", "latest") == (None, None)
     assert module.point_in_time("point_in_time", WEB_1["id"]) == (WEB_1["id"], None)
     assert module.point_in_time("point_in_time", "2026-11-22T08:00:00Z") == (None, 1795334400.0)
-    with pytest.raises(Failed, match="point_in_time must be latest, the ID of a point in time, or an RFC 3339 date-time"):
+    assert module.point_in_time("point_in_time", "before:2026-11-22T08:00:00Z") == (None, 1795334400.0)
+    with pytest.raises(Failed, match="point_in_time must be latest, before:<date-time>"):
         module.point_in_time("point_in_time", "soon")
+    with pytest.raises(Failed, match="point_in_time takes latest, the ID of a point in time, or before:<date-time> here"):
+        module.point_in_time("point_in_time", "db-1=%s" % WEB_1["id"])
+    with pytest.raises(Failed, match="point_in_time 2026-11-22T10:00:00Z is later than the service's now, 2026-11-22T09:00:00Z"):
+        module.point_in_time("point_in_time", "2026-11-22T10:00:00Z")
 
 
 def test_points_at_a_moment_are_each_machines_newest_at_or_before_it():

@@ -12,7 +12,8 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.module_utils import _domain
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    iso_duration, kind_of, launch_job_type, parse_duration, parse_flag, parse_list, parse_number, parse_point_policy, parse_time)
+    iso_duration, kind_of, launch_job_type, moment_said, parse_duration, parse_flag, parse_list, parse_moment, parse_number, parse_point_policy,
+    parse_time)
 
 COLLECTION = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 DOMAIN = os.path.join("plugins", "module_utils", "_domain.py")
@@ -137,23 +138,38 @@ def strings(unit):
 POINT = "0b6c1e9a-2f3d-4c5b-8a7e-1d2c3b4a5f60"
 
 
-@pytest.mark.parametrize("value, expected", [
-    (None, ("latest", None)), ("", ("latest", None)), ("latest", ("latest", None)), (" Latest ", ("latest", None)),
-    ("before:2026-11-20T03:00:00Z", ("2026-11-20T03:00:00Z", None)), ("2026-11-20T03:00:00Z", ("2026-11-20T03:00:00Z", None)),
-    (POINT, (POINT, None)),
-    ({"db-1": POINT}, ("latest", {"db-1": POINT})), ("db-1=%s, web-1 = %s" % (POINT, POINT), ("latest", {"db-1": POINT, "web-1": POINT})),
+@pytest.mark.parametrize("value, kind, given, said, member", [
+    (None, "latest", False, "latest", None), ("", "latest", False, "latest", None), ("latest", "latest", True, "latest", None),
+    (" Latest ", "latest", True, "latest", None),
+    ("before:2026-11-20T03:00:00Z", "before", True, "before:2026-11-20T03:00:00Z", ("moment", 1795143600.0)),
+    ("2026-11-20T04:00:00+01:00", "before", True, "before:2026-11-20T03:00:00Z", ("at", "2026-11-20T03:00:00Z")),
+    ("before:2026-11-20 03:00:00Z", "before", True, "before:2026-11-20T03:00:00Z", ("moment", 1795143600.0)),
+    (POINT, "point", True, POINT, ("id", POINT)),
+    ({"db-1": POINT}, "per machine", True, "db-1=" + POINT, ("points", {"db-1": POINT})),
+    ("db-1=%s, web-1 = %s" % (POINT, POINT), "per machine", True, "db-1=%s, web-1=%s" % (POINT, POINT), ("points", {"db-1": POINT, "web-1": POINT})),
+    ("from:reports/clean_point_site.json", "from", True, "from:reports/clean_point_site.json", ("report", "reports/clean_point_site.json")),
 ])
-def test_point_in_time_policies(value, expected):
-    assert parse_point_policy(value) == expected
+def test_point_in_time_policies(value, kind, given, said, member):
+    policy = parse_point_policy(value)
+    assert (policy["kind"], policy["given"], policy["said"]) == (kind, given, said)
+    assert member is None or policy[member[0]] == member[1]
 
 
 @pytest.mark.parametrize("value, message", [
-    ("before:yesterday", "before: takes an RFC 3339 date-time"), ("yesterday-ish", "must be latest, before:<date-time>"),
-    ("db-1=", "per machine is name=ID"), (42, "must be latest"),
+    ("before:yesterday", "before: must be an RFC 3339 date-time"), ("yesterday-ish", "must be latest, before:<date-time>"),
+    ("db-1=", "per machine is name=ID"), (42, "must be latest"), ("from:", "from: takes the path"),
+    # What -e key=value leaves of "before:2026-11-25 03:00", and moments a person could mean two ways.
+    ("before:2026-11-25", "is a date without a time; give the time and Z or an offset, such as 2026-11-25T03:00:00Z (with -e, a value is cut"),
+    ("2026-11-25T03:00:00", "has no Z or offset"), ("before:2026-02-30T03:00:00Z", "is no date-time of the calendar"),
 ])
 def test_what_is_no_point_in_time_policy(value, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=re.escape(message)):
         parse_point_policy(value)
+
+
+def test_a_moment_is_said_to_the_second_in_utc():
+    assert moment_said(1795143600.0) == "2026-11-20T03:00:00Z" and moment_said(1795143600.25) == "2026-11-20T03:00:00.25Z"
+    assert parse_moment("2026-11-20T04:00+01:00", "at") == 1795143600.0
 
 
 def test_no_python_outside_the_domain_defines_one_of_its_facts_again():

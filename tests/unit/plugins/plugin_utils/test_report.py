@@ -88,7 +88,7 @@ def test_a_run_that_passed():
     report = report_from(record())
     assert report["result"] == "passed" and report["failures"] == []
     assert report["schema"] == SCHEMA_NAME
-    assert report["counts"] == {"machines": 2, "passed": 2, "failed": 0, "launched": 2}
+    assert report["counts"] == {"machines": 2, "passed": 2, "failed": 0, "launched": 2, "stands": 0}
     assert report["measures"] == {"rpo_seconds": 600.0, "rto_seconds": 450.0, "launch_job_seconds": 240.0}
     web, db = report["machines"]
     # RTO: up at 10:04 (4 min after the request) plus the machine's own checks, 2 min and 3 min 30.
@@ -192,7 +192,7 @@ def test_a_partial_launch_failure_is_partial():
     assert web["passed"] and web["rto_seconds"] == 360.0  # launched, checked and measured as such
     assert not db["passed"] and db["target"] is None and db["rpo_seconds"] is None
     assert [check["name"] for check in db["checks"]] == ["health gate", "launch", "RPO", "RTO"]
-    assert report["counts"] == {"machines": 2, "passed": 1, "failed": 1, "launched": 1}
+    assert report["counts"] == {"machines": 2, "passed": 1, "failed": 1, "launched": 1, "stands": 0}
 
 
 def test_a_target_machine_that_does_not_run():
@@ -312,13 +312,28 @@ def test_junit_has_a_suite_for_the_run_and_one_per_machine_with_a_case_per_check
     assert failure.get("message") == "<port> & \"443\"" and failure.text == "<port> & \"443\""
 
 
-def test_the_three_files_are_written_whole(tmp_path):
-    report = report_from(record())
-    files = write(report, str(tmp_path / "reports"), "dr_test_production", "dr_test", "DR test")
-    assert json.loads(open(files["json"]).read()) == report
-    assert open(files["markdown"]).read().startswith("# DR test of production: PASSED")
-    ElementTree.parse(files["junit"])
-    assert sorted(os.listdir(str(tmp_path / "reports"))) == ["dr_test_production.json", "dr_test_production.junit.xml", "dr_test_production.md"]
+def test_each_run_writes_files_of_its_own_and_the_plain_names_are_the_newest_run_that_reached_the_service(tmp_path):
+    directory = str(tmp_path / "reports")
+    first = report_from(record(began="2026-11-25T03:12:00.000000+00:00"))
+    files = write(first, directory, "dr_test_production", "dr_test", "DR test")
+    assert files["own"][".json"].endswith("dr_test_production.20261125T031200Z.json") and files["newest"]
+    assert json.loads(open(files["own"][".json"]).read()) == first == json.loads(open(files["plain"][".json"]).read())
+    assert first["run"] == {"began": "2026-11-25T03:12:00.000000+00:00", "files": "dr_test_production.20261125T031200Z"}
+    assert open(files["own"][".md"]).read().startswith("# DR test of production: PASSED")
+    ElementTree.parse(files["own"][".junit.xml"])
+    # Another run in the same second: files of its own, told apart.
+    second = write(report_from(record(began="2026-11-25T03:12:00.500000+00:00")), directory, "dr_test_production", "dr_test", "DR test")
+    assert second["own"][".json"].endswith("dr_test_production.20261125T031200Z-2.json")
+    # A later run that never reached the service writes its own files, and leaves the plain names to the newest that did.
+    failed = dict(report_from(record(began="2026-11-25T04:00:00.000000+00:00", project_id=None)), result="failed")
+    third = write(failed, directory, "dr_test_production", "dr_test", "DR test", newest=False)
+    assert not third["newest"] and json.loads(open(third["plain"][".json"]).read())["run"]["files"] == "dr_test_production.20261125T031200Z-2"
+    # An older run that ends last does not take the plain names from a newer one.
+    older = write(report_from(record(began="2026-11-25T02:00:00.000000+00:00")), directory, "dr_test_production", "dr_test", "DR test")
+    assert not older["newest"] and json.loads(open(files["plain"][".json"]).read())["run"]["began"] == "2026-11-25T03:12:00.500000+00:00"
+    assert sorted(os.listdir(directory)) == sorted("dr_test_production%s%s" % (stem, suffix) for suffix in (".json", ".junit.xml", ".md")
+                                                   for stem in ("", ".20261125T031200Z", ".20261125T031200Z-2", ".20261125T040000Z",
+                                                                ".20261125T020000Z"))
 
 
 def test_a_forced_gate_is_reported_and_fails_nobody():
@@ -339,21 +354,45 @@ def test_a_committed_failover_keeps_its_machines_and_says_why():
     assert "Target machines kept: committed - fail back later: web-1, db-1." in markdown(report, "Failover")
 
 
-def test_the_plan_names_each_point_and_the_data_loss_it_implies():
-    data = record(launch_type="recovery", point_in_time="2026-11-22T09:00:00Z", waves=[{"machines": ["db-1"]}, {"machines": ["web-1"]}],
-                  chosen_points={"db-1": {"id": "p-db", "date_time": "2026-11-22T08:59:00+00:00"}}, launched={}, view={}, checked={},
-                  cleanup={}, earlier={"adopted": {}, "clean": [{"name": "old-1"}]},
+def test_the_plan_names_each_point_the_data_loss_it_implies_and_every_destructive_step_first():
+    data = record(launch_type="recovery", point_in_time="before:2026-11-22T09:00:00Z", waves=[{"machines": ["db-1"]}, {"machines": ["web-1"]}],
+                  pinned={"db-1": {"id": "p-db", "date_time": "2026-11-22T08:59:00+00:00"},
+                          "web-1": {"id": "p-web", "date_time": "2026-11-22T08:29:00+00:00"}},
+                  launched={}, view={}, checked={}, cleanup={}, earlier={"adopted": {}, "clean": [{"name": "old-1"}]},
                   blocking={"machines": [{"name": "web-1", "kind": "test"}], "clean": True})
     plan = plan_of(data, "replication.recovery.failover.plan/v1", generated="2026-11-22T10:08:00Z")
     machines = dict((machine["name"], machine) for machine in plan["machines"])
     assert plan["would"] == "launch" and plan["refused"] is None and [wave["machines"] for wave in plan["waves"]] == [["db-1"], ["web-1"]]
     assert machines["db-1"]["point_in_time"] == {"id": "p-db", "date_time": "2026-11-22T08:59:00+00:00"}
     assert machines["db-1"]["data_loss_seconds"] == 3600 and machines["db-1"]["wave"] == 1  # read at 09:59
-    assert machines["web-1"]["point_in_time"]["latest"] and machines["web-1"]["data_loss_seconds"] == 30  # its lag then
+    assert machines["web-1"]["data_loss_seconds"] == 5400
     assert plan["earlier"]["cleaned_first"] == ["old-1"] and plan["blocking"] == {"machines": [{"name": "web-1", "kind": "test"}], "cleaned_first": True}
-    text = plan_markdown(plan, "failover")
-    assert "| db-1 | 1 | 2026-11-22T08:59:00+00:00 | 1 h 0 min | ready |" in text and "It would clean up first: web-1 (test)." in text
+    assert plan["first"] == ["Terminates first the DR test machines in the way: web-1",
+                             "Terminates first the target machines an earlier run of this DR test left: old-1",
+                             "The largest data-loss window is 1 h 30 min (web-1)"]
+    text = plan_markdown(plan, "Failover")
+    assert "| db-1 | 1 | 2026-11-22T08:59:00Z (p-db) | 1 h 0 min | ready |" in text
+    assert "## First, before anything else\n\n- Terminates first the DR test machines in the way: web-1." in text
 
     refused = plan_of(dict(data, failure={"phase": "preflight", "message": "The health gate stopped the run"}), "x")
     assert refused["would"] == "stop" and refused["refused"]["message"] == "The health gate stopped the run"
     assert "**It would stop before launching anything** (preflight): The health gate stopped the run" in plan_markdown(refused, "failover")
+
+
+def test_a_plan_that_replaces_production_says_so_first_with_its_token_and_one_that_stands_launches_nothing():
+    stands = {"web-1": {"name": "web-1", "kind": "recovery", "since": "2026-11-22T08:00:00+00:00", "replica": "r-web",
+                        "point": {"id": "p-old", "date_time": "2026-11-22T07:50:00+00:00"}, "said": "failed over since 2026-11-22T08:00:00Z"}}
+    replaced = {"db-1": {"name": "db-1", "kind": "recovery", "since": "2026-11-22T08:00:00+00:00", "replica": "r-db",
+                         "target": {"machineCloudId": "i-db"}}}
+    data = record(launch_type="recovery", waves=[{"machines": ["web-1", "db-1"]}], launched={}, view={}, checked={}, cleanup={}, earlier={},
+                  pinned={"db-1": {"id": "p-db", "date_time": "2026-11-22T09:50:00+00:00"}}, stands=stands, replaced=replaced,
+                  replace={"machines": ["db-1"], "token": "ab12-cd34-ef56"})
+    plan = plan_of(data, "replication.recovery.failover.plan/v1")
+    assert plan["first"][0] == ("TERMINATES the recovery machine i-db of db-1, which runs production since 2026-11-22T08:00:00+00:00, and "
+                                "launches a new one from the point in time of 2026-11-22T09:50:00Z (p-db): confirm with confirm=ab12-cd34-ef56")
+    assert plan["replace"] == {"machines": ["db-1"], "token": "ab12-cd34-ef56"} and plan["would"] == "launch"
+    web = next(machine for machine in plan["machines"] if machine["name"] == "web-1")
+    assert web["stands"] and web["data_loss_seconds"] == 600 and web["point_in_time"] == stands["web-1"]["point"]
+    assert "**Confirmation token: `ab12-cd34-ef56`**" in plan_markdown(plan, "Failover")
+    nothing = plan_of(dict(data, replaced={}, replace={}, stands=dict(stands, **{"db-1": dict(replaced["db-1"], said="failed over")})), "x")
+    assert nothing["would"] == "nothing" and nothing["replace"] is None

@@ -147,7 +147,9 @@ def test_the_report_its_files_and_the_hand_off(tmp_path):
     report = result_of(journal, "2026-11-24T00:00:00Z")
     jsonschema.validate(report, SCHEMA)
     assert report["result"] == "failed" and report["failures"] == ["b: every point in the window fails"]
-    files = write_report(report, str(tmp_path), "clean_point_p")
+    written = write_report(report, str(tmp_path), "clean_point_p", "2026-11-24T00:00:00Z")
+    files = dict(json=written["own"][".json"], junit=written["own"][".junit.xml"], markdown=written["own"][".md"])
+    assert files["json"].endswith("clean_point_p.20261124T000000Z.json") and os.path.exists(str(tmp_path / "clean_point_p.json"))
     suites = ElementTree.parse(files["junit"]).getroot()
     assert int(suites.get("failures")) >= 1 and suites.find("testsuite[@name='clean_point.p.a']") is not None
     assert "| a | found |" in open(files["markdown"]).read()
