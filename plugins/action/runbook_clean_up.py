@@ -109,7 +109,9 @@ class ActionModule(RunbookStep):
         # What the run launched (and adopted) is its own to terminate, recovery machines of a roll-back included.
         removed = self.clean_up(record["project_id"], None, record["kind"], record["settings"], chosen=started + leftovers, proof=started,
                                 production=started + leftovers if record["kind"] in PRODUCTION_KINDS else None)
-        self.unmark(record.get("drill"), DRILL)
+        # A DR test's drill is over once its machines are gone: the marks of this run's (and an adopted run's) go too.
+        if record["kind"] in PRODUCTION_KINDS and (record.get("on_failed_over") or "refuse") == "refuse":
+            self.unmark(started, DRILL)
         # The cleanup job's request and end: the last span of every machine's timeline in the report.
         record["cleanup"] = dict(status=PASSED, removed_machines=removed["removed"], job=removed["job"],
                                  message="terminated %d target machines%s" % (len(removed["removed"]), ": " + shown(removed["removed"])

@@ -104,8 +104,8 @@ class ActionModule(RunbookStep):
         if not gone:
             return
         lines = ["%s: the point of %s (%s) %s" % (
-            name, moment_said(parse_time(found["planned"]["date_time"])), found["planned"]["id"],
-            "would be replaced by the point of %s, %s more data lost" % (moment_said(parse_time(found["replacement"]["date_time"])),
+            name, moment_said(parse_time(found["planned"]["date_time"]), whole=True), found["planned"]["id"],
+            "would be replaced by the point of %s, %s more data lost" % (moment_said(parse_time(found["replacement"]["date_time"]), whole=True),
                                                                          spoken(found["extra_seconds"]))
             if found["replacement"] else "has no point before it left") for name, found in sorted(gone.items())]
         if record.get("points_strict") or any(found["replacement"] is None for found in gone.values()):
@@ -146,10 +146,11 @@ class ActionModule(RunbookStep):
             ids = dict((machine["name"], machine["id"]) for machine in record["machines"])
             pinned = record.get("pinned") or {}
             points = dict((ids[name], pinned[name]["id"]) for name in names if name in pinned)
+            # Production is replaced only as confirmed - or by the failback, whose launch back takes the recovery machines' place.
+            replace = names if record.get("on_failed_over") == "own" else [name for name in names if name in (record.get("replaced") or {})]
             started = self.service("service_launch", machines=[ids[name] for name in names], launch_type=record["launch_type"],
                                    points_in_time=points or None, check_points=False if points else None,
-                                   replace_production=[ids[name] for name in names if name in (record.get("replaced") or {})] or None,
-                                   **common)
+                                   replace_production=[ids[name] for name in replace] or None, **common)
         return started.get("job")
 
     def record_outcome(self, wave, job, names):

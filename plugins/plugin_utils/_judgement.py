@@ -348,8 +348,9 @@ def pin_points(policy, machines, points_of, points=None):
 def later_than_now(policy, now):
     """A moment of ``policy`` later than the service's ``now`` (epoch seconds): a sentence, or None."""
     if policy["kind"] == BEFORE and policy["moment"] > now:
+        now = moment_said(now, whole=True)
         return "before:%s is later than the service's now, %s: every point of every machine is before it, and the data-loss " \
-               "windows would be negative. Give a moment at or before %s, or latest" % (policy["at"], moment_said(now), moment_said(now))
+               "windows would be negative. Give a moment at or before %s, or latest" % (policy["at"], now, now)
     return None
 
 
