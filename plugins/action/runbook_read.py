@@ -171,7 +171,11 @@ class ActionModule(RunbookStep):
 
     def refuse_production(self, production):
         record = self.record
-        lines = ["%s: %s" % (name, standing(entry, entry["target"])) for name, entry in sorted(production.items())]
+        # Their points, for what the operator reads (a refusal is rare: a read of each machine's points is worth it).
+        read = self.service("service_point_in_time_info", project=record["project_id"], machines=[entry["id"] for entry in production.values()])
+        points = dict((entry["machine_name"], entry["points_in_time"]) for entry in read["machines"])
+        lines = ["%s: %s" % (name, standing(entry, entry["target"], next((p for p in points.get(name) or [] if p["id"] == entry["target"].get(
+            "pointInTime")), None), listed=name in points)) for name, entry in sorted(production.items())]
         cut_over = sorted(name for name, entry in production.items() if entry["kind"] == "cutover")
         advice = ("Fail back first (replication.recovery.failback), or leave them out (%s_exclude)" % record["runbook"]
                   if not cut_over else
@@ -212,7 +216,8 @@ class ActionModule(RunbookStep):
         for name, entry in stands.items():
             listed = points_of.get(entry["id"]) or []
             entry["point"] = next((dict(id=p["id"], date_time=p["dateTime"]) for p in listed if p["id"] == entry["target"].get("pointInTime")), None)
-            entry["said"] = standing(entry, entry["target"], entry["point"] and dict(id=entry["point"]["id"], dateTime=entry["point"]["date_time"]))
+            entry["said"] = standing(entry, entry["target"], entry["point"] and dict(id=entry["point"]["id"], dateTime=entry["point"]["date_time"]),
+                                     listed=entry["id"] in points_of)
         launching = set(machine["name"] for machine in to_launch)
         problems = [problem for problem in problems if problem.split(" ", 1)[0] in launching or problem.split(" ", 1)[0] not in stands]
         if problems:

@@ -207,6 +207,8 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
         leftovers.append(dict(name=name_of(machine), id=machine["id"], replica=machine["replica"], job=job,
                               ours=job is not None and ours(job, (own_launch,))))
 
+    # A wave with a machine whose target machine is spare (production none of the run's) is never adopted.
+    spared = set(machine["id"] for machine in machines if machine.get("replica") in spare)
     # Launches of ours since our last cleanup began are not cleaned up: their machines may be adopted.
     uncleaned = [job for job in launching if ours(job, (own_launch,))
                  and (last_cleanup is None or parse_time(job["creationDateTime"]) > last_cleanup)]
@@ -216,7 +218,8 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
     if parse_flag(adopt, "adopt", default=True):
         for index, wave in enumerate(waves):
             job = next((job for job in uncleaned if wave and set(job.get("participatingMachines") or []) == set(wave)), None)
-            up = job is not None and (active(job) or any(left["ours"] and left["job"]["id"] == job["id"] for left in leftovers))
+            up = job is not None and not spared & set(wave) and (active(job) or any(left["ours"] and left["job"]["id"] == job["id"]
+                                                                                    for left in leftovers))
             if not up:
                 break
             adopted[index] = job
@@ -269,16 +272,16 @@ def _at_or_after(moment, mark):
         return False
 
 
-def standing(entry, target=None, point=None):
+def standing(entry, target=None, point=None, listed=None):
     """What stands of a failed-over machine, as the operator reads it: "failed over since <time>, from <point>,
     <instance>". ``target`` is its target machine as the service describes it, ``point`` its point in time ({id,
-    dateTime}) when the service still lists it."""
+    dateTime}) when the service still lists it; ``listed`` whether its points were read (and it is not among them)."""
     target = target or {}
     said = "%s since %s" % ("failed over" if entry["kind"] == "recovery" else "cut over", _said_time(entry.get("since")))
     if point:
         said += ", from the point in time of %s (%s)" % (_said_time(point.get("dateTime")), point["id"])
     elif target.get("pointInTime"):
-        said += ", from the point in time %s (no longer listed: thinned out since)" % target["pointInTime"]
+        said += ", from the point in time %s%s" % (target["pointInTime"], " (no longer listed: thinned out since)" if listed else "")
     return said + ", %s %s" % (entry["kind"] + " machine", target.get("machineCloudId") or entry["replica"])
 
 

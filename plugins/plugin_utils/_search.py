@@ -154,10 +154,13 @@ def vanished(journal, planned, listed):
     lines = []
     for name, candidate in sorted(planned["candidates"].items()):
         machine, now = journal["machines"][name], listed.get(name)
-        if now is None or candidate[1] in now:
+        if now is None:
             continue
+        # Every point no longer listed is gone, the candidate's or not: the later rounds choose among the others.
         machine["gone"] = sorted(set(machine.get("gone") or []) | set(index for index, (point_id, unused) in enumerate(machine["points"])
                                                                      if point_id not in now))
+        if candidate[1] in now:
+            continue
         index = point_at(machine, planned["moment"]) if journal["consistent"] else candidate_of(machine)
         if index is None or index < 0:
             del planned["candidates"][name]

@@ -823,3 +823,158 @@ def test_a_failed_failback_leaves_replication_reversed(tmp_path):
     nothing = Modules()
     result = step(runbook_reverse, nothing, run=run, session="s3ss10n", direction="original", remove_recovery=True)
     assert result["returned"] is False and nothing.calls == []  # the recovery machines and their marks stay
+
+
+# -- recovery machines are production --------------------------------------------------------------------
+
+
+def recovered(name, replica=None, kind="lastRecoveryLaunchDateTime", committed=True):
+    found = machine(name)
+    replica = replica or name + "-target"
+    found.update(replica=replica, lifeCycle={kind: T1}, tags=["replication.recovery/recovered=" + replica] if committed else [])
+    return found
+
+
+def failover(tmp_path, **inputs):
+    args = dict(runbook="failover", title="failover", launch_type="recovery", on_failed_over="stand", blocking_launch_types=["test"])
+    args.update(inputs)
+    return begin(tmp_path, **args)
+
+
+def test_a_failover_run_again_reports_what_stands_and_launches_nothing(tmp_path):
+    run = failover(tmp_path)  # no point policy given: what stands is what it is
+    launch = job("j1", ["web-1", "db-1"], job_type="RECOVERY_LAUNCH")
+    result = read(run, [recovered("web-1"), recovered("db-1", committed=False)], [launch])
+    record = load(run)
+    assert not result.get("failed"), result
+    assert result["stands"] == ["db-1", "web-1"] and record["to_launch"] == [] and record["health"] == {}
+    assert record["stands"]["web-1"]["said"] == ("failed over since 2026-11-22T10:04:00Z, from the point in time of 2026-11-22T10:00:00Z "
+                                                 "(web-1-point), recovery machine i-web-1")
+    modules = Modules()
+    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    assert modules.calls == [] and result["changed"] is False and load(run)["waves"][0]["status"] == "stands"
+    # Committed: both are kept, and db-1 (launched by an earlier run that did not commit) gets its mark now; web-1 has it.
+    tags = Modules(service_machine_tags={"changed": True})
+    result = step(runbook_clean_up, tags, run=run, session="s", keep=True, kept_because="committed")
+    assert tags.called("service_machine_tags") == [{"session": "s", "project": "p-id", "tags": {"db-1-id": ["replication.recovery/recovered=db-1-target"]}}]
+    report = report_of(load(run), "replication.recovery.failover/v1")
+    assert report["result"] == "passed" and report["counts"]["stands"] == 2 and report["counts"]["launched"] == 0
+    assert [m["cleanup"] for m in report["machines"]] == ["kept", "kept"] and report["machines"][0]["addresses"] == ["public 203.0.113.9"]
+
+
+def test_a_failover_asked_for_another_point_than_what_stands_is_refused_before_any_write(tmp_path):
+    run = failover(tmp_path, point_in_time="latest")
+    newer = {"web-1": [point("web-1", T1, "-newer"), point("web-1")]}
+    result = read(run, [recovered("web-1")], points=newer)
+    assert result["failed"] and result["msg"] == (
+        "What stands differs from what this failover was asked; nothing was launched or terminated. web-1: failed over since "
+        "2026-11-22T10:04:00Z, from the point in time of 2026-11-22T10:00:00Z (web-1-point), recovery machine i-web-1; asked latest, which "
+        "is the point in time of 2026-11-22T10:04:00Z (web-1-point-newer). To keep what stands, run it without failover_point_in_time: it "
+        "reports what stands and launches nothing. To replace them, plan with --check and failover_replace naming them, then run with the "
+        "token the plan prints as failover_confirm.")
+    run = failover(tmp_path, point_in_time="latest")
+    assert not read(run, [recovered("web-1")]).get("failed")  # the same point: nothing differs
+
+
+def test_a_replacement_needs_the_token_its_plan_printed(tmp_path):
+    machines = [recovered("web-1"), recovered("db-1")]
+    run = failover(tmp_path, replace="web-1")
+    result = read(run, machines)
+    assert result["failed"] and "Replacing the production machines of web-1 needs the confirmation token of its plan; none was given" in result["msg"]
+    run = failover(tmp_path, replace="web-1", check_mode=True)
+    planned = step(runbook_read, Modules(service_machine_info=lambda args: read_answer(machines, args), service_job_info={"jobs": []},
+                                         service_point_in_time_info=points_info()), check_mode=True, run=run, session="s")
+    assert not planned.get("failed"), planned
+    token = load(run)["replace"]["token"]
+    run = failover(tmp_path, replace="web-1", confirm="not-" + token)
+    assert "the token given (not-%s) is not this plan's" % token in read(run, machines)["msg"]
+    run = failover(tmp_path, replace="web-1", confirm=token)
+    assert not read(run, machines).get("failed")
+    record = load(run)
+    assert sorted(record["replaced"]) == ["web-1"] and sorted(record["stands"]) == ["db-1"] and record["to_launch"] == ["web-1"]
+    modules = Modules(service_launch={"job": None})
+    step(runbook_launch, modules, run=run, session="s", wave=1)
+    [launched] = modules.called("service_launch")
+    assert launched["machines"] == ["web-1-id"] and launched["replace_production"] == ["web-1-id"]
+
+
+def test_a_replacement_in_a_run_that_rolls_back_is_refused():
+    result = step(runbook_begin, Modules(), runbook="failover", project="production", launch_type="recovery", replace="web-1", roll_back=True)
+    assert result["failed"] and "replace only in a run that commits" in result["msg"]
+
+
+def read_answer(machines, args):
+    listed = [m for m in machines if not args.get("machines") or m["id"] in args["machines"] or m["name"] in args["machines"]]
+    if args.get("include_target_machine"):
+        listed = [dict(m, target_machine=dict(target(m["name"]), id=m["replica"])) if m.get("replica") else m for m in listed]
+    return {"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": listed}
+
+
+@pytest.mark.parametrize("runbook, title, launch_type", [("dr_test", "DR test", "test"), ("dr_test", "DR test", "recovery"),
+                                                         ("clean_point", "clean point search", "test")])
+def test_every_other_runbook_refuses_a_failed_over_machine_before_anything_is_written(tmp_path, runbook, title, launch_type):
+    run = begin(tmp_path, runbook=runbook, title=title, launch_type=launch_type)
+    result = read(run, [recovered("web-1"), machine("db-1"), recovered("app-1", kind="lastCutoverDateTime")])
+    assert result["failed"] and result["msg"].startswith(
+        "2 of the machines of this %s are failed over, and their cutover and recovery machines run production: app-1: cut over since "
+        "2026-11-22T10:04:00Z, from the point in time of 2026-11-22T10:00:00Z (app-1-point), cutover machine i-app-1. web-1: failed over since"
+        % title)
+    assert "nothing was launched or terminated" in result["msg"] and "protect them as source machines of a project of their own" in result["msg"]
+
+
+def test_a_dr_test_of_recovery_launches_marks_its_drill_and_takes_it_for_its_own_when_run_again(tmp_path):
+    run = begin(tmp_path, launch_type="recovery")
+    assert not read(run, [machine("web-1")]).get("failed")
+    modules = Modules(service_machine_tags={"changed": True}, service_launch={"job": None})
+    step(runbook_launch, modules, run=run, session="s", wave=1)
+    assert modules.called("service_machine_tags")[0]["tags"] == {"web-1-id": ["replication.recovery/drill=" + T0]}
+    # Stopped, run again: its drill is no production; the launch of the stopped run is adopted.
+    drill = dict(recovered("web-1", committed=False), tags=["replication.recovery/drill=" + T0])
+    run = begin(tmp_path, launch_type="recovery")
+    result = read(run, [drill], [job("j1", ["web-1"], job_type="RECOVERY_LAUNCH", created=T0, ended=T1)])
+    assert not result.get("failed") and result["adopted"] == [1]
+    # A failover takes a drill for a DR test's machine in its way.
+    run = failover(tmp_path)
+    result = read(run, [drill])
+    assert result["failed"] and "Test (a dr test's recovery drill) machines are up for web-1" in result["msg"].replace("DR test's", "dr test's")
+
+
+def test_a_cleanup_on_its_own_refuses_production_and_removes_a_drill(tmp_path):
+    drill = dict(recovered("web-1", committed=False), tags=["replication.recovery/drill=" + T0])
+    answers = dict(service_machine_info=lambda args: read_answer([recovered("db-1"), drill], args))
+    result = step(runbook_clean_up, Modules(**answers), project="production", launch_type="recovery", poll_interval=1)
+    assert result["failed"] and result["msg"].startswith("db-1 has a recovery machine that runs production (db-1: failed over since")
+    assert "Nothing was terminated" in result["msg"]
+    modules = Modules(service_machine_info=[lambda args: read_answer([drill], args), lambda args: read_answer([machine("web-1")], args)],
+                      service_machine_tags={"changed": True},
+                      service_replica_cleanup={"removed": ["web-1-target"], "removed_machines": ["web-1"]})
+    result = step(runbook_clean_up, modules, project="production", launch_type="recovery", machines="web-1", poll_interval=1)
+    assert not result.get("failed") and result["removed"] == ["web-1"]
+    [cleaned] = modules.called("service_replica_cleanup")
+    assert cleaned["replicas"] == ["web-1-target"] and cleaned["terminate_production"] == ["web-1-target"]
+    assert modules.called("service_machine_tags")[0]["state"] == "absent"
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_pinned_point_thinned_out_before_its_wave_is_replaced_or_stops_a_strict_run(tmp_path, strict):
+    run = failover(tmp_path, waves="db-1; web-1", points_strict=strict)
+    assert not read(run, [machine("web-1"), machine("db-1")]).get("failed")
+    record = load(run)
+    record["view"]["db-1"] = {"running": True}
+    record["launched"]["db-1"] = {"id": "db-1-id", "wave": 1, "target": {}}
+    record["waves"][0].update(status="launched", job=job("j1", ["db-1"]))
+    save(run, record)
+    older = point("web-1", "2026-11-22T09:00:00.000000+00:00", "-older")
+    modules = Modules(service_point_in_time_info=points_info({"web-1": [point("web-1", T1, "-newer"), older]}),
+                      service_launch={"job": None})
+    result = step(runbook_launch, modules, run=run, session="s", wave=2)
+    record = load(run)
+    if strict:
+        assert result["failed"] and result["msg"].startswith(
+            "Points in time pinned when the run began were thinned out by the service before wave 2, which is not launched (points_strict): "
+            "web-1: the point of 2026-11-22T10:00:00Z (web-1-point) would be replaced by the point of 2026-11-22T09:00:00Z, 1 h 0 min more data "
+            "lost.")
+        assert not modules.called("service_launch") and record["waves"][1]["status"] == "not launched"
+    else:
+        assert not result.get("failed") and modules.called("service_launch")[0]["points_in_time"] == {"web-1-id": "web-1-point-older"}
+        assert record["repinned"]["web-1"]["extra_seconds"] == 3600.0 and record["pinned"]["web-1"]["id"] == "web-1-point-older"

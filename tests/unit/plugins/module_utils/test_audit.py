@@ -57,3 +57,19 @@ def test_a_page_all_at_one_moment_does_not_loop_forever(monkeypatch):
         entry["timestamp"] = iso(1795000000)
     assert len(read_audit_log(log, "/p", now=lambda: 1795000100)) == 2
     assert len(log.queries) == 2
+
+
+def test_the_runbooks_marks_are_no_change_to_a_machine_and_a_users_tag_is():
+    from ansible_collections.replication.recovery.plugins.module_utils._audit import machine_changes
+
+    def tags(old, new, machine="m-1"):
+        return {"timestamp": iso(1795000000), "eventName": "MACHINE_UPDATED", "description": "tags",
+                "changedFields": [{"fieldName": "tags", "oldValue": old, "newValue": new}],
+                "participatingMachines": [{"machineCloudEndureId": machine}]}
+
+    marked = tags('["tier-1"]', '["tier-1", "replication.recovery/recovered=r-1"]')
+    unmarked = tags(["replication.recovery/recovered=r-1"], [], "m-2")  # a value as a list, a mark removed
+    first = dict(tags(None, '["replication.recovery/drill=2026-11-22T10:00:00Z"]', "m-3"))
+    first["changedFields"] = [{"fieldName": "tags", "newValue": '["replication.recovery/drill=2026-11-22T10:00:00Z"]'}]  # no old value
+    users = tags('["tier-1"]', '["tier-2", "replication.recovery/recovered=r-1"]', "m-4")
+    assert list(machine_changes([marked, unmarked, first, users])) == ["m-4"]

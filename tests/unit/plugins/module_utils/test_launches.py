@@ -65,3 +65,26 @@ def test_a_cleanup_is_done_with_a_machine_once_it_has_no_target_machine():
 def test_other_jobs_say_nothing_per_machine_until_they_end(status, done, failed):
     progress = Module(MACHINES).progress({}, job("FILE_RESTORE", status))
     assert (progress["done"], progress["failed"]) == (done, failed)
+
+
+class Refusing(Module):
+    def __init__(self, machines, replace=None):
+        super(Refusing, self).__init__(machines)
+        self.params = dict(replace_production=replace)
+
+    def fail_json(self, msg, **kwargs):
+        raise AssertionError(msg)
+
+
+def production(name, kind="lastRecoveryLaunchDateTime"):
+    return {"id": name + "-id", "sourceProperties": {"name": name}, "replica": name + "-target", "lifeCycle": {kind: CREATED}}
+
+
+def test_a_launch_refuses_to_replace_production_that_was_not_named():
+    machines = [production("web-1"), production("db-1", "lastCutoverDateTime"), machine("a", CREATED)]
+    assert [m["id"] for m in Refusing(machines).production_in_the_way(machines)] == ["web-1-id", "db-1-id"]  # a test machine is not
+    with pytest.raises(AssertionError, match=r"^web-1, db-1 have a cutover or recovery machine that runs production \(launched web-1 "
+                                             r"2026-11-22T10:00:00\+00:00, db-1 2026-11-22T10:00:00\+00:00\): a launch terminates a machine's "
+                                             r"target machine first. Name them in replace_production to replace them; nothing was launched.$"):
+        Refusing(machines).refuse_to_replace_production(None, machines)
+    Refusing(machines, replace=["web-1", "db-1-id"]).refuse_to_replace_production(None, machines)  # named: by name or ID

@@ -375,3 +375,108 @@ def test_machines_of_a_dr_test_that_is_up_block_a_failover_and_nothing_else_does
     both = [dict(name="web-1", id="web-1-id", replica="r-web", kind="test"), dict(name="db-1", id="db-1-id", replica="r-db", kind="recovery")]
     assert blocking_machines(machines, "test, recovery") == both
     assert blocking_machines(machines, []) == []
+
+
+# -- production: what is failed over -----------------------------------------------------------------
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_point_policy  # noqa: E402
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (  # noqa: E402
+    later_than_now, pin_points, production_machines, replace_token, standing, thinned)
+
+
+def marked(found, *tags):
+    return dict(found, tags=list(tags))
+
+
+def test_a_machine_is_failed_over_while_its_recovery_or_cutover_machine_is_its_target_machine():
+    machines = [machine("web-1", replica="r-web", launched_at=T1, kind="lastRecoveryLaunchDateTime"),
+                machine("db-1", replica="r-db", launched_at=T1, kind="lastCutoverDateTime"),
+                machine("app-1", replica="r-app", launched_at=T1),  # a test machine: not production
+                machine("mail-1")]
+    found = production_machines(machines)
+    assert sorted(found) == ["db-1", "web-1"]
+    assert found["web-1"] == {"name": "web-1", "id": "web-1-id", "replica": "r-web", "kind": "recovery", "since": T1, "committed": False,
+                              "drill": False}
+    assert found["db-1"]["kind"] == "cutover"
+
+
+def test_marks_say_what_a_failover_committed_and_what_a_drill_launched():
+    committed = marked(machine("web-1", replica="r-web", launched_at=T1, kind="lastRecoveryLaunchDateTime"),
+                       "tier-1", "replication.recovery/recovered=r-web")
+    replaced_since = marked(machine("db-1", replica="r-new", launched_at=T1, kind="lastRecoveryLaunchDateTime"),
+                            "replication.recovery/recovered=r-old")
+    drill = marked(machine("app-1", replica="r-app", launched_at=T1, kind="lastRecoveryLaunchDateTime"), "replication.recovery/drill=" + T0)
+    stale_drill = marked(machine("mail-1", replica="r-mail", launched_at=T0, kind="lastRecoveryLaunchDateTime"),
+                         "replication.recovery/drill=" + T1)  # launched before the drill's mark: not the drill's
+    found = production_machines([committed, replaced_since, drill, stale_drill])
+    assert [(name, entry["committed"], entry["drill"]) for name, entry in sorted(found.items())] == [
+        ("app-1", False, True), ("db-1", False, False), ("mail-1", False, False), ("web-1", True, False)]
+
+
+def test_what_stands_is_said_with_its_point_and_its_machine():
+    entry = production_machines([machine("web-1", replica="r-web", launched_at=T1, kind="lastRecoveryLaunchDateTime")])["web-1"]
+    target = {"machineCloudId": "i-0abc", "pointInTime": "p-1"}
+    assert standing(entry, target, {"id": "p-1", "dateTime": "2026-11-22T09:50:00.250000+00:00"}) == (
+        "failed over since 2026-11-22T10:04:00Z, from the point in time of 2026-11-22T09:50:00Z (p-1), recovery machine i-0abc")
+    assert standing(entry, target, listed=True) == ("failed over since 2026-11-22T10:04:00Z, from the point in time p-1 (no longer listed: thinned "
+                                                    "out since), recovery machine i-0abc")
+    assert standing(entry, target) == "failed over since 2026-11-22T10:04:00Z, from the point in time p-1, recovery machine i-0abc"
+
+
+def test_the_replace_token_is_the_plans_and_changes_with_the_world():
+    token = replace_token("p-id", {"web-1": "r-web"})
+    assert re.match(r"^[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}$", token) and token == replace_token("p-id", {"web-1": "r-web"})
+    assert len(set([token, replace_token("p-id", {"web-1": "r-other"}), replace_token("p-id", {"web-1": "r-web", "db-1": "r-db"}),
+                    replace_token("q-id", {"web-1": "r-web"})])) == 4
+
+
+# -- points in time, pinned when the run begins --------------------------------------------------------
+
+W2 = "0b6c1e9a-2f3d-4c5b-8a7e-1d2c3b4a5f60"
+POINTS = {"web-1-id": [{"id": "w3", "dateTime": "2026-11-22T09:50:00+00:00"}, {"id": W2, "dateTime": "2026-11-22T09:00:00+00:00"},
+                       {"id": "w1", "dateTime": "2026-11-22T08:00:00+00:00"}],
+          "db-1-id": [{"id": "d2", "dateTime": "2026-11-22T09:40:00+00:00"}, {"id": "d1", "dateTime": "2026-11-22T08:30:00+00:00"}]}
+RUN = [{"name": "web-1", "id": "web-1-id"}, {"name": "db-1", "id": "db-1-id"}]
+
+
+@pytest.mark.parametrize("policy, points, pinned", [
+    ("latest", None, {"web-1": "w3", "db-1": "d2"}),
+    ("before:2026-11-22T09:10:00Z", None, {"web-1": W2, "db-1": "d1"}),
+    (W2, None, {"web-1": W2, "db-1": "d1"}),  # the point's machine takes it, the others their newest at or before its time
+    ("db-1=d1", {"db-1": "d1"}, {"web-1": "w3", "db-1": "d1"}),
+    ("db-1-id=d1", {"db-1-id": "d1"}, {"web-1": "w3", "db-1": "d1"}),
+])
+def test_each_machines_point_is_pinned_once_by_the_one_grammar(policy, points, pinned):
+    found, problems = pin_points(parse_point_policy(policy), RUN, POINTS, points)
+    assert problems == [] and dict((name, point["id"]) for name, point in found.items()) == pinned
+    assert found["web-1"]["date_time"] == next(p["dateTime"] for p in POINTS["web-1-id"] if p["id"] == pinned["web-1"])
+
+
+def test_a_machine_without_such_a_point_is_named_with_the_points_it_has():
+    unused, problems = pin_points(parse_point_policy("before:2026-11-22T08:10:00Z"), RUN, POINTS)
+    assert problems == ["db-1 has no point in time at or before 2026-11-22T08:10:00Z; its points run from 2026-11-22T08:30:00Z to "
+                        "2026-11-22T09:40:00Z"]
+    unused, problems = pin_points(parse_point_policy("db-1=gone"), RUN, POINTS, {"db-1": "gone"})
+    assert problems == ["gone is not a point in time of db-1 (any more: the service thins old points out); its points run from "
+                        "2026-11-22T08:30:00Z to 2026-11-22T09:40:00Z"]
+    unused, problems = pin_points(parse_point_policy("latest"), RUN, dict(POINTS, **{"db-1-id": []}))
+    assert problems == ["db-1 has no point in time yet (initial sync not done)"]
+    other = "1c7d2f0b-3e4a-4d6c-9b8f-2e3d4c5b6a70"
+    assert pin_points(parse_point_policy(other), RUN, POINTS)[1] == ["%s is not a point in time of any machine of the run" % other]
+
+
+def test_a_moment_later_than_the_services_now_is_refused_with_that_now():
+    assert later_than_now(parse_point_policy("before:2026-11-22T11:00:00Z"), 1795345200.0) is None  # at now: fine
+    assert later_than_now(parse_point_policy("before:2026-11-22T11:00:01Z"), 1795345200.0).startswith(
+        "before:2026-11-22T11:00:01Z is later than the service's now, 2026-11-22T11:00:00Z")
+    assert later_than_now(parse_point_policy("latest"), 0) is None
+
+
+def test_a_pinned_point_thinned_out_is_replaced_by_the_newest_point_before_it():
+    pinned = {"web-1": {"id": W2, "date_time": "2026-11-22T09:00:00+00:00"}, "db-1": {"id": "d1", "date_time": "2026-11-22T08:30:00+00:00"}}
+    now = {"web-1-id": [POINTS["web-1-id"][0], POINTS["web-1-id"][2]], "db-1-id": POINTS["db-1-id"][:1]}
+    found = thinned(pinned, now, [("web-1", "web-1-id"), ("db-1", "db-1-id")])
+    assert found["web-1"] == {"planned": pinned["web-1"], "replacement": {"id": "w1", "date_time": "2026-11-22T08:00:00+00:00"},
+                              "extra_seconds": 3600.0}
+    assert found["db-1"] == {"planned": pinned["db-1"], "replacement": None, "extra_seconds": None}  # none older remains
+    assert thinned(pinned, POINTS, [("web-1", "web-1-id"), ("db-1", "db-1-id")]) == {}

@@ -384,12 +384,13 @@ def test_a_plan_that_replaces_production_says_so_first_with_its_token_and_one_th
                         "point": {"id": "p-old", "date_time": "2026-11-22T07:50:00+00:00"}, "said": "failed over since 2026-11-22T08:00:00Z"}}
     replaced = {"db-1": {"name": "db-1", "kind": "recovery", "since": "2026-11-22T08:00:00+00:00", "replica": "r-db",
                          "target": {"machineCloudId": "i-db"}}}
-    data = record(launch_type="recovery", waves=[{"machines": ["web-1", "db-1"]}], launched={}, view={}, checked={}, cleanup={}, earlier={},
+    data = record(runbook="failover", launch_type="recovery", waves=[{"machines": ["web-1", "db-1"]}], launched={}, view={}, checked={}, cleanup={},
+                  earlier={},
                   pinned={"db-1": {"id": "p-db", "date_time": "2026-11-22T09:50:00+00:00"}}, stands=stands, replaced=replaced,
                   replace={"machines": ["db-1"], "token": "ab12-cd34-ef56"})
     plan = plan_of(data, "replication.recovery.failover.plan/v1")
-    assert plan["first"][0] == ("TERMINATES the recovery machine i-db of db-1, which runs production since 2026-11-22T08:00:00+00:00, and "
-                                "launches a new one from the point in time of 2026-11-22T09:50:00Z (p-db): confirm with confirm=ab12-cd34-ef56")
+    assert plan["first"][0] == ("TERMINATES the recovery machine i-db of db-1, which runs production since 2026-11-22T08:00:00Z, and "
+                                "launches a new one from the point in time of 2026-11-22T09:50:00Z (p-db): confirm with failover_confirm=ab12-cd34-ef56")
     assert plan["replace"] == {"machines": ["db-1"], "token": "ab12-cd34-ef56"} and plan["would"] == "launch"
     web = next(machine for machine in plan["machines"] if machine["name"] == "web-1")
     assert web["stands"] and web["data_loss_seconds"] == 600 and web["point_in_time"] == stands["web-1"]["point"]

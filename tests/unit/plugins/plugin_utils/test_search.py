@@ -184,3 +184,67 @@ def test_a_round_judged_and_not_cleaned_is_named_until_its_cleanup_is_proven():
     plan_round(journal)  # the next round is planned meanwhile; the first is still to be cleaned up
     assert not_cleaned(journal)["number"] == 1
     assert mark_cleaned(journal)["number"] == 1 and not_cleaned(journal) is None and mark_cleaned(journal) is None
+
+
+# -- the service thins points out while the search runs -----------------------------------------------
+
+from ansible_collections.replication.recovery.plugins.plugin_utils._search import candidate_of, vanished  # noqa: E402
+
+
+def listed_now(journal, name, gone):
+    return set(point_id for point_id, unused in journal["machines"][name]["points"]) - set(gone)
+
+
+def test_a_thinned_candidate_is_replaced_by_the_remaining_point_closest_to_it_the_older_on_a_tie():
+    journal = new_journal("p", "pid", {}, machines(m=9), None, START + 9 * HOUR)
+    planned = plan_round(journal)
+    assert planned["candidates"]["m"][1] == "m-004"
+    # Its neighbours m-003 and m-005 are as close: the older is taken.
+    lines = vanished(journal, planned, {"m": listed_now(journal, "m", ["m-004"])})
+    assert planned["candidates"]["m"][:2] == [3, "m-003"] and journal["machines"]["m"]["gone"] == [4]
+    assert lines == ["m: its candidate point of %s was thinned out by the service; the remaining point closest to it, %s, is tested instead" % (
+        points("m", 9)[4]["dateTime"], points("m", 9)[3]["dateTime"])]
+    # Gone with its older neighbour: the newer one.
+    journal = new_journal("p", "pid", {}, machines(m=9), None, START + 9 * HOUR)
+    planned = plan_round(journal)
+    vanished(journal, planned, {"m": listed_now(journal, "m", ["m-004", "m-003"])})
+    assert planned["candidates"]["m"][1] == "m-005"
+
+
+def test_a_search_whose_untested_points_are_all_thinned_out_answers_its_known_clean_point():
+    journal = new_journal("p", "pid", {}, machines(m=9), None, START + 9 * HOUR)
+    damage = {"m": START + 6 * HOUR}
+    planned = plan_round(journal)
+    judge_round(journal, {"m": dict(passed=True, message="clean")}, job="j1")  # m-004 clean: m-005 to m-008 left
+    planned = plan_round(journal)
+    assert planned["candidates"]["m"][1] == "m-007"
+    lines = vanished(journal, planned, {"m": listed_now(journal, "m", ["m-005", "m-006", "m-007", "m-008"])})
+    assert planned["candidates"] == {} and "no untested point remains before its newest damaged one: its known-clean point is the answer" in lines[0]
+    assert searching(journal) == [] and candidate_of(journal["machines"]["m"]) is None
+    journal["rounds"].remove(planned)
+    report = result_of(journal, "2026-11-24T00:00:00Z")
+    [found] = report["machines"]
+    assert report["complete"] and found["status"] == FOUND and found["clean_point"]["id"] == "m-004"
+    assert "were thinned out by the service during the search, so the known-clean point is the answer" in found["message"]
+    assert damage  # the damage the outcome stands for: from m-006 on
+
+
+def test_with_points_thinned_out_between_rounds_the_search_still_ends_at_the_newest_clean_point_left():
+    journal = new_journal("p", "pid", {}, machines(m=40), None, START + 40 * HOUR)
+    damaged_from = START + 30 * HOUR
+    gone = set("m-%03d" % index for index in range(1, 40, 2))  # every other point, once the first round ran
+    rounds = 0
+    while True:
+        planned = plan_round(journal)
+        if planned is None:
+            break
+        if rounds >= 1:  # read again before every round but the first, as the search does
+            vanished(journal, planned, {"m": listed_now(journal, "m", gone)})
+        rounds += 1
+        taken = planned["candidates"]["m"][2]
+        judge_round(journal, {"m": dict(passed=parse_time(taken) < damaged_from, message="checked")}, job="j%d" % rounds)
+    [found] = result_of(journal, "2026-11-24T00:00:00Z")["machines"]
+    # The newest clean point the service still lists; every point tested after the thinning is one it lists.
+    assert found["clean_point"]["id"] == "m-028" and found["newest_failed"]["id"] == "m-030"
+    assert all(test["point_in_time"]["id"] not in gone for test in found["tested"][1:])
+    assert rounds <= max_rounds(40) + 1
