@@ -978,3 +978,55 @@ def test_a_pinned_point_thinned_out_before_its_wave_is_replaced_or_stops_a_stric
     else:
         assert not result.get("failed") and modules.called("service_launch")[0]["points_in_time"] == {"web-1-id": "web-1-point-older"}
         assert record["repinned"]["web-1"]["extra_seconds"] == 3600.0 and record["pinned"]["web-1"]["id"] == "web-1-point-older"
+
+
+# -- the clean point search's journal --------------------------------------------------------------------
+
+from ansible_collections.replication.recovery.plugins.action import runbook_search  # noqa: E402
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time  # noqa: E402
+from ansible_collections.replication.recovery.plugins.plugin_utils._search import load_journal, new_journal, save_journal  # noqa: E402
+
+
+def search_modules(project_id="p-id", account="acc-1"):
+    return Modules(service_login=lambda args: {"ended": True} if args.get("state") == "absent" else {"session": "0ne", "user": {"account": account}},
+                   service_project_info={"projects": [{"id": project_id, "name": "production"}]},
+                   service_machine_info={"project": {"id": project_id, "name": "production"}, "service_time": T2, "machines": [machine("web-1")]},
+                   service_point_in_time_info=points_info({"web-1": [point("web-1", T1, "-2"), point("web-1", T0, "-1")]}))
+
+
+@pytest.mark.parametrize("journal_account, journal_project, said", [
+    ("acc-2", "p-id", "account acc-2, not acc-1"),
+    ("acc-1", "other-project", "project ID other-project, not p-id (another service's project of the same name, or one made anew)"),
+])
+def test_a_journal_of_another_account_or_project_is_set_aside_and_never_resumed(tmp_path, journal_account, journal_project, said):
+    reports = tmp_path / "reports"
+    path = str(reports / "clean_point_production.search.json")
+    inputs = {"machines": None, "exclude": [], "recovery_plan": None, "after": None, "before": None, "consistent": False, "find_files": []}
+    old = new_journal("production", journal_project, inputs, {"web-1": {"id": "web-1-id", "points": [point("web-1", T0, "-old")]}},
+                      None, parse_time(T2), account=journal_account)
+    save_journal(path, old)
+    modules = search_modules()
+    result = step(runbook_search, modules, stage="plan", project="production", report_dir=str(reports), checks_tasks="/checks.yml")
+    assert not result.get("failed"), result
+    assert result["lines"][0].startswith("The journal %s is of %s: it is set aside as %s/clean_point_production.search.set-aside-" % (
+        path, said, reports)) and result["lines"][0].endswith(", and never resumed.")
+    journal = load_journal(path)
+    assert journal["account"] == "acc-1" and journal["project_id"] == "p-id" and result["points_in_time"] == {"web-1-id": "web-1-point-2"}
+    assert [name for name in os.listdir(str(reports)) if "set-aside" in name] and result["pinned"] == {
+        "web-1-id": {"id": "web-1-point-2", "date_time": T1}}
+    # The stage's reads share one session, signed out at the end.
+    assert [args.get("session") for name, args in modules.calls if name != "service_login"] == ["0ne"] * 3
+    assert [args.get("state") for args in modules.called("service_login")] == [None, "absent"]
+
+
+def test_the_journal_of_this_search_is_resumed_and_its_round_reads_its_candidates_again(tmp_path):
+    reports = tmp_path / "reports"
+    modules = search_modules()
+    first = step(runbook_search, modules, stage="plan", project="production", report_dir=str(reports), checks_tasks="/checks.yml")
+    assert first["round"] == 1 and not first["adopt"]
+    # Run again with the round planned and not judged (a stopped run): its launch is adopted, its points not read again.
+    again = search_modules()
+    again.answers["service_machine_info"] = [{"project": {"id": "p-id", "name": "production"}, "service_time": T2, "machines": [machine("web-1")]}]
+    second = step(runbook_search, again, stage="plan", project="production", report_dir=str(reports), checks_tasks="/checks.yml")
+    assert second["round"] == 1 and second["adopt"] and "(continued: a stopped run planned it)" in second["lines"][-1]
+    assert not again.called("service_point_in_time_info")
