@@ -102,7 +102,7 @@ class ActionModule(RunbookStep):
             lines.append("... %d more failures in the report" % (len(report["failures"]) - FAILURES_SHOWN))
         own = files["own"]
         lines += ["Report: " + own[".json"], "JUnit: " + own[".junit.xml"], "Summary: " + own[".md"], "Page: " + own[".html"]]
-        if not report["reached_service"]:
+        if not report["reached_service"] and not files["newest"]:
             lines.append("This run never reached the service: its error is in the files above, and %s stays the report of the newest run "
                          "that did." % files["plain"][".json"])
         elif files["newest"]:

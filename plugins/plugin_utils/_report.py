@@ -668,26 +668,28 @@ def stamp(began):
     return datetime.fromtimestamp(parse_time(began), timezone.utc).strftime("%Y%m%dT%H%M%SZ")
 
 
-def began_of(path):
-    """When the run whose JSON file ``path`` is began (its ``run.began``), in epoch seconds; None for no such file."""
+def run_of(path):
+    """What the run whose JSON file ``path`` is says of itself (its ``run``: began, files, reached), or None."""
     try:
         with open(path, encoding="utf-8") as handle:
-            return parse_time(json.load(handle)["run"]["began"])
+            run = json.load(handle)["run"]
+        return dict(run, began=parse_time(run["began"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
 def write_run(directory, name, began, forms, newest=True):
     """The files of one run, never over another run's: each of ``forms`` ((suffix, text) pairs, the JSON first, whose
-    object gets a member ``run``: when the run began and its files' stem) as ``<name>.<its start><suffix>`` - with
-    ``-2``, ``-3`` when another run began within the same second. When ``newest`` (the run reached the service), the
-    plain names ``<name><suffix>`` become atomic copies of them - unless a run that began later wrote them already.
-    Answers the run's own paths and the plain ones, by suffix."""
+    object gets a member ``run``: when the run began, its files' stem, whether it reached the service) as
+    ``<name>.<its start><suffix>`` - with ``-2``, ``-3`` when another run began within the same second. The plain names
+    ``<name><suffix>`` become atomic copies of them, unless a run that began later wrote them already - and, for a run
+    that never reached the service (``newest`` false), unless a run that did wrote them: its error is no report over a
+    good one. Answers the run's own paths and the plain ones, by suffix."""
     os.makedirs(directory, exist_ok=True)
     (first_suffix, document), others = forms[0], forms[1:]
     for attempt in range(1, 100):
         stem = "%s.%s%s" % (name, stamp(began), "" if attempt == 1 else "-%d" % attempt)
-        document["run"] = dict(began=began, files=stem)
+        document["run"] = dict(began=began, files=stem, reached=bool(newest))
         texts = [(first_suffix, json.dumps(document, indent=2) + "\n")] + [(suffix, text(document) if callable(text) else text)
                                                                           for suffix, text in others]
         if _write_new(os.path.join(directory, stem + first_suffix), texts[0][1]):
@@ -698,11 +700,12 @@ def write_run(directory, name, began, forms, newest=True):
     for suffix, text in texts[1:]:
         write_atomically(own[suffix], text)
     plain = dict((suffix, os.path.join(directory, name + suffix)) for suffix, unused in texts)
-    later = began_of(plain[first_suffix])
-    if newest and (later is None or later <= parse_time(began)):
+    there = run_of(plain[first_suffix])
+    copy = there is None or (there["began"] <= parse_time(began) and (newest or not there.get("reached", True)))
+    if copy:
         for suffix, text in texts[1:] + texts[:1]:  # the JSON last: it says which run the copies are of
             write_atomically(plain[suffix], text)
-    return dict(own=own, plain=plain, newest=newest and (later is None or later <= parse_time(began)), directory=directory, stem=stem, name=name)
+    return dict(own=own, plain=plain, newest=copy, directory=directory, stem=stem, name=name)
 
 
 def write_also(files, suffix, text):

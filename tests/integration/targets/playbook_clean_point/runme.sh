@@ -67,7 +67,7 @@ stop_search KILL CLEANUP:2 '[{"jobTypes": ["CLEANUP"], "slowFactor": 30}]'
 ansible-playbook replication.recovery.clean_point "${search[@]}" | tee output.txt
 grep -q "Round 2 was judged, and its cleanup not proven (a run stopped in it): its machines are cleaned up first." output.txt
 grep -q "Round 3 of at most" output.txt
-grep -q "Ledger: entry 1, SHA-256" output.txt  # the stopped runs did not end a search: no entry
+grep -q "Ledger: entry 1 in $ledger, SHA-256" output.txt  # the stopped runs did not end a search: no entry
 "${site[@]}" found "$reports/clean_point_hit.json" "$expected"
 at_most "$reports/clean_point_hit.json"
 rounds="$(python -c "import json, sys; print(len(json.load(open(sys.argv[1]))['rounds']))" "$reports/clean_point_hit.json")"
@@ -91,8 +91,10 @@ ansible-playbook replication.recovery.failover -e failover_project=hit -e failov
 if ansible-playbook replication.recovery.clean_point "${search[@]}" | tee output.txt; then
     echo "a search while a failover's machines are up must fail"; exit 1
 fi
-grep -q "Recovery machines are up for app-1, db-1, web-1; nothing was launched. This clean point search never replaces them" output.txt
-ansible localhost -m replication.recovery.runbook_clean_up -a "project=hit launch_type=recovery poll_interval=1"
+grep -q "3 of the machines of this clean point search are failed over, and their recovery machines run production" output.txt
+grep -q "nothing was launched or terminated" output.txt
+# The recovery machines are production: only named and confirmed does a cleanup take them.
+ansible localhost -m replication.recovery.service_replica_cleanup -a "project=hit launch_types=recovery terminate_production=db-1,app-1,web-1 poll_interval=1"
 "${site[@]}" cloud-empty
 rm -f "$reports/clean_point_hit.search.json"
 
@@ -119,3 +121,20 @@ ansible-playbook replication.recovery.clean_point -e clean_point_project=files -
 "${site[@]}" found "$reports/clean_point_files.json" "$expected"
 "${site[@]}" launches files 0
 grep -q "Searched 2 machines for \*.locked, \*README_DECRYPT\* in 2 file searches; nothing was launched" output.txt
+
+# -- a journal of another account is set aside, never resumed; a candidate the service thins out during the ---
+# -- search is replaced by the remaining point closest to it, and the search still ends at the right point ----
+# Six hourly points of web-1 whose first three a day will thin out (not the newest of their day); damaged from the
+# fourth: round 1 finds it damaged, and its checks let the day pass up to 45 minutes before the third point goes.
+"${site[@]}" thinning-window hit web-1 > thinning.json
+read -r t_after t_before t_expected < <(python -c "import json; w = json.load(open('thinning.json')); print(w['after'], w['before'], w['expected'])")
+"${site[@]}" plant-journal hit "$reports/clean_point_hit.search.json"
+ansible-playbook replication.recovery.clean_point -e clean_point_project=hit -e clean_point_report_dir="$reports" -e clean_point_poll_interval=1 \
+    -e simulator_url="$url" -e clean_point_machines=web-1 -e clean_point_after="$t_after" -e clean_point_before="$t_before" \
+    -e clean_point_checks_tasks="$(pwd)/files/checks_then_a_day.yml" -e thinning_file="$(pwd)/thinning.json" -e checks_dir="$(pwd)/files" \
+    -e replication_recovery_ledger_dir="$ledger" | tee output.txt
+grep -q "is of account another-account, not .*: it is set aside as $reports/clean_point_hit.search.set-aside-[0-9TZ]*.json, and never resumed" output.txt
+ls "$reports"/clean_point_hit.search.set-aside-*.json
+grep -q "web-1: its candidate point of .* was thinned out by the service; the remaining point closest to it, .*, is tested instead" output.txt
+"${site[@]}" found "$reports/clean_point_hit.json" "{\"web-1\": \"$t_expected\"}"
+"${site[@]}" cloud-empty

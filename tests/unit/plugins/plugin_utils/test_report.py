@@ -318,7 +318,7 @@ def test_each_run_writes_files_of_its_own_and_the_plain_names_are_the_newest_run
     files = write(first, directory, "dr_test_production", "dr_test", "DR test")
     assert files["own"][".json"].endswith("dr_test_production.20261125T031200Z.json") and files["newest"]
     assert json.loads(open(files["own"][".json"]).read()) == first == json.loads(open(files["plain"][".json"]).read())
-    assert first["run"] == {"began": "2026-11-25T03:12:00.000000+00:00", "files": "dr_test_production.20261125T031200Z"}
+    assert first["run"] == {"began": "2026-11-25T03:12:00.000000+00:00", "files": "dr_test_production.20261125T031200Z", "reached": True}
     assert open(files["own"][".md"]).read().startswith("# DR test of production: PASSED")
     ElementTree.parse(files["own"][".junit.xml"])
     # Another run in the same second: files of its own, told apart.
@@ -328,6 +328,10 @@ def test_each_run_writes_files_of_its_own_and_the_plain_names_are_the_newest_run
     failed = dict(report_from(record(began="2026-11-25T04:00:00.000000+00:00", project_id=None)), result="failed")
     third = write(failed, directory, "dr_test_production", "dr_test", "DR test", newest=False)
     assert not third["newest"] and json.loads(open(third["plain"][".json"]).read())["run"]["files"] == "dr_test_production.20261125T031200Z-2"
+    # Into a directory without a report yet, a run that never reached the service writes the plain names (CI reads its JUnit).
+    alone = write(dict(failed, run_began="2026-11-25T05:00:00.000000+00:00"), str(tmp_path / "alone"), "dr_test_production", "dr_test", "DR test",
+                  newest=False)
+    assert alone["newest"] and json.loads(open(alone["plain"][".json"]).read())["run"]["reached"] is False
     # An older run that ends last does not take the plain names from a newer one.
     older = write(report_from(record(began="2026-11-25T02:00:00.000000+00:00")), directory, "dr_test_production", "dr_test", "DR test")
     assert not older["newest"] and json.loads(open(files["plain"][".json"]).read())["run"]["began"] == "2026-11-25T03:12:00.500000+00:00"

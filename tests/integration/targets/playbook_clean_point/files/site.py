@@ -12,6 +12,11 @@
     python site.py URL running PROJECT TYPE N          the project's Nth job of TYPE is running now
     python site.py URL no-writes                       the simulator saw no write since its statistics were zeroed
     python site.py URL jobs PROJECT                    the project's jobs, newest first (for a diagnosis)
+    python site.py URL thinning-window PROJECT NAME    six hourly points of NAME, the first three of one day and the third under 21 h
+                                                       old; NAME damaged from the fourth; JSON of after, before, expected (the third's ID)
+    python site.py URL thin-now FILE                   the clock moves on until the first two points of the window FILE are over a day
+                                                       old and its third is 45 minutes short of it
+    python site.py URL plant-journal PROJECT FILE      a search's journal of PROJECT's ID in another account, at FILE
 """
 
 import json
@@ -146,6 +151,43 @@ def jobs(url, project):
     session, base = service(url, project)
     for job in session.get(base + "/jobs", timeout=30).json()["items"]:
         print(job["type"], job["status"], job["creationDateTime"], job.get("initiatedBy"), len(job.get("participatingMachines") or []))
+
+
+DAY = 86400
+
+
+def thinning_window(url, project, name):
+    session, base = service(url, project)
+    current = now(url)
+    machine = machines(session, base)[name]
+    listed = points(session, base, machine)  # oldest first
+    for end in range(len(listed) - 1, 4, -1):
+        six = listed[end - 5:end + 1]
+        ages = [(current - moment(p["dateTime"])).total_seconds() for p in six]
+        days = set(moment(p["dateTime"]).date() for p in six[:3])
+        hourly = all(3000 <= ages[i] - ages[i + 1] <= 4200 for i in range(5))
+        if hourly and len(days) == 1 and 3 * 3600 < ages[2] < 21 * 3600:
+            break
+    else:
+        raise SystemExit("no six hourly points of %s with the first three in one day" % name)
+    requests.post(url + "/_simulator/damage", json={"machines": [name], "from": six[3]["dateTime"], "project": project}, timeout=30).raise_for_status()
+    print(json.dumps(dict(after=six[0]["dateTime"], before=six[5]["dateTime"], expected=six[2]["id"], third=six[2]["dateTime"])))
+
+
+def thin_now(url, window_file):
+    third = moment(json.load(open(window_file))["third"])
+    age = (now(url) - third).total_seconds()
+    requests.post(url + "/_simulator/clock", json={"advanceSeconds": max(0, DAY - 45 * 60 - age)}, timeout=30).raise_for_status()
+
+
+def plant_journal(url, project, path):
+    session, base = service(url, project)
+    project_id = base.rsplit("/", 1)[1]
+    journal = {"schema": "replication.recovery.clean_point.journal/v1", "project": project, "project_id": project_id, "account": "another-account",
+               "inputs": {}, "mode": "launch", "consistent": False, "window": {"after": None, "before": "2026-01-01T00:00:00Z"}, "machines": {},
+               "rounds": [], "started": "2026-01-01T00:00:00Z"}
+    with open(path, "w") as handle:
+        json.dump(journal, handle)
 
 
 if __name__ == "__main__":

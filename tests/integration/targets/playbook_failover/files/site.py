@@ -14,6 +14,8 @@
     python site.py URL subnet NAME                 the ID of the subnet NAME of the project's target region
     python site.py URL patch-blueprint NAME M JSON another client sets the member M of NAME's blueprint to the JSON value
     python site.py URL tested-in FILE SUBNET       the DR test report FILE says each machine launched into SUBNET
+    python site.py URL marked yes|named|no         each machine's tags name its recovery machine, which runs (yes), or name one
+                                                   (named), or none (no)
 """
 
 import json
@@ -153,8 +155,24 @@ def tested_in(url, path, subnet_id):
     print("every machine was tested in %s" % subnet_id)
 
 
+def marked(url, expected):
+    session, base = service(url)
+    live = dict((item["id"], item) for item in requests.get(url + "/_simulator/cloud", timeout=30).json()["items"])
+    for name, machine in machines(session, base).items():
+        marks = [tag.split("=", 1)[1] for tag in machine.get("tags") or [] if tag.startswith("replication.recovery/recovered=")]
+        if expected == "no":
+            assert not marks, (name, machine.get("tags"))
+            continue
+        assert len(marks) == 1, (name, machine.get("tags"))
+        if expected == "named":
+            continue
+        recovery = session.get("%s/replicas/%s" % (base, marks[0]), timeout=30).json()
+        assert recovery["machineCloudState"] == "running" and live[recovery["machineCloudId"]]["launchType"] == "RECOVERY", (name, recovery)
+    print("each machine's recovery machine is %s in the service" % ("named" if expected == "yes" else "named no more"))
+
+
 if __name__ == "__main__":
     COMMANDS = dict(moment=moment, launch_test=launch_test, cloud=cloud, points=points, launches=launches, jobs=jobs, running=running, write_rate=write_rate,
                     direction=direction, failed_back=failed_back, blueprints=blueprints, subnet=subnet, patch_blueprint=patch_blueprint,
-                    tested_in=tested_in)
+                    tested_in=tested_in, marked=marked)
     COMMANDS[sys.argv[2].replace("-", "_")](sys.argv[1], *sys.argv[3:])
