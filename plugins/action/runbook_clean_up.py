@@ -146,8 +146,8 @@ class ActionModule(RunbookStep):
             self.prove_gone(project, list(dict.fromkeys((proof or machines or []) + removed)), kind)
         self.say("%s %d target machines%s." % ("Would terminate" if self.check_mode else "Terminated", len(removed),
                                                ": " + shown(removed) if removed else ""))
-        return dict(removed=removed, kept=[], changed=bool(removed), job=dict(id=job["id"], status=job["status"], created=job.get("creationDateTime"),
-                                                       ended=job.get("endDateTime")) if job else None)
+        job = dict(id=job["id"], status=job["status"], created=job.get("creationDateTime"), ended=job.get("endDateTime")) if job else None
+        return dict(removed=removed, kept=[], changed=bool(removed), job=job)
 
     def follow_cleanup(self, project, job, settings):
         if self.record is not None:

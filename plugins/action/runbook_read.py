@@ -83,9 +83,9 @@ class ActionModule(RunbookStep):
         ids = dict((machine["name"], machine["id"]) for machine in chosen["machines"])
         # Production is none of an earlier run's business, unless this runbook owns it (the failback's recovery machines)
         # or a stopped run of this very runbook launched it and did not commit it (a failover adopts its waves).
-        spare = list(record.get("spare") or ()) + [entry["replica"] for entry in production.values()
-                                                    if on_failed_over == REFUSE and not entry["drill"]
-                                                    or on_failed_over == STAND and (entry["committed"] or entry["drill"])]
+        spare = list(record.get("spare") or ()) + [
+            entry["replica"] for entry in production.values()
+            if on_failed_over == REFUSE and not entry["drill"] or on_failed_over == STAND and (entry["committed"] or entry["drill"])]
         earlier = earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"],
                               plan=bool(plan), waves=[[ids[name] for name in wave] for wave in chosen["waves"]], adopt=record["adopt"],
                               spare=spare, keeps=bool(record.get("keeps_launched")) or on_failed_over == STAND)

@@ -108,8 +108,8 @@ class ActionModule(RunbookStep):
         elif files["newest"]:
             lines.append("The newest report is also at %s (and .md, .junit.xml, .html beside it)." % files["plain"][".json"])
         if ledger:
-            lines.append("Ledger: entry %d in %s%s, SHA-256 %s" % (ledger["sequence"], ledger_dir, " (the default)" if by_default else "",
-                                                                  ledger["sha256"]))
+            lines.append("Ledger: entry %d in %s%s, SHA-256 %s" % (
+                ledger["sequence"], ledger_dir, " (the default)" if by_default else "", ledger["sha256"]))
             if by_default and any(self.task_vars.get(name) for name in AWX_VARIABLES):
                 self.warn("The ledger of runs is the default one, %s, in this job's container: it is lost when the job ends. Set "
                           "replication_recovery_ledger_dir to a lasting path (a mounted volume)." % ledger_dir)

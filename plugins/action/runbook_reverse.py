@@ -245,8 +245,8 @@ class ActionModule(RunbookStep):
         planned = plan.get("failback") or {}
         differences = []
         if sorted(planned.get("machines") or []) != sorted(found):
-            differences.append("the plan fails back %s, and the project now has %s" % (", ".join(planned.get("machines") or []) or "none",
-                                                                                     ", ".join(sorted(found)) or "none"))
+            differences.append("the plan fails back %s, and the project now has %s" % (
+                ", ".join(planned.get("machines") or []) or "none", ", ".join(sorted(found)) or "none"))
         if plan.get("launch_type") != record["launch_type"]:
             differences.append("the plan launches back %s machines, and this run %s ones" % (plan.get("launch_type"), record["launch_type"]))
         if bool(planned.get("clean_recovery")) != self.remove:

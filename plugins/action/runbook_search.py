@@ -9,7 +9,8 @@ Documented in plugins/modules/runbook_search.py."""
 
 import os
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, moment_said, no_value, parse_flag, parse_list, parse_moment, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import (
+    iso_time, moment_said, no_value, parse_flag, parse_list, parse_moment, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import Refused, shown, take_part
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import clean_point_page
@@ -332,8 +333,8 @@ class ActionModule(RunbookStep):
                        clean_points=dict((m["name"], m["clean_point"]) for m in report["machines"]), failures=report["failures"][:20])
         if ledger:
             outcome["ledger"] = ledger
-            lines.append("Ledger: entry %d in %s%s, SHA-256 %s" % (ledger["sequence"], ledger_dir, " (the default)" if by_default else "",
-                                                                  ledger["sha256"]))
+            lines.append("Ledger: entry %d in %s%s, SHA-256 %s" % (
+                ledger["sequence"], ledger_dir, " (the default)" if by_default else "", ledger["sha256"]))
         else:
             lines.append("Ledger: %s%s (a search is entered once it ends)" % (ledger_dir, " (the default)" if by_default else ""))
         result = dict(outcome=outcome, lines=lines)

@@ -22,7 +22,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._client impor
 from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, make_client
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    BEFORE, LATEST, POINT, looks_like_id, moment_said, parse_moment, parse_point_policy, parse_time)
+    BEFORE, LATEST, POINT, looks_like_id, moment_said, parse_moment, parse_point_policy)
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
 from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems, left_to_defaults
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point

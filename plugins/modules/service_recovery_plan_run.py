@@ -43,7 +43,7 @@ options:
   replace_production:
     description:
       - The plan's machines (names or IDs) whose live recovery or cutover machine this run may replace - or, in V(cleanup)
-        mode, terminate. Those run production: a run that would replace one not named here fails before anything runs,
+        mode, terminate. Those run production - a run that would replace one not named here fails before anything runs,
         whatever the mode and O(force) say.
     type: list
     elements: str

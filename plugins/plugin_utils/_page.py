@@ -236,8 +236,8 @@ def plan_page(plan, title):
     """A plan written under --check as a page for the approver: what it does first (every destructive or surprising step),
     the confirmation token when it replaces production, then each machine's wave, point in time and data-loss window."""
     stops = plan.get("would") == "stop"
-    heading = "Plan: %s of %s - %s" % (title, plan.get("project") or "-", "it would stop" if stops else
-                                      "it would launch nothing" if plan.get("would") == "nothing" else "it would launch")
+    would = "it would stop" if stops else "it would launch nothing" if plan.get("would") == "nothing" else "it would launch"
+    heading = "Plan: %s of %s - %s" % (title, plan.get("project") or "-", would)
     sections = []
     if plan.get("refused"):
         sections.append("<h2>It would stop before launching anything</h2><p>%s</p>" % escape(plan["refused"].get("message") or ""))

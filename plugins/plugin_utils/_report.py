@@ -690,8 +690,8 @@ def write_run(directory, name, began, forms, newest=True):
     for attempt in range(1, 100):
         stem = "%s.%s%s" % (name, stamp(began), "" if attempt == 1 else "-%d" % attempt)
         document["run"] = dict(began=began, files=stem, reached=bool(newest))
-        texts = [(first_suffix, json.dumps(document, indent=2) + "\n")] + [(suffix, text(document) if callable(text) else text)
-                                                                          for suffix, text in others]
+        texts = [(first_suffix, json.dumps(document, indent=2) + "\n")] + [
+            (suffix, text(document) if callable(text) else text) for suffix, text in others]
         if _write_new(os.path.join(directory, stem + first_suffix), texts[0][1]):
             break
     else:

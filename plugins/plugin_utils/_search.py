@@ -157,8 +157,8 @@ def vanished(journal, planned, listed):
         if now is None:
             continue
         # Every point no longer listed is gone, the candidate's or not: the later rounds choose among the others.
-        machine["gone"] = sorted(set(machine.get("gone") or []) | set(index for index, (point_id, unused) in enumerate(machine["points"])
-                                                                     if point_id not in now))
+        gone = set(index for index, (point_id, unused) in enumerate(machine["points"]) if point_id not in now)
+        machine["gone"] = sorted(set(machine.get("gone") or []) | gone)
         if candidate[1] in now:
             continue
         index = point_at(machine, planned["moment"]) if journal["consistent"] else candidate_of(machine)
@@ -301,8 +301,9 @@ def result_of(journal, generated, finished=True, stopped=None):
             status = "searching"
         else:
             status = FOUND if clean else NONE_CLEAN
-        message = {FOUND: "clean at %s%s" % ((clean or {}).get("date_time"), "; the points after it that were not tested were thinned out by "
-                                            "the service during the search, so the known-clean point is the answer" if thinned else ""),
+        after_it = "; the points after it that were not tested were thinned out by the service during the search, so the known-clean " \
+                   "point is the answer" if thinned else ""
+        message = {FOUND: "clean at %s%s" % ((clean or {}).get("date_time"), after_it),
                    NONE_CLEAN: "no point before the newest damaged one remains: the service thinned them out during the search" if thinned
                    else "every point in the window fails",
                    NO_POINTS: "no point in time in the window", UNDECIDED: undecided or "",

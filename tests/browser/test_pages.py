@@ -1,7 +1,8 @@
 """The runbooks' HTML pages in a real browser, as a DR manager opens them: a DR test of 5 and of 1,000
 machines against the simulator (60 times real time: faster, the point in time each machine was
 launched from would be thinned out of the list before it is read, and the RPO left unmeasured), the
-fleet's health of 1,000 machines, and a clean point search of 5 machines; each page rendered by
+fleet's health of 1,000 machines, a clean point search of 5 machines, and a failover and its failback
+of 5 machines with the table of machines the incident channel reads; each page rendered by
 headless Chromium from the system's packages, the screenshot checked for the outcome's banner and
 the charts' bars, and the browser's log checked for errors. The screenshots stay in $BROWSER_SHOTS
 (.build/browser).
@@ -21,7 +22,7 @@ from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
-from scale import DAY, Simulator, clean_point_at, playbook  # noqa: E402  (the bench's simulator, runs and playbook runner)
+from scale import DAY, Simulator, clean_point_at, failover_and_failback_at, playbook  # noqa: E402  (the bench's simulator, runs and runner)
 
 PASSED_BANNER, FAILED_BANNER = (0x1B, 0x5E, 0x20), (0xB7, 0x1C, 0x1C)  # plugins/plugin_utils/_page.py
 WITHIN = (0x43, 0xA0, 0x47)
@@ -118,3 +119,31 @@ def test_the_clean_point_page_in_chromium(tmp_path):
     assert banner(image) == FAILED_BANNER
     # The data each machine gives up, one bar a machine with a clean point (no target: all drawn as within).
     assert drawn(image, WITHIN) > 500
+
+
+def dom(page):
+    """The page as Chromium built it."""
+    run = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", "file://" + page],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=120, check=True)
+    return run.stdout
+
+
+def test_the_failover_and_failback_pages_name_each_machine_where_it_runs_in_chromium(simulator, tmp_path):
+    reports = str(tmp_path / "reports")
+    figures = failover_and_failback_at(simulator, 5, reports)
+    assert figures["targets"]["passed"], figures
+    for runbook in ("failover", "failback"):
+        with open(os.path.join(reports, "%s_bench.json" % runbook)) as handle:
+            report = json.load(handle)
+        page = os.path.join(reports, "%s_bench.html" % runbook)
+        image = rendered(page, "%s_5.png" % runbook, tmp_path)
+        assert banner(image) == PASSED_BANNER
+        built = dom(page)
+        # The table of machines, as Chromium built it: a row a machine with its wave, instance ID, addresses, point in time.
+        assert "<th>Instance ID</th><th>Addresses</th><th>Point in time</th><th>RPO</th><th>RTO</th><th>Checks</th>" in built
+        for machine in report["machines"]:
+            row = re.search(r"<tr><td>%s</td><td>1</td><td>passed</td><td>(i-[0-9a-f]+)</td><td>([^<]*)</td><td>([^<]*)</td>" % machine["name"],
+                            built)
+            assert row and row.group(1) == machine["target"]["cloud_id"], machine["name"]
+            assert row.group(2) == ", ".join(machine["addresses"]) and (machine["point_in_time"]["id"] or "-") in row.group(3)
+            assert "None" not in row.group(0)
