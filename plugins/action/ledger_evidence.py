@@ -40,9 +40,9 @@ class ActionModule(RunbookStep):
             except _ledger.LedgerError as error:
                 raise StepFailed(str(error))
         summary = _ledger.summary(entries, breaks, period=args["period"], after=args["after"], before=args["before"])
-        lines = ["The ledger %s %s: %d entries, head %s." % (
-            directory, "is whole" if not breaks else "is BROKEN in %d place%s" % (len(breaks), "s"[len(breaks) == 1:]), summary["entries"],
-            summary["head"] or "none yet")]
+        lines = ["The ledger %s: %d entries, head %s." % ("is whole" if not breaks else "is BROKEN in %d place%s" % (len(breaks), "s"[len(breaks) == 1:]),
+                                                          summary["entries"], summary["head"] or "none yet"),
+                 "The ledger is %s%s." % (directory, " (the default; no run entered a report in it yet)" if by_default and not entries else "")]
         lines += breaks[:BREAKS_SHOWN]
         for project in summary["projects"]:
             forecast = project["rto_forecast"]

@@ -248,7 +248,8 @@ def plan_page(plan, title):
                         '<b class="hash">%s</b> as its confirm.</p>' % (escape(", ".join(plan["replace"]["machines"])), escape(plan["replace"]["token"])))
     rows = [(m.get("name"), m.get("wave") or "-", "%s (%s)" % ((m.get("point_in_time") or {}).get("date_time") or "time unknown",
                                                                (m.get("point_in_time") or {}).get("id") or "-") if m.get("point_in_time")
-             else "the service's latest, when it launches", spoken(m.get("data_loss_seconds")),
+             else "as an earlier run launched it (adopted)" if m.get("adopted") else "the service's latest, when it launches",
+             spoken(m.get("data_loss_seconds")),
              "stands: %s" % m.get("said") if m.get("stands") else "ready" if (m.get("gate") or {}).get("passed") else
              "%s: %s" % ("forced" if (m.get("gate") or {}).get("forced") else "NOT READY", "; ".join((m.get("gate") or {}).get("reasons") or [])))
             for m in plan.get("machines") or []]

@@ -616,7 +616,8 @@ def plan_markdown(plan, title):
     for machine in plan["machines"]:
         point, gate = machine["point_in_time"], machine["gate"]
         lines.append("| %s | %s | %s | %s | %s |" % (
-            machine["name"], machine["wave"] or "-", _point_said(point) if point else "the service's latest, when it launches",
+            machine["name"], machine["wave"] or "-", _point_said(point) if point else
+            "as an earlier run launched it (adopted)" if machine.get("adopted") else "the service's latest, when it launches",
             spoken(machine["data_loss_seconds"]),
             "stands: %s" % machine["said"] if machine.get("stands") else "ready" if gate["passed"] else (
                 "%s: %s" % ("forced" if gate["forced"] else "NOT READY", "; ".join(gate["reasons"])))))

@@ -34,7 +34,7 @@ if ansible-playbook replication.recovery.dr_test "${common[@]}" -e dr_test_proje
 fi
 grep -q "Wave 3 is not launched, nor any after it: wave 2 failed (web-1 did not launch)" output.txt
 ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=failed \
-    -e '{"run_checks": ["launch job, wave 1", "launch job, wave 2", "wave 3", "cleanup"], "machines": ["db-1", "web-1", "web-2"]}' outcome.yml
+    -e '{"run_checks": ["launch job, wave 1", "launch job, wave 2", "wave 3", "cleanup", "launch settings defaults"], "machines": ["db-1", "web-1", "web-2"]}' outcome.yml
 python files/waves.py "$reports/dr_test_shop.json" "$url"
 
 # -- check mode: says what it would launch, launches nothing, writes no report ----------------------

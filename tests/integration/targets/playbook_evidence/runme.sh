@@ -27,7 +27,7 @@ ansible-playbook -i ../../inventory "${config[@]}" seed.yml
 for run in 1 2 3; do
     ansible-playbook replication.recovery.dr_test -e dr_test_project=proof -e dr_test_report_dir="$work/reports" -e dr_test_poll_interval=1 \
         -e dr_test_rto_target=7200 -e replication_recovery_ledger_dir="$ledger" | tee output.txt
-    grep -q "Ledger: entry $run, SHA-256 [0-9a-f]\{64\}" output.txt
+    grep -q "Ledger: entry $run in $ledger, SHA-256 [0-9a-f]\{64\}" output.txt
 done
 ansible-playbook replication.recovery.health -e health_projects=proof -e health_report_dir="$work/reports" \
     -e replication_recovery_ledger_dir="$ledger" -e health_tested_within_days=30

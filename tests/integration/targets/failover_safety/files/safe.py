@@ -133,7 +133,8 @@ NEGATIVE = re.compile(r"(?<![\w.:/-])-\d+(\.\d+)?(?![\w-])")
 def numbers(url, *files):
     for path in files:
         text = open(path, encoding="utf-8").read()
-        assert not re.search(r"\bNone\b", text), "%s says None" % path
+        said = [line for line in text.splitlines() if re.search(r"\bNone\b", line)]
+        assert not said, "%s says None: %s" % (path, said[:3])
         if path.endswith(".json"):
             def walk(value, where):
                 if isinstance(value, bool):
