@@ -85,8 +85,10 @@ else
 stage stage-checks: ;
 endif
 
-# The collection is installed where ansible-playbook finds it: the staged tree.
-PLAYBOOK_ENV := ANSIBLE_COLLECTIONS_PATH=$(abspath $(BUILD)) PATH=$(BIN):$$PATH
+# The collection is installed where ansible-playbook finds it: the staged tree. The runs of the tests and the demo enter
+# their reports in a default ledger of their own, not in the user's.
+TEST_DATA := $(abspath $(BUILD))/data
+PLAYBOOK_ENV := ANSIBLE_COLLECTIONS_PATH=$(abspath $(BUILD)) PATH=$(BIN):$$PATH XDG_DATA_HOME=$(TEST_DATA)
 
 # The DR test playbook, with its inputs as AWX would give them: credentials in the environment,
 # the rest as extra variables. Targets are on the simulator's clock (one hour each).
@@ -126,7 +128,7 @@ test-units: stage-checks
 # The clock runs 60 times real time, so that jobs the modules wait for end in seconds.
 test-integration: stage
 	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(COLLECTION)/tests/integration/integration_config.yml -- \
-		sh -c 'cd $(COLLECTION) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(TARGETS)'
+		env XDG_DATA_HOME=$(TEST_DATA) sh -c 'cd $(COLLECTION) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(TARGETS)'
 
 test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q simulator/tests
@@ -151,7 +153,7 @@ $(VENVS)/controllers/.installed: tests/requirements-controllers.txt
 test-controllers: stage $(VENVS)/controllers/.installed
 	@command -v java >/dev/null || { echo "make test-controllers: installing a Java runtime from Debian's packages (apt-get), for ansible-rulebook"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless; }
-	env ANSIBLE_COLLECTIONS_PATH=$(abspath $(BUILD)) PATH=$(CONTROLLERS):$$PATH SIMULATOR_PYTHON=$(BIN)/python \
+	env ANSIBLE_COLLECTIONS_PATH=$(abspath $(BUILD)) PATH=$(CONTROLLERS):$$PATH SIMULATOR_PYTHON=$(BIN)/python XDG_DATA_HOME=$(TEST_DATA) \
 		JAVA_HOME=$${JAVA_HOME:-$$(dirname $$(dirname $$(readlink -f $$(command -v java))))} \
 		$(CONTROLLERS)/python -m pytest -q -p no:cacheprovider tests/controllers
 
@@ -231,7 +233,7 @@ define core_leg
 	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(CHECKED)/tests/integration/integration_config.yml -- \
 		sh -c 'cd $(CHECKED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
 	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale $(TIME_SCALE) -- \
-		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(CHECKS_BUILD)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH \
+		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(CHECKS_BUILD)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH XDG_DATA_HOME=$(TEST_DATA) \
 		REPLICATION_SERVICE_USERNAME=demo@example.com REPLICATION_SERVICE_PASSWORD=demo-secret-1 \
 		ansible-playbook tests/demo/demo.yml $(DEMO_VARS) -e dr_test_report_dir=$(abspath $(BUILD))/demo-report-$(1) -e 'dr_test_waves=db-*;app-*;web-*'
 endef

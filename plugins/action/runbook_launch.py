@@ -122,11 +122,18 @@ class ActionModule(RunbookStep):
 
     def claim_the_drill(self, names):
         """A DR test that launches recovery or cutover machines marks them as its drill first (module_utils._marks): the
-        next DR test adopts or cleans them up as its own, and no failover takes them for production."""
+        next DR test adopts or cleans them up as its own, and no failover takes them for production. Any other runbook
+        removes a drill's mark that a DR test left behind on the machines it launches: what it launches is no drill."""
         record = self.record
-        if record["kind"] not in PRODUCTION_KINDS or (record.get("on_failed_over") or "refuse") != "refuse" or self.check_mode:
+        if self.check_mode or record["kind"] not in PRODUCTION_KINDS:
             return
         ids = dict((machine["name"], machine["id"]) for machine in record["machines"])
+        if (record.get("on_failed_over") or "refuse") != "refuse":
+            stale = [name for name in names if name in (record.get("drill_marks") or [])]
+            if stale:
+                self.service("service_machine_tags", project=record["project_id"], state="absent",
+                             tags=dict((ids[name], ["%s%s=*" % (MARK, DRILL)]) for name in stale))
+            return
         self.service("service_machine_tags", project=record["project_id"],
                      tags=dict((ids[name], ["%s%s=%s" % (MARK, DRILL, record["started"])]) for name in names))
         record["drill"] = sorted(set(record.get("drill") or []) | set(names))

@@ -7,6 +7,7 @@ which waves, whether they are ready, and what an earlier run left. Documented in
 plugins/modules/runbook_read.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import TEST_NETWORK_OPTIONS, moment_said, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, marks_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
     Refused, blocking_machines, earlier_run, health_gate, later_than_now, pin_points, production_machines, replace_token, shown, standing,
     take_part)
@@ -71,6 +72,9 @@ class ActionModule(RunbookStep):
         production = production_machines(taking_part)
         on_failed_over = record.get("on_failed_over") or REFUSE
         record["blocking"]["machines"] = blocking_machines(taking_part, record["blocking"]["kinds"])
+        # A drill's mark left behind by a DR test that never ended: a failover removes it before it launches those machines,
+        # so that no DR test takes its recovery machines for a drill of its own.
+        record["drill_marks"] = [machine["name"] for machine in taking_part if DRILL in marks_of(machine)]
         if on_failed_over == STAND:
             # A DR test's drill is a DR test's machine, in the failover's way as any other.
             record["blocking"]["machines"] += [dict(name=name, id=entry["id"], replica=entry["replica"], kind="test (a DR test's %s drill)" % entry["kind"])

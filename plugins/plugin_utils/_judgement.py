@@ -258,10 +258,10 @@ def production_machines(machines):
         since = (machine.get("lifeCycle") or {}).get(dict(LIFE_CYCLE_MEMBERS)[kind])
         marks = marks_of(machine)
         drill = marks.get(DRILL)
+        committed = marks.get(RECOVERED) == machine["replica"]
         found[name_of(machine)] = dict(
-            name=name_of(machine), id=machine["id"], replica=machine["replica"], kind=kind, since=since,
-            committed=marks.get(RECOVERED) == machine["replica"],
-            drill=bool(drill and since and _at_or_after(since, drill)))
+            name=name_of(machine), id=machine["id"], replica=machine["replica"], kind=kind, since=since, committed=committed,
+            drill=bool(drill and since and not committed and _at_or_after(since, drill)))
     return found
 
 

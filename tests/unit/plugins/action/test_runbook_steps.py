@@ -1030,3 +1030,18 @@ def test_the_journal_of_this_search_is_resumed_and_its_round_reads_its_candidate
     second = step(runbook_search, again, stage="plan", project="production", report_dir=str(reports), checks_tasks="/checks.yml")
     assert second["round"] == 1 and second["adopt"] and "(continued: a stopped run planned it)" in second["lines"][-1]
     assert not again.called("service_point_in_time_info")
+
+
+def test_a_failover_removes_a_drills_mark_left_behind_before_it_launches(tmp_path):
+    stale = dict(machine("web-1"), tags=["replication.recovery/drill=" + T0])  # a DR test that never ended; its drill cleaned up
+    run = failover(tmp_path)
+    assert not read(run, [stale, machine("db-1")]).get("failed")
+    modules = Modules(service_machine_tags={"changed": True}, service_launch={"job": None})
+    step(runbook_launch, modules, run=run, session="s", wave=1)
+    assert [name for name, unused in modules.calls] == ["service_machine_tags", "service_launch"]
+    assert modules.called("service_machine_tags")[0] == {"session": "s", "project": "p-id", "state": "absent",
+                                                         "tags": {"web-1-id": ["replication.recovery/drill=*"]}}
+    # And a recovery machine a failover committed is no drill, whatever mark is left.
+    committed = dict(recovered("web-1"), tags=["replication.recovery/recovered=web-1-target", "replication.recovery/drill=" + T0])
+    run = begin(tmp_path, launch_type="recovery")
+    assert "failed over, and their recovery machines run production" in read(run, [committed])["msg"]
