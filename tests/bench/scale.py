@@ -161,7 +161,7 @@ def dr_test_at(sim, size, repeat, report_dir):
                             rto_spread=round(max(rtos) / min(rtos), 3) if rtos else None, phases=phases(timings)))
     uri, dr = min(uri_runs, key=lambda run: run["seconds"]), min(dr_runs, key=lambda run: run["seconds"])
     ratio = round(dr["seconds"] / uri["seconds"], 2)
-    targets = dict(requests_at_most_2n_plus_60=dr["requests"] <= 2 * size + 60,
+    targets = dict(requests_at_most_2n_plus_30=dr["requests"] <= 2 * size + 30,
                    rto_spread_at_most_1_5=dr["rto_spread"] is not None and dr["rto_spread"] <= 1.5, passed=dr["result"] == "passed")
     targets["wall_time_ratio_at_most_%d" % RATIO_TARGETS.get(size, 3)] = ratio <= RATIO_TARGETS.get(size, 3)
     if size >= 1000:
@@ -189,7 +189,8 @@ def failover_and_failback_at(sim, size, report_dir):
         figures[runbook] = dict(seconds=round(seconds, 2), requests=requests_sent, requests_per_machine=round(requests_sent / size, 2),
                                 result=report["result"], exit_status=status, worst_rto_seconds=report["measures"]["rto_seconds"])
     figures["targets"] = dict(passed=figures["failover"]["result"] == figures["failback"]["result"] == "passed",
-                              failover_requests_at_most_2n_plus_60=figures["failover"]["requests"] <= 2 * size + 60)
+                              failover_requests_at_most_2n_plus_60=figures["failover"]["requests"] <= 2 * size + 60,
+                              failback_requests_at_most_3_a_machine=figures["failback"]["requests"] <= 3 * size)
     return figures
 
 
