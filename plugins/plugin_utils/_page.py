@@ -14,7 +14,7 @@ schema."""
 
 from html import escape
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import spoken
 
 BARS_AT_MOST = 50  # machines drawn one bar each; above, a histogram
@@ -226,7 +226,8 @@ def machine_row(machine):
     return (machine.get("name"), machine.get("wave") or "-",
             "stands (failed over already)" if machine.get("stands") else "passed" if machine.get("passed") else "FAILED",
             target.get("cloud_id") or "-", ", ".join(machine.get("addresses") or []) or "-",
-            "%s (%s)" % (point.get("date_time") or "time unknown", point.get("id") or "-") if point else "-",
+            "%s (%s)" % (moment_said(parse_time(point["date_time"]), whole=True) if point.get("date_time") else "time not read",
+                         point.get("id") or "-") if point else "-",
             spoken(machine.get("rpo_seconds")), spoken(machine.get("rto_seconds")),
             "%d of %d passed%s" % (sum(1 for check in checks if check.get("status") == "passed"), len(checks), "".join(
                 "; %s: %s" % (check.get("name"), check.get("message")) for check in checks if check.get("status") == "failed")[:300]))

@@ -195,8 +195,10 @@ class _Run:
         rto = seconds_between(self.first_request, up)
         rto = round(rto + own_seconds, 3) if rto is not None and own_seconds is not None else None
         # A point thinned out by the service's retention before it was read leaves its time unknown.
-        rpo_unmeasured = "not launched" if not entry else "the time of point in time %s is unknown: it was no longer listed when read" % (
-            point.get("id") or "-")
+        rpo_unmeasured = "not launched" if not entry else (
+            "the time of point in time %s was not read: this runbook launches each machine from its latest and reads no points" % (
+                point.get("id") or "-") if self.record.get("pin") is False else
+            "the time of point in time %s is unknown: it was no longer listed when read" % (point.get("id") or "-"))
         checks.append(_against("RPO", rpo, parse_number(self.targets.get("rpo_seconds")), rpo_unmeasured))
         checks.append(_against("RTO", rto, parse_number(self.targets.get("rto_seconds")), unmeasured))
 
