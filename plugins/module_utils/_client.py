@@ -132,6 +132,9 @@ class ServiceClient:
         # Half to all of each step, so that many clients that failed together do not retry together.
         self._jitter = jitter or (lambda step: random.uniform(step / 2, step))
         self._logging_in = threading.Lock()
+        # How many times a call was sent again (a retry, a new login): a reader that pairs the service's clock with what
+        # it read sees whether time went by between them (module_utils._fleet.read_next_to_the_clock).
+        self.retries = 0
         self.http = http or requests.Session()
         self.http.headers["User-Agent"] = USER_AGENT
         # Given with every request: a session's own setting loses to REQUESTS_CA_BUNDLE and CURL_CA_BUNDLE.
@@ -267,6 +270,7 @@ class ServiceClient:
                                        "%s; the session has ended: log in again with service_login, or give credentials" % error.message)
             # The session ended (also, on a short-lived one, while a read waited to be retried): a
             # fresh one, as long as logging in works; a wrong password fails the login itself.
+            self.retries += 1
             self.login()
             logins += 1
 
@@ -325,6 +329,7 @@ class ServiceClient:
         if self._clock() + delay > deadline:
             return False
         self._sleep(delay)
+        self.retries += 1
         return True
 
     @staticmethod

@@ -4,7 +4,8 @@
 
 """The fleet: projects with their machines and how their replication is, read at the cost the
 interface allows - one list of projects, one look at the service's clock, one list of machines per
-project - and, when asked, their target machines (one read each: the interface has no list of them).
+project (the clock read again only next to machines that had to be read again) - and, when asked,
+their target machines (one read each: the interface has no list of them).
 
 The inventory plugin, service_project_info and the health role read it through here.
 """
@@ -28,6 +29,37 @@ def service_time(client):
     return parse_time(client.get("/extendedAccountInfo")["dateTime"]["dateTime"])
 
 
+# Reads of the clock and the machines tried, when retries keep coming between them.
+NEXT_TO_THE_CLOCK = 3
+
+
+def read_next_to_the_clock(client, read, clock=None):
+    """What ``read()`` answers (machines), and the service's time to measure it against: the clock, read just before.
+    Read after the machines, a clock read that had to be retried would count the retries as the machines' silence - at
+    the service's retry budget, every healthy machine stale. When the read itself had to be retried (or logged in again),
+    its answer came that much later than the clock, which would hide a machine's silence as long: both are read again,
+    up to three times. Answers (epoch seconds, what ``read`` answered). ``clock`` reads the service's time (service_time
+    by default)."""
+    clock = clock or (lambda: service_time(client))
+    for unused in range(NEXT_TO_THE_CLOCK):
+        now = clock()
+        retries = client.retries
+        answer = read()
+        if client.retries == retries:
+            break
+    return now, answer
+
+
+def read_by_the_clock(client, read, now, clock=None):
+    """As read_next_to_the_clock, with the clock read already (``now``, just before): it is read again only when
+    ``read()`` had to be retried. One clock serves many reads that follow each other without a retry."""
+    retries = client.retries
+    answer = read()
+    if client.retries == retries:
+        return now, answer
+    return read_next_to_the_clock(client, read, clock)
+
+
 def select_projects(projects, wanted):
     """The projects that ``wanted`` names - by name, ID or glob pattern - in the service's order;
     all of them when ``wanted`` is empty. A value that matches none fails, naming the known ones."""
@@ -45,15 +77,20 @@ def select_projects(projects, wanted):
 
 def read_fleet(client, wanted=None, lag_threshold=600, stale_after=900, projects=None):
     """The projects ``wanted`` (all if not given), each with its machines (stopped ones included) and
-    their replication facts, and the service's time they were measured against. ``projects`` is the
+    their replication facts, and the service's time they were measured against: the clock read just
+    before the machines (``service_time``), and read again, next to a project's machines, when they had
+    to be read again (that project's ``service_time``; see read_next_to_the_clock). ``projects`` is the
     list of projects when the caller has read it already."""
     projects = select_projects(client.list("/projects") if projects is None else projects, wanted)
-    now = service_time(client)
+    first = now = service_time(client)
     fleet = []
     for project in projects:
-        machines = client.list("/projects/%s/machines" % project["id"], dict(all="true"))
-        fleet.append(dict(project, machines=[dict(m, **replication_facts(m, now, lag_threshold, stale_after)) for m in machines]))
-    return dict(projects=fleet, service_time=iso_time(now))
+        def machines_of(project=project):
+            return client.list("/projects/%s/machines" % project["id"], dict(all="true"))
+        now, machines = read_by_the_clock(client, machines_of, now)
+        fleet.append(dict(project, service_time=iso_time(now),
+                          machines=[dict(m, **replication_facts(m, now, lag_threshold, stale_after)) for m in machines]))
+    return dict(projects=fleet, service_time=iso_time(first))
 
 
 def read_targets(client, project, launch_types=None):

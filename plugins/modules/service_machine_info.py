@@ -167,7 +167,13 @@ launch_settings:
            problems: {web-1: ["subnet subnet-0b09c00dbba0e596a is not in region us-east-1; it has private-a (subnet-4f1c0e2d9a8b7c6d5)"]},
            defaults: {db-1: [subnet, security groups]}, private_ips: {db-1: [10.0.1.20]}, switched: []}
 service_time:
-  description: The service's clock when the machines were read, which the lags are measured against.
+  description:
+    - The service's clock, which the lags and the times since last seen are measured against. It is read just before
+      the machines, not after them - a clock read retried after the machines would count the retries as the machines'
+      silence, and call healthy machines stale.
+    - When the machines had to be read again (the service did not answer at once, or the session was renewed), their
+      answer came later than the clock by the time that took, which would hide as much of a machine's silence; the clock
+      and the machines are then read again, together, up to three times.
   returned: always
   type: str
   sample: "2026-11-22T08:15:04.000000+00:00"
@@ -176,6 +182,7 @@ service_time:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._domain import REPLICATION_STATES, iso_time
+from ansible_collections.replication.recovery.plugins.module_utils._fleet import read_next_to_the_clock
 from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import (
     defaults_by_machine, private_ips_by_machine, problems_by_machine)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import replication_facts
@@ -185,8 +192,7 @@ class MachineInfoModule(ServiceModule):
     def work(self):
         params = self.params
         project = self.project(params["project"])
-        machines = self.resolve_machines(project, params["machines"])
-        now = self.service_now()
+        now, machines = read_next_to_the_clock(self.client, lambda: self.machines_anew(project, params["machines"]), self.service_now)
         result = []
         for machine in machines:
             machine = dict(machine, **replication_facts(machine, now, params["lag_threshold"], params["stale_after"]))
@@ -204,6 +210,11 @@ class MachineInfoModule(ServiceModule):
                                              defaults=defaults_by_machine(blueprints), private_ips=private_ips_by_machine(blueprints),
                                              switched=sorted(b.get("machineName") or b["machineId"] for b in blueprints if b.get("switched")))
         return answer
+
+    def machines_anew(self, project, values):
+        """The machines as the service has them now: read again, not what an earlier attempt kept."""
+        self.forget("/projects/%s/machines" % project["id"])
+        return self.resolve_machines(project, values)
 
 
 def main():

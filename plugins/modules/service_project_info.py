@@ -73,7 +73,9 @@ RETURN = r"""
 projects:
   description:
     - The projects, as the service describes them; empty when O(name) matches none.
-    - With O(machines=true), each has C(machines), as RV(replication.recovery.service_machine_info#module:machines) describes them.
+    - With O(machines=true), each has C(machines), as RV(replication.recovery.service_machine_info#module:machines) describes them,
+      and C(service_time), the service's clock read just before its machines, which their lags are measured against (see
+      RV(service_time)).
   returned: always
   type: list
   elements: dict
@@ -84,7 +86,12 @@ projects:
       replicationConfiguration: 454ad2b0-5148-4a67-a4b2-d2b190c75c8b
       cloudCredentialsIDs: [d17e8db2-194a-4e5c-bdb1-e4dca17da47e]
 service_time:
-  description: The service's clock when the machines were read, which the lags are measured against.
+  description:
+    - The service's clock read just before the first project's machines (not after them - a clock read retried after the
+      machines would count the retries as the machines' silence).
+    - A project whose machines had to be read again (the service did not answer at once) has them read again next to
+      a new reading of the clock, so that the time the retries took is neither counted as silence nor hides any; that
+      project's own C(service_time) says which.
   returned: with O(machines=true)
   type: str
   sample: "2026-11-22T08:15:04.000000+00:00"

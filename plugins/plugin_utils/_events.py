@@ -7,7 +7,8 @@ of the event source replication.recovery.service_events (extensions/eda/plugins/
 
 Each look costs what the interface allows at the least: one read of the account (it holds the
 projects and the service's clock), and per project one list of machines and one page of its
-newest jobs (only one job runs at a time in a project, so a job under way is always among the
+newest jobs (with the clock read again only next to a project whose reads had to be retried, so
+that the retries count neither as the machines' silence nor hide any) (only one job runs at a time in a project, so a job under way is always among the
 newest); the licences once in a while. Where it helps - a project in which a machine's replication
 changed, or a machine left - its audit log since the last look says who did it. What was seen is kept in a state - a plain dict the source
 writes to its state file - so that a change is told once, also across restarts.
@@ -19,7 +20,7 @@ import time
 
 from ansible_collections.replication.recovery.plugins.module_utils._audit import read_audit_log
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
-from ansible_collections.replication.recovery.plugins.module_utils._fleet import select_projects
+from ansible_collections.replication.recovery.plugins.module_utils._fleet import read_by_the_clock, select_projects
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
 STATE_SCHEMA = "replication.recovery.service_events.state/v1"
@@ -84,10 +85,10 @@ class Watcher:
         try:
             account = self.client.get("/extendedAccountInfo")
             now = parse_time(account["dateTime"]["dateTime"])
-            projects = select_projects((account.get("projects") or {}).get("items") or [], self.wanted)
-            seen = [(project, self.client.list("/projects/%s/machines" % project["id"], dict(all="true")),
-                     self.client.get("/projects/%s/jobs" % project["id"], dict(limit=JOBS_READ)).get("items") or [])
-                    for project in projects]
+            seen, looked_at = [], now
+            for project in select_projects((account.get("projects") or {}).get("items") or [], self.wanted):
+                looked_at, (machines, jobs) = read_by_the_clock(self.client, lambda project=project: self.read_project(project), looked_at)
+                seen.append((project, looked_at, machines, jobs))
             licenses = None
             if self.license_days is not None and (self.licenses_read_at is None or now - self.licenses_read_at >= self.license_every):
                 licenses = self.client.list("/licenses")
@@ -97,21 +98,27 @@ class Watcher:
         if self.state.get("failing"):
             events.append(dict(type="watch_recovered", time=iso_time(now), failing_since=self.state["failing"]["since"]))
             self.state["failing"] = None
-        for project, machines, jobs in seen:
+        for project, looked_at, machines, jobs in seen:
             known = self.state["projects"].get(project["id"])
-            current = dict(name=project["name"], machines={}, jobs={}, seen=iso_time(now))
+            current = dict(name=project["name"], machines={}, jobs={}, seen=iso_time(looked_at))
             told = len(events)
-            self.machines(project, machines, now, (known or {}).get("machines"), current["machines"], events)
+            self.machines(project, machines, looked_at, (known or {}).get("machines"), current["machines"], events)
             if self.audit and known and known.get("seen"):
-                self.who(project, parse_time(known["seen"]), now, events[told:])
-            self.jobs(project, jobs, now, (known or {}).get("jobs"), current["jobs"], events)
+                self.who(project, parse_time(known["seen"]), looked_at, events[told:])
+            self.jobs(project, jobs, looked_at, (known or {}).get("jobs"), current["jobs"], events)
             self.state["projects"][project["id"]] = current
-        for gone in set(self.state["projects"]) - set(project["id"] for project, unused, unused_jobs in seen):
+        for gone in set(self.state["projects"]) - set(seen_project["id"] for seen_project, unused, unused_machines, unused_jobs in seen):
             del self.state["projects"][gone]  # no longer watched: no longer told
         if licenses is not None:
             self.licenses_read_at = now
             self.licenses(licenses, now, events)
         return events
+
+    def read_project(self, project):
+        """A project's machines and its newest jobs. Measured against the clock read just before (the account's, or
+        read again next to them when they had to be read again: module_utils._fleet.read_by_the_clock)."""
+        return (self.client.list("/projects/%s/machines" % project["id"], dict(all="true")),
+                self.client.get("/projects/%s/jobs" % project["id"], dict(limit=JOBS_READ)).get("items") or [])
 
     def failed(self, message):
         if self.state.get("failing"):

@@ -8,6 +8,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
 
 
 class PathClient:
@@ -18,6 +19,7 @@ class PathClient:
         self.answers = answers
         self.requests = []
         self.batches = []
+        self.retries = 0  # ServiceClient's count of calls sent again: this one answers each at once
 
     def get(self, path, params=None):
         self.requests.append(path)
@@ -36,3 +38,27 @@ class PathClient:
             answer = self.answers.get(path, ServiceError("GET", path, 404, "notFound", "not found"))
             answers.append(dict(items=answer) if isinstance(answer, list) else answer)
         return answers
+
+
+class ClockedClient(PathClient):
+    """A PathClient with the service's clock (``now``, epoch seconds), which /extendedAccountInfo answers. An answer may
+    be a function of the clock (machines that replicate while time goes by). A path in ``slow`` is answered, the first
+    time it is read, only after retries that take that many seconds of the service's clock (counted in ``retries``, as
+    ServiceClient counts them)."""
+
+    def __init__(self, answers, now, slow=None):
+        super(ClockedClient, self).__init__(answers)
+        self.now = now
+        self.slow = dict(slow or {})
+
+    def get(self, path, params=None):
+        if path in self.slow:
+            self.now += self.slow.pop(path)
+            self.retries += 1
+        if path == "/extendedAccountInfo":
+            self.requests.append(path)
+            return {"dateTime": {"dateTime": iso_time(self.now)}}
+        answer = super(ClockedClient, self).get(path, params)
+        return answer(self.now) if callable(answer) else answer
+
+    list = get

@@ -100,8 +100,10 @@ def test_the_version_of_the_collection_is_written_once_in_galaxy_yml():
 def test_reads_are_retried_on_gateway_errors_with_backoff(service, status):
     service.on("GET", "/projects", Answer(status, {"code": "internalError", "message": "busy"}), Answer(200, {"items": []}))
     sleeps = []
-    assert make_client(service, sleeps).get("/projects") == {"items": []}
+    client = make_client(service, sleeps)
+    assert client.get("/projects") == {"items": []}
     assert len(service.calls("GET")) == 2 and sleeps == [0.5]
+    assert client.retries == 1  # a reader of the clock beside the machines knows time went by (module_utils._fleet)
 
 
 @pytest.mark.parametrize("error,cause", [
@@ -187,8 +189,10 @@ def test_a_login_again_in_the_middle_of_a_task_is_retried_too(service):
     service.on("POST", "/login", login_answer(), Answer(500, {"code": "internalError", "message": "oops"}), login_answer())
     client = make_client(service)
     assert client.get("/me") == {"n": 1}
+    assert client.retries == 0
     assert client.get("/me") == {"n": 2}
     assert len(service.calls("POST", "/login")) == 3
+    assert client.retries == 2  # logged in again, and that login retried once
 
 
 @pytest.mark.parametrize("answer", [Answer(503, {"code": "internalError", "message": "down"}), Answer(429, {}, headers={"Retry-After": "1"})])

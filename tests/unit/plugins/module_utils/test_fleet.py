@@ -9,9 +9,10 @@ __metaclass__ = type
 
 import pytest
 
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import (
     UnknownProject, last_launches, read_fleet, read_targets, select_projects)
-from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient
+from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import ClockedClient, PathClient
 
 NOW = "2026-11-22T10:00:00+00:00"
 PROJECTS = [{"id": "p1", "name": "prod-web"}, {"id": "p2", "name": "prod-db"}, {"id": "p3", "name": "staging"}]
@@ -64,7 +65,43 @@ def test_the_fleet_reuses_a_list_of_projects_already_read():
     client = PathClient({"/extendedAccountInfo": {"dateTime": {"dateTime": NOW}}, "/projects/p3/machines": []})
     fleet = read_fleet(client, ["staging"], projects=PROJECTS)
     assert client.requests == ["/extendedAccountInfo", "/projects/p3/machines"]
-    assert fleet["projects"] == [dict(PROJECTS[2], machines=[])]
+    assert fleet["projects"] == [dict(PROJECTS[2], service_time="2026-11-22T10:00:00.000000+00:00", machines=[])]
+
+
+def replicating(name, lag=60):
+    """A machine that replicates on while the service's time goes by: consistent ``lag`` seconds before any read."""
+    return lambda now: machine(name, consistent=iso_time(now - lag), seen=iso_time(now - 5))
+
+
+def stalled(name, since):
+    """A machine that has not replicated (nor been seen) since the service time ``since``."""
+    return lambda now: machine(name, consistent=iso_time(since), seen=iso_time(since))
+
+
+def test_a_clock_read_retried_longer_than_stale_after_leaves_a_healthy_machine_continuous():
+    client = ClockedClient({"/projects": PROJECTS, "/projects/p1/machines": lambda now: [replicating("web-1")(now)]},
+                           now=parse_time(NOW), slow={"/extendedAccountInfo": 1200})
+    fleet = read_fleet(client, ["prod-web"], lag_threshold=600, stale_after=900)
+    web_1 = fleet["projects"][0]["machines"][0]
+    assert (web_1["replication_state"], web_1["lag_seconds"], web_1["last_seen_seconds"]) == ("continuous", 60, 5)
+    assert fleet["service_time"] == fleet["projects"][0]["service_time"] == "2026-11-22T10:20:00.000000+00:00"
+
+
+def test_machines_read_again_are_measured_against_the_clock_read_again_next_to_them():
+    # The first read of prod-web's machines is answered 20 minutes late: against the clock before it, db-1, silent for
+    # 10 minutes, would look fresh. Read again next to a new clock, its silence shows; prod-db needs no second clock.
+    client = ClockedClient({"/projects": PROJECTS,
+                            "/projects/p1/machines": lambda now: [replicating("web-1")(now), stalled("db-1", now - 600)(now)],
+                            "/projects/p2/machines": lambda now: [stalled("db-2", now - 1000)(now)]},
+                           now=parse_time(NOW), slow={"/projects/p1/machines": 1200})
+    fleet = read_fleet(client, ["prod-*"], lag_threshold=300, stale_after=900)
+    assert client.requests == ["/projects", "/extendedAccountInfo", "/projects/p1/machines", "/extendedAccountInfo", "/projects/p1/machines",
+                               "/projects/p2/machines"]
+    web, db = fleet["projects"]
+    assert [(m["name"], m["replication_state"], m["lag_seconds"]) for m in web["machines"]] == [("web-1", "continuous", 60), ("db-1", "lagging", 600)]
+    assert db["machines"][0]["replication_state"] == "stale"
+    assert fleet["service_time"] == "2026-11-22T10:00:00.000000+00:00"
+    assert web["service_time"] == db["service_time"] == "2026-11-22T10:20:00.000000+00:00"
 
 
 def test_target_machines_are_read_one_by_one_skipping_terminated_ones_and_other_launch_types():

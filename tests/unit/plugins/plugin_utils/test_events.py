@@ -43,9 +43,14 @@ class Service:
         self.requests = []
         self.audit = []
         self.down = False
+        self.slow = {}  # a path answered (its next read) after retries that take that many seconds of the service's clock
+        self.retries = 0  # counted as ServiceClient counts them
 
     def _read(self, path):
         self.requests.append(path)
+        if path in self.slow:
+            self.now += self.slow.pop(path)
+            self.retries += 1
         if self.down:
             raise ServiceError("GET", path, status=503, message="service unavailable")
 
@@ -66,7 +71,8 @@ class Service:
         if path == "/licenses":
             return copy.deepcopy(self.licenses)
         assert params == {"all": "true"}
-        return copy.deepcopy(self.projects[path.split("/")[2]]["machines"])
+        machines = self.projects[path.split("/")[2]]["machines"]
+        return copy.deepcopy(machines(self.now) if callable(machines) else machines)  # a function: machines that replicate on
 
     def close(self):
         pass
@@ -147,6 +153,36 @@ def test_the_lag_crossing_its_threshold_up_and_down():
     assert watcher.look() == []  # still over: told once
     service.projects["p1"]["machines"][1] = machine("db-1", lag=30)
     assert types(watcher.look()) == ["lag_within_threshold"]
+
+
+def replicating(*names):
+    """Machines that replicate on while the service's time goes by: 60 seconds behind it whenever they are read."""
+    return lambda now: [dict(m, replicationInfo=dict(m["replicationInfo"], lastConsistencyDateTime=iso_time(now - 60), lastSeenDateTime=iso_time(now)))
+                        for m in (machine(name) for name in names)]
+
+
+def test_a_clock_read_retried_longer_than_the_threshold_leaves_a_healthy_machine_continuous():
+    service = Service()
+    service.projects["p1"]["machines"] = replicating("web-1", "db-1")
+    watcher = watched(service, lag_threshold=900)
+    service.slow["/extendedAccountInfo"] = 1200
+    assert watcher.look() == []
+    assert watcher.state["projects"]["p1"]["seen"] == iso_time(NOW + 1200)
+
+
+def test_machines_read_again_are_measured_against_the_clock_read_again_next_to_them():
+    service = Service()
+    service.projects["p2"] = dict(name="dev", machines=replicating("app-1"), jobs=[])
+    watcher = watched(service, lag_threshold=900)
+    # db-1 stopped replicating at NOW; prod's machines are answered 20 minutes late, which against the account's clock
+    # would hide its silence. Read again next to a new clock, it shows; dev's machines need no other clock.
+    service.projects["p1"]["machines"] = lambda now: [machine("web-1", lag=60 - (now - NOW)), machine("db-1", lag=0)]
+    service.slow["/projects/p1/machines"] = 1200
+    service.requests = []
+    [event] = watcher.look()
+    assert (event["type"], event["machine"]["name"], event["lag_seconds"], event["time"]) == ("lag_over_threshold", "db-1", 1200, iso_time(NOW + 1200))
+    assert service.requests == ["/extendedAccountInfo", "/projects/p1/machines", "/projects/p1/jobs", "/extendedAccountInfo", "/projects/p1/machines",
+                                "/projects/p1/jobs", "/projects/p2/machines", "/projects/p2/jobs"]
 
 
 def test_a_paused_machine_is_not_told_as_lagging():

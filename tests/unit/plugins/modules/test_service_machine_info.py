@@ -1,0 +1,65 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""service_machine_info measures the machines against a clock read next to them."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
+from ansible_collections.replication.recovery.plugins.modules.service_machine_info import MachineInfoModule
+from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import ClockedClient
+
+NOW = parse_time("2026-11-22T10:00:00+00:00")
+PROJECT = {"id": "p1", "name": "production"}
+PARAMS = dict(project="production", machines=None, states=None, tags=None, lag_threshold=600, stale_after=900, include_target_machine=False,
+              prove_launch_settings=False)
+
+
+class Info(MachineInfoModule):
+    """The module without AnsibleModule's set-up, over a client with the service's clock."""
+
+    def __init__(self, client, **params):
+        self._client = client
+        self.params = dict(PARAMS, **params)
+        self.check_mode = False
+        self.warnings = []
+        self._lists = {}
+        self._names = {}
+        self.changed = False
+        self.diff = dict(before={}, after={})
+
+    def fail_json(self, msg, **kwargs):
+        raise AssertionError(msg)
+
+
+def machine(name, consistent, seen):
+    return {"id": name + "-id", "sourceProperties": {"name": name}, "replicationStatus": "STARTED",
+            "replicationInfo": {"lastConsistencyDateTime": iso_time(consistent), "lastSeenDateTime": iso_time(seen)}}
+
+
+def replicating(now):
+    """web-1 replicates on while the service's time goes by; db-1 was last consistent (and seen) at NOW."""
+    return [machine("web-1", now - 60, now - 5), machine("db-1", NOW, NOW)]
+
+
+def states(answer):
+    return [(m["name"], m["replication_state"], m["lag_seconds"]) for m in answer["machines"]]
+
+
+def test_a_clock_read_retried_longer_than_stale_after_leaves_a_healthy_machine_continuous():
+    client = ClockedClient({"/projects": [PROJECT], "/projects/p1/machines": replicating}, now=NOW, slow={"/extendedAccountInfo": 1200})
+    answer = Info(client, machines=["web-1"]).work()
+    assert states(answer) == [("web-1", "continuous", 60)]
+    assert answer["service_time"] == iso_time(NOW + 1200)
+    assert client.requests == ["/projects", "/extendedAccountInfo", "/projects/p1/machines"]
+
+
+def test_machines_read_again_are_measured_against_the_clock_read_again_next_to_them():
+    # Answered 20 minutes after the clock, db-1's silence would not show against it: the clock and the machines are read again.
+    client = ClockedClient({"/projects": [PROJECT], "/projects/p1/machines": replicating}, now=NOW, slow={"/projects/p1/machines": 1200})
+    answer = Info(client).work()
+    assert states(answer) == [("web-1", "continuous", 60), ("db-1", "stale", 1200)]
+    assert answer["service_time"] == iso_time(NOW + 1200)
+    assert client.requests == ["/projects", "/extendedAccountInfo", "/projects/p1/machines", "/extendedAccountInfo", "/projects/p1/machines"]
