@@ -11,6 +11,19 @@ from ansible_collections.replication.recovery.plugins.module_utils._client impor
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
 
 
+def set_up_without_ansible(module, client, params=None, check_mode=False):
+    """Give a ServiceModule (or a module's class built on it) what its set-up gives it, without AnsibleModule's: a client,
+    parameters, no warnings yet, nothing read or changed."""
+    module._client = client
+    module.params = params or {}
+    module.check_mode = check_mode
+    module.warnings = []
+    module._lists = {}
+    module._names = {}
+    module.changed = False
+    module.diff = dict(before={}, after={})
+
+
 class PathClient:
     """Answers reads from a dictionary of paths: a dictionary (a GET), a list (a whole paged list) or an error;
     a path it does not know is answered 404. Records every path read, in order."""

@@ -14,7 +14,7 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import TABLE_KEYS, ServiceModule, _empty_text, _structure_problem
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
-from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient
+from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient, set_up_without_ansible
 
 PROJECT_ID = "2f6f2c1e-8a0b-4c8e-9a55-6a3d2b1c0e9f"
 
@@ -28,16 +28,9 @@ class Module(ServiceModule):
     parameters and option table, and failures and warnings recorded."""
 
     def __init__(self, answers, check_mode=False, params=None, table=None):
-        self._client = PathClient(answers)
-        self.check_mode = check_mode
-        self.params = params or {}
+        set_up_without_ansible(self, PathClient(answers), params, check_mode)
         self.argument_spec = dict((option, dict((k, v) for k, v in row.items() if k not in TABLE_KEYS)) for option, row in (table or {}).items())
         self.table = dict((option, dict((k, v) for k, v in row.items() if k in TABLE_KEYS)) for option, row in (table or {}).items())
-        self.warnings = []
-        self._lists = {}
-        self._names = {}
-        self.changed = False
-        self.diff = dict(before={}, after={})
 
     def fail_json(self, msg, **kwargs):
         raise Failed(msg)

@@ -9,7 +9,7 @@ __metaclass__ = type
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
 from ansible_collections.replication.recovery.plugins.modules.service_machine_info import MachineInfoModule
-from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import ClockedClient
+from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import ClockedClient, set_up_without_ansible
 
 NOW = parse_time("2026-11-22T10:00:00+00:00")
 PROJECT = {"id": "p1", "name": "production"}
@@ -21,14 +21,7 @@ class Info(MachineInfoModule):
     """The module without AnsibleModule's set-up, over a client with the service's clock."""
 
     def __init__(self, client, **params):
-        self._client = client
-        self.params = dict(PARAMS, **params)
-        self.check_mode = False
-        self.warnings = []
-        self._lists = {}
-        self._names = {}
-        self.changed = False
-        self.diff = dict(before={}, after={})
+        set_up_without_ansible(self, client, dict(PARAMS, **params))
 
     def fail_json(self, msg, **kwargs):
         raise AssertionError(msg)
