@@ -54,10 +54,13 @@ def later(url, hours):
 
 
 def moment(url, hours):
-    at = service_now(url) - timedelta(hours=float(hours))
-    if at.hour == 23:  # the newest of the last hour of a day is the newest of that day: a day's thinning keeps it
+    # Half past an hour, hours ago: the points of that hour before it are thinned out already (an hour keeps every point),
+    # so the newest at or before it is the newest of the hour before, which a jump of a day thins out - unless that hour
+    # is the last of its day (the moment in the first hour of a day): the newest of a day is kept for thirty days.
+    at = (service_now(url) - timedelta(hours=float(hours))).replace(minute=30, second=0, microsecond=0)
+    if at.hour == 0:
         at -= timedelta(hours=1)
-    print(said(at.replace(minute=30, second=0, microsecond=0)))
+    print(said(at))
 
 
 def jump(url, seconds):
