@@ -51,6 +51,13 @@ def test_the_dr_test_through_ansible_runner_publishes_its_outcome_as_the_jobs_ar
     with open(dr_test["report"]["json"]) as handle:
         report = json.load(handle)
     assert report["result"] == "passed" and report["cleanup_job"]["status"] == "COMPLETED"
-    assert sorted(os.listdir(str(reports))) == ["dr_test_demo.html", "dr_test_demo.json", "dr_test_demo.junit.xml", "dr_test_demo.md"]
+    # The run's own files, named after its start, and the plain names: copies of the newest run's.
+    forms = [".html", ".json", ".junit.xml", ".md"]
+    stem = report["run"]["files"]
+    assert stem.startswith("dr_test_demo.2") and report["run"]["reached"] is True
+    assert sorted(os.listdir(str(reports))) == sorted(["dr_test_demo" + form for form in forms] + [stem + form for form in forms])
+    for form in forms:
+        with open(os.path.join(str(reports), stem + form), "rb") as own, open(os.path.join(str(reports), "dr_test_demo" + form), "rb") as plain:
+            assert own.read() == plain.read(), form
     # The job's own artifacts directory, as ansible-runner leaves it for the controller.
     assert os.path.exists(os.path.join(run.config.artifact_dir, "rc"))
