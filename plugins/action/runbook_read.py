@@ -285,6 +285,8 @@ class ActionModule(RunbookStep):
                         for name, members in (proven.get("defaults") or {}).items() if name in names)
         self.record["launch_settings"].update(checked=True, region=proven["region"]["name"], problems=problems,
                                               defaults=dict((name, members) for name, members in defaults.items() if members),
+                                              unchecked=dict((name, said) for name, said in (proven.get("unchecked") or {}).items()
+                                                             if name in names),
                                               private_ips=dict((name, ips) for name, ips in (proven.get("private_ips") or {}).items()
                                                                if name in names))
 

@@ -24,7 +24,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._connection i
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
     BEFORE, LATEST, POINT, looks_like_id, moment_said, parse_moment, parse_point_policy)
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
-from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems, left_to_defaults
+from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems, left_to_defaults, unchecked
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
 from ansible_collections.replication.recovery.plugins.module_utils._test_network import StashUnreadable, stash_of
 
@@ -383,8 +383,9 @@ class ServiceModule(AnsibleModule):
 
     def blueprints_proven(self, project, region=None, machine_ids=None):
         """The region (by name or ID; the project's default if None) and the project's blueprints for it, of
-        ``machine_ids`` (all if None), each with its ``problems`` against what the region offers now, the members it leaves
-        to the service's ``defaults`` (which cannot be proven), and ``switched``
+        ``machine_ids`` (all if None), each with its ``problems`` against what the region offers now, what of it the region
+        does not say enough to judge (``unchecked``), the members it leaves to the service's ``defaults`` (which cannot be
+        proven), and ``switched``
         when it is switched to a test network (True; text when the record of what it was is unreadable)."""
         region = self.target_region(project, region)
         blueprints = [blueprint for blueprint in self.list("/projects/%s/blueprints" % project["id"])
@@ -399,6 +400,7 @@ class ServiceModule(AnsibleModule):
                 blueprint["switched"] = True
             effective = dict(blueprint, **stash["members"]) if stash else blueprint
             blueprint["problems"] = launch_setting_problems(effective, region)
+            blueprint["unchecked"] = unchecked(effective, region)
             blueprint["defaults"] = left_to_defaults(effective)
         return region, blueprints
 

@@ -30,8 +30,9 @@ def launch_setting_problems(blueprint, region):
     of ``{member, value, message}``, each message naming the value and what the region has instead.
 
     Only what the blueprint names and the region lists is judged: a region that does not list static
-    addresses, say, has none judged. Subnets and security groups must exist and lie in one network; a
-    custom private address must lie in its subnet's range when the region gives ranges."""
+    addresses, say, has none judged (``unchecked`` says what was not). Subnets and security groups must exist
+    and lie in one network; a custom private address must lie in its subnet's range when the region gives
+    ranges."""
     problems = []
     where = "region %s" % (region.get("name") or region.get("id"))
     subnets = dict((subnet["subnetId"], subnet) for subnet in region.get("subnets") or [])
@@ -89,6 +90,22 @@ def _outside_their_subnet(blueprint, subnets):
     return problems
 
 
+def unchecked(blueprint, region):
+    """What ``blueprint`` names that could not be judged because ``region`` does not say it: the published
+    interface gives no subnet's address range and no region's disk types (a service that sends them has them
+    judged). A list of short sentences, empty when everything named was judged."""
+    said = []
+    subnets = dict((subnet["subnetId"], subnet) for subnet in region.get("subnets") or [])
+    first = subnets.get((blueprint.get("subnetIDs") or [None])[0])
+    if blueprint.get("privateIPAction") == "CUSTOM_IP" and blueprint.get("privateIPs") and first is not None and not first.get("cidrBlock"):
+        said.append("private address %s against the range of subnet %s (the service gives no subnet's range)" % (
+            ", ".join(blueprint["privateIPs"]), first.get("name") or first["subnetId"]))
+    types = sorted(set(disk["type"] for disk in blueprint.get("disks") or [] if disk.get("type")))
+    if types and "diskTypes" not in region:
+        said.append("disk type %s (the service gives no region's disk types)" % ", ".join(types))
+    return said
+
+
 # What a launch takes from a default when the blueprint leaves it unset. The interface defines no default for them,
 # so what a launch would take cannot be proven against the region.
 DEFAULTED = (("subnetIDs", "subnet"), ("securityGroupIDs", "security groups"), ("instanceType", "instance type"))
@@ -109,6 +126,12 @@ def private_ips_by_machine(blueprints):
     """The private addresses the blueprints set (CUSTOM_IP), by machine name: what a recovery machine's address will be."""
     return dict((blueprint.get("machineName") or blueprint["machineId"], list(blueprint.get("privateIPs") or []))
                 for blueprint in blueprints if blueprint.get("privateIPAction") == "CUSTOM_IP" and blueprint.get("privateIPs"))
+
+
+def unchecked_by_machine(blueprints):
+    """What could not be judged of the blueprints (``unchecked``), by machine name (those with nothing unchecked are not named)."""
+    return dict((blueprint.get("machineName") or blueprint["machineId"], list(blueprint["unchecked"]))
+                for blueprint in blueprints if blueprint.get("unchecked"))
 
 
 def problems_by_machine(blueprints):

@@ -13,7 +13,7 @@ description:
     security groups (in one network), instance types, IAM roles, static addresses, disk types, and
     custom private addresses inside their subnet's range - and names each problem per machine, with
     the offending value and what the region has instead. Only what the blueprint names and the
-    region lists is judged.
+    region lists is judged; RV(unchecked) names what could not be.
   - The service checks a blueprint when it is written; it goes stale when the cloud changes under it
     (a subnet deleted in the cloud account), and a launch then fails only inside its job. The
     runbooks run this check in their preflight, before anything is launched.
@@ -81,10 +81,19 @@ problems:
   type: dict
   sample:
     web-1: ["subnet subnet-0b09c00dbba0e596a is not in region us-east-1; it has private-a (subnet-4f1c0e2d9a8b7c6d5)"]
+unchecked:
+  description:
+    - What each machine's blueprint names that could not be judged, by machine name. The published interface gives no
+      subnet's address range and no region's disk types, so a custom private address and a disk type are judged only
+      against a service that sends them.
+  returned: when O(validate=true)
+  type: dict
+  sample:
+    db-1: ["disk type SSD (the service gives no region's disk types)"]
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import problems_by_machine
+from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import problems_by_machine, unchecked_by_machine
 
 
 class BlueprintInfoModule(ServiceModule):
@@ -95,9 +104,10 @@ class BlueprintInfoModule(ServiceModule):
         region, blueprints = self.blueprints_proven(project, params["region"], wanted)
         result = dict(region=dict(id=region["id"], name=region.get("name")), blueprints=blueprints)
         if params["validate"]:
-            result["problems"] = problems_by_machine(blueprints)
+            result.update(problems=problems_by_machine(blueprints), unchecked=unchecked_by_machine(blueprints))
         for blueprint in blueprints:
             blueprint.pop("switched", None)  # service_machine_info names the switched ones
+            blueprint.pop("unchecked")  # by machine in the result
             if not params["validate"]:
                 del blueprint["problems"]
         return result

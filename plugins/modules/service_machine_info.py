@@ -161,11 +161,14 @@ launch_settings:
       C(instance type)). The interface defines no default, so what a launch would take cannot be proven - a default subnet
       deleted in the cloud account is found only by a failing launch job.
     - C(private_ips), by machine name, the private addresses a blueprint sets (C(privateIPAction) C(CUSTOM_IP)).
+    - C(unchecked), by machine name, what its blueprint names that could not be judged - the published interface gives no
+      subnet's address range and no region's disk types (see M(replication.recovery.service_blueprint_info)).
   returned: with O(prove_launch_settings=true)
   type: dict
   sample: {region: {id: 8c94d736-9a3e-5ef5-88c4-c3f1daf9ae3c, name: us-east-1},
            problems: {web-1: ["subnet subnet-0b09c00dbba0e596a is not in region us-east-1; it has private-a (subnet-4f1c0e2d9a8b7c6d5)"]},
-           defaults: {db-1: [subnet, security groups]}, private_ips: {db-1: [10.0.1.20]}, switched: []}
+           defaults: {db-1: [subnet, security groups]}, private_ips: {db-1: [10.0.1.20]}, switched: [],
+           unchecked: {db-1: ["disk type SSD (the service gives no region's disk types)"]}}
 service_time:
   description:
     - The service's clock, which the lags and the times since last seen are measured against. It is read just before
@@ -184,7 +187,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._base import 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import REPLICATION_STATES, iso_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import read_next_to_the_clock
 from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import (
-    defaults_by_machine, private_ips_by_machine, problems_by_machine)
+    defaults_by_machine, private_ips_by_machine, problems_by_machine, unchecked_by_machine)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import replication_facts
 
 
@@ -208,6 +211,7 @@ class MachineInfoModule(ServiceModule):
             region, blueprints = self.blueprints_proven(project, machine_ids=set(machine["id"] for machine in machines))
             answer["launch_settings"] = dict(region=dict(id=region["id"], name=region.get("name")), problems=problems_by_machine(blueprints),
                                              defaults=defaults_by_machine(blueprints), private_ips=private_ips_by_machine(blueprints),
+                                             unchecked=unchecked_by_machine(blueprints),
                                              switched=sorted(b.get("machineName") or b["machineId"] for b in blueprints if b.get("switched")))
         return answer
 

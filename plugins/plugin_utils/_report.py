@@ -167,8 +167,10 @@ class _Run:
                           _check(gate_name, PASSED if gate["passed"] else FAILED, "; ".join(gate["reasons"]) or gate["replication_state"]))
         if self.launch_settings.get("checked"):
             problems = self.launch_settings["problems"].get(name)
+            unchecked = (self.launch_settings.get("unchecked") or {}).get(name)
             checks.append(_check("launch settings", FAILED if problems else PASSED,
-                                 "; ".join(problems) if problems else "as region %s offers" % self.launch_settings.get("region")))
+                                 "; ".join(problems) if problems else "as region %s offers%s" % (
+                                     self.launch_settings.get("region"), "; not checked: " + "; ".join(unchecked) if unchecked else "")))
         entry = self.launched.get(name)
         checks.append(self.launch_check(name, entry))
         repinned = self.repinned.get(name)

@@ -191,7 +191,7 @@ async def extended_account_info(request: Request, caller: Caller = Depends(authe
         "projects": {"items": [views.project(sim, p) for p in projects]},
         "clouds": {"items": catalog.CLOUDS},
         "replicationConfigurations": {"items": [views.config(sim, c) for p in projects for c in p.configs.values()]},
-        "genericRegion": generic,
+        "genericRegion": sim.served_region(generic),
         "dateTime": {"dateTime": iso(sim.now())},
     }
 
@@ -287,7 +287,7 @@ async def patch_credentials(credentialsId: str, body: CloudCredentialsPatch, req
 @router.get("/cloudCredentials/{credentialsId}/regions", response_model=Items[Region], tags=["cloud credentials"])
 async def list_regions(credentialsId: str, request: Request, page: Page = Depends(paging), caller: Caller = Depends(authenticated)):
     sim = _sim(request)
-    return page.of(sim.regions_of(sim.account_credentials(caller.user, credentialsId)))
+    return page.of([sim.served_region(view) for view in sim.regions_of(sim.account_credentials(caller.user, credentialsId))])
 
 
 def _region(sim, caller, credentials_id, region_id):
@@ -305,7 +305,8 @@ def _generic_only(creds):
 
 @router.get("/cloudCredentials/{credentialsId}/regions/{regionId}", response_model=Region, tags=["cloud credentials"])
 async def get_region(credentialsId: str, regionId: str, request: Request, caller: Caller = Depends(authenticated)):
-    return _region(_sim(request), caller, credentialsId, regionId)[1]
+    sim = _sim(request)
+    return sim.served_region(_region(sim, caller, credentialsId, regionId)[1])
 
 
 @router.patch("/cloudCredentials/{credentialsId}/regions/{regionId}", response_model=Region, tags=["cloud credentials"])
@@ -313,15 +314,15 @@ async def patch_region(credentialsId: str, regionId: str, body: Region, request:
     """A region's name; the rest of the Region is what the cloud offers, read-only."""
     sim = _sim(request)
     creds, view = _region(sim, caller, credentialsId, regionId)
-    name = settable(body.model_dump(exclude_none=True), view, ("name",)).get("name")
+    name = settable(body.model_dump(exclude_none=True), sim.served_region(view), ("name",)).get("name")
     if name is None or name == view["name"]:
-        return view
+        return sim.served_region(view)
     if not name.strip():
         raise invalid("name must not be empty.", status=422)
     _generic_only(creds)
     creds.region_names[regionId] = name
     sim.record(caller.user, "REGION_UPDATED", "Region %s renamed." % regionId, changed=changed_fields({"name": view["name"]}, {"name": name}))
-    return sim.region_of(creds, regionId)
+    return sim.served_region(sim.region_of(creds, regionId))
 
 
 @router.delete("/cloudCredentials/{credentialsId}/regions/{regionId}", status_code=204, tags=["cloud credentials"])

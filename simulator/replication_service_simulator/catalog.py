@@ -58,8 +58,10 @@ def _hex(*parts, length=17):
 
 
 # Two networks in every region of an account: the production one a recovery lands in, and an isolated
-# one for DR tests, with no route to production. Subnets carry their address range (``cidrBlock``),
-# a member the interface leaves open ("..."): the simulator's choice, written down in its README.
+# one for DR tests, with no route to production. The simulator knows each subnet's address range
+# (``cidrBlock``) and the disk types a region offers, so that its cloud refuses what a real cloud would;
+# the published interface has neither member, so they are served only under the setting
+# ``unpublishedMembers`` (see ``published``), off by default.
 NETWORKS = (
     ("network", {"private-a": "10.0.0.0/11", "private-b": "10.32.0.0/11", "public-a": "10.64.0.0/11"}, ("default", "replication")),
     ("isolated", {"isolated-a": "172.16.0.0/20", "isolated-b": "172.16.16.0/20"}, ("isolated",)),
@@ -102,6 +104,21 @@ def region(cloud_name, region_name, account_identifier):
     elif cloud_name == "GCP":
         view["zones"] = [region_name + suffix for suffix in ("-a", "-b")]
     return view
+
+
+# Members the simulator knows but the published interface does not have: served only when asked (a test of
+# how the collection uses them where a service sends them).
+UNPUBLISHED_REGION_MEMBERS = ("diskTypes",)
+UNPUBLISHED_SUBNET_MEMBERS = ("cidrBlock",)
+
+
+def published(region_view):
+    """``region_view`` as the published interface has it: without the members it does not list."""
+    served = dict((key, value) for key, value in region_view.items() if key not in UNPUBLISHED_REGION_MEMBERS)
+    if "subnets" in served:
+        served["subnets"] = [dict((key, value) for key, value in subnet.items() if key not in UNPUBLISHED_SUBNET_MEMBERS)
+                             for subnet in served["subnets"]]
+    return served
 
 
 def cloud_refusal(region, blueprint, subnet_id):

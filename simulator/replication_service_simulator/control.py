@@ -64,6 +64,7 @@ class Settings(Control):
     sessionLifetimeSeconds: Optional[float] = Field(None, gt=0)
     initiationStepSeconds: Optional[float] = Field(None, gt=0)
     keepEveryPointSeconds: Optional[float] = Field(None, ge=0, le=30 * 86400)
+    unpublishedMembers: Optional[bool] = None
 
 
 class DriftRemoval(Control):
@@ -168,13 +169,14 @@ async def clear_faults(request: Request):
 async def get_settings(request: Request):
     sim = _sim(request)
     return {"sessionLifetimeSeconds": sim.session_lifetime, "initiationStepSeconds": sim.step_seconds,
-            "keepEveryPointSeconds": sim.keep_every_point}
+            "keepEveryPointSeconds": sim.keep_every_point, "unpublishedMembers": sim.unpublished_members}
 
 
 @router.patch("/settings")
 async def change_settings(body: Settings, request: Request):
     """The session idle lifetime (virtual seconds) and, for machines seeded from now on, the initiation step length and
-    how long every point in time is kept before thinning."""
+    how long every point in time is kept before thinning; and whether regions carry the members the simulator knows beyond the
+    published interface (a subnet's cidrBlock, a region's diskTypes), off by default and after every reset."""
     sim = _sim(request)
     if body.sessionLifetimeSeconds is not None:
         sim.session_lifetime = body.sessionLifetimeSeconds
@@ -182,6 +184,8 @@ async def change_settings(body: Settings, request: Request):
         sim.step_seconds = body.initiationStepSeconds
     if body.keepEveryPointSeconds is not None:
         sim.keep_every_point = body.keepEveryPointSeconds
+    if body.unpublishedMembers is not None:
+        sim.unpublished_members = body.unpublishedMembers
     return await get_settings(request)
 
 

@@ -85,7 +85,9 @@ class Subnet(Wire):
     subnetId: str
     networkId: Optional[str] = None
     name: Optional[str] = None
-    cidrBlock: Optional[str] = None  # the simulator's choice: the interface leaves a region's further members open
+    outpostArn: Optional[str] = None
+    # Not in the published interface: served only under the setting unpublishedMembers (catalog.published).
+    cidrBlock: Optional[str] = None
 
 
 class SecurityGroup(Wire):
@@ -104,8 +106,8 @@ class Region(Wire):
     zones: Optional[List[str]] = None
     volumeEncryptionKeys: Optional[List[str]] = None
     iamRoles: Optional[List[str]] = None
-    # The simulator's choices for the region's "...": the static addresses and disk types it offers.
     staticIps: Optional[List[str]] = None
+    # Not in the published interface: served only under the setting unpublishedMembers (catalog.published).
     diskTypes: Optional[List[str]] = None
 
 

@@ -252,6 +252,9 @@ class Simulator:
         # What was deleted in the cloud accounts behind the service's back, by region ID: subnets and
         # security groups (by ID or name) and instance types it no longer offers (control.py, /drift).
         self.drift: Dict[str, Dict[str, set]] = {}
+        # Serve the members the simulator knows beyond the published interface (catalog.published)? A setting that a
+        # reset turns off again, so that no test leaves it on for the next.
+        self.unpublished_members = False
         self.stats.clear()
 
     def now(self):
@@ -307,6 +310,10 @@ class Simulator:
             view["name"] = creds.region_names.get(view["id"], view["name"])
             views.append(self._drifted(view))
         return views
+
+    def served_region(self, view):
+        """A region as it is answered: the published members only, unless the setting unpublishedMembers is on."""
+        return view if self.unpublished_members else catalog.published(view)
 
     def _drifted(self, view):
         """The region without what was deleted from it in the cloud."""

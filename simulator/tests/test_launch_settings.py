@@ -8,7 +8,9 @@ from .conftest import cloud, follow
 
 
 @pytest.fixture
-def east(api, replicating):
+def east(api, client, replicating):
+    """us-east-1 with the members the simulator knows beyond the published interface (address ranges, disk types)."""
+    client.patch("/_simulator/settings", json={"unpublishedMembers": True})
     creds = replicating["cloudCredentials"]["aws-main"]
     return next(r for r in api.ok("GET", "/cloudCredentials/%s/regions" % creds)["items"] if r["name"] == "us-east-1")
 

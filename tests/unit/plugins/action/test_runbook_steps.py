@@ -201,6 +201,14 @@ def test_a_blueprint_naming_what_the_region_lacks_stops_the_run_before_launching
         report = json.load(stream)
     checks = dict((m["name"], dict((c["name"], c["status"]) for c in m["checks"])) for m in report["machines"])
     assert checks["web-1"]["launch settings"] == "failed" and checks["db-1"]["launch settings"] == "passed"
+    run = begin(tmp_path)
+    read(run, [machine("web-1"), machine("db-1")], launch_settings=dict(SETTINGS_HOLD, unchecked={"db-1": ["disk type SSD (the service gives "
+                                                                                                       "no region's disk types)"]}))
+    written = step(runbook_report, Modules(), run=run, session="s3ss10n", report_dir=str(tmp_path / "unchecked"))
+    with open(written["outcome"]["report"]["json"]) as stream:
+        messages = dict((m["name"], dict((c["name"], c["message"]) for c in m["checks"])) for m in json.load(stream)["machines"])
+    assert messages["db-1"]["launch settings"] == "as region us-east-1 offers; not checked: disk type SSD (the service gives no region's disk types)"
+    assert messages["web-1"]["launch settings"] == "as region us-east-1 offers"
     run = begin(tmp_path, exclude="web-1")
     assert not read(run, [machine("web-1"), machine("db-1")], launch_settings=lacking).get("failed")
     run = begin(tmp_path, check_launch_settings="no")

@@ -4,7 +4,7 @@
 
 import pytest
 
-from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems
+from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems, unchecked
 
 REGION = {
     "id": "r-id", "name": "us-east-1",
@@ -55,3 +55,16 @@ def test_only_what_the_region_lists_is_judged():
 
 def test_addresses_not_custom_are_not_judged():
     assert messages({"subnetIDs": ["subnet-1"], "privateIPAction": "CREATE_NEW", "privateIPs": ["172.16.0.9"]}) == []
+
+
+def test_what_the_published_interface_does_not_say_is_named_as_not_checked():
+    blueprint = {"subnetIDs": ["subnet-1"], "privateIPAction": "CUSTOM_IP", "privateIPs": ["10.0.0.9"],
+                 "disks": [{"name": "/dev/sda", "type": "gp3"}, {"name": "/dev/sdb", "type": "SSD"}, {"name": "/dev/sdc"}]}
+    published = dict(REGION, subnets=[dict((k, v) for k, v in subnet.items() if k != "cidrBlock") for subnet in REGION["subnets"]])
+    del published["diskTypes"]
+    assert unchecked(blueprint, published) == ["private address 10.0.0.9 against the range of subnet private-a (the service gives no subnet's range)",
+                                               "disk type SSD, gp3 (the service gives no region's disk types)"]
+    assert messages(blueprint, published) == []
+    # Where the service says them, both are judged, and nothing is left unchecked.
+    assert unchecked(blueprint, REGION) == []
+    assert unchecked({"privateIPAction": "CREATE_NEW", "disks": [{"name": "/dev/sda"}]}, published) == []
