@@ -9,6 +9,7 @@ plugins/modules/runbook_begin.py."""
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
     FROM_REPORT, KINDS, LAUNCH_TYPES, PER_MACHINE, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number, parse_point_policy,
     parse_test_network)
+from ansible_collections.replication.recovery.plugins.module_utils._wait import POLL_INTERVAL
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import read_plan
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import clean_points_of
@@ -19,7 +20,7 @@ GATE = dict(states=dict(type="raw", default=["continuous"]), max_lag=dict(type="
 TARGETS = dict(rpo_seconds=dict(type="raw"), rto_seconds=dict(type="raw"))
 # Seconds the run waits, and how often it looks: (option, default, must be more than zero).
 DURATIONS = (("launch_timeout", 3600, True), ("boot_timeout", 900, False), ("cleanup_timeout", 1800, True),
-             ("poll_interval", 10, True), ("progress_interval", 60, True))
+             ("poll_interval", POLL_INTERVAL, True), ("progress_interval", 60, True))
 
 
 def _wait_setting(args, name, default, positive):

@@ -9,6 +9,7 @@ when one still has a target machine. Documented in plugins/modules/runbook_clean
 from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_TYPES, PRODUCTION_KINDS, kind_of, parse_flag, parse_list
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, RECOVERED
+from ansible_collections.replication.recovery.plugins.module_utils._wait import WAIT_OPTIONS
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import production_machines, shown, standing
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, collect_checked, load
@@ -23,7 +24,7 @@ class ActionModule(RunbookStep):
         machines=dict(type="raw"),
         launch_type=dict(type="str", choices=list(LAUNCH_TYPES), default="test"),
         cleanup_timeout=dict(type="int", default=1800),
-        poll_interval=dict(type="float", default=10),
+        poll_interval=WAIT_OPTIONS["poll_interval"],
         progress_interval=dict(type="float", default=60),
         keep=dict(type="raw", default=False),
         kept_because=dict(type="str", default="kept, as asked"),

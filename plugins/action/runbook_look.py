@@ -6,8 +6,7 @@
 waiting up to the boot timeout for those that do not yet, and its addresses - and answer the
 inventory hosts they become. Documented in plugins/modules/runbook_look.py."""
 
-import time
-
+from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import hosts_of, service_view, shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep
 
@@ -39,14 +38,17 @@ class ActionModule(RunbookStep):
         at a look is up since that look (its service time)."""
         record, settings = self.record, self.record["settings"]
         ids = dict((name, record["launched"][name]["id"]) for name in names)
-        deadline = time.monotonic() + settings["boot_timeout"]
-        waiting = [name for name in names if not record["view"][name]["running"]]
-        shown_at = time.monotonic()
-        while waiting and time.monotonic() < deadline:
-            time.sleep(min(settings["poll_interval"], max(0, deadline - time.monotonic())))
-            looked = self.machines_now(names=[ids[name] for name in waiting], targets=True)
+
+        def waiting():
+            return [name for name in names if not record["view"][name]["running"]]
+
+        def look():
+            looked = self.machines_now(names=[ids[name] for name in waiting()], targets=True)
             record["view"] = service_view(looked["machines"], view=record["view"], seen_at=looked["service_time"])
-            waiting = [name for name in names if not record["view"][name]["running"]]
-            if time.monotonic() - shown_at >= settings["progress_interval"]:
-                shown_at = time.monotonic()
-                self.say("%d of %d launched machines run; waiting for %s." % (len(names) - len(waiting), len(names), shown(waiting)))
+            return waiting()
+
+        they_run = Waiter("the target machines run", look=look, done=lambda left: not left, said=lambda left: (
+            "%d of %d launched machines run; waiting for %s." % (len(names) - len(left), len(names), shown(left))))
+        # Looks at an even pace, not backing off: a machine is up since the look that saw it run, and that is its RTO.
+        Poll(settings["boot_timeout"], settings["poll_interval"], backoff=1).until(
+            they_run, value=waiting(), progress_every=settings["progress_interval"], say=self.say)

@@ -5,9 +5,8 @@
 """Wait until machines replicate - initial sync done, or continuously - with a line of each machine's
 progress at every look. Documented in plugins/modules/runbook_wait_replication.py."""
 
-import time
-
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_list, parse_number
+from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter, wait_options
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep
 
 UNTIL = ("synced", "continuous", "caught_up")
@@ -23,41 +22,47 @@ class ActionModule(RunbookStep):
         project=dict(type="str", required=True),
         machines=dict(type="raw"),
         until=dict(type="str", choices=list(UNTIL), default="synced"),
-        wait_timeout=dict(type="raw", default=7200),
-        poll_interval=dict(type="raw", default=30),
         max_lag=dict(type="raw"),
+        **wait_options(7200)
     )
 
     def step(self, args):
         machines = parse_list(args["machines"], "machines") or None
-        timeout = parse_number(args["wait_timeout"], "wait_timeout")
-        interval = max(parse_number(args["poll_interval"], "poll_interval") or 1, 1)
-        deadline = time.monotonic() + (7200 if timeout is None else timeout)
         self.max_lag = parse_number(args["max_lag"], "max_lag")
-        while True:
-            read = self.service("service_machine_info", project=args["project"], machines=machines,
-                                lag_threshold=self.max_lag if args["until"] == "caught_up" else None)["machines"]
-            done = all(self.done(machine, args["until"]) for machine in read)
+        until = args["until"]
+
+        def look():
+            return self.service("service_machine_info", project=args["project"], machines=machines,
+                                lag_threshold=self.max_lag if until == "caught_up" else None)["machines"]
+
+        def said(read):
             progress = ["%s %s %s%%" % (machine["name"], machine["replication_state"], machine["sync_percent"]) for machine in read]
-            if args["until"] == "synced":
+            if until == "synced":
                 more = " and %d more" % (len(progress) - PROGRESS_SHOWN) if len(progress) > PROGRESS_SHOWN else ""
-                self.say("Initial sync %s: %s%s" % ("done" if done else "in progress", ", ".join(progress[:PROGRESS_SHOWN]), more))
-            elif args["until"] == "continuous":
-                self.say("%d of %d machines replicate continuously" % (sum(1 for machine in read if self.done(machine, "continuous")), len(read)))
-            else:
-                behind = ["%s %s, lag %s s, backlog %d bytes" % (machine["name"], machine["replication_state"], machine["lag_seconds"],
-                                                                 machine["backlog_bytes"] or 0) for machine in read if not self.done(machine, "caught_up")]
-                self.say("%d of %d machines have caught up%s" % (len(read) - len(behind), len(read), "; not yet: " + ", ".join(
-                    behind[:PROGRESS_SHOWN]) if behind else ""))
-            if done or time.monotonic() + interval > deadline:
-                break
-            time.sleep(interval)
+                return "Initial sync %s: %s%s" % ("done" if replicating(read) else "in progress", ", ".join(progress[:PROGRESS_SHOWN]), more)
+            if until == "continuous":
+                return "%d of %d machines replicate continuously" % (sum(1 for machine in read if self.done(machine, "continuous")), len(read))
+            behind = ["%s %s, lag %s s, backlog %d bytes" % (machine["name"], machine["replication_state"], machine["lag_seconds"],
+                                                             machine["backlog_bytes"] or 0) for machine in read if not self.done(machine, "caught_up")]
+            return "%d of %d machines have caught up%s" % (len(read) - len(behind), len(read), "; not yet: " + ", ".join(
+                behind[:PROGRESS_SHOWN]) if behind else "")
+
+        def replicating(read):
+            return all(self.done(machine, until) for machine in read)
+
+        # A line of each machine's progress at every look, the last one too.
+        waiter = Waiter(dict(synced="finish initial sync", continuous="replicate continuously", caught_up="catch up")[until],
+                        look=lambda: self.said(said, look()), done=replicating)
+        read, done = Poll(args["wait_timeout"], max(args["poll_interval"], 1)).until(waiter)
+        progress = ["%s %s %s%%" % (machine["name"], machine["replication_state"], machine["sync_percent"]) for machine in read]
         result = dict(done=done, progress=progress, machines=[dict((key, machine.get(key)) for key in SHOWN) for machine in read])
         if not done:
-            result.update(failed=True, msg="The machines did not %s within %s seconds: %s" % (
-                dict(synced="finish initial sync", continuous="replicate continuously", caught_up="catch up")[args["until"]],
-                args["wait_timeout"], ", ".join(progress)))
+            result.update(failed=True, msg="The machines did not %s within %s seconds: %s" % (waiter.name, args["wait_timeout"], ", ".join(progress)))
         return result
+
+    def said(self, line_of, read):
+        self.say(line_of(read))
+        return read
 
     def done(self, machine, until):
         if until == "synced":

@@ -37,6 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from email.utils import parsedate_to_datetime
 
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
+from ansible_collections.replication.recovery.plugins.module_utils._wait import monotonic, pause
 
 try:
     import requests
@@ -108,7 +109,7 @@ class ServiceClient:
 
     def __init__(self, api_url, username=None, password=None, api_token=None, session=None,
                  validate_certs=True, ca_path=None, timeout=30, check_mode=False,
-                 retry_budget=RETRY_BUDGET, backoff=0.5, sleep=time.sleep, clock=time.monotonic, jitter=None, http=None):
+                 retry_budget=RETRY_BUDGET, backoff=0.5, sleep=pause, clock=monotonic, jitter=None, http=None):
         if session:
             session_url, self._session, self._xsrf = decode_session(session)
             api_url = api_url or session_url

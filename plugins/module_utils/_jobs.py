@@ -15,26 +15,17 @@ request (the newest job) tells whether the project is busy. Starting a job:
   looked for during a grace period, and the request is never sent again.
 """
 
-import time
-
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active
+from ansible_collections.replication.recovery.plugins.module_utils._wait import WAIT_OPTIONS, Poll, Waiter, monotonic
+
 # Statuses with which the service may refuse a write because a job is running (the project's jobs decide).
 BUSY_STATUSES = (400, 409, 429)
 # How long a job that a request without an answer may have started is looked for (at least twice the request timeout).
 LATE_WRITE_GRACE = 60.0
-WAIT_ARGUMENT_SPEC = dict(
-    wait=dict(type="bool", default=True),
-    wait_timeout=dict(type="int", default=1800),
-    poll_interval=dict(type="float", default=5),
-)
+WAIT_ARGUMENT_SPEC = dict(wait=dict(type="bool", default=True), **WAIT_OPTIONS)
 # Modules whose writes wait for a job that blocks them (stop, pause, uninstall, move), without waiting for a job of their own.
-BLOCKED_ARGUMENT_SPEC = dict(
-    wait_timeout=dict(type="int", default=1800),
-    poll_interval=dict(type="float", default=5),
-)
-MAX_INTERVAL = 30.0
-BACKOFF = 1.5
+BLOCKED_ARGUMENT_SPEC = WAIT_OPTIONS
 
 
 def log_tail(job, count=5):
@@ -50,15 +41,23 @@ class Jobs:
         return cls(module, project["id"], module.params["wait_timeout"], module.params["poll_interval"],
                    grace=max(LATE_WRITE_GRACE, 2 * (module.params.get("timeout") or 0)))
 
-    def __init__(self, module, project_id, timeout, interval, sleep=time.sleep, clock=time.monotonic, grace=LATE_WRITE_GRACE):
+    def __init__(self, module, project_id, timeout, interval, sleep=None, clock=None, grace=LATE_WRITE_GRACE):
         self.module = module
         self.path = "/projects/%s/jobs" % project_id
         self.timeout = timeout
         self.interval = interval
         self.grace = grace
         self._sleep = sleep
-        self._clock = clock
-        self._deadline = clock() + timeout
+        self._clock = clock or monotonic
+        self._deadline = self._clock() + timeout
+
+    def poll(self, seconds):
+        return Poll(seconds, self.interval, clock=self._clock, sleep=self._sleep)
+
+    def ended(self, job):
+        """The waiter of ``job``: it ended (COMPLETED or FAILED)."""
+        path = "%s/%s" % (self.path, job["id"])
+        return Waiter("job %s ended" % job["id"], look=lambda: self.module.client.get(path), done=lambda looked: not active(looked))
 
     def newest(self):
         items = self.module.client.get(self.path, params=dict(offset=0, limit=1))["items"]
@@ -74,26 +73,16 @@ class Jobs:
             self.module.fail_json(msg="The project has no job %s." % job_id)
 
     def wait(self, job, return_after=None):
-        """Poll the job until it ends, backing off, within the timeout of this run.
+        """Look at the job until it ends, backing off, within the timeout of this run.
 
         With ``return_after``, the job is answered as it is once that many seconds have passed,
         so that a playbook can show progress and wait again.
         """
-        interval = self.interval
-        stop = None if return_after is None else self._clock() + return_after
-        while active(job):
-            now = self._clock()
-            left = self._deadline - now
-            if left <= 0:
-                self.module.fail_json(msg="Job %s (%s) did not end within %s seconds; it is %s. It goes on in the service."
-                                      % (job["id"], job["type"], self.timeout, job["status"]), job=job, changed=self.module.changed)
-            if stop is not None:
-                if now >= stop:
-                    return job
-                left = min(left, stop - now)
-            self._sleep(min(interval, left))
-            interval = min(interval * BACKOFF, MAX_INTERVAL)
-            job = self.module.client.get("%s/%s" % (self.path, job["id"]))
+        left = self._deadline - self._clock()
+        job, ended = self.poll(left if return_after is None else min(left, return_after)).until(self.ended(job), value=job)
+        if not ended and self._clock() >= self._deadline:
+            self.module.fail_json(msg="Job %s (%s) did not end within %s seconds; it is %s. It goes on in the service."
+                                  % (job["id"], job["type"], self.timeout, job["status"]), job=job, changed=self.module.changed)
         return job
 
     def run(self, send, matches, wait=True, ours=None, failed=None, result=None):
@@ -176,20 +165,15 @@ class Jobs:
         """A request to start a job got no answer. The service may have started the job, or start it
         a little later (a late write): look for it during the grace period, and never send the
         request again. No job: the task fails and says that a rerun follows what started."""
-        deadline = self._clock() + self.grace
-        interval = self.interval
-        while True:
-            after = self.newest()
-            if after is not None and (before is None or after["id"] != before["id"]) and matches(after):
-                return after
-            left = deadline - self._clock()
-            if left <= 0:
-                self.module.fail_json(changed=True, msg=(
-                    "The request to start the job got no answer, and no job for it appeared within %d seconds. The service may "
-                    "still start it: do not start it again by hand. Run the task again: it follows a job that runs, or finds what "
-                    "the job did." % self.grace))
-            self._sleep(min(interval, left))
-            interval = min(interval * BACKOFF, MAX_INTERVAL)
+        appeared = Waiter("the job appeared", look=self.newest,
+                          done=lambda after: after is not None and (before is None or after["id"] != before["id"]) and matches(after))
+        after, found = self.poll(self.grace).until(appeared)
+        if not found:
+            self.module.fail_json(changed=True, msg=(
+                "The request to start the job got no answer, and no job for it appeared within %d seconds. The service may "
+                "still start it: do not start it again by hand. Run the task again: it follows a job that runs, or finds what "
+                "the job did." % self.grace))
+        return after
 
 
 def same_job(job_type, machine_ids):

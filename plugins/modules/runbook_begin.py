@@ -210,9 +210,11 @@ options:
     type: raw
     default: 1800
   poll_interval:
-    description: Seconds between two looks at a job or at machines that do not run yet.
+    description:
+      - Seconds between the first two looks at a job (later ones are further apart, up to 30), or between two looks at
+        machines that do not run yet.
     type: raw
-    default: 10
+    default: 5
   progress_interval:
     description: Seconds between two lines of progress while a job runs.
     type: raw

@@ -40,9 +40,9 @@ options:
     type: int
     default: 1800
   poll_interval:
-    description: Without O(run), seconds between two looks at the job.
+    description: Without O(run), seconds between the first two looks at the job; later ones are further apart, up to 30 seconds.
     type: float
-    default: 10
+    default: 5
   progress_interval:
     description: Without O(run), seconds between two lines of progress.
     type: float

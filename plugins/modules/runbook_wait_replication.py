@@ -10,8 +10,8 @@ module: runbook_wait_replication
 short_description: Wait until machines replicate, showing each one's progress at every look
 version_added: 2.0.0
 description:
-  - Looks at the machines every O(poll_interval) seconds (one list of them,
-    M(replication.recovery.service_machine_info)) until each has finished initial sync (O(until=synced)) or replicates
+  - Looks at the machines (one list of them, M(replication.recovery.service_machine_info)) after O(poll_interval)
+    seconds, then each time further apart, up to 30 seconds, until each has finished initial sync (O(until=synced)) or replicates
     continuously (O(until=continuous)), and shows a line of their progress at every look.
   - Fails when they do not within O(wait_timeout), naming how far each one is.
   - Needs no run; the role C(replication.recovery.protect) waits with it.
@@ -35,12 +35,12 @@ options:
     type: raw
   wait_timeout:
     description: Seconds to wait before failing.
-    type: raw
+    type: int
     default: 7200
   poll_interval:
-    description: Seconds between two looks.
-    type: raw
-    default: 30
+    description: Seconds between the first two looks (at least 1); later ones are further apart, up to 30 seconds.
+    type: float
+    default: 5
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE

@@ -63,6 +63,7 @@ project:
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import Jobs
+from ansible_collections.replication.recovery.plugins.module_utils._wait import WAIT_OPTIONS
 
 
 class ReverseReplicationModule(ServiceModule):
@@ -92,8 +93,7 @@ def main():
         argument_spec=dict(
             project=dict(type="str", required=True),
             direction=dict(type="str", choices=["original", "reversed"], required=True),
-            wait_timeout=dict(type="int", default=1800),
-            poll_interval=dict(type="float", default=5),
+            **WAIT_OPTIONS
         ),
     ).run()
 

@@ -30,6 +30,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active, iso_time
+from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import reasons, shown
 from ansible_collections.replication.recovery.plugins.plugin_utils import _proof
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
@@ -263,21 +264,25 @@ class RunbookStep(ActionBase):
         """Follow a job to its end, a line of progress every progress interval. Answers the job as it
         ended; stops the step when it did not end within ``timeout`` seconds (it goes on in the service)."""
         settings = self.record["settings"]
-        began = time.monotonic()
-        while active(job):
-            left = timeout - (time.monotonic() - began)
-            if left <= 0:
-                raise StepFailed("The %s %s did not end within %s seconds; it is %s and goes on in the service." % (
-                    label, job["id"], timeout, job["status"]))
+        # Each look waits in service_job_info, up to the progress interval: no sleep of the step's own between looks.
+        poll = Poll(timeout, interval=0)
+        progress = {}
+
+        def look():
             looked = self.service("service_job_info", project=self.record["project_id"], job=job["id"], wait=True,
-                                  return_after=min(settings["progress_interval"], left), wait_timeout=int(left) + 300,
+                                  return_after=min(settings["progress_interval"], poll.left()), wait_timeout=int(poll.left()) + 300,
                                   poll_interval=settings["poll_interval"], progress=True)
-            job, progress = looked["job"], looked["progress"]
-            if not active(job):
-                break  # the step says how it ended
-            self.say("%s %s %s: %d of %d machines done, %d running, %d failed." % (
-                label[0].upper() + label[1:], job["id"], job["status"], progress["done"], progress["machines"], progress["running"],
-                progress["failed"]))
+            progress.update(looked["progress"])
+            return looked["job"]
+
+        ended = Waiter("the %s ended" % label, look=look, done=lambda looked: not active(looked), said=lambda looked: (
+            "%s %s %s: %d of %d machines done, %d running, %d failed." % (
+                label[0].upper() + label[1:], looked["id"], looked["status"], progress["done"], progress["machines"], progress["running"],
+                progress["failed"])))
+        job, done = poll.until(ended, value=job, progress_every=0, say=self.say)
+        if not done:
+            raise StepFailed("The %s %s did not end within %s seconds; it is %s and goes on in the service." % (
+                label, job["id"], timeout, job["status"]))
         return job
 
 

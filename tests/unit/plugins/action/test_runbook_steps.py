@@ -13,6 +13,7 @@ import pytest
 from ansible_collections.replication.recovery.plugins.action import (
     ledger_proof_info, runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read, runbook_report, runbook_resume,
     runbook_reverse, runbook_wait_replication)
+from ansible_collections.replication.recovery.plugins.module_utils import _wait
 from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import load, save
@@ -21,6 +22,19 @@ USER = "dr@example.com"
 T0 = "2026-11-22T10:00:00.000000+00:00"
 T1 = "2026-11-22T10:04:00.000000+00:00"
 T2 = "2026-11-22T11:00:00.000000+00:00"
+
+
+@pytest.fixture(autouse=True)
+def waits(monkeypatch):
+    """The steps wait on a clock that moves only when they sleep: no test sleeps. Answers the sleeps."""
+    now, sleeps = [1000.0], []
+
+    def pause(seconds):
+        sleeps.append(seconds)
+        now[0] += seconds
+    monkeypatch.setattr(_wait, "pause", pause)
+    monkeypatch.setattr(_wait, "monotonic", lambda: now[0])
+    return sleeps
 
 
 class Modules:
@@ -570,7 +584,7 @@ def test_in_check_mode_a_wave_says_what_it_would_launch(tmp_path):
 # -- look, checks ---------------------------------------------------------------------------------
 
 
-def test_look_waits_for_the_machines_that_do_not_run_and_makes_hosts(tmp_path):
+def test_look_waits_for_the_machines_that_do_not_run_and_makes_hosts(tmp_path, waits):
     run = begin(tmp_path, checks_tasks="/checks.yml", boot_timeout=30)
     read(run, [machine("web-1"), machine("db-1")])
     pending = [dict(entry, target_machine=dict(entry["target_machine"], machineCloudState="pending")) if entry["machine_name"] == "db-1"
@@ -584,6 +598,7 @@ def test_look_waits_for_the_machines_that_do_not_run_and_makes_hosts(tmp_path):
     view = load(run)["view"]
     assert view["web-1"]["up"] == T1 and view["db-1"]["up"] == T2
     assert [host["name"] for host in result["hosts"]] == ["dr-test-production/web-1", "dr-test-production/db-1"]
+    assert waits == [1]  # one look after the poll interval
 
 
 def test_a_machines_checks_are_written_beside_the_record_and_read_by_the_report(tmp_path):
@@ -685,7 +700,7 @@ def test_a_recovery_plan_is_run_instead_of_a_launch_and_its_steps_machines_recor
     assert result["launched"] == 2 and sorted(load(run)["launched"]) == ["db-1", "web-1"]
 
 
-def test_waiting_for_replication_shows_progress_until_every_machine_is_synced():
+def test_waiting_for_replication_shows_progress_until_every_machine_is_synced(waits):
     syncing = dict(machine("db-1"), lag_seconds=None, replication_state="initial_sync", sync_percent=45.2)
     synced = dict(machine("db-1"), sync_percent=100.0)
     modules = Modules(service_machine_info=[{"machines": [syncing]}, {"machines": [synced]}])
@@ -693,14 +708,18 @@ def test_waiting_for_replication_shows_progress_until_every_machine_is_synced():
     assert result["done"] is True and result["progress"] == ["db-1 continuous 100.0%"]
     assert result["machines"] == [{"id": "db-1-id", "name": "db-1", "replication_state": "continuous", "sync_percent": 100.0,
                                    "lag_seconds": 30, "backlog_bytes": 0}]
-    assert [args["machines"] for args in modules.called("service_machine_info")] == [["db-1"], ["db-1"]]
+    assert [args["machines"] for args in modules.called("service_machine_info")] == [["db-1"], ["db-1"]] and waits == [1.0]
 
 
-def test_replication_that_does_not_get_there_in_time_fails_naming_each_machine():
+def test_replication_that_does_not_get_there_in_time_fails_naming_each_machine(waits):
     syncing = dict(machine("db-1"), lag_seconds=None, replication_state="initial_sync", sync_percent=45.2)
     result = step(runbook_wait_replication, Modules(service_machine_info={"machines": [syncing]}), project="payroll", poll_interval=1,
                   wait_timeout=0)
     assert result["failed"] and result["msg"] == "The machines did not finish initial sync within 0 seconds: db-1 initial_sync 45.2%"
+    modules = Modules(service_machine_info={"machines": [syncing]})
+    result = step(runbook_wait_replication, modules, project="payroll", poll_interval=2, wait_timeout=60)
+    # Looks further apart each time, never past the timeout, the last one at it.
+    assert result["failed"] and waits == [2.0, 3.0, 4.5, 6.75, 10.125, 15.1875, 18.4375] and len(modules.called("service_machine_info")) == 8
 
 
 # -- the failback's step --------------------------------------------------------------------------
