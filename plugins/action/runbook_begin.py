@@ -11,6 +11,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
     parse_test_network)
 from ansible_collections.replication.recovery.plugins.module_utils._wait import POLL_INTERVAL
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
+from ansible_collections.replication.recovery.plugins.plugin_utils._record import new
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import read_plan
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import clean_points_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, new_run, now_iso
@@ -117,9 +118,9 @@ class ActionModule(RunbookStep):
         if unknown:
             raise ValueError("blocking_launch_types are %s, not %s" % (", ".join(KINDS), ", ".join(map(str, unknown))))
         replace = parse_list(args["replace"], "replace") if not plan else plan["replace"]
-        return dict(
+        return new(
             runbook=args["runbook"], title=args["title"] or args["runbook"].replace("_", " "),
-            project=args["project"], project_id=None, username=None,
+            project=args["project"],
             launch_type=args["launch_type"], kind=kind_of(args["launch_type"]), policy=policy, point_in_time=policy["said"],
             points_in_time=points, points_from=points_from, pinned=args["pinned"] or {},
             points_strict=parse_flag(args["points_strict"], "points_strict"), plan_file=plan,
@@ -148,9 +149,7 @@ class ActionModule(RunbookStep):
                 keep_on_failure=parse_flag(args["keep_on_failure"], "keep_on_failure"),
                 host_prefix=args["host_prefix"], group=args["group"],
                 **dict((name, _wait_setting(args, name, default, positive)) for name, default, positive in DURATIONS)),
-            max_waves=args["max_waves"], check_mode=self.check_mode, began=now_iso(),
-            started=None, machines=[], excluded=[], health={}, waves=[], launched={}, failed_machines={}, view={}, checked={},
-            earlier={}, cleanup={}, stands={}, replaced={}, production={},
+            max_waves=args["max_waves"], began=now_iso(),
         )
 
     def plan_to_carry_out(self, args, asked, policy):
@@ -190,7 +189,7 @@ class ActionModule(RunbookStep):
             problems.append("machines=%s picks the machines to test, not with a recovery plan or waves, and for test launches only" % UNPROVEN)
         if asked["waves"] and (record["recovery_plan"] or asked["machines"]):
             problems.append("waves name their own machines: give them without the machines or a recovery plan")
-        if record["test_network"]["network"] and record["kind"] != "test":
+        if record.test_network["network"] and record["kind"] != "test":
             problems.append("a test network is for test launches, not %s ones" % record["launch_type"])
         if record["replace"]["machines"] and record["kind"] == "test":
             problems.append("replace names production machines to replace, and a %s never replaces them" % record["title"])

@@ -100,7 +100,7 @@ class ActionModule(RunbookStep):
             record["cleanup"] = dict(status=SKIPPED, kept=launched + sorted(stands), message="%s: %s" % (kept_because, shown(launched + sorted(stands))))
             self.say("The target machines are kept (%s): %s." % (kept_because, shown(launched + sorted(stands))))
             return dict(removed=[], kept=launched, changed=bool(committed))
-        if record["settings"]["keep_on_failure"] and launched and report_of(record, "")["result"] == FAILED:
+        if record.settings["keep_on_failure"] and launched and report_of(record, "")["result"] == FAILED:
             record["cleanup"] = dict(status=SKIPPED, kept=launched,
                                      message="kept after the failure, as asked (clean them up with the role's cleanup phase): " + ", ".join(launched))
             self.say("The run failed: its target machines are kept, as asked (%s)." % shown(launched))
@@ -108,7 +108,7 @@ class ActionModule(RunbookStep):
         # The machines of every wave that was started, by name (a job that did not end may still launch some),
         # and the target machines an earlier run of ours left, by ID.
         # What the run launched (and adopted) is its own to terminate, recovery machines of a roll-back included.
-        removed = self.clean_up(record["project_id"], None, record["kind"], record["settings"], chosen=started + leftovers, proof=started,
+        removed = self.clean_up(record["project_id"], None, record["kind"], record.settings, chosen=started + leftovers, proof=started,
                                 production=started + leftovers if record["kind"] in PRODUCTION_KINDS else None)
         # A DR test's drill is over once its machines are gone: the marks of this run's (and an adopted run's) go too.
         if record["kind"] in PRODUCTION_KINDS and (record.get("on_failed_over") or "refuse") == "refuse":

@@ -57,15 +57,15 @@ class ActionModule(RunbookStep):
         if adopted:
             job = adopted
             wave["adopted"] = True
-            if record["test_network"]["network"]:  # the earlier run switched them for its launch; this run puts them back
-                for name in set(names) & set(record["test_network"]["found"]):
-                    record["test_network"]["tested_in"].setdefault(name, SWITCHED_EARLIER)
+            if record.test_network["network"]:  # the earlier run switched them for its launch; this run puts them back
+                for name in set(names) & set(record.test_network["found"]):
+                    record.test_network["tested_in"].setdefault(name, SWITCHED_EARLIER)
             record["earlier"].setdefault("messages", []).append(
                 "wave %d: adopted the launch job %s of an earlier run, created %s" % (index + 1, job["id"], job["creationDateTime"]))
         else:
             self.points_still_there(index, names)
             # An isolated test: the blueprints take the test network just before the launch, and are put back once it ended.
-            diff = self.switch_to_test_network(names) if record["test_network"]["network"] else None
+            diff = self.switch_to_test_network(names) if record.test_network["network"] else None
             self.claim_the_drill(names)
             job = self.start(names)
             if job is None:  # check mode: nothing was launched
@@ -78,8 +78,8 @@ class ActionModule(RunbookStep):
         if active(job):
             self.say("Launch job %s of wave %d runs in the service. If this run is stopped, the job goes on there: run again to adopt it, "
                      "or with --check to see what the next run does." % (job["id"], index + 1))
-            job = self.follow(job, "launch job", record["settings"]["launch_timeout"])
-        if record["test_network"]["network"] or set(names) & set(record["test_network"]["found"]):
+            job = self.follow(job, "launch job", record.settings["launch_timeout"])
+        if record.test_network["network"] or set(names) & set(record.test_network["found"]):
             self.put_back_blueprints(names)
         self.record_outcome(wave, job, names)
         result.update(job=dict(id=job["id"], status=job["status"]), launched=sum(1 for name in names if name in record["launched"]), changed=not adopted,
@@ -141,7 +141,7 @@ class ActionModule(RunbookStep):
     def start(self, names):
         """Start the wave's launch job from the points pinned when the run began (or run the recovery plan, from the
         point the service picks); in check mode, None."""
-        record, settings = self.record, self.record["settings"]
+        record, settings = self.record, self.record.settings
         common = dict(project=record["project_id"], force=True, wait=False, wait_timeout=settings["launch_timeout"],
                       poll_interval=settings["poll_interval"])
         if record.get("plan"):

@@ -17,7 +17,7 @@ class ActionModule(RunbookStep):
 
     def step(self, args):
         record = self.record
-        wave = record["waves"][args["wave"] - 1] if 0 < args["wave"] <= len(record["waves"]) else {}
+        wave = record.wave(args["wave"])
         names = [name for name in wave.get("machines", []) if name in record["launched"]]
         if not names:
             return dict(hosts=[], running=0, not_running=[], to_check=0)
@@ -29,14 +29,14 @@ class ActionModule(RunbookStep):
         self.say("%d of %d launched machines of wave %d run, as the service sees them%s." % (
             len(names) - len(waiting), len(names), args["wave"], "; not: " + shown(waiting) if waiting else ""))
         hosts = hosts_of(record, names, run_host=self.task_vars.get("inventory_hostname", "localhost"))
-        group = record["settings"]["group"] + "_to_check"
+        group = record.settings["group"] + "_to_check"
         return dict(hosts=hosts, running=len(names) - len(waiting), not_running=waiting,
                     to_check=sum(1 for host in hosts if group in host["groups"]))
 
     def wait_until_they_run(self, names):
         """Look again, every poll interval, at the target machines that do not run yet; a machine that runs
         at a look is up since that look (its service time)."""
-        record, settings = self.record, self.record["settings"]
+        record, settings = self.record, self.record.settings
         ids = dict((name, record["launched"][name]["id"]) for name in names)
 
         def waiting():

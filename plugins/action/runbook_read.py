@@ -44,7 +44,7 @@ class ActionModule(RunbookStep):
         # are gone, and a rerun would launch its wave a second time.
         jobs = self.service("service_job_info", project=record["project"], limit=JOBS_READ)["jobs"]
         view = self.service("service_machine_info", project=record["project"], lag_threshold=record["gate"]["lag_threshold"],
-                            prove_launch_settings=record["launch_settings"]["check"] or bool(record["test_network"]["network"]))
+                            prove_launch_settings=record["launch_settings"]["check"] or bool(record.test_network["network"]))
         record.update(project_id=view["project"]["id"], started=view["service_time"])
         future = later_than_now(record["policy"], parse_time(view["service_time"]))
         if future:
@@ -80,7 +80,7 @@ class ActionModule(RunbookStep):
             record["blocking"]["machines"] += [dict(name=name, id=entry["id"], replica=entry["replica"], kind="test (a DR test's %s drill)" % entry["kind"])
                                                for name, entry in sorted(production.items()) if entry["drill"]]
         self.note_launch_settings(view.get("launch_settings"), taking_part)
-        strangers = sorted(set(((record["test_network"]["network"] or {}).get("machines") or {})) - set(by_name))
+        strangers = sorted(set(((record.test_network["network"] or {}).get("machines") or {})) - set(by_name))
         if strangers:
             raise StepFailed("The test network's machines name %s, not machines of project %s; nothing was launched." % (
                 shown(strangers), record["project"]))
@@ -101,9 +101,10 @@ class ActionModule(RunbookStep):
         self.pin([machine for machine in chosen["machines"] if machine["name"] not in adopted], to_launch)
         verdicts = health_gate([by_name[machine["name"]] for machine in chosen["machines"] if machine["name"] not in record["stands"]],
                                max_lag=record["gate"]["max_lag"], no_backlog=record["gate"]["no_backlog"], states=record["gate"]["states"])
-        if not record["gate"]["enforce"]:
+        enforced = record["gate"]["enforce"] and not record.get("gate_deferred")
+        if not enforced:
             for verdict in verdicts:
-                verdict.update(forced=not verdict["passed"], forced_because=record["gate"].get("not_enforced_because"))
+                verdict.update(forced=not verdict["passed"], forced_because=record.get("gate_deferred"))
         record["health"] = dict((verdict["name"], verdict) for verdict in verdicts)
         record["to_launch"] = [machine["name"] for machine in to_launch]
         self.say_what_was_judged(verdicts)
@@ -274,12 +275,12 @@ class ActionModule(RunbookStep):
             return
         names = set(machine["name"] for machine in taking_part)
         # Blueprints an earlier run left switched to a test network: put back before anything launches.
-        self.record["test_network"]["found"] = [name for name in proven.get("switched") or [] if name in names]
+        self.record.test_network["found"] = [name for name in proven.get("switched") or [] if name in names]
         if not self.record["launch_settings"]["check"]:
             return
         problems = dict((name, messages) for name, messages in proven["problems"].items() if name in names)
         # What the test network sets is no default: the launch takes it from the switched blueprint.
-        network = self.record["test_network"]["network"] or {}
+        network = self.record.test_network["network"] or {}
         set_by_network = set(TEST_NETWORK_OPTIONS[option] for option in network if option in TEST_NETWORK_OPTIONS)
         defaults = dict((name, [member for member in members if member not in set_by_network])
                         for name, members in (proven.get("defaults") or {}).items() if name in names)
@@ -355,7 +356,7 @@ class ActionModule(RunbookStep):
                 verdict.update(forced=not verdict["passed"], forced_because="not launched by this run (an earlier run launched it)")
             self.say("Not ready (%d of %d), and nothing to launch: an earlier run launched every wave. %s." % (
                 len(unhealthy), len(verdicts), shown(unhealthy, UNHEALTHY_SHOWN)))
-        elif unhealthy and not record["gate"]["enforce"]:
+        elif unhealthy and not (record["gate"]["enforce"] and not record.get("gate_deferred")):
             self.say("Not ready, and launched anyway as asked (%d of %d): %s." % (len(unhealthy), len(verdicts), shown(unhealthy, UNHEALTHY_SHOWN)))
         elif unhealthy:
             raise StepFailed("The %s stopped the run; nothing was launched. Not ready (%d of %d): %s." % (

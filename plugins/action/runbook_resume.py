@@ -16,7 +16,7 @@ class ActionModule(RunbookStep):
 
     def step(self, args):
         record = self.record
-        earlier, settings = record["earlier"], record["settings"]
+        earlier, settings = record["earlier"], record.settings
         messages = earlier.setdefault("messages", [])
         self.put_back_first(messages)
         if earlier.get("running_is") == "cleanup":
@@ -53,7 +53,7 @@ class ActionModule(RunbookStep):
         record = self.record
         running = set(name for index, job in (record["earlier"].get("adopted") or {}).items() if active(job)
                       for name in record["waves"][int(index)]["machines"])
-        first = [name for name in record["test_network"]["found"] if name not in running]
+        first = [name for name in record.test_network["found"] if name not in running]
         if not first:
             return
         result = self.put_back_blueprints(first)

@@ -126,10 +126,10 @@ class ActionModule(RunbookStep):
                              "not replicate while it is reversed: fail it over first, or exclude it. Nothing was changed." % (
                                  shown(nothing) + (" has" if len(nothing) == 1 else " have")))
         reversed_project = self.service("service_reverse_replication", project=project["id"], direction="reversed",
-                                        wait_timeout=record["settings"]["cleanup_timeout"], poll_interval=record["settings"]["poll_interval"])
+                                        wait_timeout=record.settings["cleanup_timeout"], poll_interval=record.settings["poll_interval"])
         if self.check_mode:
             # The guard judges the reversed replication, which does not exist yet: shown, not enforced.
-            record["gate"].update(enforce=False, not_enforced_because="judged after the reverse, not before")
+            record["gate_deferred"] = "judged after the reverse, not before"
             return self.at("would reverse", "replication would be reversed: %d machines would replicate back, then launch back" % len(found))
         state["reversed_at"] = now_iso()
         self.add_check("reverse", PASSED, "replication reversed: %d machines replicate back from their recovery machines" % len(found))
@@ -160,7 +160,7 @@ class ActionModule(RunbookStep):
             # Under --check nothing was launched back, so nothing would be returned yet.
             return dict(returned=False, removed=[], stage=state.get("stage"))
         project = self.service("service_reverse_replication", project=record["project_id"], direction="original",
-                               wait_timeout=record["settings"]["cleanup_timeout"], poll_interval=record["settings"]["poll_interval"])
+                               wait_timeout=record.settings["cleanup_timeout"], poll_interval=record.settings["poll_interval"])
         state.update(returned_at=now_iso(), stage="returned")
         self.add_check("original direction", PASSED, "replication runs from the source machines to the target cloud again%s" % (
             "" if project.get("changed") else " (it did already)"))
@@ -175,7 +175,7 @@ class ActionModule(RunbookStep):
         return []
 
     def remove_recovery(self, state):
-        record, settings = self.record, self.record["settings"]
+        record, settings = self.record, self.record.settings
         ids = sorted(set(entry["replica"] for entry in state["recovery"].values()))  # read from the memo when the run began
         if not ids:
             self.add_check("recovery machines", PASSED, "none left to remove")

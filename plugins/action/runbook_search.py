@@ -267,7 +267,7 @@ class ActionModule(RunbookStep):
                 outcome = dict(passed=None, message="not checked")
             else:
                 outcome = dict(passed=bool(checked["passed"]), message=checked.get("message") or "",
-                               checks=[dict(name=record["settings"]["checks_name"], passed=bool(checked["passed"]), began=checked["began"],
+                               checks=[dict(name=record.settings["checks_name"], passed=bool(checked["passed"]), began=checked["began"],
                                             ended=checked["ended"])])
             outcomes[name] = outcome
         job = ((record["waves"] or [{}])[0].get("job") or {}).get("id")

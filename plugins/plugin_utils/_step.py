@@ -6,9 +6,9 @@
 modules for everything they ask of the service, decide in Python (plugin_utils._judgement) and keep
 what happened in the run's record.
 
-The record is a JSON file in a directory of its own on the controller, made when the run begins
-and removed when its report is written; a step reads it, adds what it did, and writes it back
-whole. It stays out of Ansible's variables on purpose: a record of a thousand machines templated
+The record (plugin_utils._record: its members, declared in a table) is a JSON file in a directory of
+its own on the controller, made when the run begins and removed when its report is written; a step
+reads it, adds what it did, and writes it back whole. It stays out of Ansible's variables on purpose: a record of a thousand machines templated
 at every step costs seconds each time. What a step returns is small - counts, names to show, the
 hosts to add - so that YAML can order the steps and show their outcome. Nothing secret is ever
 written to the record: the session lives in the variable registered by the first step.
@@ -33,6 +33,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import reasons, shown
 from ansible_collections.replication.recovery.plugins.plugin_utils import _proof
+from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
 
 display = Display()
@@ -73,7 +74,7 @@ def new_run(record):
 def load(path):
     try:
         with open(path, encoding="utf-8") as stream:
-            return json.load(stream)
+            return as_record(json.load(stream))
     except (IOError, OSError, ValueError) as error:
         raise AnsibleActionFail("The run's record %s cannot be read (%s): begin the run with replication.recovery.runbook_begin, "
                                 "and give its run to every later step." % (path, error))
@@ -228,7 +229,7 @@ class RunbookStep(ActionBase):
     def switch_to_test_network(self, names):
         """Switch the blueprints of ``names`` to the run's test network before their launch; stop the step, before
         anything is launched, when one of them cannot be switched. Answers the module's diff (for --diff)."""
-        net = self.record["test_network"]
+        net = self.record.test_network
         # Only the overrides of these machines: the preflight checked that every one names a machine of the project.
         network = dict((option, value) for option, value in net["network"].items() if option != "machines")
         overrides = dict((name, given) for name, given in (net["network"].get("machines") or {}).items() if name in names)
@@ -249,7 +250,7 @@ class RunbookStep(ActionBase):
     def put_back_blueprints(self, names):
         """Put the switched blueprints of ``names`` back as they were; record what was put back, and what was
         left because somebody changed it since the switch. Answers the module's result."""
-        net = self.record["test_network"]
+        net = self.record.test_network
         result = self.service("service_test_network", project=self.record["project_id"], state="restored", machines=names)
         net["restored"] = sorted(set(net["restored"]) | set(result["restored"]))
         net["refused"].update(result["refused"])
@@ -263,7 +264,7 @@ class RunbookStep(ActionBase):
     def follow(self, job, label, timeout):
         """Follow a job to its end, a line of progress every progress interval. Answers the job as it
         ended; stops the step when it did not end within ``timeout`` seconds (it goes on in the service)."""
-        settings = self.record["settings"]
+        settings = self.record.settings
         # Each look waits in service_job_info, up to the progress interval: no sleep of the step's own between looks.
         poll = Poll(timeout, interval=0)
         progress = {}

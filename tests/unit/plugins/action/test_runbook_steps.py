@@ -784,7 +784,7 @@ def test_a_failback_under_check_reverses_nothing_writes_no_mark_and_judges_the_g
     run, result, called = reverse(tmp_path, [site_machine("db-1", "away")], reversed_now=False, check_mode=True)
     assert result["stage"] == "would reverse" and result["wait"] is False
     assert not called.called("service_machine_tags")
-    assert load(run)["gate"]["enforce"] is False
+    assert load(run)["gate"]["enforce"] is True and load(run)["gate_deferred"] == "judged after the reverse, not before"
 
 
 def test_a_machine_never_failed_over_stops_the_failback_before_it_reverses(tmp_path):
