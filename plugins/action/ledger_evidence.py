@@ -9,8 +9,9 @@ import json
 import os
 
 from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import spoken, write_atomically
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
+from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import write_atomically
 
 BREAKS_SHOWN = 10
 

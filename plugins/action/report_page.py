@@ -11,8 +11,8 @@ from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import SCHEMA as LEDGER_SCHEMA
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import page_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import write_atomically
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, read_report
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import write_atomically
 
 
 class ActionModule(RunbookStep):

@@ -7,9 +7,9 @@ controller's clock: only their duration counts) and whether they passed. Each ma
 of its own beside the run's record, so that hundreds of hosts checked side by side never write the
 same file; the next wave and the report read them. Documented in plugins/modules/runbook_checked.py."""
 
-import json
 import os
 
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import write_json
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, checked_file, now_iso
 
 
@@ -29,8 +29,5 @@ class ActionModule(RunbookStep):
         if not os.path.isdir(args["checked_dir"]):
             raise StepFailed("The run's record is gone (%s): its report was written already, or it was never begun." % args["checked_dir"])
         result = dict(machine=args["machine"], began=args["began"], ended=now_iso(), passed=args["passed"], message=args["message"])
-        path = checked_file(args["checked_dir"], args["machine_id"])
-        with open(path + ".new", "w", encoding="utf-8") as stream:
-            json.dump(result, stream)
-        os.replace(path + ".new", path)
+        write_json(checked_file(args["checked_dir"], args["machine_id"]), result)
         return dict(checked=result)

@@ -10,9 +10,10 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, RECOVERED
 from ansible_collections.replication.recovery.plugins.module_utils._wait import WAIT_OPTIONS
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import production_machines, shown, standing
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import production_machines, standing
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, collect_checked, load
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 
 
 class ActionModule(RunbookStep):

@@ -10,10 +10,10 @@ import time
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import BEFORE, POINT, PRODUCTION_KINDS, active, moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown, thinned, wave_failure
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import spoken
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import thinned, wave_failure
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, SWITCHED_EARLIER, RunbookStep, StepFailed, collect_checked, note_stopped, trimmed_job)
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 
 # Points in time read this long before a wave's launch are read again: the service may have thinned them out since.
 POINTS_FRESH_SECONDS = 60

@@ -7,8 +7,9 @@ waiting up to the boot timeout for those that do not yet, and its addresses - an
 inventory hosts they become. Documented in plugins/modules/runbook_look.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import hosts_of, service_view, shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import hosts_of, service_view
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 
 
 class ActionModule(RunbookStep):

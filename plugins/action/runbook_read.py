@@ -8,8 +8,9 @@ plugins/modules/runbook_read.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import TEST_NETWORK_OPTIONS, moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, marks_of
+from ansible_collections.replication.recovery.plugins.module_utils._words import joined, sentences, shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
-    Refused, blocking_machines, earlier_run, health_gate, later_than_now, pin_points, production_machines, replace_token, shown, standing,
+    Refused, blocking_machines, earlier_run, health_gate, later_than_now, pin_points, production_machines, replace_token, standing,
     take_part)
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import proofs_of, read_ledger, said, unproven
@@ -20,17 +21,6 @@ JOBS_READ = 50
 UNHEALTHY_SHOWN = 5
 # What a runbook does with machines that are failed over (runbook_begin's on_failed_over).
 REFUSE, STAND, OWN = "refuse", "stand", "own"
-
-
-def _and(words):
-    words = list(words)
-    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
-
-
-def sentences(lines):
-    """The first lines, one sentence each, and how many more the report has."""
-    more = len(lines) - UNHEALTHY_SHOWN
-    return ". ".join(lines[:UNHEALTHY_SHOWN]) + (". And %d more (see the report)" % more if more > 0 else "")
 
 
 class ActionModule(RunbookStep):
@@ -190,7 +180,7 @@ class ActionModule(RunbookStep):
         raise StepFailed("%d of the machines of this %s are failed over, and their %s machines run production: %s. A %s launch terminates "
                          "a machine's target machine first, so this %s never launches them; nothing was launched or terminated. %s." % (
                              len(production), record["title"], " and ".join(sorted(set(entry["kind"] for entry in production.values()))),
-                             sentences(lines), record["launch_type"], record["title"], advice))
+                             sentences(lines, UNHEALTHY_SHOWN), record["launch_type"], record["title"], advice))
 
     # -- points in time, pinned once -----------------------------------------------------------------------
 
@@ -227,7 +217,7 @@ class ActionModule(RunbookStep):
         problems = [problem for problem in problems if problem.split(" ", 1)[0] in launching or problem.split(" ", 1)[0] not in stands]
         if problems:
             raise StepFailed("%s; nothing was launched. %s" % (
-                sentences(problems), "Plan again with --check." if (record["policy"].get("planned")) else
+                sentences(problems, UNHEALTHY_SHOWN), "Plan again with --check." if (record["policy"].get("planned")) else
                 "Choose another point in time (%s_point_in_time), or leave those machines out." % record["runbook"]))
         if record["policy"]["given"] and not record["policy"].get("planned"):
             differs = ["%s: %s; asked %s, which is the point in time of %s (%s)" % (
@@ -238,7 +228,7 @@ class ActionModule(RunbookStep):
                 raise StepFailed("What stands differs from what this %s was asked; nothing was launched or terminated. %s. To keep what stands, "
                                  "run it without %s_point_in_time: it reports what stands and launches nothing. To replace them, plan with "
                                  "--check and %s_replace naming them, then run with the token the plan prints as %s_confirm." % (
-                                     record["title"], sentences(differs), record["runbook"], record["runbook"], record["runbook"]))
+                                     record["title"], sentences(differs, UNHEALTHY_SHOWN), record["runbook"], record["runbook"], record["runbook"]))
 
     def unproven_machines(self, view):
         """The IDs of the machines to test for machines=unproven: those whose replication is not stopped that changed since
@@ -254,7 +244,7 @@ class ActionModule(RunbookStep):
         chosen = unproven(judged)
         source = "the ledger of runs" if ledger else "no ledger yet: proven means test-launched, by the service's record"
         lines = ["%s: %s" % (machine["name"], said(machine)) for machine in chosen]
-        message = ("%d of %d machines are not proven (%s): %s" % (len(chosen), len(judged), source, sentences(lines)) if chosen
+        message = ("%d of %d machines are not proven (%s): %s" % (len(chosen), len(judged), source, sentences(lines, UNHEALTHY_SHOWN)) if chosen
                    else "every machine of project %s is proven (%s): none changed since it last passed; nothing to test" % (record["project"], source))
         record.setdefault("run_checks", []).append(dict(name="unproven machines", status="passed", message=message))
         self.say(message[0].upper() + message[1:] + ".")
@@ -361,7 +351,7 @@ class ActionModule(RunbookStep):
         elif unhealthy:
             raise StepFailed("The %s stopped the run; nothing was launched. Not ready (%d of %d): %s." % (
                 record["gate"].get("name", "health gate"),
-                len(unhealthy), len(verdicts), sentences(unhealthy)))
+                len(unhealthy), len(verdicts), sentences(unhealthy, UNHEALTHY_SHOWN)))
         self.launch_settings_ready(launching, len(verdicts))
         if earlier["running_is"] == "other":
             job = earlier["running"]
@@ -395,14 +385,14 @@ class ActionModule(RunbookStep):
             lines = ["%s: %s" % (name, "; ".join(messages)) for name, messages in sorted(problems.items())]
             raise StepFailed("The launch settings check stopped the run; nothing was launched. %d of %d machines cannot launch in %s as their "
                              "blueprints say: %s. Mend their blueprints, or exclude them." % (
-                                 len(problems), machines, settings["region"], sentences(lines)))
+                                 len(problems), machines, settings["region"], sentences(lines, UNHEALTHY_SHOWN)))
         defaults = dict((name, members) for name, members in (settings.get("defaults") or {}).items() if name in launching)
         if not defaults:
             return
         groups = {}
         for name, members in sorted(defaults.items()):
             groups.setdefault(tuple(members), []).append(name)
-        left = "; ".join("%s: %s" % (_and(members), shown(names)) for members, names in sorted(groups.items()))
+        left = "; ".join("%s: %s" % (joined(members), shown(names)) for members, names in sorted(groups.items()))
         said = ("%d of %d machines cannot have their launch settings proven: their blueprints leave to the service's default what the "
                 "interface defines no default for, so a default subnet deleted in the cloud account is found only by a failing launch job "
                 "(%s). Set them in the blueprints (replication.recovery.service_blueprint)" % (len(defaults), machines, left))

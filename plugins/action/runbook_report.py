@@ -8,13 +8,13 @@ would do and write nothing. Documented in plugins/modules/runbook_report.py."""
 
 import os
 
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import page
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
-    FAILED, failure_message, plan_of, report_of, report_path, spoken, write, write_also, write_plan)
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, failure_message, plan_of, report_of, write, write_plan
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, collect_checked, end_run, into_ledger, note_stopped)
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import report_path, write_also
 
 FAILURES_PUBLISHED = 20
 FAILURES_SHOWN = 5

@@ -7,8 +7,8 @@ its cleanup to the end, and clean up the target machines of its that this run do
 someone else's, when the run was told to). Documented in plugins/modules/runbook_resume.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import reasons, shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
+from ansible_collections.replication.recovery.plugins.module_utils._words import reasons, shown
 
 
 class ActionModule(RunbookStep):

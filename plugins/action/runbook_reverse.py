@@ -20,13 +20,14 @@ import os
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value, parse_flag
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.module_utils._marks import MARK, RECOVERED, recovered_by_mark
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import shown, wave_failure
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, read_plan, report_path
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import wave_failure
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, read_plan
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, collect_checked, now_iso
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import report_path
 
 DIRECTIONS = ("reversed", "original")
-# What a machine of the project has in the target cloud, as the failback sees it.
-RECOVERED = "recovered"
+# What a machine of the project has in the target cloud, as the failback sees it (and RECOVERED, its mark's word).
 BACK = "launched back"
 NOTHING = "nothing"
 

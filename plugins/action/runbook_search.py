@@ -12,15 +12,16 @@ import os
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
     iso_time, moment_said, no_value, parse_flag, parse_list, parse_moment, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import Refused, shown, take_part
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import Refused, take_part
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import clean_point_page
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import controller_now, report_path, stamp, write_also
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import (
     FOUND, current_round, judge_by_files, judge_round, load_journal, mark_cleaned, new_journal, not_cleaned, plan_round, result_of,
     rounds_at_most, save_journal, searching, vanished, write_report)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, end_run, into_ledger, load, note_stopped, now_iso)
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, report_path, stamp, write_also
 
 STAGES = ("plan", "judge", "end", "report")
 # The journal of a search lies beside its report: clean_point_<project>.search.json.

@@ -7,6 +7,7 @@ progress at every look. Documented in plugins/modules/runbook_wait_replication.p
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_list, parse_number
 from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter, wait_options
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep
 
 UNTIL = ("synced", "continuous", "caught_up")
@@ -38,14 +39,13 @@ class ActionModule(RunbookStep):
         def said(read):
             progress = ["%s %s %s%%" % (machine["name"], machine["replication_state"], machine["sync_percent"]) for machine in read]
             if until == "synced":
-                more = " and %d more" % (len(progress) - PROGRESS_SHOWN) if len(progress) > PROGRESS_SHOWN else ""
-                return "Initial sync %s: %s%s" % ("done" if replicating(read) else "in progress", ", ".join(progress[:PROGRESS_SHOWN]), more)
+                return "Initial sync %s: %s" % ("done" if replicating(read) else "in progress", shown(progress, PROGRESS_SHOWN))
             if until == "continuous":
                 return "%d of %d machines replicate continuously" % (sum(1 for machine in read if self.done(machine, "continuous")), len(read))
             behind = ["%s %s, lag %s s, backlog %d bytes" % (machine["name"], machine["replication_state"], machine["lag_seconds"],
                                                              machine["backlog_bytes"] or 0) for machine in read if not self.done(machine, "caught_up")]
-            return "%d of %d machines have caught up%s" % (len(read) - len(behind), len(read), "; not yet: " + ", ".join(
-                behind[:PROGRESS_SHOWN]) if behind else "")
+            return "%d of %d machines have caught up%s" % (len(read) - len(behind), len(read), "; not yet: " + shown(
+                behind, PROGRESS_SHOWN) if behind else "")
 
         def replicating(read):
             return all(self.done(machine, until) for machine in read)

@@ -8,12 +8,13 @@ does not offer. The service checks a blueprint when it is written, but the cloud
 
 import ipaddress
 
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown
+
 SHOWN = 8
 
 
 def _offered(values):
-    values = list(values)
-    return ", ".join(values[:SHOWN]) + (" and %d more" % (len(values) - SHOWN) if len(values) > SHOWN else "") if values else "none"
+    return shown(values, SHOWN) or "none"
 
 
 def _named(items, key):

@@ -17,24 +17,13 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
     parse_list, parse_number, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, RECOVERED, marks_of
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 
 RUNNING = "running"
 
 
 class Refused(ValueError):
     """Input, or a state of the service, that stops a run before anything is launched."""
-
-
-def shown(names, limit=10):
-    """Names for a message: the first ``limit``, and how many more."""
-    names = list(names)
-    text = ", ".join(str(name) for name in names[:limit])
-    return text + (" and %d more" % (len(names) - limit) if len(names) > limit else "")
-
-
-def reasons(by_name):
-    """{name: why} for a message: "a: why; b: why", by name."""
-    return "; ".join("%s: %s" % item for item in sorted(by_name.items()))
 
 
 # -- which machines take part -------------------------------------------------------------------
@@ -464,4 +453,4 @@ def wave_failure(record, index):
             problems.append("%s failed its checks" % name if name in record["checked"] else "%s was not checked" % name)
     if wave.get("status") == "failed" and not problems:
         problems.append(wave.get("message") or "its launch job failed")
-    return "; ".join(problems[:5]) + (" and %d more" % (len(problems) - 5) if len(problems) > 5 else "") if problems else None
+    return shown(problems, 5, "; ") if problems else None

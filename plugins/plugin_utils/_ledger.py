@@ -20,12 +20,11 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from html import escape
 
 from ansible.module_utils.common.text.converters import to_text
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_new
 
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import controller_now
 
 SCHEMA = "replication.recovery.ledger/v1"
 SUMMARY_SCHEMA = "replication.recovery.evidence/v1"
@@ -124,18 +123,9 @@ def append(directory, runbook, report, recorded=None):
                      report=report)
         entry["sha256"] = digest(entry)
         name = "%08d.json" % entry["sequence"]
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".entry-", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(json.dumps(entry, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
-            os.chmod(temporary, 0o644)
-            try:
-                os.link(temporary, os.path.join(directory, name))
-            except FileExistsError:
-                continue  # another run took this number meanwhile: chain to its entry
-        finally:
-            os.unlink(temporary)
-        return dict(_head(entry, directory, name), appended=True)
+        if write_new(os.path.join(directory, name), json.dumps(entry, indent=1, sort_keys=True, ensure_ascii=False) + "\n"):
+            return dict(_head(entry, directory, name), appended=True)
+        # Another run took this number meanwhile: chain to its entry.
     raise LedgerError("Another run took each number this run tried (%d times): too many runs append at once." % APPEND_ATTEMPTS)
 
 

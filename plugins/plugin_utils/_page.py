@@ -15,7 +15,7 @@ schema."""
 from html import escape
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import spoken
+from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
 
 BARS_AT_MOST = 50  # machines drawn one bar each; above, a histogram
 BINS = 20

@@ -16,12 +16,11 @@ forks. The schema is documented in the DR test role's README and in its files/re
 
 import json
 import os
-import re
-import tempfile
-from datetime import datetime, timezone
 from xml.sax.saxutils import escape, quoteattr
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, moment_said, parse_number, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import target_of
 
 PASSED = "passed"
@@ -35,11 +34,6 @@ def _check(name, status, message="", seconds=None):
     if seconds is not None:
         check["seconds"] = seconds
     return check
-
-
-def controller_now():
-    """This machine's clock as every report writes when it was generated (RFC 3339, UTC, whole seconds)."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def seconds_between(start, end):
@@ -378,11 +372,9 @@ def failure_message(report, path=None, what="The DR test"):
         failed.sort(key=lambda m: (-sum(1 for c in m["checks"] if c["status"] == FAILED), -(m["rto_seconds"] or 0), m["name"]))
         worst = ["%s (%s)" % (machine["name"], "; ".join(
             "%s: %s" % (check["name"], check["message"]) for check in machine["checks"] if check["status"] == FAILED)[:200])
-            for machine in failed[:WORST_SHOWN]]
-        more = len(failed) - len(worst)
-        lines.append("%d of %d machines failed%s: %s%s" % (
-            len(failed), len(report["machines"]), ", the worst" if more > 0 else "", ", ".join(worst),
-            " and %d more" % more if more > 0 else ""))
+            for machine in failed]
+        lines.append("%d of %d machines failed%s: %s" % (
+            len(failed), len(report["machines"]), ", the worst" if len(failed) > WORST_SHOWN else "", shown(worst, WORST_SHOWN)))
     if not lines:
         lines.extend(report.get("failures", [])[:WORST_SHOWN])
     message = "%s of %s failed. %s." % (what, report.get("project"), ". ".join(line.rstrip(".") for line in lines))
@@ -390,17 +382,6 @@ def failure_message(report, path=None, what="The DR test"):
 
 
 # -- the forms ----------------------------------------------------------------------------------
-
-
-def spoken(seconds):
-    """A duration as people say it: 45.2 s, 4 min 5 s, 24 h 0 min."""
-    if seconds is None:
-        return "-"
-    if seconds >= 3600:
-        return "%d h %d min" % (seconds // 3600, (seconds % 3600) // 60)
-    if round(seconds) >= 60:
-        return "%d min %d s" % divmod(int(round(seconds)), 60)  # rounded whole, never "1 min 60 s"
-    return "%s s" % round(seconds, 1)
 
 
 def junit(report, suite_prefix):
@@ -583,8 +564,7 @@ def first_steps(record, machines):
     stands = [machine for machine in machines if machine.get("stands")]
     if stands:
         steps.append("Launches nothing for %d machines that are failed over already, and reports them: %s" % (
-            len(stands), "; ".join("%s: %s" % (machine["name"], machine["said"]) for machine in stands[:5])
-            + ("; and %d more" % (len(stands) - 5) if len(stands) > 5 else "")))
+            len(stands), shown(("%s: %s" % (machine["name"], machine["said"]) for machine in stands), 5, "; ")))
     forced = [machine["name"] for machine in machines if machine["gate"]["forced"] and not machine.get("stands")]
     if forced:
         steps.append("Launches machines that are not ready, as forced: %s" % ", ".join(forced))
@@ -628,100 +608,6 @@ def plan_markdown(plan, title):
     if plan["excluded"]:
         lines.extend(["", "Excluded: %s." % ", ".join(plan["excluded"])])
     return "\n".join(lines) + "\n"
-
-
-def report_path(directory, runbook, project, suffix=""):
-    """Where a runbook writes a file of a project: ``<directory>/<runbook>_<project><suffix>``, the directory as given
-    (``~`` expanded, made absolute; ``<runbook>_report`` if not given), the project's name made safe for a file name."""
-    directory = os.path.realpath(os.path.expanduser(directory or "%s_report" % runbook))
-    return os.path.join(directory, "%s_%s%s" % (runbook, re.sub(r"[^A-Za-z0-9_.-]+", "_", project), suffix))
-
-
-def write_atomically(path, text):
-    """Write a file whole or not at all: a run stopped while it writes leaves the previous file."""
-    directory = os.path.dirname(path)
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
-
-def _write_new(path, text):
-    """Write a file whole that does not exist yet: False, writing nothing, when it does (another run's)."""
-    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix="." + os.path.basename(path) + ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.chmod(temporary, 0o644)
-        try:
-            os.link(temporary, path)
-        except FileExistsError:
-            return False
-        return True
-    finally:
-        os.unlink(temporary)
-
-
-def stamp(began):
-    """A run's start as a part of its files' names: 20261125T031200Z."""
-    return datetime.fromtimestamp(parse_time(began), timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-
-
-def run_of(path):
-    """What the run whose JSON file ``path`` is says of itself (its ``run``: began, files, reached), or None."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            run = json.load(handle)["run"]
-        return dict(run, began=parse_time(run["began"]))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
-
-
-def write_run(directory, name, began, forms, newest=True):
-    """The files of one run, never over another run's: each of ``forms`` ((suffix, text) pairs, the JSON first, whose
-    object gets a member ``run``: when the run began, its files' stem, whether it reached the service) as
-    ``<name>.<its start><suffix>`` - with ``-2``, ``-3`` when another run began within the same second. The plain names
-    ``<name><suffix>`` become atomic copies of them, unless a run that began later wrote them already - and, for a run
-    that never reached the service (``newest`` false), unless a run that did wrote them: its error is no report over a
-    good one. Answers the run's own paths and the plain ones, by suffix."""
-    os.makedirs(directory, exist_ok=True)
-    (first_suffix, document), others = forms[0], forms[1:]
-    for attempt in range(1, 100):
-        stem = "%s.%s%s" % (name, stamp(began), "" if attempt == 1 else "-%d" % attempt)
-        document["run"] = dict(began=began, files=stem, reached=bool(newest))
-        texts = [(first_suffix, json.dumps(document, indent=2) + "\n")] + [
-            (suffix, text(document) if callable(text) else text) for suffix, text in others]
-        if _write_new(os.path.join(directory, stem + first_suffix), texts[0][1]):
-            break
-    else:
-        raise OSError("a hundred runs of %s began within the second %s in %s" % (name, stamp(began), directory))
-    own = dict((suffix, os.path.join(directory, stem + suffix)) for suffix, unused in texts)
-    for suffix, text in texts[1:]:
-        write_atomically(own[suffix], text)
-    plain = dict((suffix, os.path.join(directory, name + suffix)) for suffix, unused in texts)
-    there = run_of(plain[first_suffix])
-    copy = there is None or (there["began"] <= parse_time(began) and (newest or not there.get("reached", True)))
-    if copy:
-        for suffix, text in texts[1:] + texts[:1]:  # the JSON last: it says which run the copies are of
-            write_atomically(plain[suffix], text)
-    return dict(own=own, plain=plain, newest=copy, directory=directory, stem=stem, name=name)
-
-
-def write_also(files, suffix, text):
-    """One more form of a run that write_run wrote (its page, which names the ledger entry entered after the other files):
-    the run's own file, and the plain name's when the run's files are the newest. Answers the run's own path."""
-    files["own"][suffix] = os.path.join(files["directory"], files["stem"] + suffix)
-    files["plain"][suffix] = os.path.join(files["directory"], files["name"] + suffix)
-    write_atomically(files["own"][suffix], text)
-    if files["newest"]:
-        write_atomically(files["plain"][suffix], text)
-    return files["own"][suffix]
 
 
 def write_plan(plan, directory, name, title, newest=True):

@@ -25,8 +25,9 @@ import math
 import os
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
-    FAILED, PASSED, SKIPPED, controller_now, junit, write_atomically, write_run)
+from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, junit
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_atomically, write_run
 
 JOURNAL_SCHEMA = "replication.recovery.clean_point.journal/v1"
 REPORT_SCHEMA = "replication.recovery.clean_point/v1"
@@ -340,14 +341,6 @@ def _between(start, end):
     return round(parse_time(end) - parse_time(start), 3)
 
 
-def _spoken(seconds):
-    if seconds is None:
-        return "-"
-    days, rest = divmod(int(seconds), 86400)
-    hours, rest = divmod(rest, 3600)
-    return ("%d d " % days if days else "") + "%d h %d min" % (hours, rest // 60)
-
-
 def markdown(report):
     def cell(text):
         return str(text).replace("|", "\\|")
@@ -363,7 +356,7 @@ def markdown(report):
     for machine in report["machines"]:
         lines.append("| %s | %s | %s | %s | %s | %s |" % (
             cell(machine["name"]), cell(machine["status"]), (machine["clean_point"] or {}).get("date_time") or "-",
-            (machine["newest_failed"] or {}).get("date_time") or "-", _spoken(machine["data_loss_seconds"]),
+            (machine["newest_failed"] or {}).get("date_time") or "-", spoken(machine["data_loss_seconds"], days=True),
             ", ".join("%s %s" % (test["point_in_time"]["date_time"], "passed" if test["passed"] else "FAILED" if test["passed"] is False else "?")
                       for test in machine["tested"]) or "-"))
     if report["failures"]:

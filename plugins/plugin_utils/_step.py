@@ -31,10 +31,11 @@ from ansible.utils.display import Display
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active, iso_time
 from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import reasons, shown
 from ansible_collections.replication.recovery.plugins.plugin_utils import _proof
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import write_json
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
+from ansible_collections.replication.recovery.plugins.module_utils._words import reasons, shown
 
 display = Display()
 
@@ -82,10 +83,7 @@ def load(path):
 
 def save(path, record):
     """Write the record whole or not at all."""
-    temporary = path + ".new"
-    with open(temporary, "w", encoding="utf-8") as stream:
-        json.dump(record, stream, separators=(",", ":"))
-    os.replace(temporary, path)
+    write_json(path, record, separators=(",", ":"))
 
 
 def end_run(path):

@@ -12,7 +12,6 @@ import json
 import logging
 import os
 import sys
-import tempfile
 
 try:
     from ansible_collections.replication.recovery.plugins.plugin_utils import _events
@@ -25,6 +24,7 @@ except ImportError:
 from ansible_collections.replication.recovery.plugins.module_utils._client import HAS_REQUESTS
 from ansible_collections.replication.recovery.plugins.module_utils._connection import connection_settings, make_client
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_flag, parse_number
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import write_json
 
 DOCUMENTATION = r"""
 ---
@@ -154,16 +154,8 @@ def read_state(path):
 
 def write_state(path, state):
     """The state written whole or not at all: a source stopped while writing leaves the one before."""
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".service-events-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(state, stream, sort_keys=True)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    write_json(os.path.abspath(path), state, sort_keys=True)
 
 
 def watcher_from(args):

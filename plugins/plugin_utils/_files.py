@@ -1,0 +1,123 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Files and the controller's clock: where a runbook writes, a file written whole or not at all, a file that only
+a new run may make, and each run's files beside the plain names of the newest (nothing of the record is ever
+written over another run's)."""
+
+import json
+import os
+import re
+import tempfile
+from datetime import datetime, timezone
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
+
+
+def _temporary(path, text):
+    """``text`` in a new temporary file beside ``path`` (readable by all, as the files it becomes): its path."""
+    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix="." + os.path.basename(path) + ".")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.chmod(temporary, 0o644)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+    return temporary
+
+
+def write_atomically(path, text):
+    """Write a file whole or not at all: a run stopped while it writes leaves the previous file."""
+    temporary = _temporary(path, text)
+    try:
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def write_json(path, value, **dumped):
+    """A JSON document written whole or not at all (``dumped``: json.dumps's options)."""
+    write_atomically(path, json.dumps(value, **dumped) + "\n")
+
+
+def write_new(path, text):
+    """Write a file whole that does not exist yet: False, writing nothing, when it does (another run's)."""
+    temporary = _temporary(path, text)
+    try:
+        os.link(temporary, path)
+        return True
+    except FileExistsError:
+        return False
+    finally:
+        os.unlink(temporary)
+
+
+def controller_now():
+    """This machine's clock as every report writes when it was generated (RFC 3339, UTC, whole seconds)."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def report_path(directory, runbook, project, suffix=""):
+    """Where a runbook writes a file of a project: ``<directory>/<runbook>_<project><suffix>``, the directory as given
+    (``~`` expanded, made absolute; ``<runbook>_report`` if not given), the project's name made safe for a file name."""
+    directory = os.path.realpath(os.path.expanduser(directory or "%s_report" % runbook))
+    return os.path.join(directory, "%s_%s%s" % (runbook, re.sub(r"[^A-Za-z0-9_.-]+", "_", project), suffix))
+
+
+def stamp(began):
+    """A run's start as a part of its files' names: 20261125T031200Z."""
+    return datetime.fromtimestamp(parse_time(began), timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def run_of(path):
+    """What the run whose JSON file ``path`` is says of itself (its ``run``: began, files, reached), or None."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            run = json.load(handle)["run"]
+        return dict(run, began=parse_time(run["began"]))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def write_run(directory, name, began, forms, newest=True):
+    """The files of one run, never over another run's: each of ``forms`` ((suffix, text) pairs, the JSON first, whose
+    object gets a member ``run``: when the run began, its files' stem, whether it reached the service) as
+    ``<name>.<its start><suffix>`` - with ``-2``, ``-3`` when another run began within the same second. The plain names
+    ``<name><suffix>`` become atomic copies of them, unless a run that began later wrote them already - and, for a run
+    that never reached the service (``newest`` false), unless a run that did wrote them: its error is no report over a
+    good one. Answers the run's own paths and the plain ones, by suffix."""
+    os.makedirs(directory, exist_ok=True)
+    (first_suffix, document), others = forms[0], forms[1:]
+    for attempt in range(1, 100):
+        stem = "%s.%s%s" % (name, stamp(began), "" if attempt == 1 else "-%d" % attempt)
+        document["run"] = dict(began=began, files=stem, reached=bool(newest))
+        texts = [(first_suffix, json.dumps(document, indent=2) + "\n")] + [
+            (suffix, text(document) if callable(text) else text) for suffix, text in others]
+        if write_new(os.path.join(directory, stem + first_suffix), texts[0][1]):
+            break
+    else:
+        raise OSError("a hundred runs of %s began within the second %s in %s" % (name, stamp(began), directory))
+    own = dict((suffix, os.path.join(directory, stem + suffix)) for suffix, unused in texts)
+    for suffix, text in texts[1:]:
+        write_atomically(own[suffix], text)
+    plain = dict((suffix, os.path.join(directory, name + suffix)) for suffix, unused in texts)
+    there = run_of(plain[first_suffix])
+    copy = there is None or (there["began"] <= parse_time(began) and (newest or not there.get("reached", True)))
+    if copy:
+        for suffix, text in texts[1:] + texts[:1]:  # the JSON last: it says which run the copies are of
+            write_atomically(plain[suffix], text)
+    return dict(own=own, plain=plain, newest=copy, directory=directory, stem=stem, name=name)
+
+
+def write_also(files, suffix, text):
+    """One more form of a run that write_run wrote (its page, which names the ledger entry entered after the other files):
+    the run's own file, and the plain name's when the run's files are the newest. Answers the run's own path."""
+    files["own"][suffix] = os.path.join(files["directory"], files["stem"] + suffix)
+    files["plain"][suffix] = os.path.join(files["directory"], files["name"] + suffix)
+    write_atomically(files["own"][suffix], text)
+    if files["newest"]:
+        write_atomically(files["plain"][suffix], text)
+    return files["own"][suffix]
