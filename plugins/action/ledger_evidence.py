@@ -12,6 +12,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils import _ledge
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import write_atomically
+from ansible_collections.replication.recovery.plugins.plugin_utils._page import evidence_page
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import evidence_markdown
 
 BREAKS_SHOWN = 10
 
@@ -57,8 +59,8 @@ class ActionModule(RunbookStep):
             os.makedirs(directory, exist_ok=True)
             files = dict((kind, os.path.join(directory, "evidence." + suffix)) for kind, suffix in (("json", "json"), ("markdown", "md"), ("html", "html")))
             write_atomically(files["json"], json.dumps(summary, indent=2) + "\n")
-            write_atomically(files["markdown"], _ledger.markdown(summary))
-            write_atomically(files["html"], _ledger.html(summary))
+            write_atomically(files["markdown"], evidence_markdown(summary))
+            write_atomically(files["html"], evidence_page(summary))
             lines += ["Summary: " + files["json"], "To read: " + files["markdown"], "To look at: " + files["html"]]
         result = dict(report=files) if files else {}
         result.update(changed=False, verified=not breaks, breaks=breaks, entries=summary["entries"], head=summary["head"],

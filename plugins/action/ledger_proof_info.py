@@ -8,6 +8,7 @@ plugins/modules/ledger_proof_info.py."""
 from ansible_collections.replication.recovery.plugins.plugin_utils import _proof
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
+from ansible_collections.replication.recovery.plugins.plugin_utils._proof import judged_by_audit
 
 UNPROVEN_SHOWN = 10
 NO_LEDGER = " (no ledger: proven means test-launched, by the service's record)"
@@ -47,7 +48,7 @@ class ActionModule(RunbookStep):
     def judge_projects(self, projects_and_proofs, source, until, ignore_events):
         judged_projects, lines = [], []
         for project, proofs in projects_and_proofs:
-            judged = self.judged_proofs(project, project["machines"], proofs, until, ignore_events)
+            judged = judged_by_audit(self, project, project["machines"], proofs, until, ignore_events)
             unproven = _proof.unproven(judged)
             judged_projects.append(dict(name=project["name"], id=project["id"], source=source, machines=judged,
                                         unproven=[machine["name"] for machine in unproven]))

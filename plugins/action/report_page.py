@@ -2,8 +2,8 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Write a report of the collection's runbooks (the health role's, or any kept in a ledger) as one HTML page, on the
-controller where the reports are. Documented in plugins/modules/report_page.py."""
+"""Write a report of the collection's runbooks (the health role's, or any kept in a ledger) as one HTML page - and, when
+asked, as JUnit XML and Markdown - on the controller where the reports are. Documented in plugins/modules/report_page.py."""
 
 import os
 
@@ -11,6 +11,7 @@ from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import SCHEMA as LEDGER_SCHEMA
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import page_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import forms_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, read_report
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import write_atomically
 
@@ -21,6 +22,8 @@ class ActionModule(RunbookStep):
     OPTIONS = dict(
         report=dict(type="path", required=True),
         page=dict(type="path"),
+        junit=dict(type="path"),
+        markdown=dict(type="path"),
         ledger=dict(type="dict"),
     )
 
@@ -33,18 +36,25 @@ class ActionModule(RunbookStep):
         if ledger and not (isinstance(ledger.get("sequence"), int) and isinstance(ledger.get("sha256"), str)):
             raise StepFailed("The ledger entry must be as replication.recovery.ledger_entry or runbook_report answer it, with its sequence and sha256.")
         try:
-            text = page_of(report, ledger)
+            texts = [(path, page_of(report, ledger))]
+            forms = forms_of(report) if args["junit"] or args["markdown"] else {}
         except ValueError as error:
             raise StepFailed("The report %s has no page: %s." % (args["report"], to_text(error)))
+        texts += [(args[option], forms[suffix]) for option, suffix in (("junit", ".junit.xml"), ("markdown", ".md")) if args[option]]
+        changed = [written for written, text in texts if self.write(written, text)]
+        return dict(changed=bool(changed), page=path, **dict((option, args[option]) for option in ("junit", "markdown") if args[option]))
+
+    def write(self, path, text):
+        """Write ``text`` to ``path`` unless it holds it already (nothing in check mode): whether it is (or would be) written."""
         try:
             with open(path, encoding="utf-8") as handle:
-                unchanged = handle.read() == text
+                if handle.read() == text:
+                    return False
         except (OSError, ValueError):
-            unchanged = False
-        if self.check_mode or unchanged:
-            return dict(changed=not unchanged, page=path)
-        try:
-            write_atomically(path, text)
-        except OSError as error:
-            raise StepFailed("Cannot write the page %s: %s" % (path, to_text(error)))
-        return dict(changed=True, page=path)
+            pass
+        if not self.check_mode:
+            try:
+                write_atomically(path, text)
+            except OSError as error:
+                raise StepFailed("Cannot write %s: %s" % (path, to_text(error)))
+        return True

@@ -11,9 +11,12 @@ from ansible_collections.replication.recovery.plugins.module_utils._machines imp
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, RECOVERED
 from ansible_collections.replication.recovery.plugins.module_utils._wait import WAIT_OPTIONS
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import production_machines, standing
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, report_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, collect_checked, load
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
+from ansible_collections.replication.recovery.plugins.plugin_utils._switching import put_back_blueprints
+from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
 
 
 class ActionModule(RunbookStep):
@@ -83,7 +86,7 @@ class ActionModule(RunbookStep):
                           - set(network.get("restored") or []) - set(network.get("refused") or {}))
         if switched and not self.check_mode:  # whatever stopped the run after a switch, the blueprints go back
             try:
-                self.put_back_blueprints(switched)
+                put_back_blueprints(self, switched)
             except StepFailed as failure:  # the next run puts them back first; the machines are cleaned up all the same
                 network["not_put_back"] = str(failure)
         # A machine that stands (failed over already) is no machine of this run's: never cleaned up, whatever else happened.
@@ -153,11 +156,11 @@ class ActionModule(RunbookStep):
 
     def follow_cleanup(self, project, job, settings):
         if self.record is not None:
-            return self.follow(job, "cleanup job", settings["cleanup_timeout"])
+            return follow(self, job, "cleanup job", settings["cleanup_timeout"])
         # Without a run there is no record to take the project's ID and intervals from.
         self.record = dict(project_id=project, settings=settings)
         try:
-            return self.follow(job, "cleanup job", settings["cleanup_timeout"])
+            return follow(self, job, "cleanup job", settings["cleanup_timeout"])
         finally:
             self.record = None
 

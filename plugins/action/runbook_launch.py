@@ -12,8 +12,10 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import thinned, wave_failure
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
-    STOPPED_OPTION, SWITCHED_EARLIER, RunbookStep, StepFailed, collect_checked, note_stopped, trimmed_job)
+    STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, note_stopped, trimmed_job)
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
+from ansible_collections.replication.recovery.plugins.plugin_utils._switching import SWITCHED_EARLIER, put_back_blueprints, switch_to_test_network
+from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
 
 # Points in time read this long before a wave's launch are read again: the service may have thinned them out since.
 POINTS_FRESH_SECONDS = 60
@@ -65,7 +67,7 @@ class ActionModule(RunbookStep):
         else:
             self.points_still_there(index, names)
             # An isolated test: the blueprints take the test network just before the launch, and are put back once it ended.
-            diff = self.switch_to_test_network(names) if record.test_network["network"] else None
+            diff = switch_to_test_network(self, names) if record.test_network["network"] else None
             self.claim_the_drill(names)
             job = self.start(names)
             if job is None:  # check mode: nothing was launched
@@ -78,9 +80,9 @@ class ActionModule(RunbookStep):
         if active(job):
             self.say("Launch job %s of wave %d runs in the service. If this run is stopped, the job goes on there: run again to adopt it, "
                      "or with --check to see what the next run does." % (job["id"], index + 1))
-            job = self.follow(job, "launch job", record.settings["launch_timeout"])
+            job = follow(self, job, "launch job", record.settings["launch_timeout"])
         if record.test_network["network"] or set(names) & set(record.test_network["found"]):
-            self.put_back_blueprints(names)
+            put_back_blueprints(self, names)
         self.record_outcome(wave, job, names)
         result.update(job=dict(id=job["id"], status=job["status"]), launched=sum(1 for name in names if name in record["launched"]), changed=not adopted,
                       failed_machines=[name for name in names if name in record["failed_machines"]][:10])

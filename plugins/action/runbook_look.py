@@ -7,9 +7,11 @@ waiting up to the boot timeout for those that do not yet, and its addresses - an
 inventory hosts they become. Documented in plugins/modules/runbook_look.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import hosts_of, service_view
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import service_view
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._following import machines_now
+from ansible_collections.replication.recovery.plugins.plugin_utils._hosts import hosts_of
 
 
 class ActionModule(RunbookStep):
@@ -44,7 +46,7 @@ class ActionModule(RunbookStep):
             return [name for name in names if not record["view"][name]["running"]]
 
         def look():
-            looked = self.machines_now(names=[ids[name] for name in waiting()], targets=True)
+            looked = machines_now(self, names=[ids[name] for name in waiting()], targets=True)
             record["view"] = service_view(looked["machines"], view=record["view"], seen_at=looked["service_time"])
             return waiting()
 

@@ -15,6 +15,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._judgement im
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import proofs_of, read_ledger, said, unproven
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, now_iso, trimmed_job
+from ansible_collections.replication.recovery.plugins.plugin_utils._proof import judged_by_audit
 
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
 JOBS_READ = 50
@@ -240,7 +241,7 @@ class ActionModule(RunbookStep):
         if breaks:
             raise StepFailed("The ledger at %s is broken, and the machines it proves cannot be trusted; nothing was launched. %s Run "
                              "replication.recovery.evidence to see every break." % (ledger, " ".join(breaks[:3])))
-        judged = self.judged_proofs(view["project"], machines, proofs_of(view["project"], machines, entries), view["service_time"])
+        judged = judged_by_audit(self, view["project"], machines, proofs_of(view["project"], machines, entries), view["service_time"])
         chosen = unproven(judged)
         source = "the ledger of runs" if ledger else "no ledger yet: proven means test-launched, by the service's record"
         lines = ["%s: %s" % (machine["name"], said(machine)) for machine in chosen]

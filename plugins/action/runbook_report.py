@@ -10,11 +10,13 @@ import os
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import page
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, failure_message, plan_of, report_of, write, write_plan
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import failure_message, plan_of, report_of, write, write_plan
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, collect_checked, end_run, into_ledger, note_stopped)
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import report_path, write_also
+from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
 FAILURES_PUBLISHED = 20
 FAILURES_SHOWN = 5
@@ -48,7 +50,7 @@ class ActionModule(RunbookStep):
             end_run(self.path)
             result = self.predicted(record, record["title"])
             if args["write_plan"]:
-                plan = plan_of(record, "replication.recovery.%s.plan/v1" % record["runbook"])
+                plan = plan_of(record, BY_NAME[record["runbook"]].plan_schema)
                 files = write_plan(plan, directory, name, title, newest=reached)
                 result.update(plan=files["own"])
                 result["lines"] = result["lines"][:1] + plan["first"][:10] + [
@@ -63,7 +65,7 @@ class ActionModule(RunbookStep):
                                                plan["replace"]["token"], record["runbook"]))
             result["lines"].append("Ledger: %s%s (nothing is entered under --check)" % (ledger_dir, " (the default)" if by_default else ""))
             return result
-        report = report_of(record, "replication.recovery.%s/v1" % record["runbook"])
+        report = report_of(record, BY_NAME[record["runbook"]].schema)
         files = write(report, directory, name, suite_prefix=record["runbook"], title=title, newest=reached)
         ledger = None
         try:

@@ -9,6 +9,8 @@ someone else's, when the run was told to). Documented in plugins/modules/runbook
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 from ansible_collections.replication.recovery.plugins.module_utils._words import reasons, shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._switching import put_back_blueprints
+from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
 
 
 class ActionModule(RunbookStep):
@@ -20,7 +22,7 @@ class ActionModule(RunbookStep):
         messages = earlier.setdefault("messages", [])
         self.put_back_first(messages)
         if earlier.get("running_is") == "cleanup":
-            job = self.follow(earlier["running"], "earlier run's cleanup job", settings["cleanup_timeout"])
+            job = follow(self, earlier["running"], "earlier run's cleanup job", settings["cleanup_timeout"])
             messages.append("the cleanup job %s of an earlier run was followed to its end: %s" % (job["id"], job["status"]))
         blocking = record.get("blocking") or {}
         leftovers = earlier.get("clean", []) + (earlier.get("foreign", []) if record["clean_leftovers"] else []) + (
@@ -35,7 +37,7 @@ class ActionModule(RunbookStep):
                                terminate_production=own or None,
                                wait=False, wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
         if cleaned.get("job"):
-            job = self.follow(cleaned["job"], "cleanup job", settings["cleanup_timeout"])
+            job = follow(self, cleaned["job"], "cleanup job", settings["cleanup_timeout"])
             if job["status"] != "COMPLETED":
                 raise StepFailed("The cleanup of what an earlier run left, job %s, %s: %s" % (job["id"], job["status"], " ".join(
                     line["message"] for line in (job.get("log") or [])[-3:])))
@@ -56,7 +58,7 @@ class ActionModule(RunbookStep):
         first = [name for name in record.test_network["found"] if name not in running]
         if not first:
             return
-        result = self.put_back_blueprints(first)
+        result = put_back_blueprints(self, first)
         if result["restored"]:
             messages.append("%s the blueprints of %s, which an earlier run left switched to a test network, as they were" % (
                 "would put back" if self.check_mode else "put back", shown(result["restored"])))

@@ -21,10 +21,11 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.module_utils._marks import MARK, RECOVERED, recovered_by_mark
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import wave_failure
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, read_plan
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import read_plan
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, collect_checked, now_iso
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import report_path
+from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
 
 DIRECTIONS = ("reversed", "original")
 # What a machine of the project has in the target cloud, as the failback sees it (and RECOVERED, its mark's word).

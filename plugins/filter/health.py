@@ -13,11 +13,11 @@ from ansible.errors import AnsibleFilterError
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_flag, parse_list, parse_number, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import last_tested
 from ansible_collections.replication.recovery.plugins.plugin_utils import _judgement, _proof
+from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, check_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
-REPORT_SCHEMA = "replication.recovery.health/v1"
+REPORT_SCHEMA = BY_NAME["health"].schema
 DAY = 86400
-PASSED = "passed"
-FAILED = "failed"
 
 
 def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)):
@@ -29,7 +29,7 @@ def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)
 
 
 def _check(name, passed, message):
-    return dict(name=name, status=PASSED if passed else FAILED, message=message)
+    return check_of(name, PASSED if passed else FAILED, message)
 
 
 def _machine(machine, now, states, max_lag, max_backlog, tested_within, proof, require_proven):

@@ -23,6 +23,8 @@ WAIT_OPTIONS = dict(
 def wait_options(timeout):
     """WAIT_OPTIONS for a wait whose natural length is another: ``timeout`` seconds by default."""
     return dict(WAIT_OPTIONS, wait_timeout=dict(WAIT_OPTIONS["wait_timeout"], default=timeout))
+
+
 # Each look is further from the last, up to MAX_INTERVAL: a long wait costs few requests.
 BACKOFF = 1.5
 MAX_INTERVAL = 30.0

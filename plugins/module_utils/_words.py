@@ -43,3 +43,8 @@ def spoken(seconds, days=False):
     if round(seconds) >= 60:
         return "%d min %d s" % divmod(int(round(seconds)), 60)  # rounded whole, never "1 min 60 s"
     return "%s s" % round(seconds, 1)
+
+
+def figure(value):
+    """A number as a table shows it: - for none."""
+    return "-" if value is None else "%g" % value

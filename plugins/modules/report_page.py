@@ -22,7 +22,9 @@ description:
   - The DR test, failover, failback and clean point runbooks write their pages themselves
     (M(replication.recovery.runbook_report), M(replication.recovery.runbook_search)); the health role writes its page
     with this module. Use it as well to see again a report kept in a ledger of runs.
-  - A page already as it would be written is left alone (not changed). In check mode nothing is written.
+  - With O(junit) and O(markdown), the report's JUnit XML and Markdown are written too, by the renderer every runbook's
+    report uses (chosen by the same schema) - the health role writes all three forms with this module.
+  - A file already as it would be written is left alone (not changed). In check mode nothing is written.
 options:
   report:
     description:
@@ -34,6 +36,12 @@ options:
   page:
     description: Where to write the page. By default beside the report, with C(.html) instead of C(.json).
     type: path
+  junit:
+    description: Where to write the report as JUnit XML - a test case per check. Not written if not given.
+    type: path
+  markdown:
+    description: Where to write the report as Markdown, a summary to read. Not written if not given.
+    type: path
   ledger:
     description:
       - The report's entry in the ledger of runs, as RV(replication.recovery.ledger_entry#module:ledger) answers it - its
@@ -42,7 +50,7 @@ options:
     type: dict
 attributes:
   check_mode:
-    details: Nothing is written in check mode; RV(changed) says whether the page would be.
+    details: Nothing is written in check mode; RV(changed) says whether a file would be.
 extends_documentation_fragment:
   - replication.recovery.runbook.LEDGER
 author:
@@ -57,10 +65,12 @@ EXAMPLES = r"""
     report: health_report/health.json
   register: health_ledger
 
-- name: Write its page, naming the ledger entry
+- name: Write its page, naming the ledger entry, its JUnit XML and its summary
   replication.recovery.report_page:
     report: health_report/health.json
     ledger: "{{ health_ledger.ledger }}"
+    junit: health_report/health.junit.xml
+    markdown: health_report/health.md
 
 - name: See again a DR test kept in the ledger
   replication.recovery.report_page:
@@ -74,8 +84,18 @@ page:
   returned: success
   type: str
   sample: health_report/health.html
+junit:
+  description: The JUnit XML's path.
+  returned: when O(junit) is given
+  type: str
+  sample: health_report/health.junit.xml
+markdown:
+  description: The Markdown's path.
+  returned: when O(markdown) is given
+  type: str
+  sample: health_report/health.md
 changed:
-  description: Whether the page was written (or, in check mode, would be).
+  description: Whether a file was written (or, in check mode, would be).
   returned: always
   type: bool
 """

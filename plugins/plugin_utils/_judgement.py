@@ -4,8 +4,7 @@
 
 """What a runbook decides, from what the service shows and from the run's record: which machines
 take part and in which waves, whether they are ready (the health gate), what an earlier run of the
-same runbook left, what the service shows of the launched machines, the hosts they become, and
-whether a wave failed. Pure functions: the action plugins of the runbook steps call them, and the
+same runbook left, what the service shows of the launched machines, and whether a wave failed. Pure functions: the action plugins of the runbook steps call them, and the
 unit tests do too."""
 
 import fnmatch
@@ -398,41 +397,6 @@ def service_view(entries, view=None, job_end=None, seen_at=None):
         view[name] = dict(id=entry.get("machine_id") or entry.get("id"), running=running, up=up, state=target["state"],
                           cloud_id=target["cloud_id"], target_id=target["id"], public_ips=target["public_ips"])
     return view
-
-
-def hosts_of(record, names, run_host="localhost"):
-    """The inventory hosts of launched machines, as ``add_host`` takes them.
-
-    A host is named ``<host prefix><project>/<machine>``: machine names have no ``/``, so hosts of
-    several projects never collide. Its variables carry the runbook's prefix (``dr_test_`` for the
-    DR test). Machines that run, as the service sees them, also join ``<group>_to_check`` and
-    ``<group>_wave_<n>_to_check`` when the run has checks of the user's, for the play that runs them.
-    """
-    settings = record["settings"]
-    prefix, group = record["runbook"] + "_", settings["group"]
-    checks = settings.get("checks_tasks")
-    hosts = []
-    for name in names:
-        seen, launched = record["view"].get(name), record["launched"].get(name)
-        if seen is None or launched is None:
-            continue
-        wave = record.get("round") or launched["wave"]  # a search's one wave a round: its groups carry the round
-        to_check = bool(checks) and seen["running"]
-        host = {
-            "name": "%s%s/%s" % (settings["host_prefix"], record["project"], name),
-            "groups": [group, "%s_wave_%d" % (group, wave)] + (["%s_to_check" % group, "%s_wave_%d_to_check" % (group, wave)] if to_check else []),
-            prefix + "project": record["project"], prefix + "run_host": run_host, prefix + "wave": wave,
-            prefix + "source_name": name, prefix + "source_id": seen["id"], prefix + "public_ips": seen["public_ips"],
-            prefix + "target": launched["target"], prefix + "target_id": seen["target_id"], prefix + "cloud_id": seen["cloud_id"],
-            prefix + "launch_type": record["launch_type"], "runbook_prefix": prefix,
-        }
-        if to_check:
-            host.update({prefix + "checks_tasks": checks, prefix + "checks_name": settings["checks_name"],
-                         prefix + "checked_dir": record["checked_dir"]})
-        if seen["public_ips"]:
-            host["ansible_host"] = seen["public_ips"][0]
-        hosts.append(host)
-    return hosts
 
 
 def wave_failure(record, index):

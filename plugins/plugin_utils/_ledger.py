@@ -20,10 +20,11 @@ import hashlib
 import json
 import os
 import re
-from html import escape
 
 from ansible.module_utils.common.text.converters import to_text
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_new
+from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import PROVING
 
 
 SCHEMA = "replication.recovery.ledger/v1"
@@ -33,7 +34,6 @@ SUMMARY_SCHEMA = "replication.recovery.evidence/v1"
 ENTRY_FILE = re.compile(r"^(\d{8})(-[^/]*)?\.json$")
 APPEND_ATTEMPTS = 100
 # The runbooks whose reports prove recovery of the machines they passed.
-PROVING = ("dr_test", "failover")
 RECENT_RUNS = 10  # passing runs of a machine that its RTO forecast reads
 
 
@@ -194,18 +194,6 @@ def period_of(moment, period):
     return "%s-%02d" % (year, month)
 
 
-def percentile(values, share):
-    """The ``share`` (0 to 1) percentile of the values, linearly between the closest ranks (the median at 0.5): on
-    sorted values v[0..n-1], the value at rank share * (n - 1)."""
-    ordered = sorted(values)
-    if not ordered:
-        return None
-    rank = share * (len(ordered) - 1)
-    low = int(rank)
-    high = min(low + 1, len(ordered) - 1)
-    return round(ordered[low] + (ordered[high] - ordered[low]) * (rank - low), 3)
-
-
 def rto_forecast(entries, project, recent=RECENT_RUNS):
     """The RTO a full recovery of a project would take, from its recent passing DR tests and failovers in the ledger:
     each machine's median and 90th percentile over its last ``recent`` passing runs, and the project's forecast, the
@@ -292,52 +280,3 @@ def _project_machines(report):
         return [dict(name=report["project"], machines=[m["name"] for m in report.get("machines") or [] if m.get("name")])]
     return [dict(name=project["name"], machines=[m["name"] for m in project.get("machines") or [] if m.get("name")])
             for project in report.get("projects") or [] if project.get("name")]
-
-
-def markdown(summary_):
-    lines = ["# Evidence: %s" % ("the ledger is whole" if summary_["verified"] else "THE LEDGER IS BROKEN"), "",
-             "%d entries; head `%s`." % (summary_["entries"], summary_["head"] or "-"), ""]
-    if summary_["breaks"]:
-        lines += ["## Breaks", ""] + ["- %s" % said for said in summary_["breaks"]] + [""]
-    lines += ["## Per project and %s" % summary_["period"], "",
-              "| Project | Period | DR tests | passed | failed | other runs | worst RTO (s) | worst RPO (s) |", "|---|---|---|---|---|---|---|---|"]
-    for group in summary_["periods"]:
-        other = ", ".join("%s %d/%d" % (runbook, runs["passed"], runs["run"]) for runbook, runs in sorted(group["runs"].items()) if runbook != "dr_test")
-        lines.append("| %s | %s | %d | %d | %d | %s | %s | %s |" % (
-            group["project"], group["period"], group["drills"]["run"], group["drills"]["passed"], group["drills"]["failed"], other or "-",
-            _shown(group["worst_rto_seconds"]), _shown(group["worst_rpo_seconds"])))
-    lines += ["", "## Projects", "",
-              "| Project | Machines | Never proven | RTO forecast, median / p90 (s) | RTO target (s) | |", "|---|---|---|---|---|---|"]
-    for project in summary_["projects"]:
-        forecast = project["rto_forecast"]
-        lines.append("| %s | %d | %s | %s / %s | %s | %s |" % (
-            project["name"], project["machines"], ", ".join(project["never_proven"][:20]) + (" …" if len(project["never_proven"]) > 20 else "")
-            or "-", _shown(forecast["median_seconds"]), _shown(forecast["p90_seconds"]), _shown(forecast["target_seconds"]),
-            {True: "meets", False: "MISSES", None: "-"}[forecast["meets_target"]]))
-    return "\n".join(lines) + "\n"
-
-
-def _shown(value):
-    return "-" if value is None else "%g" % value
-
-
-def html(summary_):
-    """The summary as one page with no outside resources."""
-    rows = "".join("<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>" % (
-        escape(group["project"]), escape(group["period"]), group["drills"]["run"], group["drills"]["passed"], group["drills"]["failed"],
-        _shown(group["worst_rto_seconds"]), _shown(group["worst_rpo_seconds"])) for group in summary_["periods"])
-    projects = "".join("<tr><td>%s</td><td>%d</td><td>%s</td><td>%s / %s</td><td>%s</td></tr>" % (
-        escape(project["name"]), project["machines"], escape(", ".join(project["never_proven"]) or "-"),
-        _shown(project["rto_forecast"]["median_seconds"]), _shown(project["rto_forecast"]["p90_seconds"]),
-        _shown(project["rto_forecast"]["target_seconds"])) for project in summary_["projects"])
-    breaks = "".join("<li>%s</li>" % escape(said) for said in summary_["breaks"])
-    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Evidence</title><style>"
-            "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #999;padding:.3em .6em}"
-            ".broken{color:#b00}.whole{color:#070}</style></head><body>"
-            "<h1 class=\"%s\">%s</h1><p>%d entries; head <code>%s</code>.</p>%s"
-            "<h2>Per project and %s</h2><table><tr><th>Project</th><th>Period</th><th>DR tests</th><th>passed</th><th>failed</th>"
-            "<th>worst RTO (s)</th><th>worst RPO (s)</th></tr>%s</table>"
-            "<h2>Projects</h2><table><tr><th>Project</th><th>Machines</th><th>Never proven</th><th>RTO forecast, median / p90 (s)</th>"
-            "<th>RTO target (s)</th></tr>%s</table></body></html>\n") % (
-        "whole" if summary_["verified"] else "broken", "The ledger is whole" if summary_["verified"] else "The ledger is broken",
-        summary_["entries"], escape(summary_["head"] or "-"), "<ul>%s</ul>" % breaks if breaks else "", escape(summary_["period"]), rows, projects)

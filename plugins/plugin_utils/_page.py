@@ -15,7 +15,8 @@ schema."""
 from html import escape
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
-from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
+from ansible_collections.replication.recovery.plugins.module_utils._words import figure, spoken
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import HEALTH, SEARCH, runbook_of
 
 BARS_AT_MOST = 50  # machines drawn one bar each; above, a histogram
 BINS = 20
@@ -364,17 +365,33 @@ def clean_point_page(report, ledger=None):
     return _document(outcome, passed, outcome, lede, sections, ledger)
 
 
-RUN_TITLES = dict(dr_test="DR test", failover="Failover", failback="Failback")
-
-
 def page_of(report, ledger=None):
     """The page of any report of the collection, chosen by its schema (replication.recovery.<runbook>/v1)."""
-    schema = str(report.get("schema") or "")
-    runbook = schema[len("replication.recovery."):].partition("/")[0] if schema.startswith("replication.recovery.") else None
-    if runbook == "health":
+    runbook = runbook_of(report)
+    if runbook.shape == HEALTH:
         return health_page(report, ledger)
-    if runbook == "clean_point":
+    if runbook.shape == SEARCH:
         return clean_point_page(report, ledger)
-    if runbook in RUN_TITLES:
-        return page(report, RUN_TITLES[runbook], ledger)
-    raise ValueError("not a report of the collection's runbooks (its schema is %s)" % (schema or "missing"))
+    return page(report, runbook.title, ledger)
+
+
+def evidence_page(summary_):
+    """The summary as one page with no outside resources."""
+    rows = "".join("<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>" % (
+        escape(group["project"]), escape(group["period"]), group["drills"]["run"], group["drills"]["passed"], group["drills"]["failed"],
+        figure(group["worst_rto_seconds"]), figure(group["worst_rpo_seconds"])) for group in summary_["periods"])
+    projects = "".join("<tr><td>%s</td><td>%d</td><td>%s</td><td>%s / %s</td><td>%s</td></tr>" % (
+        escape(project["name"]), project["machines"], escape(", ".join(project["never_proven"]) or "-"),
+        figure(project["rto_forecast"]["median_seconds"]), figure(project["rto_forecast"]["p90_seconds"]),
+        figure(project["rto_forecast"]["target_seconds"])) for project in summary_["projects"])
+    breaks = "".join("<li>%s</li>" % escape(said) for said in summary_["breaks"])
+    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Evidence</title><style>"
+            "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #999;padding:.3em .6em}"
+            ".broken{color:#b00}.whole{color:#070}</style></head><body>"
+            "<h1 class=\"%s\">%s</h1><p>%d entries; head <code>%s</code>.</p>%s"
+            "<h2>Per project and %s</h2><table><tr><th>Project</th><th>Period</th><th>DR tests</th><th>passed</th><th>failed</th>"
+            "<th>worst RTO (s)</th><th>worst RPO (s)</th></tr>%s</table>"
+            "<h2>Projects</h2><table><tr><th>Project</th><th>Machines</th><th>Never proven</th><th>RTO forecast, median / p90 (s)</th>"
+            "<th>RTO target (s)</th></tr>%s</table></body></html>\n") % (
+        "whole" if summary_["verified"] else "broken", "The ledger is whole" if summary_["verified"] else "The ledger is broken",
+        summary_["entries"], escape(summary_["head"] or "-"), "<ul>%s</ul>" % breaks if breaks else "", escape(summary_["period"]), rows, projects)

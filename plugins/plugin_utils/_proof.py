@@ -14,7 +14,8 @@ import os
 from ansible_collections.replication.recovery.plugins.module_utils._audit import PROJECT_WIDE, machine_changes
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import last_tested
-from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import PROVING, verify
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import verify
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import PROVING
 
 PROVEN = "proven"
 CHANGED = "changed since last proven"
@@ -115,3 +116,11 @@ def said(judged):
 def unproven(judged):
     """The machines to test: changed since their last proof, or never proven."""
     return [machine for machine in judged if machine["status"] != PROVEN]
+
+
+def judged_by_audit(step, project, machines, proofs, until, ignore_events=()):
+    """Each of ``machines`` of ``project`` judged by plugin_utils._proof against its ``proofs`` (proofs_of): one
+    read of the project's audit log, from the oldest proof on to ``until`` (the service's time the machines were read)."""
+    since = audit_since(machines, proofs)
+    audit = step.service("service_audit_log_info", project=project["id"], since=since, until=until)["entries"] if since else []
+    return judge(machines, proofs, audit, ignore_events)

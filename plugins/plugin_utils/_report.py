@@ -2,74 +2,43 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The report of a run, from its record; and the report in the forms people and tools read:
-JSON (a versioned schema), JUnit XML and Markdown, written in Python so that a thousand machines
-take a fraction of a second.
+"""The report of a run, from its record (a versioned schema, roles/runbook/files/report.schema.json), and the plan a run
+under --check writes; their files, in every form (plugin_utils._render writes JUnit XML and Markdown, _page the page).
 
 Times: a machine's RPO is its wave's launch request minus the date-time of the point in time it
 was launched from, both on the service's clock. Its RTO runs from the run's first launch request
 (the recovery begins) to the moment the service first showed its target machine running (its
 *up* moment), plus the time its own checks took, measured on the controller for that machine
 alone: it does not depend on how many machines there are, in which order they are checked, or on
-forks. The schema is documented in the DR test role's README and in its files/report.schema.json.
+forks.
 """
 
 import json
 import os
-from xml.sax.saxutils import escape, quoteattr
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, moment_said, parse_number, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_number, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import target_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import junit, markdown, plan_markdown, point_said
+from ansible_collections.replication.recovery.plugins.plugin_utils._measures import (
+    FAILED, PASSED, SKIPPED, against, check_of, plus, seconds_between, worst)
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
-PASSED = "passed"
-FAILED = "failed"
-SKIPPED = "skipped"
 WORST_SHOWN = 5
-
-
-def _check(name, status, message="", seconds=None):
-    check = dict(name=name, status=status, message=message)
-    if seconds is not None:
-        check["seconds"] = seconds
-    return check
-
-
-def seconds_between(start, end):
-    if not start or not end:
-        return None
-    return round(parse_time(end) - parse_time(start), 3)
-
-
-def _plus(moment, seconds):
-    if moment is None or not seconds:
-        return moment
-    return iso_time(parse_time(moment) + seconds)
-
-
-def _against(name, measured, target, unmeasured):
-    """A measure compared with its target: missing a target fails; no target only reports."""
-    if measured is None:
-        return _check(name, SKIPPED, unmeasured)
-    if target is None:
-        return _check(name, PASSED, "%s s (no target)" % measured, measured)
-    if measured > target:
-        return _check(name, FAILED, "%s s is over the target of %s s" % (measured, target), measured)
-    return _check(name, PASSED, "%s s, within the target of %s s" % (measured, target), measured)
 
 
 def _own_check(result, settings):
     """The user's checks of one machine, and how long they took (None unless they passed)."""
     label = settings.get("checks_name") or "checks"
     if result is None:
-        return _check(label, FAILED, "did not run"), None
+        return check_of(label, FAILED, "did not run"), None
     seconds = seconds_between(result.get("began"), result.get("ended"))
     if result.get("passed") is True:
-        return _check(label, PASSED, result.get("message") or "passed", seconds), seconds
+        return check_of(label, PASSED, result.get("message") or "passed", seconds), seconds
     if result.get("passed") is False:
-        return _check(label, FAILED, result.get("message") or "failed"), None
-    return _check(label, FAILED, "started and did not finish (the host failed or was unreachable)"), None
+        return check_of(label, FAILED, result.get("message") or "failed"), None
+    return check_of(label, FAILED, "started and did not finish (the host failed or was unreachable)"), None
 
 
 class _Run:
@@ -112,9 +81,9 @@ class _Run:
                 dict(id=target.get("pointInTime"), date_time=None) if target.get("pointInTime") else None),
             rpo_seconds=rpo, rto_seconds=None, launch_requested=entry.get("since"), running=None, recovered=None,
             cleanup="kept", test_network=None,
-            checks=[_check("stands", PASSED, "%s; not launched by this run" % entry["said"]),
-                    _check("RPO", PASSED if rpo is not None else SKIPPED,
-                           "%s s when it was launched" % rpo if rpo is not None else "its point in time is no longer listed")])
+            checks=[check_of("stands", PASSED, "%s; not launched by this run" % entry["said"]),
+                    check_of("RPO", PASSED if rpo is not None else SKIPPED,
+                             "%s s when it was launched" % rpo if rpo is not None else "its point in time is no longer listed")])
 
     def addresses(self, name, public_ips):
         """What the incident channel repoints DNS to: the public addresses the service reports, and the private ones the
@@ -125,26 +94,26 @@ class _Run:
 
     def launch_check(self, name, entry):
         if entry is not None:
-            return _check("launch", PASSED, "target machine %s" % (entry["target"].get("machineCloudId") or ""))
+            return check_of("launch", PASSED, "target machine %s" % (entry["target"].get("machineCloudId") or ""))
         if name in self.failed:
-            return _check("launch", FAILED, self.failed[name])
+            return check_of("launch", FAILED, self.failed[name])
         wave = self.waves[self.wave_of[name] - 1] if name in self.wave_of else {}
-        return _check("launch", SKIPPED, wave.get("message") or "not launched")
+        return check_of("launch", SKIPPED, wave.get("message") or "not launched")
 
     def service_checks(self, seen, name=None):
         """The built-in checks, from what the service shows: running, and a public address - unless the machine was
         launched into a test network that allocates none."""
         if not seen.get("running"):
-            return [_check("running", FAILED, "%s is %s, not running, after %s s" % (
+            return [check_of("running", FAILED, "%s is %s, not running, after %s s" % (
                 seen.get("cloud_id") or "the target machine", seen.get("state") or "not there", self.settings.get("boot_timeout", "?")))]
-        checks = [_check("running", PASSED, "%s is running" % seen.get("cloud_id"))]
+        checks = [check_of("running", PASSED, "%s is running" % seen.get("cloud_id"))]
         network = (self.test_network.get("tested_in") or {}).get(name)
         if isinstance(network, dict) and network.get("publicIPAction") == "DONT_ALLOCATE" and not seen.get("public_ips"):
-            checks.append(_check("public address", PASSED, "none, as the test network says (public_ip_action DONT_ALLOCATE)"))
+            checks.append(check_of("public address", PASSED, "none, as the test network says (public_ip_action DONT_ALLOCATE)"))
         elif self.settings.get("check_public_ip", True):
             addresses = seen.get("public_ips") or []
-            checks.append(_check("public address", PASSED if addresses else FAILED,
-                                 ", ".join(addresses) if addresses else "%s has no public IP address" % seen.get("cloud_id")))
+            checks.append(check_of("public address", PASSED if addresses else FAILED,
+                                   ", ".join(addresses) if addresses else "%s has no public IP address" % seen.get("cloud_id")))
         return checks
 
     def machine(self, machine):
@@ -154,24 +123,24 @@ class _Run:
         checks = []
         gate, gate_name = self.health.get(name), self.gate_name
         if gate is None:
-            checks.append(_check(gate_name, SKIPPED, "not gated"))
+            checks.append(check_of(gate_name, SKIPPED, "not gated"))
         else:
-            checks.append(_check(gate_name, SKIPPED, "%s: %s" % (gate.get("forced_because") or "launched anyway, as asked", "; ".join(gate["reasons"])))
+            checks.append(check_of(gate_name, SKIPPED, "%s: %s" % (gate.get("forced_because") or "launched anyway, as asked", "; ".join(gate["reasons"])))
                           if gate.get("forced") else
-                          _check(gate_name, PASSED if gate["passed"] else FAILED, "; ".join(gate["reasons"]) or gate["replication_state"]))
+                          check_of(gate_name, PASSED if gate["passed"] else FAILED, "; ".join(gate["reasons"]) or gate["replication_state"]))
         if self.launch_settings.get("checked"):
             problems = self.launch_settings["problems"].get(name)
             unchecked = (self.launch_settings.get("unchecked") or {}).get(name)
-            checks.append(_check("launch settings", FAILED if problems else PASSED,
-                                 "; ".join(problems) if problems else "as region %s offers%s" % (
-                                     self.launch_settings.get("region"), "; not checked: " + "; ".join(unchecked) if unchecked else "")))
+            checks.append(check_of("launch settings", FAILED if problems else PASSED,
+                                   "; ".join(problems) if problems else "as region %s offers%s" % (
+                                       self.launch_settings.get("region"), "; not checked: " + "; ".join(unchecked) if unchecked else "")))
         entry = self.launched.get(name)
         checks.append(self.launch_check(name, entry))
         repinned = self.repinned.get(name)
         if repinned and entry is not None:
-            checks.append(_check("point in time", PASSED, "the point of %s pinned when the run began was thinned out by the service before wave "
-                                 "%d: launched from the newest point before it, %s more data lost" % (
-                                     _point_said(repinned["planned"]), repinned["wave"], spoken(repinned["extra_seconds"]))))
+            checks.append(check_of("point in time", PASSED, "the point of %s pinned when the run began was thinned out by the service before wave "
+                                   "%d: launched from the newest point before it, %s more data lost" % (
+                                       point_said(repinned["planned"]), repinned["wave"], spoken(repinned["extra_seconds"]))))
 
         seen = self.view.get(name) if entry else None
         up, own_seconds, unmeasured = None, 0, "not launched"
@@ -195,8 +164,8 @@ class _Run:
             "the time of point in time %s was not read: this runbook launches each machine from its latest and reads no points" % (
                 point.get("id") or "-") if self.record.get("pin") is False else
             "the time of point in time %s is unknown: it was no longer listed when read" % (point.get("id") or "-"))
-        checks.append(_against("RPO", rpo, parse_number(self.targets.get("rpo_seconds")), rpo_unmeasured))
-        checks.append(_against("RTO", rto, parse_number(self.targets.get("rto_seconds")), unmeasured))
+        checks.append(against("RPO", rpo, parse_number(self.targets.get("rpo_seconds")), rpo_unmeasured))
+        checks.append(against("RTO", rto, parse_number(self.targets.get("rto_seconds")), unmeasured))
 
         if name in self.kept:
             left = "kept"
@@ -224,7 +193,7 @@ class _Run:
             # The machine's timeline (the service's clock): its wave's launch request, running, and checked.
             launch_requested=requested,
             running=up,
-            recovered=_plus(up, own_seconds) if rto is not None else None,
+            recovered=plus(up, own_seconds) if rto is not None else None,
             cleanup=left,
             checks=checks,
             # The test network's settings the machine was launched with (its blueprint's members), or None.
@@ -243,42 +212,37 @@ class _Run:
             said = ["changed by somebody else since the switch, left as they set it: %s" % "; ".join(
                 "%s (%s)" % item for item in sorted(refused.items()))] if refused else []
             said += ["not put back yet (the next run of a DR test or a failover puts them back first): %s" % ", ".join(left)] if left else []
-            return _check("test network", FAILED, "; ".join(said))
-        return _check("test network", PASSED, "%d blueprints put back as they were: %s" % (len(switched), ", ".join(sorted(switched))))
+            return check_of("test network", FAILED, "; ".join(said))
+        return check_of("test network", PASSED, "%d blueprints put back as they were: %s" % (len(switched), ", ".join(sorted(switched))))
 
     def run_checks(self):
         checks = []
         failure = self.record.get("failure")
         if failure:
-            checks.append(_check(failure["phase"], FAILED, failure["message"]))
+            checks.append(check_of(failure["phase"], FAILED, failure["message"]))
         earlier = self.record.get("earlier") or {}
         for message in earlier.get("messages") or []:
-            checks.append(_check("earlier run", PASSED, message))
+            checks.append(check_of("earlier run", PASSED, message))
         for number, wave in enumerate(self.waves, 1):
             job = wave.get("job")
             if not job:
                 continue
             took = seconds_between(job.get("creationDateTime"), job.get("endDateTime"))
             name = "launch job" if len(self.waves) == 1 else "launch job, wave %d" % number
-            checks.append(_check(name, PASSED if job.get("status") == "COMPLETED" else FAILED, "%s %s %s%s%s" % (
+            checks.append(check_of(name, PASSED if job.get("status") == "COMPLETED" else FAILED, "%s %s %s%s%s" % (
                 job.get("type"), job.get("id"), job.get("status"), "" if took is None else " after %s s" % took,
                 " (adopted from an earlier run)" if wave.get("adopted") else ""), took))
         for number, wave in enumerate(self.waves, 1):
             if wave.get("status") == "not launched" and wave["machines"]:
-                checks.append(_check("wave %d" % number, FAILED, wave.get("message") or "not launched"))
+                checks.append(check_of("wave %d" % number, FAILED, wave.get("message") or "not launched"))
         if self.cleanup:
-            checks.append(_check("cleanup", self.cleanup.get("status", SKIPPED), self.cleanup.get("message", "")))
+            checks.append(check_of("cleanup", self.cleanup.get("status", SKIPPED), self.cleanup.get("message", "")))
         network_check = self.network_check()
         if network_check:
             checks.append(network_check)
         # Checks of the run that a runbook's own steps add (the failback's reverse and return).
-        checks.extend(_check(check["name"], check["status"], check.get("message", "")) for check in self.record.get("run_checks") or [])
+        checks.extend(check_of(check["name"], check["status"], check.get("message", "")) for check in self.record.get("run_checks") or [])
         return checks
-
-
-def _worst(values):
-    values = [value for value in values if value is not None]
-    return max(values) if values else None
 
 
 def _failback(state):
@@ -322,8 +286,8 @@ def report_of(record, schema, generated=None):
                     failed=sum(1 for m in machines if not m["passed"]),
                     launched=sum(1 for m in machines if m["target"] is not None and not m.get("stands")), stands=len(stands)),
         targets=dict(rpo_seconds=parse_number(run.targets.get("rpo_seconds")), rto_seconds=parse_number(run.targets.get("rto_seconds"))),
-        measures=dict(rpo_seconds=_worst(m["rpo_seconds"] for m in machines if not m.get("stands")),
-                      rto_seconds=_worst(m["rto_seconds"] for m in machines),
+        measures=dict(rpo_seconds=worst(m["rpo_seconds"] for m in machines if not m.get("stands")),
+                      rto_seconds=worst(m["rto_seconds"] for m in machines),
                       launch_job_seconds=seconds_between(run.first_request, max(last_end, key=parse_time) if last_end else None)),
         excluded=record.get("excluded") or [],
         kept=run.cleanup.get("kept") or [],
@@ -370,11 +334,11 @@ def failure_message(report, path=None, what="The DR test"):
     failed = [machine for machine in report.get("machines", []) if any(check["status"] == FAILED for check in machine["checks"])]
     if failed:
         failed.sort(key=lambda m: (-sum(1 for c in m["checks"] if c["status"] == FAILED), -(m["rto_seconds"] or 0), m["name"]))
-        worst = ["%s (%s)" % (machine["name"], "; ".join(
+        said = ["%s (%s)" % (machine["name"], "; ".join(
             "%s: %s" % (check["name"], check["message"]) for check in machine["checks"] if check["status"] == FAILED)[:200])
             for machine in failed]
         lines.append("%d of %d machines failed%s: %s" % (
-            len(failed), len(report["machines"]), ", the worst" if len(failed) > WORST_SHOWN else "", shown(worst, WORST_SHOWN)))
+            len(failed), len(report["machines"]), ", the worst" if len(failed) > WORST_SHOWN else "", shown(said, WORST_SHOWN)))
     if not lines:
         lines.extend(report.get("failures", [])[:WORST_SHOWN])
     message = "%s of %s failed. %s." % (what, report.get("project"), ". ".join(line.rstrip(".") for line in lines))
@@ -384,94 +348,7 @@ def failure_message(report, path=None, what="The DR test"):
 # -- the forms ----------------------------------------------------------------------------------
 
 
-def junit(report, suite_prefix):
-    """JUnit XML: a suite for the run and one per machine, a test case per check. Measures are in
-    the messages, not in ``time``: CI tools add times up, and an RPO is an age."""
-    def suite(name, checks):
-        failures = sum(1 for check in checks if check["status"] == FAILED)
-        skipped = sum(1 for check in checks if check["status"] == SKIPPED)
-        lines = ['  <testsuite name=%s tests="%d" failures="%d" errors="0" skipped="%d" timestamp=%s>' % (
-            quoteattr(name), len(checks), failures, skipped, quoteattr(report["generated"]))]
-        for check in checks:
-            message = check["message"]
-            lines.append("    <testcase classname=%s name=%s>" % (quoteattr(name), quoteattr(check["name"])))
-            if check["status"] == FAILED:
-                lines.append("      <failure message=%s type=%s>%s</failure>" % (quoteattr(message), quoteattr(check["name"]), escape(message)))
-            elif check["status"] == SKIPPED:
-                lines.append("      <skipped message=%s/>" % quoteattr(message))
-            else:
-                lines.append("      <system-out>%s</system-out>" % escape(message))
-            lines.append("    </testcase>")
-        lines.append("  </testsuite>")
-        return lines
-
-    every = report["checks"] + [check for machine in report["machines"] for check in machine["checks"]]
-    base = "%s.%s" % (suite_prefix, report["project"])
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
-             '<testsuites name=%s tests="%d" failures="%d" errors="0" skipped="%d">' % (
-                 quoteattr("%s %s" % (suite_prefix, report["project"])), len(every), sum(1 for c in every if c["status"] == FAILED),
-                 sum(1 for c in every if c["status"] == SKIPPED))]
-    if report["checks"]:
-        lines.extend(suite(base, report["checks"]))
-    for machine in report["machines"]:
-        lines.extend(suite("%s.%s" % (base, machine["name"]), machine["checks"]))
-    lines.append("</testsuites>")
-    return "\n".join(lines) + "\n"
-
-
-def markdown(report, title="DR test"):
-    """A summary a person reads at a glance."""
-    def cell(text):
-        return str(text).replace("|", "\\|")
-
-    lines = ["# %s of %s: %s" % (title, report["project"], report["result"].upper()), "",
-             "%s launch%s from %s, requested %s (service time); report written %s (this machine's clock)." % (
-                 (report["launch_type"] or "").capitalize(), " by recovery plan " + report["recovery_plan"] if report["recovery_plan"] else "",
-                 report.get("points_said") or report["point_in_time"], report["launch_requested"] or "not at all (nothing was launched)",
-                 report["generated"]), "",
-             "| Measure | Worst | Target |", "|---|---|---|",
-             "| RPO | %s | %s |" % (spoken(report["measures"]["rpo_seconds"]), spoken(report["targets"]["rpo_seconds"])),
-             "| RTO | %s | %s |" % (spoken(report["measures"]["rto_seconds"]), spoken(report["targets"]["rto_seconds"])),
-             "| Launch job | %s | - |" % spoken(report["measures"]["launch_job_seconds"]), ""]
-    if len(report["waves"]) > 1:
-        lines.extend(["| Wave | Machines | Status |", "|---|---|---|"])
-        lines.extend("| %d | %d | %s |" % (wave["number"], len(wave["machines"]), cell(wave["status"] + (": " + wave["message"] if wave["message"] else "")))
-                     for wave in report["waves"])
-        lines.append("")
-    lines.extend(["| Machine | Wave | Result | Instance | Addresses | Point in time | RPO | RTO | Checks | Cleanup |",
-                  "|---|---|---|---|---|---|---|---|---|---|"])
-    for machine in report["machines"]:
-        target = machine["target"]
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %d/%d | %s |" % (
-            cell(machine["name"]), machine.get("wave") or "-", "stands" if machine.get("stands") else "passed" if machine["passed"] else "FAILED",
-            (target or {}).get("cloud_id") or "-", cell(", ".join(machine.get("addresses") or []) or "-"),
-            _point_said(machine["point_in_time"]) if machine.get("point_in_time") else "-", spoken(machine["rpo_seconds"]),
-            spoken(machine["rto_seconds"]), sum(1 for check in machine["checks"] if check["status"] == PASSED), len(machine["checks"]),
-            machine["cleanup"]))
-    stands = [machine for machine in report["machines"] if machine.get("stands")]
-    if stands:
-        lines.extend(["", "## Failed over already (not launched by this run)", ""] + ["- %s: %s" % (m["name"], m["stands"]) for m in stands])
-    if report.get("repinned"):
-        lines.extend(["", "## Points in time thinned out during the run", ""] + [
-            "- %s: %s pinned, launched from %s before wave %d: %s more data lost" % (
-                name, _point_said(entry["planned"]), _point_said(entry["launched"]), entry["wave"], spoken(entry["extra_seconds"]))
-            for name, entry in sorted(report["repinned"].items())])
-    if report["failures"]:
-        lines.extend(["", "## Failures", ""] + ["- %s" % failure for failure in report["failures"]])
-    if report["excluded"]:
-        lines.extend(["", "Excluded from the run: %s." % ", ".join(report["excluded"])])
-    if report["kept"]:
-        lines.extend(["", "Target machines kept: %s." % (report.get("cleanup") or ", ".join(report["kept"]))])
-    return "\n".join(lines) + "\n"
-
-
 # -- the plan (check mode) ----------------------------------------------------------------------
-
-
-def _point_said(point):
-    """A point in time as the plan and the report say it: its time and ID."""
-    return "%s (%s)" % (moment_said(parse_time(point["date_time"]), whole=True) if point.get("date_time") else "time unknown",
-                        point.get("id") or "-")
 
 
 def plan_of(record, schema, generated=None):
@@ -543,7 +420,7 @@ def first_steps(record, machines):
                          "time of %s: confirm with %s_confirm=%s" % (
                              (record.get("replaced") or {}).get(machine["name"], {}).get("kind", "recovery"), machine["replaces"]["target"],
                              machine["name"], moment_said(parse_time(since), whole=True) if since else "an unknown moment",
-                             _point_said(machine["point_in_time"]) if machine.get("point_in_time") else "the latest point",
+                             point_said(machine["point_in_time"]) if machine.get("point_in_time") else "the latest point",
                              record.get("runbook", "failover"), replace.get("token")))
     if record.get("roll_back"):
         steps.append("Rolls back at its end: every machine it launches is terminated again once it is checked (a rehearsal)")
@@ -574,40 +451,9 @@ def first_steps(record, machines):
     windows = [(machine["data_loss_seconds"], machine["name"]) for machine in machines
                if machine["data_loss_seconds"] is not None and not machine.get("stands")]
     if windows:
-        worst = max(windows)
-        steps.append("The largest data-loss window is %s (%s)" % (spoken(worst[0]), worst[1]))
+        largest = max(windows)
+        steps.append("The largest data-loss window is %s (%s)" % (spoken(largest[0]), largest[1]))
     return steps
-
-
-def plan_markdown(plan, title):
-    lines = ["# Plan: %s of %s" % (title, plan["project"]), "",
-             "Written under --check at %s (service time): nothing was launched or changed. To carry out exactly this plan, give this "
-             "file to the run as its plan." % (plan["service_time"] or "-"), ""]
-    if plan["refused"]:
-        lines.extend(["**It would stop before launching anything** (%s): %s" % (plan["refused"]["phase"], plan["refused"]["message"]), ""])
-    elif plan["would"] == "nothing":
-        lines.extend(["It would launch nothing.", ""])
-    else:
-        launching = [m for m in plan["machines"] if not m.get("stands") and not m.get("adopted")]
-        lines.extend(["It would launch %d machines (%s) in %d wave(s), each from the point in time below, pinned now." % (
-            len(launching), plan["launch_type"], len(plan["waves"])), ""])
-    if plan["first"]:
-        lines.extend(["## First, before anything else", ""] + ["- %s." % step for step in plan["first"]] + [""])
-    if plan.get("replace"):
-        lines.extend(["**Confirmation token: `%s`** - the run that replaces these production machines needs it as its confirm." % (
-            plan["replace"]["token"]), ""])
-    lines.extend(["| Machine | Wave | Point in time | Data-loss window | Gate |", "|---|---|---|---|---|"])
-    for machine in plan["machines"]:
-        point, gate = machine["point_in_time"], machine["gate"]
-        lines.append("| %s | %s | %s | %s | %s |" % (
-            machine["name"], machine["wave"] or "-", _point_said(point) if point else
-            "as an earlier run launched it (adopted)" if machine.get("adopted") else "the service's latest, when it launches",
-            spoken(machine["data_loss_seconds"]),
-            "stands: %s" % machine["said"] if machine.get("stands") else "ready" if gate["passed"] else (
-                "%s: %s" % ("forced" if gate["forced"] else "NOT READY", "; ".join(gate["reasons"])))))
-    if plan["excluded"]:
-        lines.extend(["", "Excluded: %s." % ", ".join(plan["excluded"])])
-    return "\n".join(lines) + "\n"
 
 
 def write_plan(plan, directory, name, title, newest=True):
@@ -619,7 +465,7 @@ def write_plan(plan, directory, name, title, newest=True):
 
 def read_plan(path, runbook):
     """A plan written under --check, for the run that carries it out: its members, and ``path``."""
-    schema = "replication.recovery.%s.plan/v1" % runbook
+    schema = BY_NAME[runbook].plan_schema
     try:
         with open(os.path.expanduser(path), encoding="utf-8") as handle:
             plan = json.load(handle)

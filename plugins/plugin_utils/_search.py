@@ -25,12 +25,13 @@ import math
 import os
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
-from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import FAILED, PASSED, SKIPPED, junit
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import clean_point_markdown, junit
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_atomically, write_run
+from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
 JOURNAL_SCHEMA = "replication.recovery.clean_point.journal/v1"
-REPORT_SCHEMA = "replication.recovery.clean_point/v1"
+REPORT_SCHEMA = BY_NAME["clean_point"].schema
 PLANNED, JUDGED = "planned", "judged"
 FOUND, NONE_CLEAN, UNDECIDED, NO_POINTS = "found", "no clean point", "undecided", "no point in the window"
 
@@ -341,33 +342,10 @@ def _between(start, end):
     return round(parse_time(end) - parse_time(start), 3)
 
 
-def markdown(report):
-    def cell(text):
-        return str(text).replace("|", "\\|")
-
-    lines = ["# Clean point search of %s: %s" % (report["project"], report["result"].upper()), "",
-             "Window: after %s, at or before %s. %s search%s, %d rounds (at most %d), %d launches." % (
-                 report["window"]["after"] or "the oldest point", report["window"]["before"],
-                 "Consistent" if report["consistent"] else "Per-machine",
-                 " by file search" if report["mode"] == "files" else "", len(report["rounds"]), report["rounds_at_most"], report["launches"]), ""]
-    if report["consistent"]:
-        lines.extend(["Newest common clean moment: %s." % (report["common_moment"] or "none"), ""])
-    lines.extend(["| Machine | Result | Clean point | Newest failed | Data given up | Tested |", "|---|---|---|---|---|---|"])
-    for machine in report["machines"]:
-        lines.append("| %s | %s | %s | %s | %s | %s |" % (
-            cell(machine["name"]), cell(machine["status"]), (machine["clean_point"] or {}).get("date_time") or "-",
-            (machine["newest_failed"] or {}).get("date_time") or "-", spoken(machine["data_loss_seconds"], days=True),
-            ", ".join("%s %s" % (test["point_in_time"]["date_time"], "passed" if test["passed"] else "FAILED" if test["passed"] is False else "?")
-                      for test in machine["tested"]) or "-"))
-    if report["failures"]:
-        lines.extend(["", "## Not found", ""] + ["- %s" % failure for failure in report["failures"]])
-    return "\n".join(lines) + "\n"
-
-
 def write_report(report, directory, name, began):
     """The report's files (JSON, JUnit XML, Markdown), as _report.write_run writes a run's: their paths."""
     report["run_began"] = began
-    return write_run(directory, name, began, [(".json", report), (".junit.xml", lambda r: junit(r, "clean_point")), (".md", markdown)])
+    return write_run(directory, name, began, [(".json", report), (".junit.xml", lambda r: junit(r, "clean_point")), (".md", clean_point_markdown)])
 
 
 def clean_points_of(path, project=None):

@@ -29,13 +29,10 @@ from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
-from ansible_collections.replication.recovery.plugins.module_utils._domain import active, iso_time
-from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter
-from ansible_collections.replication.recovery.plugins.plugin_utils import _proof
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import write_json
-from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
-from ansible_collections.replication.recovery.plugins.module_utils._words import reasons, shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
 
 display = Display()
 
@@ -45,8 +42,6 @@ CHECKED = "checked"
 # the environment themselves).
 CONNECTION_OPTIONS = dict((name, dict(type=spec["type"], no_log=spec.get("no_log", False))) for name, spec in CONNECTION_ARGUMENT_SPEC.items())
 RUN_OPTIONS = dict(run=dict(type="str", required=True))
-# What the report says of a machine an earlier run switched to the test network for the launch this run adopted.
-SWITCHED_EARLIER = "switched by an earlier run"
 # A task outside the steps that stopped the run (the user's tasks, a check of the playbook's own).
 STOPPED_OPTION = dict(type="dict", options=dict(task=dict(type="str"), message=dict(type="str")))
 
@@ -206,83 +201,6 @@ class RunbookStep(ActionBase):
     def warn(self, message):
         """A warning of the run, shown as Ansible shows its warnings."""
         display.warning("%s: %s" % (self.task_vars.get("inventory_hostname", "localhost"), message))
-
-    # -- reads shared by several steps -----------------------------------------------------------
-
-    def judged_proofs(self, project, machines, proofs, until, ignore_events=()):
-        """Each of ``machines`` of ``project`` judged by plugin_utils._proof against its ``proofs`` (_proof.proofs_of): one
-        read of the project's audit log, from the oldest proof on to ``until`` (the service's time the machines were read)."""
-        since = _proof.audit_since(machines, proofs)
-        audit = self.service("service_audit_log_info", project=project["id"], since=since, until=until)["entries"] if since else []
-        return _proof.judge(machines, proofs, audit, ignore_events)
-
-    def machines_now(self, names=None, targets=False):
-        """The run's machines (or ``names``) as the service shows them now, with their replication and,
-        when asked, their target machines."""
-        return self.service("service_machine_info", project=self.record["project_id"], machines=names,
-                            lag_threshold=self.record["gate"]["lag_threshold"], include_target_machine=targets)
-
-    # -- the test network (see module_utils._test_network) -----------------------------------------
-
-    def switch_to_test_network(self, names):
-        """Switch the blueprints of ``names`` to the run's test network before their launch; stop the step, before
-        anything is launched, when one of them cannot be switched. Answers the module's diff (for --diff)."""
-        net = self.record.test_network
-        # Only the overrides of these machines: the preflight checked that every one names a machine of the project.
-        network = dict((option, value) for option, value in net["network"].items() if option != "machines")
-        overrides = dict((name, given) for name, given in (net["network"].get("machines") or {}).items() if name in names)
-        if overrides:
-            network["machines"] = overrides
-        switched = self.service("service_test_network", project=self.record["project_id"], state="switched", machines=names, network=network)
-        if switched["refused"]:
-            raise StepFailed("The test network could not be set for %d of %d machines, and nothing of them was launched: %s." % (
-                len(switched["refused"]), len(names), reasons(switched["refused"])))
-        net["tested_in"].update(switched["switched"])
-        for name in switched["still_switched"]:
-            net["tested_in"].setdefault(name, SWITCHED_EARLIER)
-        if switched["switched"]:
-            self.say("%s %d blueprints to the test network: %s." % (
-                "Would switch" if self.check_mode else "Switched", len(switched["switched"]), shown(sorted(switched["switched"]))))
-        return switched.get("diff")
-
-    def put_back_blueprints(self, names):
-        """Put the switched blueprints of ``names`` back as they were; record what was put back, and what was
-        left because somebody changed it since the switch. Answers the module's result."""
-        net = self.record.test_network
-        result = self.service("service_test_network", project=self.record["project_id"], state="restored", machines=names)
-        net["restored"] = sorted(set(net["restored"]) | set(result["restored"]))
-        net["refused"].update(result["refused"])
-        if result["restored"]:
-            self.say("%s %d blueprints as they were before the test network: %s." % (
-                "Would put back" if self.check_mode else "Put back", len(result["restored"]), shown(result["restored"])))
-        if result["refused"]:
-            self.say("Not put back, changed by somebody else since the switch (left as they set it): %s." % reasons(result["refused"]))
-        return result
-
-    def follow(self, job, label, timeout):
-        """Follow a job to its end, a line of progress every progress interval. Answers the job as it
-        ended; stops the step when it did not end within ``timeout`` seconds (it goes on in the service)."""
-        settings = self.record.settings
-        # Each look waits in service_job_info, up to the progress interval: no sleep of the step's own between looks.
-        poll = Poll(timeout, interval=0)
-        progress = {}
-
-        def look():
-            looked = self.service("service_job_info", project=self.record["project_id"], job=job["id"], wait=True,
-                                  return_after=min(settings["progress_interval"], poll.left()), wait_timeout=int(poll.left()) + 300,
-                                  poll_interval=settings["poll_interval"], progress=True)
-            progress.update(looked["progress"])
-            return looked["job"]
-
-        ended = Waiter("the %s ended" % label, look=look, done=lambda looked: not active(looked), said=lambda looked: (
-            "%s %s %s: %d of %d machines done, %d running, %d failed." % (
-                label[0].upper() + label[1:], looked["id"], looked["status"], progress["done"], progress["machines"], progress["running"],
-                progress["failed"])))
-        job, done = poll.until(ended, value=job, progress_every=0, say=self.say)
-        if not done:
-            raise StepFailed("The %s %s did not end within %s seconds; it is %s and goes on in the service." % (
-                label, job["id"], timeout, job["status"]))
-        return job
 
 
 def trimmed_job(job, names=None):

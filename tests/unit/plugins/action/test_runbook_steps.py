@@ -216,8 +216,8 @@ def test_a_blueprint_naming_what_the_region_lacks_stops_the_run_before_launching
     checks = dict((m["name"], dict((c["name"], c["status"]) for c in m["checks"])) for m in report["machines"])
     assert checks["web-1"]["launch settings"] == "failed" and checks["db-1"]["launch settings"] == "passed"
     run = begin(tmp_path)
-    read(run, [machine("web-1"), machine("db-1")], launch_settings=dict(SETTINGS_HOLD, unchecked={"db-1": ["disk type SSD (the service gives "
-                                                                                                       "no region's disk types)"]}))
+    unchecked = {"db-1": ["disk type SSD (the service gives no region's disk types)"]}
+    read(run, [machine("web-1"), machine("db-1")], launch_settings=dict(SETTINGS_HOLD, unchecked=unchecked))
     written = step(runbook_report, Modules(), run=run, session="s3ss10n", report_dir=str(tmp_path / "unchecked"))
     with open(written["outcome"]["report"]["json"]) as stream:
         messages = dict((m["name"], dict((c["name"], c["message"]) for c in m["checks"])) for m in json.load(stream)["machines"])

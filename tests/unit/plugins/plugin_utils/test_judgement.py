@@ -10,7 +10,7 @@ import re
 import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
-    Refused, blocking_machines, earlier_run, health_gate, hosts_of, service_view, take_part, wave_failure)
+    Refused, blocking_machines, earlier_run, health_gate, service_view, take_part, wave_failure)
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_groups
 
 T0 = "2026-11-22T10:00:00+00:00"
@@ -382,6 +382,7 @@ def test_machines_of_a_dr_test_that_is_up_block_a_failover_and_nothing_else_does
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_point_policy  # noqa: E402
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (  # noqa: E402
     later_than_now, pin_points, production_machines, replace_token, standing, thinned)
+from ansible_collections.replication.recovery.plugins.plugin_utils._hosts import hosts_of
 
 
 def marked(found, *tags):

@@ -11,7 +11,10 @@ import threading
 import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import (
-    LedgerError, append, digest, entry_files, html, markdown, percentile, rto_forecast, summary, verify)
+    LedgerError, append, digest, entry_files, rto_forecast, summary, verify)
+from ansible_collections.replication.recovery.plugins.plugin_utils._page import evidence_page as html
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import evidence_markdown as markdown
+from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
 
 
 def dr_test(project, started, rtos, passed=True, rto_target=240, rpo=60):

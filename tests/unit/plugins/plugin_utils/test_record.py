@@ -84,9 +84,9 @@ def test_a_step_that_reads_an_undeclared_member_fails(tmp_path):
 # -- every member the steps' code names ------------------------------------------------------------------------------
 
 def _is_record(node):
-    """``record`` or ``self.record``."""
+    """``record``, or a step's: ``self.record``, ``step.record``."""
     return (isinstance(node, ast.Name) and node.id == "record") or (
-        isinstance(node, ast.Attribute) and node.attr == "record" and isinstance(node.value, ast.Name) and node.value.id == "self")
+        isinstance(node, ast.Attribute) and node.attr == "record" and isinstance(node.value, ast.Name) and node.value.id in ("self", "step"))
 
 
 def _text(node):
@@ -99,7 +99,7 @@ ACCESSORS = dict(settings="settings", test_network="test_network", wave="waves")
 
 def members_named(tree):
     """The members of the run's record that code names: ``record["x"]``, ``record.get("x")`` (setdefault, pop),
-    ``record.update(x=...)``, ``"x" in record``, and the accessors; on ``record`` or ``self.record``."""
+    ``record.update(x=...)``, ``"x" in record``, and the accessors; on ``record``, ``self.record`` or ``step.record``."""
     named = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Subscript) and _is_record(node.value):
@@ -141,5 +141,5 @@ def test_every_member_the_steps_name_is_declared_and_every_declared_one_is_used(
 
 def test_the_scan_finds_each_way_of_naming_a_member():
     code = ast.parse('record["a"]\nrecord.get("b")\nself.record.setdefault("c", [])\nrecord.update(d=1)\n"e" in record\n'
-                     'self.record.pop("f")\nother["g"]\nrecord.settings["h"]\nself.record.wave(2)\n')
-    assert members_named(code) == {"a", "b", "c", "d", "e", "f", "settings", "waves"}
+                     'self.record.pop("f")\nother["g"]\nrecord.settings["h"]\nself.record.wave(2)\nstep.record["i"]\n')
+    assert members_named(code) == {"a", "b", "c", "d", "e", "f", "settings", "waves", "i"}

@@ -1,0 +1,43 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""What a step follows in the service while a run goes on: a job to its end, with progress, and the run's machines as
+the service shows them now. Functions of the step (plugin_utils._step.RunbookStep) that runs them."""
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import active
+from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed
+
+
+def follow(step, job, label, timeout):
+    """Follow a job to its end, a line of progress every progress interval. Answers the job as it
+    ended; stops the step when it did not end within ``timeout`` seconds (it goes on in the service)."""
+    settings = step.record.settings
+    # Each look waits in service_job_info, up to the progress interval: no sleep of the step's own between looks.
+    poll = Poll(timeout, interval=0)
+    progress = {}
+
+    def look():
+        looked = step.service("service_job_info", project=step.record["project_id"], job=job["id"], wait=True,
+                              return_after=min(settings["progress_interval"], poll.left()), wait_timeout=int(poll.left()) + 300,
+                              poll_interval=settings["poll_interval"], progress=True)
+        progress.update(looked["progress"])
+        return looked["job"]
+
+    ended = Waiter("the %s ended" % label, look=look, done=lambda looked: not active(looked), said=lambda looked: (
+        "%s %s %s: %d of %d machines done, %d running, %d failed." % (
+            label[0].upper() + label[1:], looked["id"], looked["status"], progress["done"], progress["machines"], progress["running"],
+            progress["failed"])))
+    job, done = poll.until(ended, value=job, progress_every=0, say=step.say)
+    if not done:
+        raise StepFailed("The %s %s did not end within %s seconds; it is %s and goes on in the service." % (
+            label, job["id"], timeout, job["status"]))
+    return job
+
+
+def machines_now(step, names=None, targets=False):
+    """The run's machines (or ``names``) as the service shows them now, with their replication and,
+    when asked, their target machines."""
+    return step.service("service_machine_info", project=step.record["project_id"], machines=names,
+                        lag_threshold=step.record["gate"]["lag_threshold"], include_target_machine=targets)
