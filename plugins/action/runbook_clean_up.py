@@ -17,6 +17,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._words import
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
 from ansible_collections.replication.recovery.plugins.plugin_utils._switching import put_back_blueprints
 from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
+from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
 
 
 class ActionModule(RunbookStep):
@@ -61,7 +62,7 @@ class ActionModule(RunbookStep):
                                  shown(sorted(others)), "has a" if len(others) == 1 else "have", kind, "" if len(others) == 1 else "s",
                                  "s" if len(others) == 1 else "", "; ".join("%s: %s" % (name, standing(entry)) for name, entry in sorted(others.items()))))
         drills = sorted(production)
-        self.record = dict(project_id=listed["project"]["id"], settings=settings)
+        self.record = as_record(dict(project_id=listed["project"]["id"], settings=settings))
         try:
             removed = self.clean_up(listed["project"]["id"], None, kind, settings, chosen=[production[name]["replica"] for name in drills],
                                     production=[production[name]["replica"] for name in drills]) if drills else dict(removed=[], kept=[], job=None)
@@ -158,7 +159,7 @@ class ActionModule(RunbookStep):
         if self.record is not None:
             return follow(self, job, "cleanup job", settings["cleanup_timeout"])
         # Without a run there is no record to take the project's ID and intervals from.
-        self.record = dict(project_id=project, settings=settings)
+        self.record = as_record(dict(project_id=project, settings=settings))
         try:
             return follow(self, job, "cleanup job", settings["cleanup_timeout"])
         finally:

@@ -982,6 +982,19 @@ def test_a_cleanup_on_its_own_refuses_production_and_removes_a_drill(tmp_path):
     assert modules.called("service_machine_tags")[0]["state"] == "absent"
 
 
+def test_a_cleanup_on_its_own_follows_its_job_to_the_end_and_proves_it(tmp_path):
+    running = job("c1", ["web-1", "db-1"], job_type="CLEANUP", status="STARTED", ended=None)
+    progress = {"done": 2, "machines": 2, "running": 0, "failed": 0}
+    modules = Modules(service_replica_cleanup={"removed": ["web-1-target", "db-1-target"], "removed_machines": ["web-1", "db-1"], "job": running},
+                      service_job_info={"job": dict(running, status="COMPLETED", endDateTime=T1), "progress": progress},
+                      service_machine_info=lambda args: read_answer([machine("web-1"), machine("db-1")], args))
+    result = step(runbook_clean_up, modules, project="production", launch_type="test", poll_interval=1, progress_interval=1)
+    assert not result.get("failed") and result["removed"] == ["web-1", "db-1"]
+    assert result["job"] == {"id": "c1", "status": "COMPLETED", "created": T0, "ended": T1}
+    [followed] = modules.called("service_job_info")
+    assert followed["project"] == "production" and followed["job"] == "c1" and followed["poll_interval"] == 1
+
+
 @pytest.mark.parametrize("strict", [False, True])
 def test_a_pinned_point_thinned_out_before_its_wave_is_replaced_or_stops_a_strict_run(tmp_path, strict):
     run = failover(tmp_path, waves="db-1; web-1", points_strict=strict)
