@@ -6,17 +6,26 @@
 checks play reads (docs/developing.md)."""
 
 
+# The host variables of the DR test's launched machines by their older, documented names (deprecated): the same values.
+OLDER_NAMES = dict(dr_test=("project", "wave", "source_name", "source_id", "public_ips", "target", "target_id", "cloud_id", "launch_type"))
+
+
 def hosts_of(record, names, run_host="localhost"):
     """The inventory hosts of launched machines, as ``add_host`` takes them.
 
     A host is named ``<host prefix><project>/<machine>``: machine names have no ``/``, so hosts of
-    several projects never collide. Its variables carry the runbook's prefix (``dr_test_`` for the
-    DR test). Machines that run, as the service sees them, also join ``<group>_to_check`` and
-    ``<group>_wave_<n>_to_check`` when the run has checks of the user's, for the play that runs them.
+    several projects never collide. Its variables are the same for every runbook: ``runbook`` (its name),
+    ``runbook_project``, ``runbook_run_host`` (the host that stands for the project), ``runbook_wave``,
+    ``runbook_source_name``, ``runbook_source_id``, ``runbook_public_ips``, ``runbook_target`` (the target machine
+    as the service shows it), ``runbook_target_id``, ``runbook_cloud_id``, ``runbook_launch_type``; the DR test's
+    hosts also carry them by their older names (OLDER_NAMES). Machines that run, as the service sees them, also
+    join ``<group>_to_check`` and ``<group>_wave_<n>_to_check`` when the run has checks of the user's, for the play
+    that runs them, and carry ``runbook_checks_tasks``, ``runbook_checks_name`` and ``runbook_checked_dir``.
     """
     settings = record["settings"]
-    prefix, group = record["runbook"] + "_", settings["group"]
+    group = settings["group"]
     checks = settings.get("checks_tasks")
+    older = OLDER_NAMES.get(record["runbook"], ())
     hosts = []
     for name in names:
         seen, launched = record["view"].get(name), record["launched"].get(name)
@@ -24,17 +33,15 @@ def hosts_of(record, names, run_host="localhost"):
             continue
         wave = record.get("round") or launched["wave"]  # a search's one wave a round: its groups carry the round
         to_check = bool(checks) and seen["running"]
-        host = {
-            "name": "%s%s/%s" % (settings["host_prefix"], record["project"], name),
-            "groups": [group, "%s_wave_%d" % (group, wave)] + (["%s_to_check" % group, "%s_wave_%d_to_check" % (group, wave)] if to_check else []),
-            prefix + "project": record["project"], prefix + "run_host": run_host, prefix + "wave": wave,
-            prefix + "source_name": name, prefix + "source_id": seen["id"], prefix + "public_ips": seen["public_ips"],
-            prefix + "target": launched["target"], prefix + "target_id": seen["target_id"], prefix + "cloud_id": seen["cloud_id"],
-            prefix + "launch_type": record["launch_type"], "runbook_prefix": prefix,
-        }
+        facts = dict(project=record["project"], run_host=run_host, wave=wave, source_name=name, source_id=seen["id"],
+                     public_ips=seen["public_ips"], target=launched["target"], target_id=seen["target_id"], cloud_id=seen["cloud_id"],
+                     launch_type=record["launch_type"])
         if to_check:
-            host.update({prefix + "checks_tasks": checks, prefix + "checks_name": settings["checks_name"],
-                         prefix + "checked_dir": record["checked_dir"]})
+            facts.update(checks_tasks=checks, checks_name=settings["checks_name"], checked_dir=record["checked_dir"])
+        host = dict(("runbook_" + key, value) for key, value in facts.items())
+        host.update((record["runbook"] + "_" + key, facts[key]) for key in older)
+        host.update(name="%s%s/%s" % (settings["host_prefix"], record["project"], name), runbook=record["runbook"],
+                    groups=[group, "%s_wave_%d" % (group, wave)] + (["%s_to_check" % group, "%s_wave_%d_to_check" % (group, wave)] if to_check else []))
         if seen["public_ips"]:
             host["ansible_host"] = seen["public_ips"][0]
         hosts.append(host)

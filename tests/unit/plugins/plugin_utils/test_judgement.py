@@ -336,10 +336,16 @@ def test_launched_machines_become_hosts_named_after_project_and_machine():
     assert web["groups"] == ["dr_test_machines", "dr_test_machines_wave_1", "dr_test_machines_to_check", "dr_test_machines_wave_1_to_check"]
     assert db["groups"] == ["dr_test_machines", "dr_test_machines_wave_1"]  # it does not run: nothing to check
     assert web["ansible_host"] == "203.0.113.9" and "ansible_host" not in db
-    assert web["dr_test_checks_tasks"] == "/checks/smoke.yml" and web["dr_test_checked_dir"] == "/tmp/run/checked"
-    assert "dr_test_checks_tasks" not in db
-    assert web["dr_test_run_host"] == "proj-a" and web["dr_test_source_id"] == "web-1-id" and web["dr_test_wave"] == 1
-    assert web["dr_test_target"]["machineCloudId"] == "i-web-1"
+    assert web["runbook_checks_tasks"] == "/checks/smoke.yml" and web["runbook_checked_dir"] == "/tmp/run/checked"
+    assert "runbook_checks_tasks" not in db and web["runbook"] == "dr_test"
+    assert web["runbook_run_host"] == "proj-a" and web["runbook_source_id"] == "web-1-id" and web["runbook_wave"] == 1
+    assert web["runbook_target"]["machineCloudId"] == "i-web-1"
+    # The DR test's documented older names, the same values; no older name of what was never documented.
+    assert all(web["dr_test_" + key] == web["runbook_" + key] for key in ("project", "wave", "source_name", "source_id", "public_ips", "target",
+                                                                         "target_id", "cloud_id", "launch_type"))
+    assert "dr_test_checks_tasks" not in web and "dr_test_run_host" not in web
+    failover = hosts_of(run_record(runbook="failover"), ["web-1"])[0]
+    assert failover["runbook_source_name"] == "web-1" and not [key for key in failover if key.startswith("failover_")]
 
 
 def test_without_checks_of_the_users_no_host_is_to_check():

@@ -14,7 +14,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._judgement im
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
     failure_message, junit, markdown, plan_markdown, plan_of, report_of, write)
 
-SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "dr_test", "files", "report.schema.json")
+SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "runbook", "files", "report.schema.json")
 with open(SCHEMA_PATH) as schema_file:
     SCHEMA = json.load(schema_file)
 SCHEMA_NAME = "replication.recovery.dr_test/v1"
