@@ -75,6 +75,14 @@ class ActionModule(RunbookStep):
         **dict((name, dict(type="raw", default=default)) for name, default, unused in DURATIONS)
     )
 
+    def run(self, tmp=None, task_vars=None):
+        # The options gathered in one mapping (inputs: a runbook role's variables, as the engine passes them) are taken
+        # as if each were given on its own; one given on its own as well wins. An unknown one is refused by name.
+        inputs = self._task.args.get("inputs")
+        if isinstance(inputs, dict):
+            self._task.args = dict(inputs, **dict((key, value) for key, value in self._task.args.items() if key != "inputs"))
+        return super(ActionModule, self).run(tmp, task_vars)
+
     def step(self, args):
         try:
             record, problem = self.new_record(args), None

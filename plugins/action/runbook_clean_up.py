@@ -7,7 +7,7 @@ machines - follow the cleanup job with progress, and prove it: read the machines
 when one still has a target machine. Documented in plugins/modules/runbook_clean_up.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_TYPES, PRODUCTION_KINDS, kind_of, parse_flag, parse_list
-from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
+from ansible_collections.replication.recovery.plugins.module_utils._machines import has_targets_of, launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, RECOVERED
 from ansible_collections.replication.recovery.plugins.module_utils._wait import WAIT_OPTIONS
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import production_machines, standing
@@ -168,6 +168,6 @@ class ActionModule(RunbookStep):
     def prove_gone(self, project, machines, kind):
         """Nothing of the kind is left on the machines: read them again."""
         now = self.service("service_machine_info", project=project, machines=machines)
-        left = [machine["name"] for machine in now["machines"] if machine.get("replica") and launch_type_of_replica(machine) == kind]
+        left = [machine["name"] for machine in now["machines"] if has_targets_of(machine, kind)]
         if left:
             raise StepFailed("After the cleanup, %d machines still have a %s machine: %s." % (len(left), kind, shown(left)))

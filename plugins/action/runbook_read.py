@@ -6,7 +6,7 @@
 which waves, whether they are ready, and what an earlier run left. Documented in
 plugins/modules/runbook_read.py."""
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import TEST_NETWORK_OPTIONS, moment_said, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import RESTORE, TEST_NETWORK_OPTIONS, moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, marks_of
 from ansible_collections.replication.recovery.plugins.module_utils._words import joined, sentences, shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
@@ -35,7 +35,9 @@ class ActionModule(RunbookStep):
         # are gone, and a rerun would launch its wave a second time.
         jobs = self.service("service_job_info", project=record["project"], limit=JOBS_READ)["jobs"]
         view = self.service("service_machine_info", project=record["project"], lag_threshold=record["gate"]["lag_threshold"],
-                            prove_launch_settings=record["launch_settings"]["check"] or bool(record.test_network["network"]))
+                            prove_launch_settings=record["launch_settings"]["check"] or bool(record.test_network["network"]),
+                            # What an earlier restore test left is traced by its restore servers' creation: read those too.
+                            include_restore_servers=record["kind"] == RESTORE)
         record.update(project_id=view["project"]["id"], started=view["service_time"])
         future = later_than_now(record["policy"], parse_time(view["service_time"]))
         if future:

@@ -10,7 +10,7 @@ roles/health/files/report.schema.json."""
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_flag, parse_list, parse_number, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_flag, parse_list, parse_number, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import last_tested
 from ansible_collections.replication.recovery.plugins.plugin_utils import _judgement, _proof
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, check_of
@@ -52,24 +52,44 @@ def _machine(machine, now, states, max_lag, max_backlog, tested_within, proof, r
                 proof=dict(status=proof["status"], proven=proof["proven"], changes=proof["changes"]) if proof else None)
 
 
+def _backups(project, machines, now, evidence, within_days):
+    """A backup project's last backup (its machines' newest consistent moment: no read of its own) and last verified restore
+    (the ledger's newest passing restore test), and a failure when it was not verified within ``within_days``."""
+    backed_up = [parse_time(machine["replicationInfo"]["lastConsistencyDateTime"]) for machine in machines
+                 if (machine.get("replicationInfo") or {}).get("lastConsistencyDateTime")]
+    verified = (evidence or {}).get("last_verified")
+    days = int((now - parse_time(verified["time"])) // DAY) if verified and verified.get("time") else None
+    backup = dict(last_backed_up=iso_time(max(backed_up)) if backed_up else None, last_verified=verified and verified.get("time"),
+                  verified_days_ago=days)
+    failure = None
+    if within_days is not None and (days is None or days > within_days):
+        failure = "%s: backups: %s, not within %s days (restore_test)" % (
+            project["name"], "a restore was never verified" if days is None else "restores last verified %d days ago" % days, within_days)
+    return backup, failure
+
+
 def fleet_health(projects, service_time, states=("continuous",), max_lag=None, max_backlog=None, tested_within_days=None,
-                 exclude_stopped=True, rto_forecasts=None, proofs=None, require_proven=False):
+                 exclude_stopped=True, rto_forecasts=None, proofs=None, require_proven=False, restore_verified_within_days=None):
     """The health report of a fleet: the C(projects) of service_project_info with C(machines=true). With
     C(rto_forecasts) (the C(projects) of ledger_evidence), each project's RTO forecast, and a failure for each project
-    whose forecast misses its RTO target. With C(proofs) (the C(projects) of ledger_proof_info), each machine's proof:
-    proven, changed since last proven (with the changes) or never proven; a failure when not proven if C(require_proven)."""
+    whose forecast misses its RTO target; and each backup project's last verified restore, failing one not verified within
+    C(restore_verified_within_days) when it is given. With C(proofs) (the C(projects) of ledger_proof_info), each machine's
+    proof: proven, changed since last proven (with the changes) or never proven; a failure when not proven if
+    C(require_proven)."""
     if not isinstance(projects, list) or not service_time:
         raise AnsibleFilterError("fleet_health expects the projects of service_project_info with machines=true, and its service_time.")
     try:
         states = parse_list(states, "states") or ["continuous"]
         max_lag, max_backlog = parse_number(max_lag, "max_lag"), parse_number(max_backlog, "max_backlog")
         tested_within = parse_number(tested_within_days, "tested_within_days")
+        verified_within = parse_number(restore_verified_within_days, "restore_verified_within_days")
         stopped_out = parse_flag(exclude_stopped, "exclude_stopped", default=True)
         require_proven = parse_flag(require_proven, "require_proven")
     except ValueError as error:
         raise AnsibleFilterError("fleet_health: %s." % error)
     now = parse_time(service_time)
-    forecasts = dict((project.get("name"), project.get("rto_forecast")) for project in rto_forecasts or [] if isinstance(project, dict))
+    evidence = dict((project.get("name"), project) for project in rto_forecasts or [] if isinstance(project, dict))
+    forecasts = dict((name, project.get("rto_forecast")) for name, project in evidence.items())
     proven = dict((project.get("id"), dict((machine["id"], machine) for machine in project.get("machines") or []))
                   for project in proofs or [] if isinstance(project, dict))
     report_projects, failures, excluded = [], [], []
@@ -90,8 +110,12 @@ def fleet_health(projects, service_time, states=("continuous",), max_lag=None, m
             failures.append("%s: RTO forecast: a full recovery would take %s s (the slowest machine's 90th percentile over its recent "
                             "passing runs in the ledger), over the target of %s s" % (project["name"], forecast["p90_seconds"],
                                                                                       forecast["target_seconds"]))
-        report_projects.append(dict(name=project["name"], id=project["id"], passed=all(m["passed"] for m in machines) and not missed,
-                                    machines=machines, rto_forecast=forecast))
+        backup, unverified = _backups(project, [m for m in project.get("machines", []) if not (stopped_out and m.get("replicationStatus") == "STOPPED")],
+                                      now, evidence.get(project["name"]), verified_within) if project.get("type") == "BACKUP" else (None, None)
+        if unverified:
+            failures.append(unverified)
+        report_projects.append(dict(name=project["name"], id=project["id"], passed=all(m["passed"] for m in machines) and not missed and not unverified,
+                                    machines=machines, rto_forecast=forecast, **(dict(backup=backup) if backup else {})))
     checked = [machine for project in report_projects for machine in project["machines"]]
     return dict(
         schema=REPORT_SCHEMA,
@@ -99,7 +123,7 @@ def fleet_health(projects, service_time, states=("continuous",), max_lag=None, m
         result=FAILED if failures else PASSED,
         failures=failures,
         thresholds=dict(states=list(states), max_lag_seconds=max_lag, max_backlog_bytes=max_backlog, tested_within_days=tested_within,
-                        require_proven=require_proven),
+                        require_proven=require_proven, restore_verified_within_days=verified_within),
         proofs_from=(proofs[0].get("source") if proofs and isinstance(proofs[0], dict) else None),
         counts=dict(projects=len(report_projects), machines=len(checked), passed=sum(1 for m in checked if m["passed"]),
                     failed=sum(1 for m in checked if not m["passed"]), excluded=len(excluded),

@@ -422,6 +422,13 @@ class ServiceModule(AnsibleModule):
         """The machine's target machine, read once per run (the service has no list of them)."""
         return self.lookup("target_machine", machine["replica"], project=project)
 
+    def restore_servers(self, project, machine):
+        """The machine's restore servers as the service describes them, oldest first: each read once per run, those of every
+        machine a few at a time (the service has no list of them); one gone meanwhile is left out."""
+        self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], server) for server in machine.get("restoreServers") or []])
+        servers = [self.lookup("target_machine", server, required=False, project=project) for server in machine.get("restoreServers") or []]
+        return sorted((server for server in servers if server), key=lambda server: server.get("cloudEndureCreationDateTime") or "")
+
     def points_in_time(self, project, machine):
         """The machine's points in time, newest first (the service lists them oldest first)."""
         return list(reversed(self.list(self.points_path(project, machine))))

@@ -20,24 +20,31 @@ from datetime import datetime, timezone
 
 # -- launches and jobs ----------------------------------------------------------------------------
 
-LAUNCH_TYPES = ("test", "recovery", "cutover", "debug")
-# The kind of target machine each launch type makes: a debug launch makes test machines.
+LAUNCH_TYPES = ("test", "recovery", "cutover", "debug", "restore")
+# The kind of target machine each launch type makes: a debug launch makes test machines; a restore launch, restore servers
+# of a backup project (a machine's restoreServers, beside its one target machine, its replica).
 KINDS = ("test", "recovery", "cutover")
+RESTORE = "restore"
 # The kinds that run production once launched: no runbook replaces or removes one it did not launch itself (or adopt
 # from a stopped run of its own), unless the operator named it and confirmed it.
 PRODUCTION_KINDS = ("recovery", "cutover")
-_KIND_OF = {"test": "test", "debug": "test", "recovery": "recovery", "cutover": "cutover"}
+_KIND_OF = {"test": "test", "debug": "test", "recovery": "recovery", "cutover": "cutover", RESTORE: RESTORE}
 
 # The job a launch of each kind runs as, and the job a recovery plan runs as in each mode.
-LAUNCH_JOBS = {"test": "TEST_LAUNCH", "recovery": "RECOVERY_LAUNCH", "cutover": "CUTOVER_LAUNCH"}
+LAUNCH_JOBS = {"test": "TEST_LAUNCH", "recovery": "RECOVERY_LAUNCH", "cutover": "CUTOVER_LAUNCH", RESTORE: "RESTORE_LAUNCH"}
+# Where each kind is launched; the interface's body of a restore launch is a launch's, and it does not say which launchType a
+# restore server takes: the collection sends TEST (docs/wire.md).
+LAUNCH_PATHS = {RESTORE: "launchRestoreServers"}
+LAUNCH_PATH = "launchMachines"
 PLAN_MODES = ("test", "recovery", "cutover", "cleanup")
 PLAN_JOBS = {"test": "RECOVERY_PLAN_TEST", "recovery": "RECOVERY_PLAN_RECOVERY", "cutover": "RECOVERY_PLAN_CUTOVER",
              "cleanup": "RECOVERY_PLAN_CLEANUP"}
 CLEANUP_JOB = "CLEANUP"
 FILE_RESTORE_JOB = "FILE_RESTORE"
 CLEANUP_JOBS = (CLEANUP_JOB, PLAN_JOBS["cleanup"])
-LAUNCHING_JOBS = tuple(LAUNCH_JOBS.values()) + tuple(PLAN_JOBS[kind] for kind in KINDS)
-JOB_TYPES = LAUNCHING_JOBS[:3] + ("RESTORE_LAUNCH", CLEANUP_JOB, FILE_RESTORE_JOB, "CONSOLIDATE_VMDKS") + LAUNCHING_JOBS[3:] + (PLAN_JOBS["cleanup"],)
+# The jobs that launch a machine's target machine (its replica): a restore launch adds a restore server instead.
+LAUNCHING_JOBS = tuple(LAUNCH_JOBS[kind] for kind in KINDS) + tuple(PLAN_JOBS[kind] for kind in KINDS)
+JOB_TYPES = LAUNCHING_JOBS[:3] + (LAUNCH_JOBS[RESTORE], CLEANUP_JOB, FILE_RESTORE_JOB, "CONSOLIDATE_VMDKS") + LAUNCHING_JOBS[3:] + (PLAN_JOBS["cleanup"],)
 JOB_STATUSES = ("PENDING", "STARTED", "COMPLETED", "FAILED")
 # The options of a test network (see module_utils._test_network): service_blueprint's, by blueprint member.
 TEST_NETWORK_OPTIONS = dict(
@@ -54,7 +61,7 @@ REPLICATION_STATES = ("initiating", "initial_sync", "continuous", "lagging", "pa
 
 
 def kind_of(launch_type):
-    """The kind of target machine a launch type makes (test, recovery or cutover)."""
+    """The kind of target machine a launch type makes (test, recovery, cutover or restore)."""
     if launch_type not in _KIND_OF:
         raise ValueError("launch type must be one of %s, not %r" % (", ".join(LAUNCH_TYPES), launch_type))
     return _KIND_OF[launch_type]

@@ -6,7 +6,7 @@
 or follow a job; and how far a job is with its machines."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    CLEANUP_JOBS, LAUNCHING_JOBS, LIFE_CYCLE_MEMBERS, PRODUCTION_KINDS, active, kind_of, parse_time)
+    CLEANUP_JOBS, LAUNCH_JOBS, LAUNCHING_JOBS, LIFE_CYCLE_MEMBERS, PRODUCTION_KINDS, RESTORE, active, kind_of, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
 
 
@@ -31,7 +31,11 @@ class TargetMachines:
         self.forget("/projects/%s/replicas/" % project["id"])
 
     def live_target(self, project, machine, launch_type=None):
-        """The machine's target machine, if it is live (and of that launch type); else None."""
+        """The machine's target machine, if it is live (and of that launch type); else None. For a restore launch, its
+        newest restore server."""
+        if launch_type is not None and kind_of(launch_type) == RESTORE:
+            servers = [server for server in self.restore_servers(project, machine) if server.get("machineCloudState") != "terminated"]
+            return servers[-1] if servers else None
         if not machine.get("replica"):
             return None
         if launch_type is not None and launch_type_of_replica(machine) != kind_of(launch_type):
@@ -49,22 +53,23 @@ class TargetMachines:
                 return False
         return True
 
-    def launched(self, project, machines, points=True):
-        """For each machine, its target machine and (unless ``points`` is false: the caller knows them) the date-time of
-        the point it was launched from."""
-        with_target = [machine for machine in machines if machine.get("replica")]
-        self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], machine["replica"]) for machine in with_target],
+    def launched(self, project, machines, points=True, launch_type=None):
+        """For each machine, its target machine (for a restore launch, its newest restore server) and (unless ``points`` is
+        false: the caller knows them) the date-time of the point it was launched from."""
+        restore = launch_type is not None and kind_of(launch_type) == RESTORE
+        targets = [server for machine in machines for server in machine.get("restoreServers") or []] if restore else [
+            machine["replica"] for machine in machines if machine.get("replica")]
+        with_target = [machine for machine in machines if machine.get("restoreServers" if restore else "replica")]
+        self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], target) for target in targets],
                         lists=[self.points_path(project, machine) for machine in with_target] if points else [])
         result = []
         for machine in machines:
             entry = dict(machine_id=machine["id"], machine_name=name_of(machine))
-            if machine.get("replica"):
-                replica = self.target_machine(project, machine)
+            replica = self.live_target(project, machine, launch_type) if restore else (
+                self.target_machine(project, machine) if machine.get("replica") else None)
+            if replica is not None:
                 entry["target_machine"] = replica
-                if not points:
-                    result.append(entry)
-                    continue
-                point = next((p for p in self.points_in_time(project, machine) if p["id"] == replica.get("pointInTime")), None)
+                point = next((p for p in self.points_in_time(project, machine) if p["id"] == replica.get("pointInTime")), None) if points else None
                 if point is not None:
                     entry["point_in_time_date_time"] = point["dateTime"]
             result.append(entry)
@@ -88,8 +93,14 @@ class TargetMachines:
                                    ", ".join("%s %s" % (name_of(machine), _since(machine)) for machine in in_the_way),
                                    "it" if len(in_the_way) == 1 else "them", "it" if len(in_the_way) == 1 else "them"))
 
-    def failed_in(self, job, machines):
-        """The machines a finished job launched nothing for: no target machine launched since it began."""
+    def failed_in(self, job, machines, project=None):
+        """The machines a finished job launched nothing for: no target machine (for a restore launch, no restore server)
+        launched since it began."""
+        if job.get("type") == LAUNCH_JOBS[RESTORE]:
+            began = parse_time(job["creationDateTime"])
+            return [machine for machine in machines if not any(parse_time(server["cloudEndureCreationDateTime"]) >= began
+                                                               for server in self.restore_servers(project, machine)
+                                                               if server.get("cloudEndureCreationDateTime"))]
         return [machine for machine in machines if not launched_since(job, machine)]
 
     def progress(self, project, job):

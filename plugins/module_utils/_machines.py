@@ -8,7 +8,7 @@ The service has no lag or state member: lag is the service's now minus
 ``lastConsistencyDateTime``, and initial sync is done once that member is present.
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import LIFE_CYCLE_MEMBERS, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import LIFE_CYCLE_MEMBERS, RESTORE, parse_time
 
 
 def name_of(machine):
@@ -54,6 +54,25 @@ def launch_type_of_replica(machine):
     life_cycle = machine.get("lifeCycle", {})
     launched = [(parse_time(life_cycle[member]), kind) for kind, member in LIFE_CYCLE_MEMBERS if life_cycle.get(member)]
     return max(launched)[1] if launched else None
+
+
+def has_targets_of(machine, kind):
+    """Whether the machine, as listed, has a live target machine of ``kind``: its replica of that kind, or a restore server."""
+    if kind == RESTORE:
+        return bool(machine.get("restoreServers"))
+    return bool(machine.get("replica")) and launch_type_of_replica(machine) == kind
+
+
+def launched_targets(machine, kind):
+    """The machine's target machines of ``kind`` and when each was launched, newest last: [(ID, date-time)]. A restore
+    server's from the restore servers a reader added to the machine (``restore_servers``, as the service describes them:
+    the machine list names them only); a replica's from the machine's lifeCycle."""
+    if kind == RESTORE:
+        return sorted(((server["id"], server.get("cloudEndureCreationDateTime")) for server in machine.get("restore_servers") or []
+                       if server.get("machineCloudState") != "terminated"), key=lambda target: parse_time(target[1]) if target[1] else 0)
+    if not has_targets_of(machine, kind):
+        return []
+    return [(machine["replica"], (machine.get("lifeCycle") or {}).get(dict(LIFE_CYCLE_MEMBERS)[kind]))]
 
 
 def pick_point(points, at_or_before=None):

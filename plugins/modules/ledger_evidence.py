@@ -89,9 +89,10 @@ head:
   type: str
 projects:
   description:
-    - Per project - C(name), C(machines) (how many the ledger knows), C(never_proven) (their names) and C(rto_forecast)
+    - Per project - C(name), C(machines) (how many the ledger knows), C(never_proven) (their names), C(rto_forecast)
       (C(median_seconds), C(p90_seconds), C(target_seconds), C(meets_target), and per machine C(runs), C(median_seconds),
-      C(p90_seconds)).
+      C(p90_seconds)) and C(last_verified) - a backup project's newest passing restore test (C(time), when it restored, on
+      the service's clock; C(sequence), its entry; C(runbook); C(machines)), or null.
   returned: always
   type: list
   elements: dict

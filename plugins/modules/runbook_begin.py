@@ -78,6 +78,13 @@ options:
   ledger_dir:
     description: The ledger of runs that proves machines, for O(machines=unproven) (C(replication_recovery_ledger_dir)).
     type: path
+  inputs:
+    description:
+      - The options of this module gathered in one mapping - what a runbook role was asked, as the runbook engine
+        (C(roles/runbook)) passes it. Each is taken as if it were given on its own; one given on its own as well wins. A
+        key that is not one of the options is refused, by its name.
+    type: dict
+    version_added: 2.0.0
   recovery_plan:
     description: A recovery plan, by name or ID, to run instead of a plain launch; its machines are the run's.
     type: str

@@ -31,9 +31,14 @@ options:
     description:
       - V(test) for a DR test, V(recovery) for a real failover, V(cutover) for the end of a
         migration, V(debug) for a test launch that runs O(debug_scripts).
+      - V(restore) launches restore servers of a backup project (C(launchRestoreServers)) - beside each machine's target
+        machine, which they leave alone. Its job is a C(RESTORE_LAUNCH); RV(launched) gives each machine's newest restore
+        server. The interface does not say which C(launchType) a restore launch's body takes - the module sends C(TEST).
+        Idempotent as the others - when every machine has a live restore server (from the point asked for), nothing is
+        launched.
       - Recovery and cutover launches make reverse replication possible afterwards.
     type: str
-    choices: [test, recovery, cutover, debug]
+    choices: [test, recovery, cutover, debug, restore]
     default: test
   point_in_time:
     description:
@@ -213,7 +218,8 @@ would_launch:
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
 from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
-from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_JOBS, LAUNCH_TYPES, launch_job_type, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import (
+    LAUNCH_JOBS, LAUNCH_PATH, LAUNCH_PATHS, LAUNCH_TYPES, RESTORE, launch_job_type, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
 
@@ -241,16 +247,18 @@ class LaunchModule(TargetMachines, ServiceModule):
         points = self.chosen_points(project, machines)
         chosen = dict(points_in_time=[dict(machine_id=m["id"], machine_name=name_of(m), point_in_time=points[m["id"]])
                                       for m in machines if m["id"] in points]) if points else {}
+        restore = params["launch_type"] == RESTORE
         if ours is None and not params["force"] and self.all_launched(project, machines, params["launch_type"], points):
-            return dict(chosen, launched=self.launched(project, machines, points=params["check_points"]), would_launch=[])
-        if ours is None:
+            return dict(chosen, launched=self.launched(project, machines, points=params["check_points"], launch_type=params["launch_type"]),
+                        would_launch=[])
+        if ours is None and not restore:  # a restore server is launched beside the machine's target machine, which it leaves alone
             self.refuse_to_replace_production(project, machines)
-        body = dict(launchType=params["launch_type"].upper(),
+        body = dict(launchType="TEST" if restore else params["launch_type"].upper(),
                     items=[dict(machineId=m["id"], **({"pointInTimeId": points[m["id"]]["id"]} if m["id"] in points else {})) for m in machines])
         if params["launch_type"] == "debug" and params["debug_scripts"]:
             body["debugScripts"] = params["debug_scripts"]
-        job = jobs.run(lambda: self.client.post("/projects/%s/launchMachines" % project["id"], body), matches, wait=params["wait"], ours=ours,
-                       failed=self.failed(project, ids))
+        path = "/projects/%s/%s" % (project["id"], LAUNCH_PATHS.get(params["launch_type"], LAUNCH_PATH))
+        job = jobs.run(lambda: self.client.post(path, body), matches, wait=params["wait"], ours=ours, failed=self.failed(project, ids))
         if job is None:
             return dict(chosen, would_launch=[name_of(m) for m in machines])
         return dict(chosen, **(self.outcome(project, job, ids) if params["wait"] else dict(job=job, would_launch=[])))
@@ -258,7 +266,12 @@ class LaunchModule(TargetMachines, ServiceModule):
     def outcome(self, project, job, ids):
         """What the launch job that COMPLETED launched."""
         self.forget_targets(project)
-        return dict(job=job, would_launch=[], launched=self.launched(project, self.resolve_machines(project, ids), points=self.params["check_points"]))
+        return dict(job=job, would_launch=[], launched=self.launched(project, self.resolve_machines(project, ids), points=self.params["check_points"],
+                                                                     launch_type=self.launch_type_of(job)))
+
+    def launch_type_of(self, job):
+        """The launch type of a launch job: the one asked for, or a restore's, whose job says so."""
+        return RESTORE if job.get("type") == LAUNCH_JOBS[RESTORE] else self.params["launch_type"]
 
     def chosen_points(self, project, machines):
         """{machine ID: point} for the points asked for; empty for the latest (the service's default). The
@@ -302,12 +315,12 @@ class LaunchModule(TargetMachines, ServiceModule):
         def fail(job):
             self.forget_targets(project)
             machines = self.resolve_machines(project, ids)
-            failed = [name_of(machine) for machine in self.failed_in(job, machines)]
+            failed = [name_of(machine) for machine in self.failed_in(job, machines, project)]
             lines = " ".join(line["message"] for line in job.get("log", []) if any(name in line["message"] for name in failed))
             self.fail_json(msg="Launch job %s %s for %s: %s" % (job["id"], job["status"], ", ".join(failed) or "the project", lines or log_tail(job, 3)),
                            failed_machines=failed, job=job, would_launch=[],
                            launched=self.launched(project, [machine for machine in machines if name_of(machine) not in failed],
-                                                  points=self.params["check_points"]))
+                                                  points=self.params["check_points"], launch_type=self.launch_type_of(job)))
         return fail
 
 

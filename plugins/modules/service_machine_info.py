@@ -50,6 +50,14 @@ options:
     type: bool
     default: false
     aliases: [include_target]
+  include_restore_servers:
+    description:
+      - Also read each machine's restore servers (a backup project's, launched by C(launchRestoreServers); the machine
+        names them in C(restoreServers)) and return them as RV(machines[].restore_servers).
+      - Costs one request per restore server, a few at a time, since the service has no list of them.
+    type: bool
+    default: false
+    version_added: 2.0.0
   prove_launch_settings:
     description:
       - Also prove the machines' blueprints for the project's target region against what the region offers now,
@@ -135,6 +143,11 @@ machines:
           C(publicIps), C(pointInTime), ...); absent when the machine has none.
       returned: with O(include_target_machine=true)
       type: dict
+    restore_servers:
+      description: The machine's restore servers as the service describes them, oldest first; empty when it has none.
+      returned: with O(include_restore_servers=true)
+      type: list
+      elements: dict
   sample:
     - id: 9db2cf6d-4b41-41b5-8f77-b40af8fa16ff
       name: web-1
@@ -197,6 +210,9 @@ class MachineInfoModule(ServiceModule):
         project = self.project(params["project"])
         now, machines = read_next_to_the_clock(self.client, lambda: self.machines_anew(project, params["machines"]), self.service_now)
         result = []
+        if params["include_restore_servers"]:  # those of every machine, a few at a time
+            self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], server) for machine in machines
+                                  for server in machine.get("restoreServers") or []])
         for machine in machines:
             machine = dict(machine, **replication_facts(machine, now, params["lag_threshold"], params["stale_after"]))
             if params["states"] and machine["replication_state"] not in params["states"]:
@@ -205,6 +221,8 @@ class MachineInfoModule(ServiceModule):
                 continue
             if params["include_target_machine"] and machine.get("replica"):
                 machine["target_machine"] = self.target_machine(project, machine)
+            if params["include_restore_servers"]:
+                machine["restore_servers"] = self.restore_servers(project, machine)
             result.append(machine)
         answer = dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=iso_time(now))
         if params["prove_launch_settings"]:
@@ -231,6 +249,7 @@ def main():
             lag_threshold=dict(type="int", default=600),
             stale_after=dict(type="int", default=900),
             include_target_machine=dict(type="bool", default=False, aliases=["include_target"]),
+            include_restore_servers=dict(type="bool", default=False),
             prove_launch_settings=dict(type="bool", default=False),
         ),
     ).run()

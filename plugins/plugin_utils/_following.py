@@ -5,7 +5,7 @@
 """What a step follows in the service while a run goes on: a job to its end, with progress, and the run's machines as
 the service shows them now. Functions of the step (plugin_utils._step.RunbookStep) that runs them."""
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import active
+from ansible_collections.replication.recovery.plugins.module_utils._domain import RESTORE, active
 from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed
 
@@ -37,7 +37,16 @@ def follow(step, job, label, timeout):
 
 
 def machines_now(step, names=None, targets=False):
-    """The run's machines (or ``names``) as the service shows them now, with their replication and,
-    when asked, their target machines."""
-    return step.service("service_machine_info", project=step.record["project_id"], machines=names,
-                        lag_threshold=step.record["gate"]["lag_threshold"], include_target_machine=targets)
+    """The run's machines (or ``names``) as the service shows them now, with their replication and, when asked, their
+    target machines - for a run of restore servers, the one this run launched of each machine."""
+    record = step.record
+    restore = targets and record.get("kind") == RESTORE
+    looked = step.service("service_machine_info", project=record["project_id"], machines=names, lag_threshold=record["gate"]["lag_threshold"],
+                          include_target_machine=targets and not restore, include_restore_servers=restore)
+    if restore:
+        for machine in looked["machines"]:
+            launched = ((record["launched"].get(machine["name"]) or {}).get("target") or {}).get("id")
+            ours = [server for server in machine.pop("restore_servers") if server["id"] == launched]
+            if ours:
+                machine["target_machine"] = ours[0]
+    return looked

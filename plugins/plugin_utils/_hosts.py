@@ -19,8 +19,8 @@ def hosts_of(record, names, run_host="localhost"):
     ``runbook_source_name``, ``runbook_source_id``, ``runbook_public_ips``, ``runbook_target`` (the target machine
     as the service shows it), ``runbook_target_id``, ``runbook_cloud_id``, ``runbook_launch_type``; the DR test's
     hosts also carry them by their older names (OLDER_NAMES). Machines that run, as the service sees them, also
-    join ``<group>_to_check`` and ``<group>_wave_<n>_to_check`` when the run has checks of the user's, for the play
-    that runs them, and carry ``runbook_checks_tasks``, ``runbook_checks_name`` and ``runbook_checked_dir``.
+    join ``<group>_to_check`` and ``<group>_wave_<n>_to_check`` when the run has checks of the user's - and, for the play
+    that runs them, ``<runbook>_wave_<n>_to_check`` - and carry ``runbook_checks_tasks``, ``runbook_checks_name`` and ``runbook_checked_dir``.
     """
     settings = record["settings"]
     group = settings["group"]
@@ -40,8 +40,10 @@ def hosts_of(record, names, run_host="localhost"):
             facts.update(checks_tasks=checks, checks_name=settings["checks_name"], checked_dir=record["checked_dir"])
         host = dict(("runbook_" + key, value) for key, value in facts.items())
         host.update((record["runbook"] + "_" + key, facts[key]) for key in older)
-        host.update(name="%s%s/%s" % (settings["host_prefix"], record["project"], name), runbook=record["runbook"],
-                    groups=[group, "%s_wave_%d" % (group, wave)] + (["%s_to_check" % group, "%s_wave_%d_to_check" % (group, wave)] if to_check else []))
+        # The checks play of the runbook's wave N runs on <runbook>_wave_N_to_check, whatever the user's group is called.
+        groups = [group, "%s_wave_%d" % (group, wave)] + ([
+            "%s_to_check" % group, "%s_wave_%d_to_check" % (group, wave), "%s_wave_%d_to_check" % (record["runbook"], wave)] if to_check else [])
+        host.update(name="%s%s/%s" % (settings["host_prefix"], record["project"], name), runbook=record["runbook"], groups=list(dict.fromkeys(groups)))
         if seen["public_ips"]:
             host["ansible_host"] = seen["public_ips"][0]
         hosts.append(host)

@@ -12,9 +12,9 @@ import hashlib
 import json
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    BEFORE, CLEANUP_JOBS, LIFE_CYCLE_MEMBERS, POINT, PRODUCTION_KINDS, active, kind_of, launch_job_type, moment_said, parse_flag, parse_groups,
+    BEFORE, CLEANUP_JOBS, KINDS, LIFE_CYCLE_MEMBERS, POINT, PRODUCTION_KINDS, active, kind_of, launch_job_type, moment_said, parse_flag, parse_groups,
     parse_list, parse_number, parse_time)
-from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
+from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, launched_targets, name_of
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, RECOVERED, marks_of
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 
@@ -183,17 +183,19 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
 
     cleanups = [job for job in jobs if ours(job, CLEANUP_JOBS)]
     last_cleanup = parse_time(cleanups[0]["creationDateTime"]) if cleanups and not keeps else None
-    launching = [job for job in jobs if job.get("type") in (own_launch, launch_job_type(kind), launch_job_type(kind, plan=True))]
+    launching = [job for job in jobs if job.get("type") in (own_launch, launch_job_type(kind)) + (
+        (launch_job_type(kind, plan=True),) if kind in KINDS else ())]
 
     leftovers = []
     for machine in machines:
-        if not machine.get("replica") or launch_type_of_replica(machine) != kind or machine["replica"] in spare:
-            continue
-        launched_at = parse_time(machine["lifeCycle"][dict(LIFE_CYCLE_MEMBERS)[kind]])
-        job = next((job for job in launching if machine["id"] in (job.get("participatingMachines") or [])
-                    and parse_time(job["creationDateTime"]) <= launched_at <= ended_at(job)), None)
-        leftovers.append(dict(name=name_of(machine), id=machine["id"], replica=machine["replica"], job=job,
-                              ours=job is not None and ours(job, (own_launch,))))
+        for replica, launched in launched_targets(machine, kind):
+            if replica in spare:
+                continue
+            launched_at = parse_time(launched) if launched else None
+            job = next((job for job in launching if launched_at is not None and machine["id"] in (job.get("participatingMachines") or [])
+                        and parse_time(job["creationDateTime"]) <= launched_at <= ended_at(job)), None)
+            leftovers.append(dict(name=name_of(machine), id=machine["id"], replica=replica, job=job,
+                                  ours=job is not None and ours(job, (own_launch,))))
 
     # A wave with a machine whose target machine is spare (production none of the run's) is never adopted.
     spared = set(machine["id"] for machine in machines if machine.get("replica") in spare)

@@ -24,7 +24,7 @@ import re
 from ansible.module_utils.common.text.converters import to_text
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_new
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import PROVING
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import PROVING, VERIFYING
 
 
 SCHEMA = "replication.recovery.ledger/v1"
@@ -217,9 +217,21 @@ def rto_forecast(entries, project, recent=RECENT_RUNS):
                 meets_target=None if p90 is None or target is None else p90 <= target, machines=machines)
 
 
+def last_verified(entries, project):
+    """The project's newest passing restore test in the ledger (a runbook that verifies backups): when it restored (its
+    launch request, on the service's clock), its entry and report; None when none passed."""
+    for entry in reversed(entries):
+        report = entry.get("report") or {}
+        if entry.get("runbook") in VERIFYING and report.get("project") == project and entry.get("result") == "passed":
+            return dict(time=report.get("launch_requested") or report.get("started"), sequence=entry.get("sequence"), runbook=entry["runbook"],
+                        machines=len(report.get("machines") or []))
+    return None
+
+
 def summary(entries, breaks, period="quarter", after=None, before=None, generated=None):
     """Per project and period: the runs of each runbook, passed and failed; the DR tests (drills); the machines the
-    ledger knows that no passing DR test or failover ever proved; the worst RTO and RPO; and the RTO forecast."""
+    ledger knows that no passing DR test or failover ever proved; the worst RTO and RPO; the RTO forecast; and, for a backup
+    project, its last verified restore."""
     chosen = [entry for entry in entries if (not after or entry.get("recorded", "") >= after) and (not before or entry.get("recorded", "") <= before)]
     proven = {}  # project -> machines a passing run proved
     known = {}  # project -> machines seen in any report
@@ -263,7 +275,7 @@ def summary(entries, breaks, period="quarter", after=None, before=None, generate
         periods=[groups[key] for key in sorted(groups)],
         projects=[dict(name=project, machines=len(known.get(project, ())),
                        never_proven=sorted(known.get(project, set()) - proven.get(project, set())),
-                       rto_forecast=rto_forecast(entries, project)) for project in projects],
+                       rto_forecast=rto_forecast(entries, project), last_verified=last_verified(entries, project)) for project in projects],
         generated=generated or controller_now(),
     )
 

@@ -234,6 +234,11 @@ def health_markdown(report):
             lines.extend(["RTO forecast of a full recovery, from the ledger: %s (median), %s (90th percentile), against a target of %s%s." % (
                 spoken(forecast["median_seconds"]), spoken(forecast["p90_seconds"]), spoken(forecast.get("target_seconds")),
                 ": MISSED" if forecast.get("meets_target") is False else ""), ""])
+        backup = project.get("backup")
+        if backup:
+            lines.extend(["Backups: last backed up %s; restores last verified %s." % (
+                backup["last_backed_up"] or "never", "%s (%s days ago)" % (backup["last_verified"], backup["verified_days_ago"])
+                if backup["last_verified"] else "never (no passing restore test in the ledger)"), ""])
         if not project["machines"]:
             lines.extend(["No machines.", ""])
             continue

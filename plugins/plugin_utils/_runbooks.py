@@ -15,8 +15,10 @@ RUN, SEARCH, HEALTH = "run", "search", "health"
 PREFIX = "replication.recovery."
 
 
-class Runbook(namedtuple("Runbook", "name title shape proves")):
-    """name: the runbook's; title: in words; shape: RUN, SEARCH or HEALTH; proves: a passing run proves its machines."""
+class Runbook(namedtuple("Runbook", "name title shape proves verifies")):
+    """name: the runbook's; title: in words; shape: RUN, SEARCH or HEALTH; proves: a passing run proves its machines (DR
+    readiness: the ledger's proofs, "changed since last proven"); verifies: a passing run verifies its project's backups
+    (the health role's "last verified")."""
 
     @property
     def schema(self):
@@ -28,15 +30,18 @@ class Runbook(namedtuple("Runbook", "name title shape proves")):
 
 
 RUNBOOKS = (
-    Runbook("dr_test", "DR test", RUN, True),
-    Runbook("failover", "Failover", RUN, True),
-    Runbook("failback", "Failback", RUN, False),
-    Runbook("clean_point", "Clean point search", SEARCH, False),
-    Runbook("health", "Fleet health", HEALTH, False),
+    Runbook("dr_test", "DR test", RUN, True, False),
+    Runbook("failover", "Failover", RUN, True, False),
+    Runbook("failback", "Failback", RUN, False, False),
+    Runbook("clean_point", "Clean point search", SEARCH, False, False),
+    Runbook("health", "Fleet health", HEALTH, False, False),
+    Runbook("restore_test", "Restore test", RUN, False, True),
 )
 BY_NAME = dict((runbook.name, runbook) for runbook in RUNBOOKS)
 # The runbooks whose passing runs prove their machines (the ledger's proofs, "changed since last proven").
 PROVING = tuple(runbook.name for runbook in RUNBOOKS if runbook.proves)
+# The runbooks whose passing runs verify a backup project's restores (the health role's "last verified").
+VERIFYING = tuple(runbook.name for runbook in RUNBOOKS if runbook.verifies)
 
 
 def runbook_of(report):

@@ -9,6 +9,7 @@ import os
 from unittest.mock import MagicMock
 
 import pytest
+from ansible.errors import AnsibleActionFail
 
 from ansible_collections.replication.recovery.plugins.action import (
     ledger_proof_info, runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read, runbook_report, runbook_resume,
@@ -170,6 +171,17 @@ def test_begin_refuses_input_that_does_not_go_together_and_still_leaves_a_run_to
     assert result["failed"] and message in result["msg"] and "Nothing was launched" in result["msg"]
     assert load(result["run"])["failure"]["phase"] == "preflight"
     assert modules.calls == []  # refused before signing in
+
+
+def test_begin_takes_its_options_gathered_as_inputs_and_refuses_one_it_does_not_have(tmp_path):
+    modules = Modules(service_login={"session": "s3ss10n", "user": {"username": USER}})
+    result = step(runbook_begin, modules, runbook="dr_test", project="production", launch_timeout="60",
+                  inputs={"machines": "web-1", "launch_timeout": "120", "gate": {"max_lag": "300"}})
+    record = load(result["run"])
+    assert record["asked"]["machines"] == ["web-1"] and record["gate"]["max_lag"] == 300
+    assert record["settings"]["launch_timeout"] == 60  # given on its own as well: that one wins
+    with pytest.raises(AnsibleActionFail, match="Unsupported parameters for .* lunch_timeout"):
+        step(runbook_begin, Modules(), runbook="dr_test", project="production", inputs={"lunch_timeout": "120"})
 
 
 def test_a_failed_sign_in_is_recorded(tmp_path):

@@ -87,7 +87,7 @@ def test_checks_without_a_threshold_are_not_made():
     assert list(checks) == ["replication"]
     assert report["result"] == "passed"
     assert report["thresholds"] == {"states": ["continuous"], "max_lag_seconds": None, "max_backlog_bytes": None, "tested_within_days": None,
-                                    "require_proven": False}
+                                    "require_proven": False, "restore_verified_within_days": None}
 
 
 def test_stopped_machines_are_excluded_unless_asked_for():
@@ -147,3 +147,25 @@ def test_machines_changed_since_last_proven_are_reported_and_fail_only_when_proo
         "BLUEPRINT_UPDATED by ops@example.com: Blueprint of web-1 updated",
         "prod/app-1: proven: never proven"]
     assert fleet_health(fleet(("prod", machines)), NOW)["projects"][0]["machines"][0]["proof"] is None
+
+
+def test_a_backup_project_has_its_last_backup_and_its_last_verified_restore_apart_and_fails_when_not_verified_within():
+    backups = [{"id": "b1", "name": "files", "type": "BACKUP", "machines": [
+        dict(machine("fs-1"), replicationInfo={"lastConsistencyDateTime": "2026-11-22T09:50:00+00:00"}),
+        dict(machine("fs-2"), replicationInfo={"lastConsistencyDateTime": "2026-11-22T09:40:00+00:00"})]},
+        {"id": "b2", "name": "mail", "type": "BACKUP", "machines": [machine("mx-1")]},
+        {"id": "p1", "name": "prod", "type": "DR", "machines": [machine("web-1")]}]
+    evidence = [{"name": "files", "last_verified": {"time": "2026-11-12T09:00:00+00:00", "sequence": 4, "runbook": "restore_test"}}]
+    report = fleet_health(backups, NOW, rto_forecasts=evidence)
+    jsonschema.validate(dict(report, generated=NOW), SCHEMA)
+    projects = dict((project["name"], project) for project in report["projects"])
+    assert projects["files"]["backup"] == {"last_backed_up": "2026-11-22T09:50:00.000000+00:00", "last_verified": "2026-11-12T09:00:00+00:00",
+                                           "verified_days_ago": 10}
+    assert projects["mail"]["backup"] == {"last_backed_up": None, "last_verified": None, "verified_days_ago": None}
+    assert "backup" not in projects["prod"] and report["result"] == "passed"  # not checked unless asked
+    report = fleet_health(backups, NOW, rto_forecasts=evidence, restore_verified_within_days=7)
+    assert report["result"] == "failed" and report["failures"] == [
+        "files: backups: restores last verified 10 days ago, not within 7 days (restore_test)",
+        "mail: backups: a restore was never verified, not within 7 days (restore_test)"]
+    assert [project["passed"] for project in report["projects"]] == [False, False, True]
+    assert fleet_health(backups[:1], NOW, rto_forecasts=evidence, restore_verified_within_days=10)["result"] == "passed"

@@ -14,6 +14,7 @@ from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.pa
 NOW = parse_time("2026-11-22T10:00:00+00:00")
 PROJECT = {"id": "p1", "name": "production"}
 PARAMS = dict(project="production", machines=None, states=None, tags=None, lag_threshold=600, stale_after=900, include_target_machine=False,
+              include_restore_servers=False,
               prove_launch_settings=False)
 
 

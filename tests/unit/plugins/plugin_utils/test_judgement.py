@@ -333,7 +333,8 @@ def run_record(project="production", checks="/checks/smoke.yml", **changes):
 def test_launched_machines_become_hosts_named_after_project_and_machine():
     web, db = hosts_of(run_record(), ["web-1", "db-1"], run_host="proj-a")
     assert web["name"] == "dr-test-production/web-1" and db["name"] == "dr-test-production/db-1"
-    assert web["groups"] == ["dr_test_machines", "dr_test_machines_wave_1", "dr_test_machines_to_check", "dr_test_machines_wave_1_to_check"]
+    assert web["groups"] == ["dr_test_machines", "dr_test_machines_wave_1", "dr_test_machines_to_check", "dr_test_machines_wave_1_to_check",
+                             "dr_test_wave_1_to_check"]
     assert db["groups"] == ["dr_test_machines", "dr_test_machines_wave_1"]  # it does not run: nothing to check
     assert web["ansible_host"] == "203.0.113.9" and "ansible_host" not in db
     assert web["runbook_checks_tasks"] == "/checks/smoke.yml" and web["runbook_checked_dir"] == "/tmp/run/checked"

@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import (
-    LedgerError, append, digest, entry_files, rto_forecast, summary, verify)
+    LedgerError, append, digest, entry_files, last_verified, rto_forecast, summary, verify)
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import evidence_page as html
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import evidence_markdown as markdown
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
@@ -186,6 +186,19 @@ def test_the_rto_forecast_of_five_runs_matches_the_hand_computation(tmp_path):
     # web sorted 50 60 70 80 90: median 70, p90 80 + 0.6 * 10 = 86. The project: the slowest machine's.
     assert forecast["machines"] == dict(db=dict(runs=5, median_seconds=130, p90_seconds=300), web=dict(runs=5, median_seconds=70, p90_seconds=86))
     assert (forecast["median_seconds"], forecast["p90_seconds"], forecast["target_seconds"], forecast["meets_target"]) == (130, 300, 240, False)
+
+
+def test_a_backup_projects_last_verified_restore_is_its_newest_passing_restore_test(tmp_path):
+    directory = str(tmp_path / "ledger")
+    append(directory, "restore_test", dr_test("files", "2026-11-01T10:00:00Z", dict(fs=200)))
+    append(directory, "restore_test", dr_test("files", "2026-11-05T10:00:00Z", dict(fs=200), passed=False))
+    append(directory, "dr_test", dr_test("files", "2026-11-07T10:00:00Z", dict(fs=200)))
+    entries = verify(directory)[0]
+    assert last_verified(entries, "files") == dict(time="2026-11-01T10:00:00Z", sequence=1, runbook="restore_test", machines=1)
+    assert last_verified(entries, "other") is None
+    assert summary(entries, [])["projects"][0]["last_verified"]["sequence"] == 1
+    # A restore test proves no DR readiness: the RTO forecast reads the DR test alone.
+    assert rto_forecast(entries, "files")["machines"]["fs"]["runs"] == 1
 
 
 def test_the_summary_per_project_and_period(ledger):

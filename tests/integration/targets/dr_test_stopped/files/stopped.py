@@ -1,46 +1,59 @@
-"""A DR test stopped at any moment and run again ends as a complete run would.
+"""A runbook stopped at any moment and run again ends as a complete run would: the DR test and the restore test.
 
-For each step at which a stop can land - before the launch request, while the launch job runs,
-while the checks run, during the cleanup, as the report is written - and each way AWX, a container
-runtime or a lost node stops a run - SIGINT to ansible-playbook, SIGTERM to it, SIGKILL to its
-whole process group - a run of the dr_test playbook is stopped there, then run once more. That run
-must pass and leave the target cloud empty. Stopped before its cleanup began, there is one launch
-job in all (the second run adopted what the first launched); stopped later, the second run
-launched only after the first run's cleanup had ended. Both runs enter their reports in a ledger of
-runs: it ends with the one report of the run that passed (two, when a SIGINT did not stop the first
-run), the later one chained to the earlier. A DR test of the unproven machines (dr_test_machines=unproven, the
-ledger proving all but one) killed while its launch job runs is adopted by the next, which tests that one machine.
+For each step at which a stop can land - before the launch request, while the launch job runs, while the checks run,
+during the cleanup, as the report is written - a run of the runbook's playbook is stopped there, by one of the ways AWX,
+a container runtime or a lost node stops a run - SIGINT to ansible-playbook, SIGTERM to it, SIGKILL to its whole process
+tree - then run once more. The signals rotate over the steps, from a seed that is printed (give it again with --seed to
+run the same cases): each step meets one signal a run, every signal meets the steps over the runs. The run after the stop
+must pass and leave the target cloud empty. Stopped before its cleanup began, there is one launch job in all (the second
+run adopted what the first launched); stopped later, the second run launched only after the first run's cleanup had
+ended. Both runs enter their reports in a ledger of runs: it ends with the one report of the run that passed (two, when
+a SIGINT did not stop the first run), the later one chained to the earlier. A DR test of the unproven machines
+(dr_test_machines=unproven, the ledger proving all but one) killed while its launch job runs is adopted by the next,
+which tests that one machine.
 
-    python stopped.py --simulator http://127.0.0.1:PORT --work DIR
+The cases run side by side, each worker on a simulator of its own (the target's, and --simulators - 1 more that this
+script starts): every case resets its simulator.
+
+    python stopped.py --simulator http://127.0.0.1:PORT --work DIR [--simulators 2] [--seed N] [--only NAME] [--runbook NAME]
 """
 
 import argparse
 import json
 import os
+import random
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import requests
 
 USERNAME, PASSWORD, PROJECT = "stop@example.test", "stop-password", "stop"
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The runbooks stopped: the seed of their world, the job their launch runs as, the prefix of their variables.
+RUNBOOKS = dict(
+    dr_test=dict(seed="stop.json", launch="TEST_LAUNCH"),
+    restore_test=dict(seed="restore.json", launch="RESTORE_LAUNCH"),
+)
+PRINTING = threading.Lock()
 # How each stop is brought about: held by the test's callback at the start of a task (HOLD_AT_TASK),
 # or seen in the output while a slowed job runs; and whether the stopped run's cleanup had begun.
 POINTS = [
     dict(name="before the launch request", hold="Launch and follow wave 1", cleanup_began=False),
     dict(name="while the launch job runs", see=r"Launch job \S+ (PENDING|STARTED): ", cleanup_began=False,
-         faults=[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 6, "count": 1}]),
+         faults=[{"jobTypes": ["LAUNCH"], "slowFactor": 6, "count": 1}]),
     dict(name="while the checks run", see=r"TASK \[.*Hold the checks", cleanup_began=False, hold_checks=True),
     dict(name="during the cleanup", see=r"Cleanup job \S+ (PENDING|STARTED): ", cleanup_began=True,
          faults=[{"jobTypes": ["CLEANUP"], "slowFactor": 20, "count": 1}]),
     dict(name="as the report is written", hold="Write the report", cleanup_began=True),
     # The DR test of the unproven machines: the ledger proves app-1 and db-1, so both runs test web-1 alone.
     dict(name="while the launch job of the unproven machines runs", see=r"Launch job \S+ (PENDING|STARTED): ", cleanup_began=False,
-         faults=[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 6, "count": 1}], unproven=True, signals=("SIGKILL",)),
+         faults=[{"jobTypes": ["LAUNCH"], "slowFactor": 6, "count": 1}], unproven=True, signal="SIGKILL", runbooks=("dr_test",)),
 ]
 SIGNALS = [("SIGINT", signal.SIGINT), ("SIGTERM", signal.SIGTERM), ("SIGKILL", signal.SIGKILL)]
 
@@ -55,10 +68,10 @@ class Simulator:
         answer.raise_for_status()
         return answer.json() if answer.content else None
 
-    def fresh(self):
+    def fresh(self, seed):
         self.control("POST", "/reset")
         self.control("PATCH", "/settings", {"sessionLifetimeSeconds": 8640000})
-        with open(os.path.join(HERE, "stop.json")) as handle:
+        with open(os.path.join(HERE, seed)) as handle:
             self.control("POST", "/seed", json.load(handle))
 
     def jobs(self):
@@ -114,14 +127,15 @@ def ledger_entries(directory):
     return entries
 
 
-def playbook(simulator, work, report_dir, extra=(), env=None):
-    """Start the dr_test playbook as AWX does (credentials in the environment, inputs as text), in a
+def playbook(simulator, work, report_dir, runbook, extra=(), env=None):
+    """Start the runbook's playbook as AWX does (credentials in the environment, inputs as text), in a
     process group of its own; its output goes to a file."""
     output = open(os.path.join(work, "output.txt"), "w")
-    command = ["ansible-playbook", "replication.recovery.dr_test", "-e", "dr_test_project=" + PROJECT, "-e", "dr_test_poll_interval=1",
-               "-e", "dr_test_progress_interval=1", "-e", "dr_test_report_dir=" + report_dir,
-               "-e", "dr_test_checks_tasks=" + os.path.join(HERE, "checks.yml"),
-               "-e", "replication_recovery_ledger_dir=" + os.path.join(work, "ledger")] + list(extra)
+    command = ["ansible-playbook", "replication.recovery." + runbook] + [
+        argument for name, value in (("project", PROJECT), ("poll_interval", 1), ("progress_interval", 1), ("report_dir", report_dir),
+                                     ("checks_tasks", os.path.join(HERE, "checks.yml")))
+        for argument in ("-e", "%s_%s=%s" % (runbook, name, value))] + [
+        "-e", "replication_recovery_ledger_dir=" + os.path.join(work, "ledger")] + list(extra)
     # Unbuffered: a stop is brought about by what the output says, and must land while it is so (written to a file, the
     # output would come in blocks, and a stop "during the cleanup" land after the report).
     environment = dict(os.environ, REPLICATION_SERVICE_URL=simulator.api, REPLICATION_SERVICE_USERNAME=USERNAME,
@@ -206,12 +220,14 @@ def stop(process, name, number, output):
     return ""
 
 
-def one_case(simulator, work, point, signal_name, number):
-    simulator.fresh()
+def one_case(simulator, work, runbook, point, signal_name, number):
+    simulator.fresh(RUNBOOKS[runbook]["seed"])
     simulator.wait_until_continuous()
     simulator.control("DELETE", "/faults")
+    launch = RUNBOOKS[runbook]["launch"]
     if point.get("faults"):
-        simulator.control("POST", "/faults", {"rules": point["faults"]})
+        simulator.control("POST", "/faults", {"rules": [dict(rule, jobTypes=[launch if kind == "LAUNCH" else kind for kind in rule["jobTypes"]])
+                                                        for rule in point["faults"]]})
     report_dir = os.path.join(work, "reports")
     shutil.rmtree(os.path.join(work, "ledger"), ignore_errors=True)
     proven = 0
@@ -220,7 +236,7 @@ def one_case(simulator, work, point, signal_name, number):
         proven = 1
     unproven = ["-e", "dr_test_machines=unproven"] if point.get("unproven") else []
     extra = (["-e", "hold_checks=true"] if point.get("hold_checks") else []) + unproven
-    process, output = playbook(simulator, work, report_dir, extra, env={"HOLD_AT_TASK": point["hold"]} if point.get("hold") else None)
+    process, output = playbook(simulator, work, report_dir, runbook, extra, env={"HOLD_AT_TASK": point["hold"]} if point.get("hold") else None)
     wait_for(output, "HOLDING AT .*" + re.escape(point["hold"]) if point.get("hold") else point["see"], process)
     hung = stop(process, signal_name, number, output)
     stopped_output = tail(output, 15)
@@ -234,9 +250,9 @@ def one_case(simulator, work, point, signal_name, number):
         hung += " (ansible-playbook did not stop on SIGINT: it ran to the end, its cleanup included)"
     simulator.control("DELETE", "/faults")
 
-    again, output = playbook(simulator, work, report_dir, unproven)
+    again, output = playbook(simulator, work, report_dir, runbook, unproven)
     status = again.wait(timeout=600)
-    with open(os.path.join(report_dir, "dr_test_%s.json" % PROJECT)) as handle:
+    with open(os.path.join(report_dir, "%s_%s.json" % (runbook, PROJECT))) as handle:
         report = json.load(handle)
     assert status == 0 and report["result"] == "passed", "the run after the stop failed (%s):\n%s\n%s" % (
         status, report["failures"], tail(output))
@@ -245,7 +261,7 @@ def one_case(simulator, work, point, signal_name, number):
     assert simulator.cloud() == [], "the target cloud is not empty: %s" % simulator.cloud()
 
     jobs = simulator.jobs()
-    launches = [job for job in jobs if job["type"] == "TEST_LAUNCH"]
+    launches = [job for job in jobs if job["type"] == launch]
     cleanups = [job for job in jobs if job["type"] == "CLEANUP"]
     adopted = [check for check in report["checks"] if check["name"] == "earlier run" and "adopted" in check["message"]]
     if point["cleanup_began"]:
@@ -268,27 +284,73 @@ def one_case(simulator, work, point, signal_name, number):
                                                     "" if len(cleanups) == 1 else "s", ", the second run adopted the first's" if adopted else "") + hung
 
 
+def simulators(first, more):
+    """The target's simulator and ``more`` of this script's own, each on a free port; and a function that stops those."""
+    started = [subprocess.Popen([sys.executable, "-m", "replication_service_simulator", "--host", "127.0.0.1", "--port", "0", "--seed", "empty",
+                                 "--time-scale", "60", "--check-answers"], stdout=subprocess.PIPE, text=True) for unused in range(more)]
+    roots = [first] + [process.stdout.readline().strip()[: -len("/api/latest")] for process in started]
+
+    def stop_them():
+        for process in started:
+            process.terminate()
+            process.wait(timeout=30)
+    return [Simulator(root) for root in roots], stop_them
+
+
+def cases(seed, only=None, runbook=None):
+    """(runbook, point, signal name, signal) for each case: each point of each runbook once, the signals rotating from ``seed``."""
+    chosen = [(name, point) for name in RUNBOOKS for point in POINTS if name in point.get("runbooks", RUNBOOKS)
+              and (not only or only == point["name"]) and (not runbook or runbook == name)]
+    rotated = [(name, point) for name, point in chosen if not point.get("signal")]
+    found = []
+    for index, (name, point) in enumerate(chosen):
+        signal_name = point.get("signal") or SIGNALS[(seed + rotated.index((name, point))) % len(SIGNALS)][0]
+        found.append((name, point, signal_name, dict(SIGNALS)[signal_name]))
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--simulator", required=True)
     parser.add_argument("--work", required=True)
+    parser.add_argument("--simulators", type=int, default=2, help="how many run side by side (the target's and more of this script's)")
+    parser.add_argument("--seed", type=int, help="where the rotation of signals begins; random if not given, and printed")
     parser.add_argument("--only", help="the name of one point, for a quicker look")
+    parser.add_argument("--runbook", choices=sorted(RUNBOOKS), help="one runbook's cases only")
     args = parser.parse_args()
-    os.makedirs(args.work, exist_ok=True)
-    simulator = Simulator(args.simulator)
-    failures = 0
-    for point in POINTS:
-        if args.only and args.only != point["name"]:
-            continue
-        for signal_name, number in [(name, number) for name, number in SIGNALS if name in point.get("signals", dict(SIGNALS))]:
-            began = time.monotonic()
-            try:
-                said = one_case(simulator, args.work, point, signal_name, number)
-                print("stopped %s by %s, then run again: passed, the target cloud empty, %s (%.0f s)" % (
-                    point["name"], signal_name, said, time.monotonic() - began), flush=True)
-            except AssertionError as error:
-                failures += 1
-                print("stopped %s by %s, then run again: FAILED: %s" % (point["name"], signal_name, error), flush=True)
+    seed = random.randrange(1000) if args.seed is None else args.seed
+    todo = cases(seed, args.only, args.runbook)
+    print("%d cases, the signals rotating from seed %d (give --seed %d to run the same ones again), %d side by side" % (
+        len(todo), seed, seed, args.simulators), flush=True)
+    pool, stop_them = simulators(args.simulator, max(0, args.simulators - 1))
+    free = list(range(len(pool)))
+    lock = threading.Lock()
+
+    def run(case):
+        runbook, point, signal_name, number = case
+        with lock:
+            worker = free.pop()
+        work = os.path.join(args.work, str(worker))
+        os.makedirs(work, exist_ok=True)
+        began = time.monotonic()
+        try:
+            said = "passed, the target cloud empty, %s" % one_case(pool[worker], work, runbook, point, signal_name, number)
+            failed = False
+        except AssertionError as error:
+            said, failed = "FAILED: %s" % error, True
+        finally:
+            with lock:
+                free.append(worker)
+        with PRINTING:
+            print("%s stopped %s by %s, then run again: %s (%.0f s)" % (runbook, point["name"], signal_name, said, time.monotonic() - began),
+                  flush=True)
+        return failed
+
+    try:
+        with ThreadPoolExecutor(max_workers=len(pool)) as executor:
+            failures = sum(executor.map(run, todo))
+    finally:
+        stop_them()
     return 1 if failures else 0
 
 
