@@ -180,7 +180,7 @@ class CleanupModule(ServiceModule):
 
     def targets(self, machines):
         """(replica ID, machine) for every live target machine and restore server chosen by the options."""
-        kinds = set(kind if kind == "restore" else kind_of(kind) for kind in self.params["launch_types"] or [])
+        kinds = set(kind_of(kind) for kind in self.params["launch_types"] or [])
         found = []
         for machine in machines:
             if machine.get("replica") and (not kinds or launch_type_of_replica(machine) in kinds):
@@ -196,7 +196,7 @@ def main():
         project=dict(type="str", required=True),
         replicas=dict(type="list", elements="str"),
         machines=dict(type="list", elements="str"),
-        launch_types=dict(type="list", elements="str", choices=list(LAUNCH_TYPES) + ["restore"]),
+        launch_types=dict(type="list", elements="str", choices=list(LAUNCH_TYPES)),
         terminate_production=dict(type="list", elements="str"),
     )
     CleanupModule(argument_spec=spec).run()

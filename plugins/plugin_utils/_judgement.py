@@ -4,8 +4,8 @@
 
 """What a runbook decides, from what the service shows and from the run's record: which machines
 take part and in which waves, whether they are ready (the health gate), what an earlier run of the
-same runbook left, what the service shows of the launched machines, and whether a wave failed. Pure functions: the action plugins of the runbook steps call them, and the
-unit tests do too."""
+same runbook left, what the service shows of the launched machines, and whether a wave failed. Pure
+functions: the action plugins of the runbook steps call them, and the unit tests do too."""
 
 import fnmatch
 import hashlib

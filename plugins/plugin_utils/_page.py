@@ -309,9 +309,10 @@ def health_page(report, ledger=None):
         sections.append("<h2>%s: %s</h2>" % (escape(project.get("name") or "-"), "passed" if project.get("passed") else "FAILED"))
         backup = project.get("backup")
         if backup:
+            verified = ("%s (%s days ago)" % (backup["last_verified"], backup["verified_days_ago"]) if backup.get("last_verified")
+                        else "never (no passing restore test in the ledger)")
             sections.append("<p>Backups: last backed up %s; restores last verified %s.</p>" % (
-                escape(backup.get("last_backed_up") or "never"), escape("%s (%s days ago)" % (backup["last_verified"], backup["verified_days_ago"])
-                                                                       if backup.get("last_verified") else "never (no passing restore test in the ledger)")))
+                escape(backup.get("last_backed_up") or "never"), escape(verified)))
         if forecast.get("p90_seconds") is not None:
             sections.append('<div class="figures">%s%s</div>' % (
                 _figure("RTO forecast, median", forecast.get("median_seconds"), forecast.get("target_seconds")),

@@ -34,8 +34,7 @@ def every_task(items):
     for task in items:
         yield task
         for part in ("block", "rescue", "always"):
-            for inner in every_task(task.get(part) or []):
-                yield inner
+            yield from every_task(task.get(part) or [])
 
 
 def engine_includes(items, entry):

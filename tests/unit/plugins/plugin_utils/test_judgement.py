@@ -342,8 +342,8 @@ def test_launched_machines_become_hosts_named_after_project_and_machine():
     assert web["runbook_run_host"] == "proj-a" and web["runbook_source_id"] == "web-1-id" and web["runbook_wave"] == 1
     assert web["runbook_target"]["machineCloudId"] == "i-web-1"
     # The DR test's documented older names, the same values; no older name of what was never documented.
-    assert all(web["dr_test_" + key] == web["runbook_" + key] for key in ("project", "wave", "source_name", "source_id", "public_ips", "target",
-                                                                         "target_id", "cloud_id", "launch_type"))
+    older = ("project", "wave", "source_name", "source_id", "public_ips", "target", "target_id", "cloud_id", "launch_type")
+    assert all(web["dr_test_" + key] == web["runbook_" + key] for key in older)
     assert "dr_test_checks_tasks" not in web and "dr_test_run_host" not in web
     failover = hosts_of(run_record(runbook="failover"), ["web-1"])[0]
     assert failover["runbook_source_name"] == "web-1" and not [key for key in failover if key.startswith("failover_")]
