@@ -101,8 +101,11 @@ def test_its_playbook_is_the_engines_plays(runbook):
 
 def test_the_plays_unroll_twelve_waves_and_the_run_is_told_so():
     plays = yaml.safe_load(read("playbooks", "parts", "runbook.yml"))
-    waves = [play["vars"]["runbook_wave"] for play in plays if play.get("ansible.builtin.import_playbook") == "runbook_wave.yml"]
-    assert waves == list(range(1, WAVES + 1))
+    four = yaml.safe_load(read("playbooks", "parts", "runbook_waves.yml"))
+    offsets = [play["vars"]["runbook_waves_after"] for play in plays if play.get("ansible.builtin.import_playbook") == "runbook_waves.yml"]
+    steps = [int(re.search(r"\+ (\d+) }}$", play["vars"]["runbook_wave"]).group(1)) for play in four
+             if play.get("ansible.builtin.import_playbook") == "runbook_wave.yml"]
+    assert sorted(offset + step for offset in offsets for step in steps) == list(range(1, WAVES + 1))
     assert plays[0]["vars"]["runbook_max_waves"] == WAVES
 
 
