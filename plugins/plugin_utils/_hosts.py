@@ -6,8 +6,10 @@
 checks play reads (docs/developing.md)."""
 
 
-# The host variables of the DR test's launched machines by their older, documented names (deprecated): the same values.
-OLDER_NAMES = dict(dr_test=("project", "wave", "source_name", "source_id", "public_ips", "target", "target_id", "cloud_id", "launch_type"))
+# The host variables of the launched machines of the runbooks older than the engine's neutral names, by those older names
+# (<runbook>_source_name, ...; deprecated): the same values. A runbook newer than them has the neutral names only.
+OLDER = ("project", "wave", "source_name", "source_id", "public_ips", "target", "target_id", "cloud_id", "launch_type")
+OLDER_NAMES = dict((runbook, OLDER) for runbook in ("dr_test", "failover", "failback", "clean_point"))
 
 
 def hosts_of(record, names, run_host="localhost"):
@@ -17,8 +19,8 @@ def hosts_of(record, names, run_host="localhost"):
     several projects never collide. Its variables are the same for every runbook: ``runbook`` (its name),
     ``runbook_project``, ``runbook_run_host`` (the host that stands for the project), ``runbook_wave``,
     ``runbook_source_name``, ``runbook_source_id``, ``runbook_public_ips``, ``runbook_target`` (the target machine
-    as the service shows it), ``runbook_target_id``, ``runbook_cloud_id``, ``runbook_launch_type``; the DR test's
-    hosts also carry them by their older names (OLDER_NAMES). Machines that run, as the service sees them, also
+    as the service shows it), ``runbook_target_id``, ``runbook_cloud_id``, ``runbook_launch_type``; the hosts of the
+    runbooks older than these names also carry them by their older names (OLDER_NAMES). Machines that run, as the service sees them, also
     join ``<group>_to_check`` and ``<group>_wave_<n>_to_check`` when the run has checks of the user's - and, for the play
     that runs them, ``<runbook>_wave_<n>_to_check`` - and carry ``runbook_checks_tasks``, ``runbook_checks_name`` and ``runbook_checked_dir``.
     """

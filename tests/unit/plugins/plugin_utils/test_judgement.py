@@ -346,7 +346,9 @@ def test_launched_machines_become_hosts_named_after_project_and_machine():
     assert all(web["dr_test_" + key] == web["runbook_" + key] for key in older)
     assert "dr_test_checks_tasks" not in web and "dr_test_run_host" not in web
     failover = hosts_of(run_record(runbook="failover"), ["web-1"])[0]
-    assert failover["runbook_source_name"] == "web-1" and not [key for key in failover if key.startswith("failover_")]
+    assert failover["runbook_source_name"] == failover["failover_source_name"] == "web-1"
+    restored = hosts_of(run_record(runbook="restore_test"), ["web-1"])[0]  # newer than the older names: none
+    assert restored["runbook_source_name"] == "web-1" and not [key for key in restored if key.startswith("restore_test_")]
 
 
 def test_without_checks_of_the_users_no_host_is_to_check():
