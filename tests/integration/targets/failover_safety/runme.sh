@@ -88,7 +88,7 @@ runs=$((runs + 1))
 
 # == stopped by Ctrl-C while its launch runs; --check then names the job and says the next run adopts it ==
 "${faults[@]}" -e '{"rules": [{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 10, "count": 1}]}'
-setsid ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false > outputs/interrupted.txt 2>&1 &
+PYTHONUNBUFFERED=1 setsid ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false > outputs/interrupted.txt 2>&1 &
 pid=$!
 until "${safe[@]}" running RECOVERY_LAUNCH; do kill -0 "$pid" || { cat outputs/interrupted.txt; exit 1; }; sleep 0.2; done
 until grep -q "runs in the service. If this run is stopped, the job goes on there" outputs/interrupted.txt; do sleep 0.2; done

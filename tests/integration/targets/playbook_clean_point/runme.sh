@@ -50,7 +50,7 @@ source ../playbook_dr_test/kill_run.sh
 # (TYPE:N, the Nth job of TYPE) runs.
 stop_search() {
     local signal=$1 job=$2 rules=$3
-    setsid ansible-playbook replication.recovery.clean_point "${search[@]}" >stopped.txt 2>&1 &
+    PYTHONUNBUFFERED=1 setsid ansible-playbook replication.recovery.clean_point "${search[@]}" >stopped.txt 2>&1 &
     local pid=$!
     ansible-playbook -i ../../inventory "${config[@]}" -e "{\"rules\": $rules}" ../playbook_dr_test/faults.yml
     until "${site[@]}" running hit "${job%%:*}" "${job##*:}"; do

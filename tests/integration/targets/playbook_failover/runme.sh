@@ -88,7 +88,9 @@ source ../playbook_dr_test/kill_run.sh
 stop_when() {
     local signal=$1 pattern=$2 waited=0
     shift 2
-    setsid "$@" >stopped.txt 2>&1 &
+    # Unbuffered: the stop is brought about by what the output says, which a file would get in blocks (a wait's progress
+    # lines come further apart as it backs off).
+    PYTHONUNBUFFERED=1 setsid "$@" >stopped.txt 2>&1 &
     local pid=$!
     until case $pattern in running:*) "${site[@]}" running "${pattern#running:}" ;; *) grep -q "$pattern" stopped.txt ;; esac; do
         kill -0 "$pid" || { cat stopped.txt; echo "it ended before it printed: $pattern"; exit 1; }
