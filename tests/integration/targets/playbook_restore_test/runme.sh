@@ -47,7 +47,7 @@ python -c "import json, sys; e = json.load(open(sys.argv[1])); assert e['runbook
     "$ledger/00000002.json"
 
 # -- health: the project's last verified restore (the passing one), apart from its last backup ------------------------
-ansible-playbook replication.recovery.health -e health_projects=backups -e health_report_dir="$reports" -e health_tested_within_days=none \
+ansible-playbook replication.recovery.health -e health_projects=backups -e health_report_dir="$reports" -e '{"health_tested_within_days": null}' \
     -e health_restore_verified_within_days=7 | tee output.txt
 python - "$reports/health.json" "$ledger/00000001.json" <<'PYTHON'
 import json, sys
@@ -60,7 +60,7 @@ PYTHON
 grep -q "restores last verified 20" "$reports/health.md"
 # Against a ledger without a restore test: never verified, and the project fails.
 if XDG_DATA_HOME="$(pwd)/empty" ansible-playbook replication.recovery.health -e health_projects=backups -e health_report_dir="$reports/empty" \
-    -e health_tested_within_days=none -e health_restore_verified_within_days=7 > output.txt 2>&1; then
+    -e '{"health_tested_within_days": null}' -e health_restore_verified_within_days=7 > output.txt 2>&1; then
     cat output.txt; echo "a backup project never verified must fail the health role"; exit 1
 fi
 grep -q "backups: backups: a restore was never verified, not within 7 days (restore_test)" output.txt
