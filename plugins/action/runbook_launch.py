@@ -69,7 +69,7 @@ class ActionModule(RunbookStep):
             # An isolated test: the blueprints take the test network just before the launch, and are put back once it ended.
             diff = switch_to_test_network(self, names) if record.test_network["network"] else None
             self.claim_the_drill(names)
-            job = self.start(names)
+            job = self.start(index, names)
             if job is None:  # check mode: nothing was launched
                 wave.update(status="would launch")
                 record.setdefault("predicted", []).extend(names)
@@ -88,23 +88,24 @@ class ActionModule(RunbookStep):
                       failed_machines=[name for name in names if name in record["failed_machines"]][:10])
         return result
 
-    def points_still_there(self, index, names):
-        """The wave's pinned points, read again unless they were read just now: a point the service thinned out since is
-        replaced by the newest point before it that remains, and the report says so with the extra data lost - or, when
-        the run is strict (or nothing remains before it), the run stops before this wave."""
+    def points_still_there(self, index, names, rejected=False):
+        """The wave's pinned points, read again unless they were read just now (or the service ``rejected`` the launch):
+        a point the service thinned out since is replaced by the newest point before it that remains, and the report says
+        so with the extra data lost - or, when the run is strict (or nothing remains before it), the run stops before
+        this wave. Answers whether any point was replaced."""
         record = self.record
         pinned = record.get("pinned") or {}
         if record.get("plan") or not any(name in pinned for name in names):
-            return
+            return False
         read_at = parse_time(record["pinned_at"]) if record.get("pinned_at") else 0
-        if index == 0 and time.time() - read_at < POINTS_FRESH_SECONDS:
-            return
+        if index == 0 and not rejected and time.time() - read_at < POINTS_FRESH_SECONDS:
+            return False
         ids = dict((machine["name"], machine["id"]) for machine in record["machines"])
         read = self.service("service_point_in_time_info", project=record["project_id"], machines=[ids[name] for name in names if name in pinned])
         gone = thinned(pinned, dict((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"]),
                        [(name, ids[name]) for name in names])
         if not gone:
-            return
+            return False
         lines = ["%s: the point of %s (%s) %s" % (
             name, moment_said(parse_time(found["planned"]["date_time"]), whole=True), found["planned"]["id"],
             "would be replaced by the point of %s, %s more data lost" % (moment_said(parse_time(found["replacement"]["date_time"]), whole=True),
@@ -121,6 +122,7 @@ class ActionModule(RunbookStep):
             record.setdefault("repinned", {})[name] = dict(found, wave=index + 1)
         self.say("Thinned out by the service before wave %d, replaced by the newest point before each: %s." % (
             index + 1, "; ".join(line.replace("would be replaced", "replaced") for line in lines)))
+        return True
 
     def claim_the_drill(self, names):
         """A DR test that launches recovery or cutover machines marks them as its drill first (module_utils._marks): the
@@ -140,27 +142,38 @@ class ActionModule(RunbookStep):
                      tags=dict((ids[name], ["%s%s=%s" % (MARK, DRILL, record["started"])]) for name in names))
         record["drill"] = sorted(set(record.get("drill") or []) | set(names))
 
-    def start(self, names):
+    def start(self, index, names):
         """Start the wave's launch job from the points pinned when the run began (or run the recovery plan, from the
-        point the service picks); in check mode, None."""
+        point the service picks); in check mode, None. The service may thin a pinned point out between its last read
+        and the launch: a launch it refuses (HTTP 400, nothing started) is tried once more when a point was replaced."""
+        started = self.launch(names)
+        if started.get("failed"):
+            refused = (started.get("error") or {}).get("status") == 400
+            if not (refused and self.points_still_there(index, names, rejected=True)):
+                raise StepFailed(started.get("msg") or "The launch of wave %d failed." % (index + 1))
+            started = self.launch(names)
+            if started.get("failed"):
+                raise StepFailed(started.get("msg") or "The launch of wave %d failed." % (index + 1))
+        return started.get("job")
+
+    def launch(self, names):
+        """The one request that starts the wave's launch job, as the module answers it (failed or not)."""
         record, settings = self.record, self.record.settings
         common = dict(project=record["project_id"], force=True, wait=False, wait_timeout=settings["launch_timeout"],
-                      poll_interval=settings["poll_interval"])
+                      poll_interval=settings["poll_interval"], failed_ok=True)
         if record.get("plan"):
             policy = record["policy"]
             point = policy["id"] if policy["kind"] == POINT else policy["at"] if policy["kind"] == BEFORE else "latest"
-            started = self.service("service_recovery_plan_run", plan=record["plan"]["id"], mode=record["launch_type"], point_in_time=point,
-                                   replace_production=sorted(record.get("replaced") or {}) or None, **common)
-        else:
-            ids = dict((machine["name"], machine["id"]) for machine in record["machines"])
-            pinned = record.get("pinned") or {}
-            points = dict((ids[name], pinned[name]["id"]) for name in names if name in pinned)
-            # Production is replaced only as confirmed - or by the failback, whose launch back takes the recovery machines' place.
-            replace = names if record.get("on_failed_over") == "own" else [name for name in names if name in (record.get("replaced") or {})]
-            started = self.service("service_launch", machines=[ids[name] for name in names], launch_type=record["launch_type"],
-                                   points_in_time=points or None, check_points=False if points else None,
-                                   replace_production=[ids[name] for name in replace] or None, **common)
-        return started.get("job")
+            return self.service("service_recovery_plan_run", plan=record["plan"]["id"], mode=record["launch_type"], point_in_time=point,
+                                replace_production=sorted(record.get("replaced") or {}) or None, **common)
+        ids = dict((machine["name"], machine["id"]) for machine in record["machines"])
+        pinned = record.get("pinned") or {}
+        points = dict((ids[name], pinned[name]["id"]) for name in names if name in pinned)
+        # Production is replaced only as confirmed - or by the failback, whose launch back takes the recovery machines' place.
+        replace = names if record.get("on_failed_over") == "own" else [name for name in names if name in (record.get("replaced") or {})]
+        return self.service("service_launch", machines=[ids[name] for name in names], launch_type=record["launch_type"],
+                            points_in_time=points or None, check_points=False if points else None,
+                            replace_production=[ids[name] for name in replace] or None, **common)
 
     def record_outcome(self, wave, job, names):
         """What the job launched, and for each machine it did not, its last line in the job's log."""

@@ -50,6 +50,8 @@ class Jobs:
         self._sleep = sleep
         self._clock = clock or monotonic
         self._deadline = self._clock() + timeout
+        # [the newest job, ended (or None: no job yet)] as settle() last read it: what start() looks at first, once.
+        self._idle = None
 
     def poll(self, seconds):
         return Poll(seconds, self.interval, clock=self._clock, sleep=self._sleep)
@@ -114,6 +116,7 @@ class Jobs:
         """
         newest = self.newest()
         if not active(newest):
+            self._idle = [newest]
             return None, False
         if matches(newest):
             return newest, False
@@ -131,7 +134,9 @@ class Jobs:
         Answers the job, and whether this run started it (False when it adopted a running one).
         """
         while True:
-            newest = self.newest()
+            # What settle() just read stands in for the first look: a job started since makes the service refuse the
+            # write as busy, and the loop then reads the jobs again.
+            newest = self._idle.pop() if self._idle else self.newest()
             if active(newest):
                 if matches(newest):
                     return newest, False

@@ -1032,6 +1032,38 @@ def test_a_pinned_point_thinned_out_before_its_wave_is_replaced_or_stops_a_stric
         assert record["repinned"]["web-1"]["extra_seconds"] == 3600.0 and record["pinned"]["web-1"]["id"] == "web-1-point-older"
 
 
+REFUSED = {"failed": True, "msg": "POST /projects/p-id/launchMachines failed: HTTP 400 invalidInput: items: web-1-point is not a point in time",
+           "error": {"method": "POST", "path": "/projects/p-id/launchMachines", "status": 400, "code": "invalidInput"}}
+
+
+def test_a_launch_refused_because_a_point_was_thinned_out_since_its_last_read_is_tried_once_more_from_the_point_before_it(tmp_path):
+    run = begin(tmp_path)
+    read(run, [machine("web-1"), machine("db-1")])  # the points were read just now: wave 1 does not read them again first
+    older = point("web-1", "2026-11-22T09:00:00.000000+00:00", "-older")
+    outcome = {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}
+    modules = Modules(service_launch=[REFUSED, {"job": job("j1", ["web-1", "db-1"])}, outcome],
+                      service_point_in_time_info=points_info({"web-1": [point("web-1", T1, "-newer"), older]}))
+    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    assert not result.get("failed"), result
+    refused, started, _ = modules.called("service_launch")
+    assert refused["points_in_time"]["web-1-id"] == "web-1-point" and started["points_in_time"] == {"web-1-id": "web-1-point-older", "db-1-id": "db-1-point"}
+    assert load(run)["repinned"]["web-1"]["extra_seconds"] == 3600.0
+
+
+@pytest.mark.parametrize("answers", [[REFUSED], [REFUSED, REFUSED], [dict(REFUSED, error=dict(REFUSED["error"], status=None))]])
+def test_a_launch_refused_with_every_point_still_there_or_refused_again_or_unanswered_fails_the_wave_and_is_not_tried_blindly(tmp_path, answers):
+    run = begin(tmp_path)
+    read(run, [machine("web-1"), machine("db-1")])
+    thinned_out = len(answers) == 2
+    modules = Modules(service_launch=answers, service_point_in_time_info=points_info(
+        {"web-1": [point("web-1", T1, "-newer"), point("web-1", "2026-11-22T09:00:00.000000+00:00", "-older")]} if thinned_out else None))
+    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    assert result["failed"] and "HTTP 400 invalidInput" in result["msg"]
+    # Tried again only after a point was replaced; a launch that got no answer may have started a job: never sent again.
+    assert len(modules.called("service_launch")) == (2 if thinned_out else 1)
+    assert len(modules.called("service_point_in_time_info")) == (0 if answers[0]["error"]["status"] is None else 1)
+
+
 # -- the clean point search's journal --------------------------------------------------------------------
 
 from ansible_collections.replication.recovery.plugins.action import runbook_search  # noqa: E402

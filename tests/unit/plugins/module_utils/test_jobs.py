@@ -263,6 +263,31 @@ def test_settle_on_an_idle_project():
     assert jobs.settle(MATCH) == (None, False)
 
 
+def test_a_start_after_settle_on_an_idle_project_reads_the_jobs_once():
+    module = FakeModule([job("old", "COMPLETED")])
+    jobs, unused = make(module)
+    assert jobs.settle(MATCH) == (None, False)
+    assert jobs.start(lambda: job("new", "PENDING"), MATCH) == (job("new", "PENDING"), True)
+    assert module.requests == ["/projects/p/jobs"]
+
+
+def test_a_job_started_between_settle_and_start_is_waited_for_and_the_write_sent_again():
+    module = FakeModule([job("old", "COMPLETED"), job("theirs", job_type="CLEANUP")], job_states={"theirs": ["COMPLETED"]})
+    jobs, sleeps = make(module)
+    assert jobs.settle(MATCH) == (None, False)
+    sent = []
+
+    def send():
+        sent.append(True)
+        if len(sent) == 1:
+            theirs = job("theirs", job_type="CLEANUP")
+            module.newest = [theirs, theirs, job("theirs", "COMPLETED", job_type="CLEANUP")]
+            raise ServiceError("POST", "/launch", 409, "conflict", "a job runs")
+        return job("new", "PENDING")
+    assert jobs.start(send, MATCH) == (job("new", "PENDING"), True)
+    assert len(sent) == 2 and sleeps == [2]
+
+
 def test_wait_until_idle_waits_for_any_running_job_even_one_that_looks_like_ours():
     module = FakeModule([job("ours")], job_states={"ours": ["STARTED", "COMPLETED"]})
     jobs, sleeps = make(module)
