@@ -1045,7 +1045,7 @@ def test_a_launch_refused_because_a_point_was_thinned_out_since_its_last_read_is
                       service_point_in_time_info=points_info({"web-1": [point("web-1", T1, "-newer"), older]}))
     result = step(runbook_launch, modules, run=run, session="s", wave=1)
     assert not result.get("failed"), result
-    refused, started, _ = modules.called("service_launch")
+    refused, started, unused_outcome = modules.called("service_launch")
     assert refused["points_in_time"]["web-1-id"] == "web-1-point" and started["points_in_time"] == {"web-1-id": "web-1-point-older", "db-1-id": "db-1-point"}
     assert load(run)["repinned"]["web-1"]["extra_seconds"] == 3600.0
 
