@@ -65,6 +65,7 @@ def step(plugin, modules, check_mode=False, **args):
     task.async_val = 0
     action = plugin.ActionModule(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None)
     action._execute_module = modules
+    action._load_name = "replication.recovery." + plugin.__name__.rsplit(".", 1)[-1]  # as the plugin loader names it
     return action.run(task_vars={"inventory_hostname": "localhost"})
 
 
