@@ -65,11 +65,17 @@ class ActionModule(RunbookStep):
             record["earlier"].setdefault("messages", []).append(
                 "wave %d: adopted the launch job %s of an earlier run, created %s" % (index + 1, job["id"], job["creationDateTime"]))
         else:
-            self.points_still_there(index, names)
+            launching = list(names)
+            self.points_still_there(index, launching)
             # An isolated test: the blueprints take the test network just before the launch, and are put back once it ended.
-            diff = switch_to_test_network(self, names) if record.test_network["network"] else None
-            self.claim_the_drill(names)
-            job = self.start(index, names)
+            diff = switch_to_test_network(self, launching) if record.test_network["network"] and launching else None
+            self.claim_the_drill(launching)
+            job = self.start(index, launching) if launching else None
+            if job is None and not launching:  # a search's round whose every candidate was thinned out
+                if record.test_network["network"]:
+                    put_back_blueprints(self, names)
+                wave.update(status="not launched", message="every candidate point was thinned out by the service before the launch")
+                return result
             if job is None:  # check mode: nothing was launched
                 wave.update(status="would launch")
                 record.setdefault("predicted", []).extend(names)
@@ -83,7 +89,7 @@ class ActionModule(RunbookStep):
             job = follow(self, job, "launch job", record.settings["launch_timeout"])
         if record.test_network["network"] or set(names) & set(record.test_network["found"]):
             put_back_blueprints(self, names)
-        self.record_outcome(wave, job, names)
+        self.record_outcome(wave, job, [name for name in names if name not in (record.get("thinned_out") or [])])
         result.update(job=dict(id=job["id"], status=job["status"]), launched=sum(1 for name in names if name in record["launched"]), changed=not adopted,
                       failed_machines=[name for name in names if name in record["failed_machines"]][:10])
         return result
@@ -92,7 +98,8 @@ class ActionModule(RunbookStep):
         """The wave's pinned points, read again unless they were read just now (or the service ``rejected`` the launch):
         a point the service thinned out since is replaced by the newest point before it that remains, and the report says
         so with the extra data lost - or, when the run is strict (or nothing remains before it), the run stops before
-        this wave. Answers whether any point was replaced."""
+        this wave. A search's candidate is never replaced here: its machine is left out of ``names`` (the search plans
+        it again, from the points that remain). Answers whether any point was replaced or left out."""
         record = self.record
         pinned = record.get("pinned") or {}
         if record.get("plan") or not any(name in pinned for name in names):
@@ -106,6 +113,15 @@ class ActionModule(RunbookStep):
                        [(name, ids[name]) for name in names])
         if not gone:
             return False
+        if record.get("round"):
+            for name, found in sorted(gone.items()):
+                record["failed_machines"][name] = "its candidate point of %s was thinned out by the service before the launch" % (
+                    moment_said(parse_time(found["planned"]["date_time"]), whole=True))
+                names.remove(name)
+            record["thinned_out"] = sorted(set(record.get("thinned_out") or []) | set(gone))
+            self.say("Thinned out by the service before the launch of round %s, left out of it (the search plans them again): %s." % (
+                record["round"], shown(sorted(gone))))
+            return True
         lines = ["%s: the point of %s (%s) %s" % (
             name, moment_said(parse_time(found["planned"]["date_time"]), whole=True), found["planned"]["id"],
             "would be replaced by the point of %s, %s more data lost" % (moment_said(parse_time(found["replacement"]["date_time"]), whole=True),
@@ -151,6 +167,8 @@ class ActionModule(RunbookStep):
             refused = (started.get("error") or {}).get("status") == 400
             if not (refused and self.points_still_there(index, names, rejected=True)):
                 raise StepFailed(started.get("msg") or "The launch of wave %d failed." % (index + 1))
+            if not names:  # a search's round whose every candidate was thinned out
+                return None
             started = self.launch(names)
             if started.get("failed"):
                 raise StepFailed(started.get("msg") or "The launch of wave %d failed." % (index + 1))

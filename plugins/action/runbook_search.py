@@ -258,7 +258,9 @@ class ActionModule(RunbookStep):
         outcomes = {}
         for name in current["candidates"]:
             launched, seen, checked = record["launched"].get(name), record["view"].get(name) or {}, record["checked"].get(name)
-            if name in record["failed_machines"] or launched is None:
+            if name in (record.get("thinned_out") or []):  # no evidence: the search plans it again
+                outcome = dict(passed=None, thinned=True, message="did not launch: %s" % record["failed_machines"][name])
+            elif name in record["failed_machines"] or launched is None:
                 outcome = dict(passed=None, message="did not launch: %s" % record["failed_machines"].get(name, "not launched"))
             elif launched["point_in_time"]["id"] and launched["point_in_time"]["id"] != current["candidates"][name][1]:
                 outcome = dict(passed=None, message="launched from %s, not the candidate" % launched["point_in_time"]["id"])
@@ -276,11 +278,13 @@ class ActionModule(RunbookStep):
         save_journal(path, journal)
         passed = sorted(name for name, outcome in outcomes.items() if outcome["passed"])
         failed = sorted(name for name, outcome in outcomes.items() if outcome["passed"] is False)
-        undecided = sorted(name for name, outcome in outcomes.items() if outcome["passed"] is None)
-        line = "Round %d: %d clean%s, %d damaged%s%s." % (
+        undecided = sorted(name for name, outcome in outcomes.items() if outcome["passed"] is None and not outcome.get("thinned"))
+        thinned = sorted(name for name, outcome in outcomes.items() if outcome.get("thinned"))
+        line = "Round %d: %d clean%s, %d damaged%s%s%s." % (
             current["number"], len(passed), " (%s)" % shown(passed, SHOWN) if passed else "", len(failed),
             " (%s)" % shown(failed, SHOWN) if failed else "",
-            ", %d undecided (%s)" % (len(undecided), shown(["%s: %s" % (n, outcomes[n]["message"]) for n in undecided], 3)) if undecided else "")
+            ", %d undecided (%s)" % (len(undecided), shown(["%s: %s" % (n, outcomes[n]["message"]) for n in undecided], 3)) if undecided else "",
+            ", %d planned again, their candidate thinned out before the launch (%s)" % (len(thinned), shown(thinned, SHOWN)) if thinned else "")
         self.say(line)
         return dict(more=bool(searching(journal)), lines=[line])
 

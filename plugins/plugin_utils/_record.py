@@ -93,6 +93,8 @@ MEMBERS = (
                           "a failover launches over it."),
     ("predicted", LAUNCH, "Under --check, the machines the launches would launch, by name."),
     ("repinned", LAUNCH, "Per machine whose pinned point was thinned out before its wave: the point planned, the one taken, the data lost."),
+    ("thinned_out", LAUNCH, "A search's round: the machines whose candidate point was thinned out before the launch, left out of it (the "
+                            "search plans them again)."),
     ("drill", LAUNCH, "The machines this run launched as a drill (marked), by name."),
     ("failback", REVERSE, "The failback's state: the recovery machines (recovery), those removed, its stage, when replication was reversed "
                           "and returned."),

@@ -25,6 +25,7 @@ import math
 import os
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import clean_point_markdown, junit
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_atomically, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
@@ -182,16 +183,22 @@ def judge_round(journal, outcomes, job=None):
     """Learn from the current round's ``outcomes`` ({name: {"passed": True, False or None, "message",
     "checks"}}): a pass moves the bound of clean points up, a failure the bound of damaged ones down.
     None - the machine did not launch or run, or was not checked - is no evidence either way: the
-    machine is undecided, and the search of it (of all, when consistent) ends there."""
+    machine is undecided, and the search of it (of all, when consistent) ends there. A candidate the
+    service thinned out before its launch (``thinned``) is no evidence either, and no end: it is gone, and
+    the next round plans the machine again from the points that remain."""
     current = current_round(journal)
     if current is None:
         return None
     for name, candidate in current["candidates"].items():
         outcome = outcomes.get(name) or dict(passed=None, message="not checked")
         current["outcomes"][name] = outcome
+        machine = journal["machines"][name]
+        if outcome.get("thinned"):
+            machine["gone"] = sorted(set(machine.get("gone") or []) | set([candidate[0]]))
         if journal["consistent"]:
             continue
-        machine = journal["machines"][name]
+        if outcome.get("thinned"):
+            continue
         if outcome["passed"] is True:
             machine["good"] = candidate[0]
         elif outcome["passed"] is False:
@@ -200,9 +207,15 @@ def judge_round(journal, outcomes, job=None):
             machine["undecided"] = "round %d, point of %s: %s" % (current["number"], candidate[2], outcome.get("message") or "no outcome")
     if journal["consistent"]:
         middle = journal["moments"].index(current["moment"])
-        passed = [outcome["passed"] for outcome in current["outcomes"].values()]
+        passed = [outcome["passed"] for outcome in current["outcomes"].values() if not outcome.get("thinned")]
+        thinned = sorted(name for name, outcome in current["outcomes"].items() if outcome.get("thinned"))
         if False in passed:
             journal["bad"] = middle
+        elif thinned and None not in passed:  # the moment is planned again, each machine from its newest point at or before it left
+            left = [name for name in thinned if point_at(journal["machines"][name], current["moment"]) < 0]
+            if left:
+                journal["undecided"] = "the points of %s at or before %s were thinned out by the service during the search" % (
+                    shown(left), current["moment"])
         elif None in passed:
             journal["undecided"] = "round %d, moment %s: %s" % (current["number"], current["moment"], "; ".join(
                 "%s: %s" % (name, outcome.get("message") or "no outcome") for name, outcome in sorted(current["outcomes"].items())

@@ -1051,6 +1051,36 @@ def test_a_launch_refused_because_a_point_was_thinned_out_since_its_last_read_is
     assert load(run)["repinned"]["web-1"]["extra_seconds"] == 3600.0
 
 
+def test_a_search_round_never_launches_a_machine_from_another_point_than_its_candidate(tmp_path):
+    candidates = {"web-1-id": {"id": "web-1-point", "date_time": T0}, "db-1-id": {"id": "db-1-point", "date_time": T0}}
+    run = begin(tmp_path, runbook="clean_point", round=2, pinned=candidates,
+                point_in_time=dict((machine_id, point["id"]) for machine_id, point in candidates.items()))
+    read(run, [machine("web-1"), machine("db-1")])
+    outcome = {"job": job("j1", ["db-1"]), "launched": launched("db-1")}
+    modules = Modules(service_launch=[REFUSED, {"job": job("j1", ["db-1"])}, outcome],
+                      service_point_in_time_info=points_info({"web-1": [point("web-1", T1, "-newer"), point("web-1", T0, "-older")]}))
+    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    assert not result.get("failed"), result
+    refused, started, unused_outcome = modules.called("service_launch")
+    # web-1's candidate is gone: it is left out of the round, not launched from the point before it.
+    assert sorted(refused["machines"]) == ["db-1-id", "web-1-id"] and started["machines"] == ["db-1-id"]
+    assert started["points_in_time"] == {"db-1-id": "db-1-point"}
+    record = load(run)
+    assert record["thinned_out"] == ["web-1"] and "thinned out by the service before the launch" in record["failed_machines"]["web-1"]
+    assert "web-1" not in record["launched"] and record["waves"][0]["status"] == "launched"
+
+
+def test_a_search_round_whose_every_candidate_was_thinned_out_launches_nothing_and_stops_no_run(tmp_path):
+    candidates = {"web-1-id": {"id": "web-1-point", "date_time": T0}}
+    run = begin(tmp_path, runbook="clean_point", round=3, pinned=candidates, point_in_time={"web-1-id": "web-1-point"}, machines="web-1")
+    read(run, [machine("web-1"), machine("db-1")])
+    modules = Modules(service_launch=REFUSED, service_point_in_time_info=points_info({"web-1": [point("web-1", T1, "-newer")]}))
+    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    assert not result.get("failed") and result["launched"] == 0 and len(modules.called("service_launch")) == 1
+    record = load(run)
+    assert record["waves"][0]["status"] == "not launched" and record["thinned_out"] == ["web-1"] and not record.get("failure")
+
+
 @pytest.mark.parametrize("answers", [[REFUSED], [REFUSED, REFUSED], [dict(REFUSED, error=dict(REFUSED["error"], status=None))]])
 def test_a_launch_refused_with_every_point_still_there_or_refused_again_or_unanswered_fails_the_wave_and_is_not_tried_blindly(tmp_path, answers):
     run = begin(tmp_path)

@@ -105,6 +105,23 @@ def test_a_machine_that_does_not_launch_is_undecided_and_no_longer_searched():
     assert machine["status"] == UNDECIDED and "a did not launch" in machine["message"]
 
 
+@pytest.mark.parametrize("consistent", [False, True])
+def test_a_candidate_thinned_out_before_its_launch_is_no_evidence_and_its_machine_is_planned_again_from_the_points_left(consistent):
+    pts = dict(a=dict(id="id-a", points=points("a", 16)), b=dict(id="id-b", points=points("b", 16)))
+    journal = new_journal("p", "pid", {}, pts, None, START + 16 * HOUR, consistent=consistent)
+    first = plan_round(journal)
+    thinned = first["candidates"]["a"]
+    judge_round(journal, {"a": dict(passed=None, thinned=True, message="did not launch: thinned out"), "b": dict(passed=True)})
+    assert searching(journal) == ["a", "b"] and not journal["machines"]["a"]["undecided"] and not journal.get("undecided")
+    assert thinned[0] in journal["machines"]["a"]["gone"]
+    second = plan_round(journal)
+    assert second["candidates"]["a"][1] != thinned[1]
+    if consistent:  # the same moment again (nothing was learnt of it), a from the point before the one thinned out
+        assert second["moment"] == first["moment"] and second["candidates"]["a"][0] == thinned[0] - 1
+    run(journal, {})
+    assert all(machine["status"] == FOUND for machine in result_of(journal, "now")["machines"])
+
+
 def test_a_round_planned_and_not_judged_is_planned_again_as_it_was():
     journal = new_journal("p", "pid", {}, machines(a=16), None, START + 16 * HOUR)
     first = plan_round(journal)
