@@ -13,8 +13,9 @@ at every step costs seconds each time. What a step returns is small - counts, na
 hosts to add - so that YAML can order the steps and show their outcome. Nothing secret is ever
 written to the record: the session lives in the variable registered by the first step.
 
-A run stopped at any moment leaves its record behind; the next run does not read it. What an
-earlier run left is read from the service itself (see earlier_run in plugin_utils._judgement),
+A run stopped at any moment leaves its record behind; the next run does not read it, and removes
+the directory of every run whose controller process has ended. What an earlier run left is read
+from the service itself (see earlier_run in plugin_utils._judgement),
 so that a run on another controller, or after the controller died, finds it too.
 """
 
@@ -37,6 +38,10 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._record impor
 display = Display()
 
 RECORD = "record.json"
+# Beside the record: the process ID of the ansible-playbook that runs it, so that a later run knows
+# a directory left by a stopped run from one of a run going on beside it.
+OWNER = "owner"
+RUN_PREFIX = "replication-recovery-"
 CHECKED = "checked"
 # The connection options a step passes on to the modules it runs, as given (the modules fall back to
 # the environment themselves).
@@ -59,12 +64,45 @@ class StepFailed(Exception):
 
 def new_run(record):
     """A directory for a new run, with its record; answers the record's path."""
-    directory = tempfile.mkdtemp(prefix="replication-recovery-%s-" % record["runbook"])
+    remove_stopped_runs()
+    directory = tempfile.mkdtemp(prefix="%s%s-" % (RUN_PREFIX, record["runbook"]))
+    # A step runs in a worker process of ansible-playbook: its parent lives as long as the run.
+    with open(os.path.join(directory, OWNER), "w", encoding="utf-8") as stream:
+        stream.write(str(os.getppid()))
     os.mkdir(os.path.join(directory, CHECKED))
     path = os.path.join(directory, RECORD)
     record["checked_dir"] = os.path.join(directory, CHECKED)
     save(path, record)
     return path
+
+
+def remove_stopped_runs(root=None):
+    """Remove the directories that stopped runs left: those whose ansible-playbook has ended. A
+    directory without an owner, or whose owner cannot be read, is left alone."""
+    root = root or tempfile.gettempdir()
+    try:
+        names = [name for name in os.listdir(root) if name.startswith(RUN_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        directory = os.path.join(root, name)
+        try:
+            with open(os.path.join(directory, OWNER), encoding="utf-8") as stream:
+                owner = int(stream.read().strip())
+        except (IOError, OSError, ValueError):
+            continue
+        if not _running(owner):
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+def _running(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: running
+        return True
+    return True
 
 
 def load(path):

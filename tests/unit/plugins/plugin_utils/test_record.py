@@ -20,6 +20,11 @@ PLUGINS = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".
 BEGUN = dict((name, "given") for name in _record.MADE_BY_BEGIN if name not in _record.EMPTY)
 
 
+@pytest.fixture(autouse=True)
+def runs_in_the_tests_own_directory(monkeypatch, tmp_path):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+
+
 def test_the_table_names_each_member_once_with_who_makes_it_and_what_it_holds():
     names = [name for name, unused_by, unused_what in MEMBERS]
     assert len(names) == len(set(names)) > 40

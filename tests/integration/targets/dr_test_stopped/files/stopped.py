@@ -230,13 +230,18 @@ def one_case(simulator, work, runbook, point, signal_name, number):
                                                         for rule in point["faults"]]})
     report_dir = os.path.join(work, "reports")
     shutil.rmtree(os.path.join(work, "ledger"), ignore_errors=True)
+    # The controller's temporary directory of this case alone: what the stopped run left there is gone after the next.
+    temporary = os.path.join(work, "tmp")
+    shutil.rmtree(temporary, ignore_errors=True)
+    os.makedirs(temporary)
     proven = 0
     if point.get("unproven"):
         prove(simulator, work, ["app-1", "db-1"])
         proven = 1
     unproven = ["-e", "dr_test_machines=unproven"] if point.get("unproven") else []
     extra = (["-e", "hold_checks=true"] if point.get("hold_checks") else []) + unproven
-    process, output = playbook(simulator, work, report_dir, runbook, extra, env={"HOLD_AT_TASK": point["hold"]} if point.get("hold") else None)
+    process, output = playbook(simulator, work, report_dir, runbook, extra, env=dict({"HOLD_AT_TASK": point["hold"]} if point.get("hold") else {},
+                                                                                     TMPDIR=temporary))
     wait_for(output, "HOLDING AT .*" + re.escape(point["hold"]) if point.get("hold") else point["see"], process)
     hung = stop(process, signal_name, number, output)
     stopped_output = tail(output, 15)
@@ -250,7 +255,7 @@ def one_case(simulator, work, runbook, point, signal_name, number):
         hung += " (ansible-playbook did not stop on SIGINT: it ran to the end, its cleanup included)"
     simulator.control("DELETE", "/faults")
 
-    again, output = playbook(simulator, work, report_dir, runbook, unproven)
+    again, output = playbook(simulator, work, report_dir, runbook, unproven, env={"TMPDIR": temporary})
     status = again.wait(timeout=600)
     with open(os.path.join(report_dir, "%s_%s.json" % (runbook, PROJECT))) as handle:
         report = json.load(handle)
@@ -259,6 +264,8 @@ def one_case(simulator, work, runbook, point, signal_name, number):
     if point.get("unproven"):
         assert [m["name"] for m in report["machines"]] == ["web-1"], report["machines"]
     assert simulator.cloud() == [], "the target cloud is not empty: %s" % simulator.cloud()
+    left = [name for name in os.listdir(temporary) if name.startswith("replication-recovery-")]
+    assert left == [], "the runs' directories left on the controller: %s" % left
 
     jobs = simulator.jobs()
     launches = [job for job in jobs if job["type"] == launch]
