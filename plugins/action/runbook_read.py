@@ -37,7 +37,8 @@ class ActionModule(RunbookStep):
         view = self.service("service_machine_info", project=record["project"], lag_threshold=record["gate"]["lag_threshold"],
                             prove_launch_settings=record["launch_settings"]["check"] or bool(record.test_network["network"]),
                             # What an earlier restore test left is traced by its restore servers' creation: read those too.
-                            include_restore_servers=record["kind"] == RESTORE)
+                            include_restore_servers=record["kind"] == RESTORE,
+                            include_points_in_time=self.pins_every_machine())
         record.update(project_id=view["project"]["id"], started=view["service_time"])
         future = later_than_now(record["policy"], parse_time(view["service_time"]))
         if future:
@@ -91,7 +92,8 @@ class ActionModule(RunbookStep):
         if on_failed_over != OWN:
             self.judge_production(dict((name, entry) for name, entry in production.items() if name not in adopted), on_failed_over)
         to_launch = [machine for machine in chosen["machines"] if machine["name"] not in adopted and machine["name"] not in record["stands"]]
-        self.pin([machine for machine in chosen["machines"] if machine["name"] not in adopted], to_launch)
+        read_points = dict((machine["id"], machine["points_in_time"]) for machine in view["machines"] if "points_in_time" in machine)
+        self.pin([machine for machine in chosen["machines"] if machine["name"] not in adopted], to_launch, read_points)
         verdicts = health_gate([by_name[machine["name"]] for machine in chosen["machines"] if machine["name"] not in record["stands"]],
                                max_lag=record["gate"]["max_lag"], no_backlog=record["gate"]["no_backlog"], states=record["gate"]["states"])
         enforced = record["gate"]["enforce"] and not record.get("gate_deferred")
@@ -187,11 +189,19 @@ class ActionModule(RunbookStep):
 
     # -- points in time, pinned once -----------------------------------------------------------------------
 
-    def pin(self, machines, to_launch):
+    def pins_every_machine(self):
+        """Whether the run pins the points of every machine of the project (none named, left out or put in waves): then
+        they are read with the machines, saving the project and machine reads of a task of their own."""
+        record, asked = self.record, self.record["asked"]
+        return bool(record.get("pin", True) and not record["recovery_plan"] and not record.get("pinned") and not record.get("points_from")
+                    and asked.get("machines") is None and not asked.get("unproven") and not asked.get("exclude") and not asked.get("waves"))
+
+    def pin(self, machines, to_launch, read_points=None):
         """Every machine's point in time, resolved once when the run begins, before the first launch: each wave
         launches these (runbook_launch replaces one the service thinned out meanwhile). One read of each machine's
-        points (the interface has no list of them) - the read the RPO needs anyway. A failed-over machine that stands
-        is compared with what was asked: another point would launch, and that is refused, naming the difference."""
+        points (the interface has no list of them) - the read the RPO needs anyway - unless the machines' read carried
+        them (``read_points``, by machine ID). A failed-over machine that stands is compared with what was asked:
+        another point would launch, and that is refused, naming the difference."""
         record = self.record
         # A recovery plan's run takes one point for all, chosen by the service; a runbook that launches one wave from the latest
         # point right after its read (the failback) asks for none.
@@ -199,10 +209,11 @@ class ActionModule(RunbookStep):
             return
         given = record.get("pinned") or {}
         unread = [machine for machine in machines if machine["name"] not in given and machine["id"] not in given]
-        points_of = {}
-        if unread:
-            read = self.service("service_point_in_time_info", project=record["project_id"], machines=[machine["id"] for machine in unread])
-            points_of = dict((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"])
+        points_of = dict((machine["id"], read_points[machine["id"]]) for machine in unread if machine["id"] in (read_points or {}))
+        to_read = [machine["id"] for machine in unread if machine["id"] not in points_of]
+        if to_read:
+            read = self.service("service_point_in_time_info", project=record["project_id"], machines=to_read)
+            points_of.update((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"])
         pinned, problems = pin_points(record["policy"], unread, points_of, record.get("points_in_time"))
         for machine in machines:
             point = given.get(machine["name"]) or given.get(machine["id"])

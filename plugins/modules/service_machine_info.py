@@ -58,6 +58,15 @@ options:
     type: bool
     default: false
     version_added: 2.0.0
+  include_points_in_time:
+    description:
+      - Also read each machine's points in time and return them, newest first, as RV(machines[].points_in_time) - what
+        M(replication.recovery.service_point_in_time_info) returns, without the project and machine reads of a task of
+        its own.
+      - Costs one request per machine returned, a few at a time, since the service has no list of them.
+    type: bool
+    default: false
+    version_added: 2.0.0
   prove_launch_settings:
     description:
       - Also prove the machines' blueprints for the project's target region against what the region offers now,
@@ -148,6 +157,11 @@ machines:
       returned: with O(include_restore_servers=true)
       type: list
       elements: dict
+    points_in_time:
+      description: The machine's points in time as the service describes them (C(id), C(dateTime)), newest first.
+      returned: with O(include_points_in_time=true)
+      type: list
+      elements: dict
   sample:
     - id: 9db2cf6d-4b41-41b5-8f77-b40af8fa16ff
       name: web-1
@@ -209,21 +223,20 @@ class MachineInfoModule(ServiceModule):
         params = self.params
         project = self.project(params["project"])
         now, machines = read_next_to_the_clock(self.client, lambda: self.machines_anew(project, params["machines"]), self.service_now)
-        result = []
-        if params["include_restore_servers"]:  # those of every machine, a few at a time
-            self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], server) for machine in machines
+        result = list(self.chosen(machines, now))
+        # What the service has no list of, read for every machine first, a few at a time.
+        if params["include_restore_servers"]:
+            self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], server) for machine in result
                                   for server in machine.get("restoreServers") or []])
-        for machine in machines:
-            machine = dict(machine, **replication_facts(machine, now, params["lag_threshold"], params["stale_after"]))
-            if params["states"] and machine["replication_state"] not in params["states"]:
-                continue
-            if params["tags"] and not set(params["tags"]) <= set(machine.get("tags", [])):
-                continue
+        if params["include_points_in_time"]:
+            self.read_ahead(lists=[self.points_path(project, machine) for machine in result])
+        for machine in result:
             if params["include_target_machine"] and machine.get("replica"):
                 machine["target_machine"] = self.target_machine(project, machine)
             if params["include_restore_servers"]:
                 machine["restore_servers"] = self.restore_servers(project, machine)
-            result.append(machine)
+            if params["include_points_in_time"]:
+                machine["points_in_time"] = self.points_in_time(project, machine)
         answer = dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=iso_time(now))
         if params["prove_launch_settings"]:
             region, blueprints = self.blueprints_proven(project, machine_ids=set(machine["id"] for machine in machines))
@@ -232,6 +245,17 @@ class MachineInfoModule(ServiceModule):
                                              unchecked=unchecked_by_machine(blueprints),
                                              switched=sorted(b.get("machineName") or b["machineId"] for b in blueprints if b.get("switched")))
         return answer
+
+    def chosen(self, machines, now):
+        """The machines asked for, each with its replication facts."""
+        params = self.params
+        for machine in machines:
+            machine = dict(machine, **replication_facts(machine, now, params["lag_threshold"], params["stale_after"]))
+            if params["states"] and machine["replication_state"] not in params["states"]:
+                continue
+            if params["tags"] and not set(params["tags"]) <= set(machine.get("tags", [])):
+                continue
+            yield machine
 
     def machines_anew(self, project, values):
         """The machines as the service has them now: read again, not what an earlier attempt kept."""
@@ -250,6 +274,7 @@ def main():
             stale_after=dict(type="int", default=900),
             include_target_machine=dict(type="bool", default=False, aliases=["include_target"]),
             include_restore_servers=dict(type="bool", default=False),
+            include_points_in_time=dict(type="bool", default=False),
             prove_launch_settings=dict(type="bool", default=False),
         ),
     ).run()

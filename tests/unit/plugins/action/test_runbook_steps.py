@@ -123,6 +123,8 @@ def read(run, machines, jobs=(), launch_settings=None, points=None, modules=None
         listed = [m for m in machines if not args.get("machines") or m["id"] in args["machines"]]
         if args.get("include_target_machine"):
             listed = [dict(m, target_machine=dict(target(m["name"]), id=m["replica"])) if m.get("replica") else m for m in listed]
+        if args.get("include_points_in_time"):
+            listed = [dict(m, points_in_time=(points or {}).get(m["name"], [point(m["name"])])) for m in listed]
         found = {"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": listed}
         if args.get("prove_launch_settings"):
             found["launch_settings"] = launch_settings or SETTINGS_HOLD
@@ -400,6 +402,26 @@ def test_every_point_is_pinned_when_the_run_begins_and_a_missing_one_is_named_wi
     listed = {"web-1": [point("web-1", T0, "-new"), point("web-1", "2026-11-22T09:20:00.000000+00:00", "-old")]}
     assert not read(run, [machine("web-1")], points=listed).get("failed")
     assert load(run)["pinned"] == {"web-1": {"id": "web-1-point-old", "date_time": "2026-11-22T09:20:00.000000+00:00"}}
+
+
+@pytest.mark.parametrize("inputs, with_the_machines", [
+    ({}, True), (dict(machines="web-1"), False), (dict(exclude="db-1"), False), (dict(waves="db-*; web-*"), False),
+])
+def test_the_points_of_a_whole_project_are_read_with_its_machines_and_those_of_a_choice_on_their_own(tmp_path, inputs, with_the_machines):
+    earlier = "2026-11-22T09:20:00.000000+00:00"
+    listed = {"web-1": [point("web-1", T0, "-new"), point("web-1", earlier, "-old")], "db-1": [point("db-1", earlier)]}
+    run = begin(tmp_path, point_in_time="before:2026-11-22T09:30:00Z", **inputs)
+    modules = Modules(service_job_info={"jobs": []}, service_machine_info=lambda args: {
+        "project": {"id": "p-id", "name": "production"}, "service_time": T0,
+        "machines": [dict(m, **({"points_in_time": listed[m["name"]]} if args.get("include_points_in_time") else {}))
+                     for m in (machine("web-1"), machine("db-1"))]}, service_point_in_time_info=points_info(listed))
+    result = read(run, [], modules=modules)
+    assert [call.get("include_points_in_time") for call in modules.called("service_machine_info")] == [with_the_machines]
+    assert len(modules.called("service_point_in_time_info")) == (0 if with_the_machines else 1)
+    assert not result.get("failed"), result
+    pinned = load(run)["pinned"]
+    assert pinned["web-1"] == {"id": "web-1-point-old", "date_time": earlier}
+    assert sorted(pinned) == (["web-1"] if inputs.get("machines") or inputs.get("exclude") else ["db-1", "web-1"])
 
 
 @pytest.mark.parametrize("value, message", [

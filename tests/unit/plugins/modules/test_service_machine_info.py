@@ -14,8 +14,7 @@ from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.pa
 NOW = parse_time("2026-11-22T10:00:00+00:00")
 PROJECT = {"id": "p1", "name": "production"}
 PARAMS = dict(project="production", machines=None, states=None, tags=None, lag_threshold=600, stale_after=900, include_target_machine=False,
-              include_restore_servers=False,
-              prove_launch_settings=False)
+              include_restore_servers=False, include_points_in_time=False, prove_launch_settings=False)
 
 
 class Info(MachineInfoModule):
@@ -57,3 +56,20 @@ def test_machines_read_again_are_measured_against_the_clock_read_again_next_to_t
     assert states(answer) == [("web-1", "continuous", 60), ("db-1", "stale", 1200)]
     assert answer["service_time"] == iso_time(NOW + 1200)
     assert client.requests == ["/projects", "/extendedAccountInfo", "/projects/p1/machines", "/extendedAccountInfo", "/projects/p1/machines"]
+
+
+def test_the_points_in_time_of_the_machines_returned_are_read_with_them_all_at_once_newest_first():
+    points = [{"id": "web-1-p%d" % number, "dateTime": iso_time(NOW - 600 * (3 - number))} for number in (1, 2, 3)]  # listed oldest first
+    client = ClockedClient({"/projects": [PROJECT], "/projects/p1/machines": replicating, "/projects/p1/machines/web-1-id/pointsintime": points},
+                           now=NOW)
+    answer = Info(client, machines=["web-1"], include_points_in_time=True).work()
+    assert [(m["name"], [p["id"] for p in m["points_in_time"]]) for m in answer["machines"]] == [("web-1", ["web-1-p3", "web-1-p2", "web-1-p1"])]
+    # db-1 is not asked for: its points are not read; web-1's are read in one batch, not once more.
+    assert client.batches == [["/projects/p1/machines/web-1-id/pointsintime"]]
+    assert client.requests == ["/projects", "/extendedAccountInfo", "/projects/p1/machines"]
+
+
+def test_without_include_points_in_time_no_point_is_read():
+    client = ClockedClient({"/projects": [PROJECT], "/projects/p1/machines": replicating}, now=NOW)
+    answer = Info(client).work()
+    assert "points_in_time" not in answer["machines"][0] and client.batches == []
