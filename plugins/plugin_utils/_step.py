@@ -22,6 +22,7 @@ so that a run on another controller, or after the controller died, finds it too.
 import json
 import os
 import shutil
+import socket
 import tempfile
 import time
 
@@ -38,8 +39,10 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._record impor
 display = Display()
 
 RECORD = "record.json"
-# Beside the record: the process ID of the ansible-playbook that runs it, so that a later run knows
-# a directory left by a stopped run from one of a run going on beside it.
+# Beside the record: the host name and process ID of the ansible-playbook that runs it, so that a later
+# run knows a directory left by a stopped run from one of a run going on beside it. The host name keeps a
+# controller whose temporary directory is shared (containers with a process namespace each) from taking
+# another's process IDs for its own.
 OWNER = "owner"
 RUN_PREFIX = "replication-recovery-"
 CHECKED = "checked"
@@ -68,7 +71,7 @@ def new_run(record):
     directory = tempfile.mkdtemp(prefix="%s%s-" % (RUN_PREFIX, record["runbook"]))
     # A step runs in a worker process of ansible-playbook: its parent lives as long as the run.
     with open(os.path.join(directory, OWNER), "w", encoding="utf-8") as stream:
-        stream.write(str(os.getppid()))
+        stream.write("%d %s" % (os.getppid(), socket.gethostname()))
     os.mkdir(os.path.join(directory, CHECKED))
     path = os.path.join(directory, RECORD)
     record["checked_dir"] = os.path.join(directory, CHECKED)
@@ -77,8 +80,8 @@ def new_run(record):
 
 
 def remove_stopped_runs(root=None):
-    """Remove the directories that stopped runs left: those whose ansible-playbook has ended. A
-    directory without an owner, or whose owner cannot be read, is left alone."""
+    """Remove the directories that stopped runs left: those whose ansible-playbook, on this host, has
+    ended. A directory without an owner, of another host, or whose owner cannot be read, is left alone."""
     root = root or tempfile.gettempdir()
     try:
         names = [name for name in os.listdir(root) if name.startswith(RUN_PREFIX)]
@@ -88,10 +91,11 @@ def remove_stopped_runs(root=None):
         directory = os.path.join(root, name)
         try:
             with open(os.path.join(directory, OWNER), encoding="utf-8") as stream:
-                owner = int(stream.read().strip())
+                pid, host = stream.read().split(" ", 1)
+                owner = int(pid)
         except (IOError, OSError, ValueError):
             continue
-        if not _running(owner):
+        if host == socket.gethostname() and not _running(owner):
             shutil.rmtree(directory, ignore_errors=True)
 
 

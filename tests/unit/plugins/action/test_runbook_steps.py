@@ -6,6 +6,7 @@ modules, what it records, and what it answers."""
 
 import json
 import os
+import socket
 import subprocess
 from unittest.mock import MagicMock
 
@@ -165,11 +166,13 @@ def test_begin_reads_the_inputs_from_text_and_keeps_the_session_out_of_the_recor
 def test_begin_removes_what_stopped_runs_left_and_never_the_directory_of_a_run_going_on(tmp_path):
     ended = subprocess.Popen(["true"])
     ended.wait()
-    owners = {"stopped": ended.pid, "going-on": os.getpid(), "no-owner": None}
+    here = socket.gethostname()
+    owners = {"stopped": "%d %s" % (ended.pid, here), "going-on": "%d %s" % (os.getpid(), here), "no-owner": None,
+              "of-another-host": "%d another-%s" % (ended.pid, here)}  # a temporary directory shared by containers
     for name, owner in owners.items():
         os.makedirs(str(tmp_path / ("replication-recovery-dr_test-" + name) / "checked"))
         if owner:
-            (tmp_path / ("replication-recovery-dr_test-" + name) / "owner").write_text(str(owner))
+            (tmp_path / ("replication-recovery-dr_test-" + name) / "owner").write_text(owner)
     (tmp_path / "someone-elses").mkdir()
 
     result = step(runbook_begin, Modules(service_login={"session": "s3ss10n", "user": {"username": USER}}),
@@ -177,8 +180,9 @@ def test_begin_removes_what_stopped_runs_left_and_never_the_directory_of_a_run_g
 
     left = sorted(os.listdir(str(tmp_path)))
     assert "replication-recovery-dr_test-stopped" not in left
-    assert {"replication-recovery-dr_test-going-on", "replication-recovery-dr_test-no-owner", "someone-elses"} <= set(left)
-    assert open(os.path.join(os.path.dirname(result["run"]), "owner")).read() == str(os.getppid())
+    assert {"replication-recovery-dr_test-going-on", "replication-recovery-dr_test-no-owner", "replication-recovery-dr_test-of-another-host",
+            "someone-elses"} <= set(left)
+    assert open(os.path.join(os.path.dirname(result["run"]), "owner")).read() == "%d %s" % (os.getppid(), here)
 
 
 @pytest.mark.parametrize("inputs,message", [
