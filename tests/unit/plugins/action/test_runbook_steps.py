@@ -871,33 +871,50 @@ def test_a_machine_whose_target_machine_is_not_the_one_its_mark_names_was_launch
     assert [args.get("include_target_machine") for args in called.called("service_machine_info")] == [None]
 
 
-@pytest.mark.parametrize("terminated,said", [
-    (["db-1-away"], "1 recovery machines terminated, proven gone: db-1"),
-    ([], "0 recovery machines terminated (1 by an earlier run), proven gone: db-1"),  # a run stopped in its cleanup
+@pytest.mark.parametrize("terminated,participants,asked,said", [
+    (["db-1-away"], ["db-1-id"], 1, "1 recovery machines terminated, proven gone: db-1"),  # the completed job names its machine
+    (["db-1-away"], [], 2, "1 recovery machines terminated, proven gone: db-1"),  # a job that does not: the service is asked again
+    ([], None, 1, "0 recovery machines terminated (1 by an earlier run), proven gone: db-1"),  # a run stopped in its cleanup
 ])
-def test_the_return_removes_the_recovery_machines_its_marks_name_and_proves_them_gone(tmp_path, terminated, said):
+def test_the_return_removes_the_recovery_machines_its_marks_name_and_proves_them_gone(tmp_path, terminated, participants, asked, said):
     run = reverse(tmp_path, [marked(site_machine("db-1", "away"), "db-1-away")], reversed_now=False)[0]
-    record = load(run)
-    record["waves"] = [{"machines": ["db-1"], "status": "launched", "job": {"id": "j1"}}]
-    record["launched"] = {"db-1": {"id": "db-1-id", "wave": 1, "target": {}}}
-    record["view"] = {"db-1": {"running": True}}
-    with open(run, "w") as stream:
-        json.dump(record, stream)
     cleanups = Modules(service_reverse_replication={"changed": True, "project": {}}, service_machine_tags={"changed": True},
                        service_replica_cleanup=[{"removed": terminated, "removed_machines": ["db-1"] if terminated else [],
-                                                 "job": {"id": "c1", "status": "COMPLETED"} if terminated else None},
+                                                 "job": {"id": "c1", "status": "COMPLETED", "participatingMachines": participants}
+                                                 if terminated else None},
                                                 {"removed": [], "removed_machines": []}])
-    result = step(runbook_reverse, cleanups, run=run, session="s3ss10n", direction="original", remove_recovery="yes")
+    result = step(runbook_reverse, cleanups, run=launched_back(run), session="s3ss10n", direction="original", remove_recovery="yes")
     assert result["returned"] is True and result["removed"] == ["db-1"]
     # Named and confirmed: production until the machines launched back took its place.
     assert [(args["replicas"], args["terminate_production"]) for args in cleanups.called("service_replica_cleanup")] == [
-        (["db-1-away"], ["db-1-away"])] * 2
+        (["db-1-away"], ["db-1-away"])] * asked
     assert cleanups.called("service_machine_tags") == [{"session": "s3ss10n", "project": "p-id", "state": "absent",
                                                         "tags": {"db-1-id": ["replication.recovery/recovered=*"]}}]
     checks = dict((check["name"], check) for check in load(run)["run_checks"])
     assert dict((name, check["status"]) for name, check in checks.items()) == {
         "reverse": "passed", "original direction": "passed", "recovery machines": "passed"}
     assert checks["recovery machines"]["message"] == said
+
+
+def test_a_recovery_machine_left_after_its_cleanup_fails_the_return_and_keeps_its_mark(tmp_path):
+    run = reverse(tmp_path, [marked(site_machine("db-1", "away"), "db-1-away")], reversed_now=False)[0]
+    cleanups = Modules(service_reverse_replication={"changed": True, "project": {}},
+                       service_replica_cleanup=[{"removed": ["db-1-away"], "removed_machines": ["db-1"], "job": {"id": "c1", "status": "COMPLETED"}},
+                                                {"removed": ["db-1-away"], "removed_machines": ["db-1"]}])
+    result = step(runbook_reverse, cleanups, run=launched_back(run), session="s3ss10n", direction="original", remove_recovery=True)
+    assert result["failed"] and "After their cleanup, recovery machines were still there: db-1." in result["msg"]
+    assert cleanups.called("service_machine_tags") == []  # the mark still names the recovery machine
+
+
+def launched_back(run):
+    """The run record of a failback whose one wave launched db-1 back."""
+    record = load(run)
+    record["waves"] = [{"machines": ["db-1"], "status": "launched", "job": {"id": "j1"}}]
+    record["launched"] = {"db-1": {"id": "db-1-id", "wave": 1, "target": {}}}
+    record["view"] = {"db-1": {"running": True}}
+    with open(run, "w") as stream:
+        json.dump(record, stream)
+    return run
 
 
 def test_a_failed_failback_leaves_replication_reversed(tmp_path):
