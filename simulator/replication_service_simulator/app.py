@@ -7,7 +7,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from . import api_account, api_backup, api_blueprints, api_jobs, api_machines, api_projects, auth, control
+from . import agents, api_account, api_backup, api_blueprints, api_jobs, api_machines, api_projects, auth, control
 from .errors import ServiceError
 from .routing import API_PREFIXES, describe_validation
 from .state import Simulator
@@ -33,6 +33,7 @@ def create_app(sim=None, **options):
         for router in SERVICE_ROUTERS:
             app.include_router(router, prefix=prefix, include_in_schema=index == 0)
     app.include_router(control.router)
+    app.include_router(agents.router)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
