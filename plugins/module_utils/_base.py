@@ -17,6 +17,7 @@ from functools import partial
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.common.validation import check_type_dict
 
+from ansible_collections.replication.recovery.plugins.module_utils._agent import without_token
 from ansible_collections.replication.recovery.plugins.module_utils._client import (
     HAS_REQUESTS, PAGE_LIMIT, REQUESTS_IMPORT_ERROR, ServiceError, WriteInCheckMode)
 from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
@@ -201,13 +202,14 @@ class ServiceModule(AnsibleModule):
 
     def exit_json(self, **kwargs):
         self._close()
-        super(ServiceModule, self).exit_json(**kwargs)
+        # A project's agent installation token is a secret: no result shows it (service_agent names it apart).
+        super(ServiceModule, self).exit_json(**without_token(kwargs))
 
     def fail_json(self, msg, **kwargs):
         """Fail the task; it reports changed when it wrote something before failing."""
         self._close()
         kwargs.setdefault("changed", getattr(self, "changed", False))
-        super(ServiceModule, self).fail_json(msg=msg, **kwargs)
+        super(ServiceModule, self).fail_json(msg=msg, **without_token(kwargs))
 
     def run(self):
         """Do the module's work and exit with its result; service errors fail the task cleanly."""

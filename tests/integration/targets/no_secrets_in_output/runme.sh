@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run a playbook that handles every kind of secret at -vvv, then search all of its output (and
 # the DR test's report) for them: the password, the API token, the session, and a cloud private
-# key (also in the base64 form the service receives).
+# key (also in the base64 form the service receives), and a project's agent installation token.
 set -eu
 
 output="$(mktemp)"
@@ -31,6 +31,13 @@ if grep -qF -- "$(cat session.txt)" "$output"; then
     found=1
 fi
 rm -f session.txt
+# The project's agent installation token, which the service gives with the project.
+if grep -qF -- "$(cat agent_token.txt)" "$output"; then
+    echo "FOUND the agent installation token in the output"
+    found=1
+fi
+[ -s agent_token.txt ] || { echo "the playbook did not keep the agent installation token"; exit 1; }
+rm -f agent_token.txt
 [ -n "$session" ] || { echo "the playbook did not report the session's length"; exit 1; }
 [ "$found" = 0 ] || exit 1
 echo "no secret in $(wc -l <"$output") lines of -vvv output"
