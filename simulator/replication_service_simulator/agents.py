@@ -33,7 +33,8 @@ SCRIPT = r'''#!/usr/bin/env python3
 Registers this host in the project whose agent installation token TOKEN is, and keeps its marker
 in $REPLICATION_AGENT_DIR (default /var/lib/replication-agent), with an ``uninstall`` script beside
 it. The host's name is $REPLICATION_AGENT_HOSTNAME or the short host name; its public addresses are
-$REPLICATION_AGENT_PUBLIC_IPS (comma-separated) or none.
+$REPLICATION_AGENT_PUBLIC_IPS (comma-separated) or none; its one disk is as large as its root file system, or
+$REPLICATION_AGENT_DISK_BYTES.
 """
 import argparse, json, os, platform, shutil, socket, stat, sys, urllib.error, urllib.request
 
@@ -54,7 +55,7 @@ def main():
     marker = os.path.join(DIRECTORY, "agent.json")
     name = os.environ.get("REPLICATION_AGENT_HOSTNAME") or socket.gethostname().split(".")[0]
     addresses = [address for address in os.environ.get("REPLICATION_AGENT_PUBLIC_IPS", "").split(",") if address]
-    total = shutil.disk_usage("/").total
+    total = int(os.environ.get("REPLICATION_AGENT_DISK_BYTES") or shutil.disk_usage("/").total)
     body = dict(token=options.token, name=name, publicIps=addresses, os="%%s %%s" %% (platform.system(), platform.release()),
                 disks=[dict(name="/dev/root", size=total)])
     request = urllib.request.Request(SERVICE + "/_simulator/agents", data=json.dumps(body).encode(), method="POST",
