@@ -8,9 +8,9 @@ progress at every look. Documented in plugins/modules/runbook_wait_replication.p
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_list, parse_number
 from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter, wait_options
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
-from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 
-UNTIL = ("synced", "continuous", "caught_up")
+UNTIL = ("registered", "synced", "continuous", "caught_up")
 PROGRESS_SHOWN = 50
 # What the step answers of each machine: the facts service_machine_info computes, not the whole machine.
 SHOWN = ("id", "name", "replication_state", "sync_percent", "lag_seconds", "backlog_bytes")
@@ -31,6 +31,8 @@ class ActionModule(RunbookStep):
         machines = parse_list(args["machines"], "machines") or None
         self.max_lag = parse_number(args["max_lag"], "max_lag")
         until = args["until"]
+        if until == "registered":
+            return self.registered(args, machines)
 
         def look():
             return self.service("service_machine_info", project=args["project"], machines=machines,
@@ -58,6 +60,30 @@ class ActionModule(RunbookStep):
         result = dict(done=done, progress=progress, machines=[dict((key, machine.get(key)) for key in SHOWN) for machine in read])
         if not done:
             result.update(failed=True, msg="The machines did not %s within %s seconds: %s" % (waiter.name, args["wait_timeout"], ", ".join(progress)))
+        return result
+
+    def registered(self, args, names):
+        """Until every machine named is a machine of the project with its agent installed: the machine list, once a look."""
+        if not names:
+            raise StepFailed("until=registered needs the machines to wait for.")
+
+        def look():
+            listed = self.service("service_machine_info", project=args["project"])["machines"]
+            return [machine for machine in listed if machine["name"] in names and machine.get("isAgentInstalled", True)]
+
+        def missing(read):
+            return sorted(set(names) - set(machine["name"] for machine in read))
+
+        def said(read):
+            return "%d of %d machines registered%s" % (len(names) - len(missing(read)), len(names),
+                                                       "; not yet: " + shown(missing(read), PROGRESS_SHOWN) if missing(read) else "")
+
+        waiter = Waiter("register", look=lambda: self.said(said, look()), done=lambda read: not missing(read))
+        read, done = Poll(args["wait_timeout"], max(args["poll_interval"], 1)).until(waiter)
+        result = dict(done=done, progress=[said(read)], machines=[dict((key, machine.get(key)) for key in SHOWN) for machine in read])
+        if not done:
+            result.update(failed=True, msg="These machines did not register within %s seconds: %s. Their hosts ran the installer; see its "
+                                           "output, and whether they reach the service." % (args["wait_timeout"], ", ".join(missing(read))))
         return result
 
     def said(self, line_of, read):

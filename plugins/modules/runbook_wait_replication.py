@@ -27,8 +27,11 @@ options:
     description:
       - What to wait for - V(synced) (initial sync done), V(continuous) (replicating continuously), or V(caught_up)
         (continuously, with no backlog and no more lag than O(max_lag)) - what a failback waits for before it launches back.
+      - V(registered) waits until the machines O(machines) names (required) are machines of the project with their agent
+        installed - hosts on which the agent was just installed (the role C(replication.recovery.agent)); one read of the
+        machine list for all of them at every look.
     type: str
-    choices: [synced, continuous, caught_up]
+    choices: [registered, synced, continuous, caught_up]
     default: synced
   max_lag:
     description: With O(until=caught_up), the seconds of lag allowed; any if not given.

@@ -72,6 +72,14 @@ user:
   returned: when O(state=present)
   type: dict
   sample: {"id": "5b0e2a4c-1f43-4bf0-9b8e-0c6f61e4b0a1", "username": "dr@example.com", "roles": ["ACCOUNT_ADMIN"]}
+api_url:
+  description:
+    - The service's URL the session belongs to (the one a login redirect led to). The role C(replication.recovery.agent)
+      finds the console, and the agent's installers, beside it.
+  returned: when O(state=present)
+  type: str
+  sample: https://console.example.com/api/latest
+  version_added: 2.0.0
 ended:
   description: Whether this task ended the session; V(false) when it had already ended.
   returned: when O(state=absent)
@@ -92,7 +100,7 @@ class LoginModule(ServiceModule):
         user.pop("apiToken", None)
         session = client.session_value()
         client.forget_session()  # the session outlives this task: do not log out
-        return dict(session=session, user=user)
+        return dict(session=session, user=user, api_url=client.api_url)
 
     def logout(self):
         if not self.params["session"]:

@@ -26,6 +26,9 @@ projects, and the health playbook, each timed and counted in requests.
 Then the event source for Event-Driven Ansible (--events, 10 projects of 100 machines) watching that
 fleet: the requests of each look and its time, and how long it takes to tell a machine paused.
 
+Then the agent role over --agent local hosts (200) standing in for SSH targets, with forks: wall time and requests,
+and a second run that installs nothing.
+
 Then the simulator alone, with one project of 1000 machines: the time of each request that lists
 the machines, launches all of them and polls the launch job (p50, p95, max).
 
@@ -386,6 +389,38 @@ def events_at(sim, projects, per_project, work_dir, interval=2.0):
                              told_once=len(noticed) == 1))
 
 
+def agent_at(sim, size, work_dir, forks=25):
+    """The agent role over ``size`` local hosts standing in for SSH targets (forks side by side), into an empty project:
+    wall time and requests (the installer's download and registration included), then again (every host left alone)."""
+    sim.fresh(0)
+    root = os.path.join(work_dir, "agent_hosts")
+    shutil.rmtree(root, ignore_errors=True)
+    hosts = {}
+    for number in range(size):
+        name = "src-%04d" % number
+        directory = os.path.join(root, name)
+        os.makedirs(directory)
+        hosts[name] = dict(ansible_connection="local", ansible_python_interpreter=sys.executable, agent_become=False, agent_machine_name=name,
+                           agent_temp_dir=directory, agent_install_dir=os.path.join(directory, "agent"),
+                           agent_installer_environment=dict(REPLICATION_AGENT_DIR=os.path.join(directory, "agent"),
+                                                            REPLICATION_AGENT_HOSTNAME=name, REPLICATION_AGENT_DISK_BYTES="100000000"))
+    inventory = os.path.join(work_dir, "agent_hosts.json")
+    with open(inventory, "w") as handle:
+        json.dump(dict(all=dict(hosts=hosts)), handle)
+    runs = []
+    for unused in range(2):
+        seconds, requests_sent, status = playbook(sim, ["replication.recovery.agent", "-i", inventory, "-f", str(forks), "-e", "agent_project=bench",
+                                                        "-e", "agent_poll_interval=1"])
+        routes = dict(((row["method"], row["route"]), row["count"]) for row in sim.control("GET", "/stats")["requests"])
+        runs.append(dict(seconds=round(seconds, 2), requests=requests_sent, exit_status=status,
+                         registered=routes.get(("POST", "/_simulator/agents"), 0)))
+    shutil.rmtree(root, ignore_errors=True)
+    first, again = runs
+    return dict(hosts=size, forks=forks, first=first, again=again, targets=dict(
+        passed=first["exit_status"] == again["exit_status"] == 0 and first["registered"] == size,
+        requests_at_most_2_a_host_plus_10=first["requests"] <= 2 * size + 10, second_run_installs_nothing=again["registered"] == 0))
+
+
 def timed(samples, call):
     began = time.monotonic()
     answer = call()
@@ -432,6 +467,7 @@ def main():
     parser.add_argument("--test-network", type=int, default=1000, help="machines whose blueprints switch to a test network and back (0: none)")
     parser.add_argument("--clean-point", default="50x100", help="machines x points in time each, of the clean point search (0: none)")
     parser.add_argument("--events", default="10x100", help="projects x machines per project the event source watches (0: none)")
+    parser.add_argument("--agent", type=int, default=200, help="local hosts the agent role installs on (0: none)")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
     fleet_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "fleet_scale")
@@ -447,6 +483,7 @@ def main():
                        if args.clean_point != "0" else None,
                        fleet=fleet_at(sim, projects, per_project, fleet_dir),
                        events=events_at(sim, *(int(part) for part in args.events.split("x")), work_dir=fleet_dir) if args.events != "0" else None,
+                       agent=agent_at(sim, args.agent, fleet_dir) if args.agent else None,
                        simulator=simulator_under_load(sim))
     finally:
         sim.stop()
@@ -505,12 +542,19 @@ def main():
         print("event source, %d projects, %d machines, a look every %s s: %d requests a look, a look %.2f s; a paused machine told after %s s "
               "(%d times); %s" % (watched["projects"], watched["machines"], watched["interval"], watched["requests_per_look"],
                                   watched["look_seconds"], watched["seconds_to_notice"], watched["paused_told"], targets))
+    agent = results["agent"]
+    if agent:
+        print("agent role, %d local hosts, %d forks: %.2f s, %d requests (%d registered); again %.2f s, %d requests (%d registered); %s" % (
+            agent["hosts"], agent["forks"], agent["first"]["seconds"], agent["first"]["requests"], agent["first"]["registered"],
+            agent["again"]["seconds"], agent["again"]["requests"], agent["again"]["registered"],
+            ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(agent["targets"].items()))))
     load = results["simulator"]
     print("simulator, %d machines: list p95 %s ms, launch p95 %s ms, poll p95 %s ms" % (
         load["machines"], load["list_machines"]["p95_ms"], load["launch_all"]["p95_ms"], load["poll_job"]["p95_ms"]))
     print("written to %s" % args.output)
     passed = all(row["dr_test"]["result"] == "passed" for row in results["dr_test"]) and (not failover or failover["targets"]["passed"]) and (
-        not network or network["targets"]["passed"]) and (not search or all(search["targets"].values()))
+        not network or network["targets"]["passed"]) and (not search or all(search["targets"].values())) and (
+        not agent or agent["targets"]["passed"])
     return 0 if passed and fleet["health"]["exit_status"] == 0 and fleet["health_with_ledger"]["exit_status"] == 0 else 1
 
 

@@ -781,6 +781,24 @@ def test_replication_that_does_not_get_there_in_time_fails_naming_each_machine(w
     assert result["failed"] and waits == [2.0, 3.0, 4.5, 6.75, 10.125, 15.1875, 18.4375] and len(modules.called("service_machine_info")) == 8
 
 
+def test_waiting_for_hosts_to_register_reads_the_machine_list_once_a_look_for_all_of_them(waits):
+    modules = Modules(service_machine_info=[{"machines": [machine("old-1")]}, {"machines": [machine("old-1"), machine("new-1")]},
+                                            {"machines": [machine("new-1"), machine("new-2"), dict(machine("new-3"), isAgentInstalled=True)]}])
+    result = step(runbook_wait_replication, modules, project="payroll", machines=["new-1", "new-2", "new-3"], until="registered",
+                  poll_interval=1, wait_timeout=60)
+    assert result["done"] is True and result["progress"] == ["3 of 3 machines registered"]
+    assert [args.get("machines") for args in modules.called("service_machine_info")] == [None] * 3 and waits == [1.0, 1.5]
+
+
+def test_hosts_that_do_not_register_in_time_are_named(waits):
+    modules = Modules(service_machine_info={"machines": [machine("new-1"), dict(machine("new-2"), isAgentInstalled=False)]})
+    result = step(runbook_wait_replication, modules, project="payroll", machines="new-1,new-2", until="registered", poll_interval=1,
+                  wait_timeout=0)
+    assert result["failed"] and result["msg"].startswith("These machines did not register within 0 seconds: new-2. ")
+    result = step(runbook_wait_replication, Modules(), project="payroll", until="registered")
+    assert result["failed"] and result["msg"] == "until=registered needs the machines to wait for."
+
+
 # -- the failback's step --------------------------------------------------------------------------
 
 
