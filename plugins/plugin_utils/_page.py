@@ -16,7 +16,8 @@ from html import escape
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, spoken
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import HEALTH, SEARCH, runbook_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import MODES_SAID, policy_rows
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import HEALTH, POLICY, SEARCH, runbook_of
 
 BARS_AT_MOST = 50  # machines drawn one bar each; above, a histogram
 BINS = 20
@@ -371,11 +372,36 @@ def clean_point_page(report, ledger=None):
     return _document(outcome, passed, outcome, lede, sections, ledger)
 
 
+def policy_page(report, ledger=None):
+    """A launch policy as one HTML page: the counts, the failures, and per machine each setting with the layer that set it."""
+    passed = report.get("result") == "passed"
+    counts = report.get("counts") or {}
+    outcome = "Launch policy of %s: %s" % (report.get("project") or "-", "PASSED" if passed else "FAILED")
+    sections = ['<div class="figures">%s</div>' % "".join('<div class="figure">%s<b>%d</b></div>' % (escape(label), counts.get(key, 0)) for label, key in (
+        ("Machines", "machines"), ("Changed", "machines_changed"), ("Left out", "excluded"),
+        ("Refused", "refused"), ("Not re-addressed", "unaddressed")))]
+    sections.append(_failures(report.get("failures")))
+    if report.get("backup"):
+        sections.append("<p>Backup, written before the first change: <code>%s</code>.</p>" % escape(report["backup"]))
+    sections.append("<h2>Machines</h2>" + _table(("Machine", "Status", "Setting", "Value", "Set by"), policy_rows(report.get("machines") or []),
+                                                 "Settings"))
+    if report.get("unaddressed"):
+        sections.append("<h2>Not re-addressed</h2>" + _table(("Machine", "Why"), sorted(report["unaddressed"].items()), "Machines"))
+    if report.get("excluded"):
+        sections.append("<p>Left out: %s.</p>" % escape(", ".join(report["excluded"])))
+    lede = "%s in region %s. Report written %s (this machine's clock)." % (
+        MODES_SAID.get(report.get("mode"), "-"),
+        (report.get("region") or {}).get("name") or "-", report.get("generated") or "-")
+    return _document(outcome, passed, outcome, lede, sections, ledger)
+
+
 def page_of(report, ledger=None):
     """The page of any report of the collection, chosen by its schema (replication.recovery.<runbook>/v1)."""
     runbook = runbook_of(report)
     if runbook.shape == HEALTH:
         return health_page(report, ledger)
+    if runbook.shape == POLICY:
+        return policy_page(report, ledger)
     if runbook.shape == SEARCH:
         return clean_point_page(report, ledger)
     return page(report, runbook.title, ledger)

@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import HEALTH, SEARCH, runbook_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import HEALTH, POLICY, SEARCH, runbook_of
 
 
 # -- JUnit XML ---------------------------------------------------------------------------------------------------------
@@ -261,11 +261,73 @@ def health_markdown(report):
     return lines_of(lines)
 
 
+# What a launch policy's run did, by its mode.
+MODES_SAID = {"apply": "Applied", "restore": "A backup put back", "export": "Exported", "import": "A CSV imported"}
+
+
+def policy_checks(report):
+    """A launch policy's report as checks: one per machine it touched, failed when its blueprint was refused."""
+    return [dict(name=machine["name"], status=FAILED if machine["status"] == "refused" else PASSED, message="%s%s" % (
+        machine["status"], ": " + ", ".join(machine["options_changed"]) if machine["options_changed"] else "")) for machine in report["machines"]] + [
+        dict(name=name, status=FAILED, message=why) for name, why in sorted(report["refused"].items())
+        if name not in set(machine["name"] for machine in report["machines"])]
+
+
+def policy_junit(report):
+    """A launch policy as JUnit XML: a test case per machine."""
+    suite = "launch_policy.%s" % report["project"]
+    checks = policy_checks(report) + [dict(name="policy", status=FAILED, message=failure) for failure in report["failures"][:1]]
+    return junit_document("launch_policy %s" % report["project"], [(suite, [(suite, check) for check in checks])], report["generated"])
+
+
+def policy_markdown(report):
+    """A launch policy, to read: per machine, each setting and the layer that set it."""
+    counts = report["counts"]
+    lines = ["# Launch policy of %s: %s" % (report["project"], report["result"].upper()), "",
+             "%s in region %s: %d machines, %d changed, %d left out, %d refused. Report written %s (this machine's clock)." % (
+                 MODES_SAID[report["mode"]], report["region"].get("name") or report["region"].get("id"), counts["machines"],
+                 counts["machines_changed"], counts["excluded"], counts["refused"], report.get("generated")), ""]
+    if report.get("backup"):
+        lines.extend(["Backup, written before the first change: %s." % report["backup"], ""])
+    lines.extend(table(("Machine", "Status", "Setting", "Value", "Set by"), policy_rows(report["machines"])))
+    lines.extend(listed("Failures", report["failures"]))
+    lines.extend(listed("Not re-addressed", ["%s: %s" % item for item in sorted(report["unaddressed"].items())]))
+    if report["excluded"]:
+        lines.extend(["", "Left out: %s." % ", ".join(report["excluded"])])
+    if report.get("not_restorable"):
+        lines.extend(listed("Not put back (the interface cannot take a setting away)",
+                            ["%s: %s" % (name, ", ".join(options)) for name, options in sorted(report["not_restorable"].items())]))
+    return lines_of(lines)
+
+
+def policy_rows(machines):
+    """A row per machine and setting: the machine named on its first row only; a changed setting marked."""
+    rows = []
+    for machine in machines:
+        options = sorted(machine["settings"]) or [None]
+        for index, option in enumerate(options):
+            rows.append((machine["name"] if index == 0 else "", machine["status"] if index == 0 else "",
+                         "-" if option is None else option + (" (changed)" if option in machine["options_changed"] else ""),
+                         "-" if option is None else value_said(machine["settings"][option]),
+                         "-" if option is None else machine["origin"].get(option, "-")))
+    return rows
+
+
+def value_said(value):
+    if isinstance(value, dict):
+        return ", ".join("%s=%s" % (key, value[key]) for key in sorted(value))
+    if isinstance(value, list):
+        return ", ".join(str(item) for item in value)
+    return str(value)
+
+
 def forms_of(report):
     """The JUnit XML and Markdown of any report of the collection, chosen by its schema: {".junit.xml": ..., ".md": ...}."""
     runbook = runbook_of(report)
     if runbook.shape == HEALTH:
         return {".junit.xml": health_junit(report), ".md": health_markdown(report)}
+    if runbook.shape == POLICY:
+        return {".junit.xml": policy_junit(report), ".md": policy_markdown(report)}
     if runbook.shape == SEARCH:
         return {".junit.xml": junit(report, runbook.name), ".md": clean_point_markdown(report)}
     return {".junit.xml": junit(report, runbook.name), ".md": markdown(report, runbook.title)}

@@ -10,8 +10,8 @@ a unit test holds the roles and playbooks to it (docs/developing.md)."""
 from collections import namedtuple
 
 # The shapes of report: a run of the runbook engine (machines launched, checked, cleaned up; roles/runbook's
-# files/report.schema.json), a clean point search, the fleet's health.
-RUN, SEARCH, HEALTH = "run", "search", "health"
+# files/report.schema.json), a clean point search, the fleet's health, launch settings set by policy.
+RUN, SEARCH, HEALTH, POLICY = "run", "search", "health", "policy"
 PREFIX = "replication.recovery."
 
 
@@ -36,6 +36,7 @@ RUNBOOKS = (
     Runbook("clean_point", "Clean point search", SEARCH, False, False),
     Runbook("health", "Fleet health", HEALTH, False, False),
     Runbook("restore_test", "Restore test", RUN, False, True),
+    Runbook("launch_policy", "Launch policy", POLICY, False, False),
 )
 BY_NAME = dict((runbook.name, runbook) for runbook in RUNBOOKS)
 # The runbooks whose passing runs prove their machines (the ledger's proofs, "changed since last proven").
