@@ -27,7 +27,8 @@ Then the event source for Event-Driven Ansible (--events, 10 projects of 100 mac
 fleet: the requests of each look and its time, and how long it takes to tell a machine paused.
 
 Then the agent role over --agent local hosts (200) standing in for SSH targets, with forks: wall time and requests,
-and a second run that installs nothing.
+and a second run that installs nothing. Then a launch policy over --launch-policy machines (1000), every blueprint
+changed: wall time, requests and writes, and a second run that writes nothing.
 
 Then the simulator alone, with one project of 1000 machines: the time of each request that lists
 the machines, launches all of them and polls the launch job (p50, p95, max).
@@ -389,6 +390,27 @@ def events_at(sim, projects, per_project, work_dir, interval=2.0):
                              told_once=len(noticed) == 1))
 
 
+def launch_policy_at(sim, size, work_dir):
+    """The launch policy over ``size`` machines (every blueprint changes): wall time and requests against N + 60, then again
+    (no write)."""
+    sim.fresh(size)
+    policy = os.path.join(work_dir, "policy.json")
+    with open(policy, "w") as handle:
+        json.dump(dict(launch_policy_project="bench", launch_policy_report_dir=os.path.join(work_dir, "policy_report"),
+                       launch_policy_defaults=dict(instance_type="t3.small", tags=dict(owner="dr")),
+                       launch_policy_rules=[dict(match=dict(name="bench-m-0*"), set=dict(instance_type="m5.large"))]), handle)
+    runs = []
+    for unused in range(2):
+        seconds, requests_sent, status = playbook(sim, ["replication.recovery.launch_policy", "-e", "@" + policy])
+        routes = dict(((row["method"], row["route"]), row["count"]) for row in sim.control("GET", "/stats")["requests"])
+        runs.append(dict(seconds=round(seconds, 2), requests=requests_sent, exit_status=status,
+                         writes=routes.get(("PATCH", "/projects/{projectId}/blueprints/{blueprintId}"), 0)))
+    first, again = runs
+    return dict(machines=size, first=first, again=again, targets=dict(
+        passed=first["exit_status"] == again["exit_status"] == 0 and first["writes"] == size,
+        requests_at_most_n_plus_60=first["requests"] <= first["writes"] + 60, second_run_writes_nothing=again["writes"] == 0))
+
+
 def agent_at(sim, size, work_dir, forks=25):
     """The agent role over ``size`` local hosts standing in for SSH targets (forks side by side), into an empty project:
     wall time and requests (the installer's download and registration included), then again (every host left alone)."""
@@ -468,6 +490,7 @@ def main():
     parser.add_argument("--clean-point", default="50x100", help="machines x points in time each, of the clean point search (0: none)")
     parser.add_argument("--events", default="10x100", help="projects x machines per project the event source watches (0: none)")
     parser.add_argument("--agent", type=int, default=200, help="local hosts the agent role installs on (0: none)")
+    parser.add_argument("--launch-policy", type=int, default=1000, help="machines whose launch settings a policy sets (0: none)")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
     fleet_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "fleet_scale")
@@ -484,6 +507,7 @@ def main():
                        fleet=fleet_at(sim, projects, per_project, fleet_dir),
                        events=events_at(sim, *(int(part) for part in args.events.split("x")), work_dir=fleet_dir) if args.events != "0" else None,
                        agent=agent_at(sim, args.agent, fleet_dir) if args.agent else None,
+                       launch_policy=launch_policy_at(sim, args.launch_policy, fleet_dir) if args.launch_policy else None,
                        simulator=simulator_under_load(sim))
     finally:
         sim.stop()
@@ -548,13 +572,19 @@ def main():
             agent["hosts"], agent["forks"], agent["first"]["seconds"], agent["first"]["requests"], agent["first"]["registered"],
             agent["again"]["seconds"], agent["again"]["requests"], agent["again"]["registered"],
             ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(agent["targets"].items()))))
+    policy = results["launch_policy"]
+    if policy:
+        print("launch policy, %d machines: %.2f s, %d requests, %d writes; again %.2f s, %d requests, %d writes; %s" % (
+            policy["machines"], policy["first"]["seconds"], policy["first"]["requests"], policy["first"]["writes"], policy["again"]["seconds"],
+            policy["again"]["requests"], policy["again"]["writes"],
+            ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(policy["targets"].items()))))
     load = results["simulator"]
     print("simulator, %d machines: list p95 %s ms, launch p95 %s ms, poll p95 %s ms" % (
         load["machines"], load["list_machines"]["p95_ms"], load["launch_all"]["p95_ms"], load["poll_job"]["p95_ms"]))
     print("written to %s" % args.output)
     passed = all(row["dr_test"]["result"] == "passed" for row in results["dr_test"]) and (not failover or failover["targets"]["passed"]) and (
         not network or network["targets"]["passed"]) and (not search or all(search["targets"].values())) and (
-        not agent or agent["targets"]["passed"])
+        not agent or agent["targets"]["passed"]) and (not policy or policy["targets"]["passed"])
     return 0 if passed and fleet["health"]["exit_status"] == 0 and fleet["health_with_ledger"]["exit_status"] == 0 else 1
 
 
