@@ -16,6 +16,7 @@ import json
 
 from ansible_collections.replication.recovery.plugins.module_utils._compare import key_values
 from ansible_collections.replication.recovery.plugins.module_utils._domain import TEST_NETWORK_OPTIONS
+from ansible_collections.replication.recovery.plugins.module_utils._test_network import settings_of
 
 # service_blueprint's options a policy sets, and the blueprint member of each (disks are per machine: service_blueprint).
 OPTIONS = dict(TEST_NETWORK_OPTIONS, tenancy="tenancy", run_after_launch="runAfterLaunch")
@@ -25,8 +26,6 @@ CHOICES = dict(private_ip_action=("CREATE_NEW", "COPY_ORIGIN", "CUSTOM_IP", "USE
 # The CSV's columns: the machine, each option, and the fingerprint of the settings as exported (what a conflict is told by).
 MACHINE, FINGERPRINT = "machine", "fingerprint"
 COLUMNS = (MACHINE,) + tuple(sorted(OPTIONS)) + (FINGERPRINT,)
-# The members compared as sets, in a canonical order.
-UNORDERED = ("subnetIDs", "securityGroupIDs", "privateIPs", "tags")
 
 
 class PolicyError(ValueError):
@@ -176,20 +175,10 @@ def members_of(settings):
     return members
 
 
-def canonical(member, value):
-    if member in UNORDERED and isinstance(value, list):
-        return sorted(value, key=lambda item: json.dumps(item, sort_keys=True))
-    return value
-
-
-def settings_of(blueprint, members):
-    """The blueprint's values of ``members``, lists in a canonical order."""
-    return dict((member, canonical(member, blueprint.get(member))) for member in members)
-
-
 def changes_of(blueprint, members):
-    """The members whose values ``members`` would change: {member: new value}."""
-    return dict((member, value) for member, value in members.items() if canonical(member, blueprint.get(member)) != canonical(member, value))
+    """The members whose values ``members`` would change: {member: new value}. Lists compare as sets."""
+    before, after = settings_of(blueprint, members), settings_of(dict(blueprint, **members), members)
+    return dict((member, value) for member, value in members.items() if before[member] != after[member])
 
 
 def fingerprint(blueprint):

@@ -191,10 +191,10 @@ from ansible.module_utils.common.text.converters import to_text
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
 from ansible_collections.replication.recovery.plugins.module_utils._launch_policy import (
-    FINGERPRINT, MACHINE, OPTIONS, Policy, PolicyError, changes_of, csv_of, fingerprint, members_of, rows_of_csv, settings_of)
+    FINGERPRINT, MACHINE, OPTIONS, Policy, PolicyError, changes_of, csv_of, fingerprint, members_of, rows_of_csv)
 from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
-from ansible_collections.replication.recovery.plugins.module_utils._test_network import StashUnreadable, stash_of
+from ansible_collections.replication.recovery.plugins.module_utils._test_network import StashUnreadable, settings_of, stash_of
 
 BACKUP_SCHEMA = "replication.recovery.launch_policy.backup/v1"
 LOOKUPS = dict(subnets="subnet", security_groups="security_group")
