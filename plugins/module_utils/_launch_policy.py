@@ -23,9 +23,10 @@ OPTIONS = dict(TEST_NETWORK_OPTIONS, tenancy="tenancy", run_after_launch="runAft
 LISTS = ("subnets", "security_groups", "private_ips")
 CHOICES = dict(private_ip_action=("CREATE_NEW", "COPY_ORIGIN", "CUSTOM_IP", "USE_NETWORK_INTERFACE"),
                public_ip_action=("ALLOCATE", "DONT_ALLOCATE", "AS_SUBNET"), tenancy=("SHARED", "DEDICATED", "HOST"))
-# The CSV's columns: the machine, each option, and the fingerprint of the settings as exported (what a conflict is told by).
-MACHINE, FINGERPRINT = "machine", "fingerprint"
-COLUMNS = (MACHINE,) + tuple(sorted(OPTIONS)) + (FINGERPRINT,)
+# The CSV's columns: the machine, each option, its private source address (re-addressed by the subnet map when given),
+# and the fingerprint of the settings as exported (what a conflict is told by).
+MACHINE, ADDRESS, FINGERPRINT = "machine", "address", "fingerprint"
+COLUMNS = (MACHINE,) + tuple(sorted(OPTIONS)) + (ADDRESS, FINGERPRINT)
 
 
 class PolicyError(ValueError):
@@ -150,7 +151,7 @@ class Policy(object):
         """The subnet map's settings for machine ``name``, by its private source address: ({options}, None), or ({}, why not)."""
         address = self.addresses.get(name)
         if not address:
-            return {}, "no private source address (the agent role's host facts, or launch_policy_addresses)"
+            return {}, "no private source address (launch_policy_address_hosts, launch_policy_addresses or a CSV address)"
         try:
             address = ipaddress.ip_address(str(address))
         except ValueError:
@@ -213,8 +214,8 @@ def _cell(column, value):
 
 
 def rows_of_csv(text):
-    """The rows of an edited CSV, each (line number, machine, fingerprint, {option: value}) - an empty cell leaves its
-    option as it is. Raises PolicyError naming the row of an unknown column or a bad value."""
+    """The rows of an edited CSV, each (line number, machine, fingerprint, {option: value}, address) - an empty cell leaves
+    its option as it is. Raises PolicyError naming the row of an unknown column or a bad value."""
     reader = csv.DictReader(io.StringIO(text))
     columns = reader.fieldnames or []
     unknown = [column for column in columns if column not in COLUMNS]
@@ -232,14 +233,14 @@ def rows_of_csv(text):
         settings = {}
         for column, text_ in row.items():
             text_ = (text_ or "").strip()
-            if column in (MACHINE, FINGERPRINT) or not text_:
+            if column in (MACHINE, ADDRESS, FINGERPRINT) or not text_:
                 continue
             settings[column] = _value(column, text_, line, name)
         try:
             _settings(settings, "row %d (%s)" % (line, name))
         except PolicyError as error:
             raise PolicyError(str(error))
-        rows.append((line, name, (row.get(FINGERPRINT) or "").strip() or None, settings))
+        rows.append((line, name, (row.get(FINGERPRINT) or "").strip() or None, settings, (row.get(ADDRESS) or "").strip() or None))
     return rows
 
 

@@ -22,7 +22,8 @@ description:
   - O(export) writes the blueprints as CSV (lists as C(a;b), tags as C(k=v;k2=v2)) and as YAML (with the disks) for a
     spreadsheet; O(import_csv) reads an edited CSV back - only the cells that differ from the service now are written, a
     row whose blueprint changed since the export is a conflict, and an unknown column, a bad value or an unknown machine
-    is refused, the row named, with nothing written.
+    is refused, the row named, with nothing written. A row's C(address) - the machine's private source address - is
+    re-addressed by O(subnet_map), over the row's cells of the subnet and private IP.
   - A blueprint switched to a test network (M(replication.recovery.service_test_network)) is not changed - it is named.
 options:
   region:
@@ -279,7 +280,23 @@ class LaunchPolicyModule(ServiceModule):
         except PolicyError as error:
             self.refuse("The CSV %s: %s. Nothing was written." % (self.params["import_csv"], error))
         wanted, problems = {}, []
-        for line, name, exported, settings in rows:
+        if any(address for unused, unused_name, unused_print, unused_settings, address in rows) and not self.params["subnet_map"]:
+            self.refuse("The CSV %s gives addresses: re-addressing them needs the subnet map (subnet_map). Nothing was written." % (
+                self.params["import_csv"]))
+        try:
+            mapping = Policy(subnet_map=self.params["subnet_map"], addresses=dict((row[1], row[4]) for row in rows if row[4]))
+        except PolicyError as error:
+            self.refuse("%s. Nothing was written." % error)
+        for line, name, exported, settings, address in rows:
+            origin = dict((option, "csv row %d" % line) for option in settings)
+            if address:
+                mapped, unmapped = mapping.readdressed(name)
+                said = "%s (csv row %d)" % (mapped.pop("_said", "subnet_map"), line)
+                if unmapped:
+                    result["unaddressed"][name] = unmapped
+                # An address given is the intent: the map's subnet and private IP win over the row's cells of them.
+                origin = dict(origin, **dict((option, said) for option in mapped))
+                settings = dict(settings, **mapped)
             machine = self.by_name.get(name)
             blueprint = self.blueprints.get(machine["id"]) if machine else None
             if machine is None:
@@ -290,7 +307,7 @@ class LaunchPolicyModule(ServiceModule):
                 problems.append("row %d: the blueprint of %s changed since the export (its fingerprint is %s, the row's %s): export again "
                                 "and edit that" % (line, name, fingerprint(blueprint), exported))
             elif settings:
-                wanted[name] = (settings, dict((option, "csv row %d" % line) for option in settings))
+                wanted[name] = (settings, origin)
         if problems:
             self.refuse("The CSV %s is refused: %s. Nothing was written." % (self.params["import_csv"], "; ".join(problems)))
         return wanted

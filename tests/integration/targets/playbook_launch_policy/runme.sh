@@ -3,8 +3,8 @@
 # stops the apply before any write; an apply (rule precedence, an exclusion, a
 # subnet map keeping the host part) with a backup first; a second apply writes nothing; after a ledgered DR test and a
 # change, health names exactly the re-configured machine; a restore makes every blueprint equal, member by member, to
-# before; a CSV export with one cell edited writes one blueprint; a bad row and a conflicting row are refused with
-# nothing written.
+# before; a CSV export with one cell and an address edited writes one blueprint; a bad row and a conflicting row are
+# refused with nothing written; addresses come from the source hosts.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -93,6 +93,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 for row in rows:
     if row["machine"] == "web-2":
         row["instance_type"] = "t3.medium"
+        row["address"] = "192.168.10.40"  # re-addressed by the subnet map
 with open(sys.argv[1], "w", newline="") as out:
     writer = csv.DictWriter(out, fieldnames=list(rows[0]))
     writer.writeheader()
@@ -104,8 +105,13 @@ cp demo.csv edited.csv
 grep -q "1 of 4 machines changed: web-2;" output.txt
 test "$("${policy[@]}" writes)" = 1
 "${policy[@]}" blueprints > imported.json
-python -c "import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); assert [n for n in a if a[n] != b[n]] == ['web-2'] and b['web-2']['instanceType'] == 't3.medium'" \
-    applied.json imported.json
+python - applied.json imported.json "$private_b" <<'PY'
+import json, sys
+applied, imported, private_b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+assert [name for name in applied if applied[name] != imported[name]] == ["web-2"]
+web = imported["web-2"]
+assert (web["instanceType"], web["subnetIDs"], web["privateIPAction"], web["privateIPs"]) == ("t3.medium", [private_b], "CUSTOM_IP", ["10.32.5.40"]), web
+PY
 
 # -- a bad row and a conflicting row: refused, named, nothing written ----------------------------------------------------
 sed 's/^web-1,/web-9,/' edited.csv > bad.csv
@@ -118,4 +124,18 @@ if "${apply[@]}" -e launch_policy_import="$(pwd)/edited.csv" > output.txt 2>&1; 
 grep -q "the blueprint of db-1 changed since the export" output.txt
 test "$("${policy[@]}" writes)" = 0
 
-rm -rf "$reports" "$XDG_DATA_HOME" output.txt ./*.json demo.csv demo.yml edited.csv bad.csv
+# -- addresses from the source hosts: web-2's given, db-1's from its facts; web-1 has none and is named --------------------
+cat > sources.yml <<'YML'
+sources:
+  hosts:
+    web-2: {launch_policy_source_address: 192.168.10.30}
+    db-1: {}
+  vars: {ansible_connection: local, ansible_python_interpreter: "{{ ansible_playbook_python }}", agent_machine_name: "{{ inventory_hostname }}"}
+YML
+"${apply[@]}" -i sources.yml -e launch_policy_address_hosts=sources -e '{"launch_policy_addresses": {}}' | tee output.txt
+grep -q "Not re-addressed: web-1: no private source address" output.txt
+grep -q "Not re-addressed: db-1: " output.txt
+"${policy[@]}" blueprints > addressed.json
+python -c "import json, sys; web = json.load(open(sys.argv[1]))['web-2']; assert web['privateIPs'] == ['10.32.5.30'], web" addressed.json
+
+rm -rf "$reports" "$XDG_DATA_HOME" output.txt ./*.json demo.csv demo.yml edited.csv bad.csv sources.yml

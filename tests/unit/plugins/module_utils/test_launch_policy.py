@@ -49,7 +49,7 @@ def test_the_subnet_map_readdresses_by_the_source_address_keeping_the_host_part_
     assert policy.resolve("p", "web-1") == (dict(subnets=["pinned"]), dict(subnets="machines.web-1"), None)  # the machine's own wins
     assert policy.resolve("p", "app-1")[2] == "its private source address 172.16.0.1 is in no source range of the subnet map"
     assert policy.resolve("p", "bad-1")[2] == "its private source address 'ten' is no address"
-    assert policy.resolve("p", "new-1") == ({}, {}, "no private source address (the agent role's host facts, or launch_policy_addresses)")
+    assert policy.resolve("p", "new-1") == ({}, {}, "no private source address (launch_policy_address_hosts, launch_policy_addresses or a CSV address)")
 
 
 @pytest.mark.parametrize("layers,message", [
@@ -83,7 +83,8 @@ def test_the_csv_round_trip():
     header, row = text.splitlines()
     assert header.split(",") == list(COLUMNS)
     settings = dict(instance_type="m5.large", subnets=["s-1", "s-2"], tags=dict(owner="dr", tier="data"), run_after_launch=True)
-    assert rows_of_csv(text) == [(2, "db-1", "abc", settings)]
+    assert rows_of_csv(text) == [(2, "db-1", "abc", settings, None)]
+    assert rows_of_csv("machine,address,instance_type\ndb-1,10.0.3.7,\n") == [(2, "db-1", None, {}, "10.0.3.7")]
 
 
 @pytest.mark.parametrize("text,message", [
