@@ -4,7 +4,8 @@
 # subnet map keeping the host part) with a backup first; a second apply writes nothing; after a ledgered DR test and a
 # change, health names exactly the re-configured machine; a restore makes every blueprint equal, member by member, to
 # before; a CSV export with one cell and an address edited writes one blueprint; a bad row and a conflicting row are
-# refused with nothing written; addresses come from the source hosts.
+# refused with nothing written; addresses come from the source hosts; a write done without an answer stops the run,
+# which run again writes each blueprint once, and whose first backup puts them all back.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -137,5 +138,22 @@ grep -q "Not re-addressed: web-1: no private source address" output.txt
 grep -q "Not re-addressed: db-1: " output.txt
 "${policy[@]}" blueprints > addressed.json
 python -c "import json, sys; web = json.load(open(sys.argv[1]))['web-2']; assert web['privateIPs'] == ['10.32.5.30'], web" addressed.json
+
+# -- a write done without an answer stops the run; run again, each blueprint is written once, and the first backup puts
+# -- them all back ---------------------------------------------------------------------------------------------------------
+"${policy[@]}" blueprints > unanswered.json
+micro=(-e '{"launch_policy_machines": {"web-1": {"instance_type": "t3.micro"}, "web-2": {"instance_type": "t3.micro"}}}'
+       -e launch_policy_backup_dir="$reports/stopped")
+"${policy[@]}" drop
+"${policy[@]}" clear
+if "${apply[@]}" "${micro[@]}" > output.txt 2>&1; then cat output.txt; echo "a write without an answer must stop the run"; exit 1; fi
+grep -q "no answer from the service.* Blueprints may have been written before it stopped: run the policy again" output.txt
+first_backup="$(ls "$reports"/stopped/*.backup.json)"
+"${apply[@]}" "${micro[@]}" | tee output.txt
+grep -q "Launch policy of demo: PASSED. 1 of 3 machines changed: web-2;" output.txt  # web-1 was written by the write without an answer
+test "$("${policy[@]}" writes)" = 2
+"${apply[@]}" -e launch_policy_restore="$first_backup" | tee output.txt
+grep -q "Launch policy of demo: PASSED. 2 of 2 machines changed: web-1, web-2;" output.txt
+"${policy[@]}" blueprints | diff unanswered.json -
 
 rm -rf "$reports" "$XDG_DATA_HOME" output.txt ./*.json demo.csv demo.yml edited.csv bad.csv sources.yml

@@ -3,6 +3,7 @@
     python policy.py URL blueprints       project demo's blueprints, by machine name: the members a policy sets, as JSON
     python policy.py URL writes           how many blueprint writes the simulator served since its statistics were cleared
     python policy.py URL clear            clear the simulator's statistics
+    python policy.py URL drop             the next blueprint write is done, and its answer lost (the connection drops)
     python policy.py URL subnet NAME      the ID of subnet NAME in us-east-1
 """
 
@@ -29,6 +30,10 @@ def main(url, what, *args):
         return
     if what == "clear":
         requests.delete(url + "/_simulator/stats", timeout=30).raise_for_status()
+        return
+    if what == "drop":
+        requests.post(url + "/_simulator/faults", json={"rules": [{"method": "PATCH", "route": "/projects/{projectId}/blueprints/{blueprintId}",
+                                                                   "dropAfterWrite": True, "count": 1}]}, timeout=30).raise_for_status()
         return
     api = session(url)
     project = next(p for p in api.get(url + API + "/projects", timeout=30).json()["items"] if p["name"] == "demo")
