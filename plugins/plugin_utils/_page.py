@@ -16,8 +16,9 @@ from html import escape
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, spoken
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import MODES_SAID, policy_rows
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import HEALTH, POLICY, SEARCH, runbook_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import (
+    APPLICATION_HEADINGS, LEVEL_HEADINGS, MODES_SAID, application_rows, level_rows, policy_rows)
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import APPLICATION, HEALTH, POLICY, SEARCH, runbook_of
 
 BARS_AT_MOST = 50  # machines drawn one bar each; above, a histogram
 BINS = 20
@@ -395,6 +396,61 @@ def policy_page(report, ledger=None):
     return _document(outcome, passed, outcome, lede, sections, ledger)
 
 
+# A node's colour on the graph, by its outcome.
+NODE_COLOURS = {"passed": WITHIN, "failed": OVER, "blocked": "#9e9e9e", "waiting for approval": "#fb8c00"}
+
+
+def graph(report, column=190, row=70, box=(150, 44)):
+    """The application's nodes as an SVG drawing (no script): a column a level, a box a node coloured by its outcome, an
+    arrow from each node to each node after it, the slowest path drawn thick."""
+    where, levels = {}, {}
+    for node in report["nodes"]:
+        place = levels.setdefault(node["level"], [])
+        where[node["name"]] = (20 + (node["level"] - 1) * column, 20 + len(place) * row)
+        place.append(node["name"])
+    path = report.get("critical_path") or []
+    on_path = set(zip(path, path[1:]))
+    width = 40 + max(levels or [1]) * column
+    height = 40 + max([len(names) for names in levels.values()] or [1]) * row
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="The nodes by level">' % (width, height),
+             '<defs><marker id="arrow" markerWidth="8" markerHeight="8" refX="8" refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#555"/>'
+             '</marker></defs>']
+    for node in report["nodes"]:
+        for before in node["after"]:
+            (x1, y1), (x2, y2) = where[before], where[node["name"]]
+            thick = (before, node["name"]) in on_path
+            parts.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#555" stroke-width="%d" marker-end="url(#arrow)"%s/>' % (
+                x1 + box[0], y1 + box[1] // 2, x2, y2 + box[1] // 2, 4 if thick else 1, ' class="slowest"' if thick else ""))
+    for node in report["nodes"]:
+        x, y = where[node["name"]]
+        slowest = node["name"] in path
+        parts.append('<g><title>%s</title><rect x="%d" y="%d" width="%d" height="%d" rx="6" fill="%s" stroke="#222" stroke-width="%d"/>'
+                     '<text x="%d" y="%d" fill="#fff" font-size="13">%s</text><text x="%d" y="%d" fill="#fff" font-size="11">%s</text></g>' % (
+                         escape("%s: %s" % (node["name"], node["state"])), x, y, box[0], box[1], NODE_COLOURS.get(node["state"], "#757575"),
+                         3 if slowest else 1, x + 8, y + 18, escape(node["name"]), x + 8, y + 35,
+                         escape("%s, %s s" % (node["state"], figure(node["seconds"])))))
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def application_page(report, ledger=None):
+    """An application as one HTML page: the graph of its nodes, its levels measured beside the forecast, each node."""
+    passed = report.get("result") == "passed"
+    outcome = "Application %s: %s" % (report.get("name"), str(report.get("result")).upper())
+    forecast = report.get("forecast") or {}
+    sections = ["<h2>Nodes by level</h2>" + graph(report),
+                "<p>Slowest path (drawn thick): %s.</p>" % escape(" -> ".join(report.get("critical_path") or ["-"])),
+                _failures(report.get("failures")),
+                "<h2>Levels</h2>" + _table(LEVEL_HEADINGS, level_rows(report), "Levels"),
+                "<p>Forecast RTO: p50 %s s, p90 %s s%s.</p>" % (figure(forecast.get("p50_seconds")), figure(forecast.get("p90_seconds")), escape(
+                    " (at least; never measured: %s)" % ", ".join(forecast["unmeasured"]) if forecast.get("at_least") else "")),
+                "<h2>Nodes</h2>" + _table(APPLICATION_HEADINGS, application_rows(report), "Nodes")]
+    lede = "%s of %d nodes, begun %s by %s. Report written %s (this machine's clock)." % (
+        "A DR test" if report.get("runbook") == "dr_test" else "A failover", len(report.get("nodes") or []), report.get("began"),
+        report.get("controller_user"), report.get("generated"))
+    return _document(outcome, passed, outcome, lede, sections, ledger)
+
+
 def page_of(report, ledger=None):
     """The page of any report of the collection, chosen by its schema (replication.recovery.<runbook>/v1)."""
     runbook = runbook_of(report)
@@ -402,6 +458,8 @@ def page_of(report, ledger=None):
         return health_page(report, ledger)
     if runbook.shape == POLICY:
         return policy_page(report, ledger)
+    if runbook.shape == APPLICATION:
+        return application_page(report, ledger)
     if runbook.shape == SEARCH:
         return clean_point_page(report, ledger)
     return page(report, runbook.title, ledger)

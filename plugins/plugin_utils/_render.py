@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import HEALTH, POLICY, SEARCH, runbook_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import APPLICATION, HEALTH, POLICY, SEARCH, runbook_of
 
 
 # -- JUnit XML ---------------------------------------------------------------------------------------------------------
@@ -321,6 +321,56 @@ def value_said(value):
     return str(value)
 
 
+def application_rows(report):
+    """A row per node, in the order of its levels."""
+    return [(node["level"], node["name"], node["project"], node["impact"], node["state"], ", ".join(node["after"]) or "-",
+             figure(node["seconds"]), figure(node["rto_seconds"]), node["machines"], ", ".join(node["failed_machines"]) or "-",
+             "%s%s" % (node["approval"]["by"], ": " + node["approval"]["comment"] if node["approval"]["comment"] else "")
+             if node.get("approval") else ("needed" if node["needs_approval"] else "-")) for node in report["nodes"]]
+
+
+APPLICATION_HEADINGS = ("Level", "Node", "Project", "Impact", "Outcome", "After", "Took (s)", "RTO (s)", "Machines", "Failed", "Approval")
+
+
+LEVEL_HEADINGS = ("Level", "Nodes", "Took (s)", "RTO (s)", "Forecast p50 (s)", "Forecast p90 (s)")
+
+
+def level_rows(report):
+    """A row per level: its nodes, the time it took, its RTO (its slowest node's) beside the forecast."""
+    return [(level["level"], ", ".join(level["nodes"]), figure(level["seconds"]), figure(level.get("rto_seconds")),
+             figure(level["forecast_p50_seconds"]), figure(level["forecast_p90_seconds"])) for level in report["levels"]]
+
+
+def application_junit(report):
+    """An application as JUnit XML: a test case per node; a node failed or blocked fails when it is critical."""
+    suite = "application.%s" % report["name"]
+    checks = []
+    for node in report["nodes"]:
+        if node["state"] == PASSED:
+            status = PASSED
+        elif node["state"] in (FAILED, "blocked") and node["impact"] == "critical":
+            status = FAILED
+        else:
+            status = SKIPPED
+        message = node["reason"] or "; ".join(node["failures"][:3]) or node["state"]
+        checks.append(dict(name=node["name"], status=status, message=message, seconds=node["seconds"]))
+    return junit_document("application %s" % report["name"], [(suite, [(suite, check) for check in checks])], report["generated"])
+
+
+def application_markdown(report):
+    """An application, to read: its levels measured beside the forecast, each node, the slowest path."""
+    forecast = report["forecast"]
+    lines = ["# Application %s (%s): %s" % (report["name"], report["runbook"], report["result"].upper()), "",
+             "Begun %s by %s; report written %s (this machine's clock)." % (report["began"], report["controller_user"], report["generated"]), "",
+             "Slowest path: %s." % " -> ".join(report["critical_path"] or ["-"]), ""]
+    lines.extend(table(LEVEL_HEADINGS, level_rows(report)))
+    unmeasured = " (at least; never measured: %s)" % ", ".join(forecast["unmeasured"]) if forecast["at_least"] else ""
+    lines.extend(["", "Forecast: p50 %s, p90 %s%s." % (figure(forecast["p50_seconds"]), figure(forecast["p90_seconds"]), unmeasured), ""])
+    lines.extend(table(APPLICATION_HEADINGS, application_rows(report)))
+    lines.extend(listed("Failures", report["failures"]))
+    return lines_of(lines)
+
+
 def forms_of(report):
     """The JUnit XML and Markdown of any report of the collection, chosen by its schema: {".junit.xml": ..., ".md": ...}."""
     runbook = runbook_of(report)
@@ -328,6 +378,8 @@ def forms_of(report):
         return {".junit.xml": health_junit(report), ".md": health_markdown(report)}
     if runbook.shape == POLICY:
         return {".junit.xml": policy_junit(report), ".md": policy_markdown(report)}
+    if runbook.shape == APPLICATION:
+        return {".junit.xml": application_junit(report), ".md": application_markdown(report)}
     if runbook.shape == SEARCH:
         return {".junit.xml": junit(report, runbook.name), ".md": clean_point_markdown(report)}
     return {".junit.xml": junit(report, runbook.name), ".md": markdown(report, runbook.title)}

@@ -10,13 +10,14 @@ a unit test holds the roles and playbooks to it (docs/developing.md)."""
 from collections import namedtuple
 
 # The shapes of report: a run of the runbook engine (machines launched, checked, cleaned up; roles/runbook's
-# files/report.schema.json), a clean point search, the fleet's health, launch settings set by policy.
-RUN, SEARCH, HEALTH, POLICY = "run", "search", "health", "policy"
+# files/report.schema.json), a clean point search, the fleet's health, launch settings set by policy, an application's
+# nodes recovered in order (each node a run of the DR test or the failover).
+RUN, SEARCH, HEALTH, POLICY, APPLICATION = "run", "search", "health", "policy", "application"
 PREFIX = "replication.recovery."
 
 
 class Runbook(namedtuple("Runbook", "name title shape proves verifies")):
-    """name: the runbook's; title: in words; shape: RUN, SEARCH or HEALTH; proves: a passing run proves its machines (DR
+    """name: the runbook's; title: in words; shape: RUN, SEARCH, HEALTH, POLICY or APPLICATION; proves: a passing run proves its machines (DR
     readiness: the ledger's proofs, "changed since last proven"); verifies: a passing run verifies its project's backups
     (the health role's "last verified")."""
 
@@ -37,6 +38,7 @@ RUNBOOKS = (
     Runbook("health", "Fleet health", HEALTH, False, False),
     Runbook("restore_test", "Restore test", RUN, False, True),
     Runbook("launch_policy", "Launch policy", POLICY, False, False),
+    Runbook("application", "Application", APPLICATION, False, False),
 )
 BY_NAME = dict((runbook.name, runbook) for runbook in RUNBOOKS)
 # The runbooks whose passing runs prove their machines (the ledger's proofs, "changed since last proven").

@@ -1,0 +1,271 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""An application across projects: its nodes (a project each), the order they recover in, what a node's outcome means to
+the nodes after it, and the forecast of how long it takes. Pure: the application role's step
+(plugins/action/application_step.py) reads and writes the files and runs nothing here but these functions."""
+
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import RECENT_RUNS
+from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import PROVING
+from ansible_collections.replication.recovery.plugins.module_utils._words import figure, shown, spoken
+
+
+RUNBOOKS = ("dr_test", "failover")
+IMPACTS = ("critical", "optional")
+ON_FAILURE = ("stop", "skip")
+MAX_LEVELS = 6  # the levels the playbook unrolls (playbooks/application.yml)
+MAX_RETRY = 3
+CONNECTION = ("url", "username", "password", "api_token")
+NODE_KEYS = ("project", "connection", "machines", "optional_machines", "after", "impact", "retry", "on_failure", "approval",
+             "point_in_time", "checks_tasks", "vars")
+
+# A node's outcome. PASSED and FAILED come from its run; the others are the application's.
+PASSED, FAILED, BLOCKED, WAITING, PLANNED = "passed", "failed", "blocked", "waiting for approval", "planned"
+ENDED = (PASSED, FAILED, BLOCKED)
+
+
+class ApplicationError(ValueError):
+    """What is wrong with the application as given, every fault at once."""
+
+
+def _names(value):
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+        return list(value)
+    raise TypeError("a list of names")
+
+
+def nodes_of(given, runbook):
+    """The nodes as given (``application_nodes``: a mapping of a node's name to its settings), each settled with its
+    defaults - or an ApplicationError that names every fault: an unknown setting, a missing project, an unknown node
+    after, a bad impact, retry or on_failure, two nodes of one project (the service runs one job a project, so two
+    nodes of it would wait on each other), and a cycle."""
+    if runbook not in RUNBOOKS:
+        raise ApplicationError("application_runbook must be one of %s, not %r." % (", ".join(RUNBOOKS), runbook))
+    if not isinstance(given, dict) or not given:
+        raise ApplicationError("application_nodes must be a mapping of at least one node's name to its settings (project, after, ...).")
+    faults, nodes = [], {}
+    for name, settings in given.items():
+        if not isinstance(settings, dict):
+            faults.append("node %s: its settings must be a mapping (project, after, ...)" % name)
+            continue
+        unknown = sorted(set(settings) - set(NODE_KEYS))
+        if unknown:
+            faults.append("node %s: unknown settings %s (known: %s)" % (name, ", ".join(unknown), ", ".join(NODE_KEYS)))
+        node = dict(name=name, project=settings.get("project"), connection=settings.get("connection") or {},
+                    impact=settings.get("impact") or "critical", approval=bool(settings.get("approval")),
+                    point_in_time=settings.get("point_in_time"), checks_tasks=settings.get("checks_tasks"), vars=settings.get("vars") or {})
+        if not isinstance(node["project"], str) or not node["project"].strip():
+            faults.append("node %s: project is required (a project's name or ID)" % name)
+        for key in ("machines", "optional_machines", "after"):
+            try:
+                node[key] = _names(settings.get(key))
+            except TypeError:
+                faults.append("node %s: %s must be a list of names" % (name, key))
+                node[key] = []
+        if node["impact"] not in IMPACTS:
+            faults.append("node %s: impact must be critical or optional, not %r" % (name, node["impact"]))
+        node["on_failure"] = settings.get("on_failure") or ("skip" if node["impact"] == "optional" else "stop")
+        if node["on_failure"] not in ON_FAILURE:
+            faults.append("node %s: on_failure must be stop or skip, not %r" % (name, node["on_failure"]))
+        retry = settings.get("retry", 0)
+        node["retry"] = int(retry) if isinstance(retry, int) or (isinstance(retry, str) and retry.strip().isdigit()) else -1
+        if not 0 <= node["retry"] <= MAX_RETRY:
+            faults.append("node %s: retry must be a whole number from 0 to %d, not %r" % (name, MAX_RETRY, retry))
+        if not isinstance(node["connection"], dict) or set(node["connection"]) - set(CONNECTION):
+            faults.append("node %s: connection may have only %s" % (name, ", ".join(CONNECTION)))
+            node["connection"] = {}
+        if not isinstance(node["vars"], dict) or any(not str(key).startswith(runbook + "_") for key in node["vars"]):
+            faults.append("node %s: vars must be the %s runbook's own variables (%s_...)" % (name, runbook, runbook))
+            node["vars"] = {}
+        for machine in node["optional_machines"]:
+            if node["machines"] and machine not in node["machines"]:
+                faults.append("node %s: optional machine %s is not one of its machines" % (name, machine))
+        for before in node["after"]:
+            if before not in given:
+                faults.append("node %s: after names %s, which is not a node (nodes: %s)" % (name, before, ", ".join(sorted(given))))
+            elif before == name:
+                faults.append("node %s is after itself" % name)
+        nodes[name] = node
+    by_project = {}
+    for name, node in sorted(nodes.items()):
+        key = (node["connection"].get("url"), str(node["project"]).strip())
+        if key in by_project:
+            faults.append("nodes %s and %s are both project %s: the service runs one job a project at a time, so make them one node "
+                          "(its waves order its machines)" % (by_project[key], name, node["project"]))
+        by_project.setdefault(key, name)
+    if not faults:
+        cycle = _cycle(nodes)
+        if cycle:
+            faults.append("the nodes are after each other in a cycle: %s" % ", ".join(
+                "%s after %s" % (name, after) for name, after in zip(cycle, cycle[1:] + cycle[:1])))
+    if faults:
+        raise ApplicationError("The application cannot run, and nothing was written: %s." % "; ".join(faults))
+    levels = levels_of(nodes)
+    if len(levels) > MAX_LEVELS:
+        raise ApplicationError("The application has %d levels; the playbook runs at most %d. Nothing was written." % (len(levels), MAX_LEVELS))
+    return nodes
+
+
+def _cycle(nodes):
+    """A cycle of the nodes' ``after``, as a list of names, or None."""
+    state = {}
+
+    def visit(name, path):
+        state[name] = "visiting"
+        for before in nodes[name]["after"]:
+            if state.get(before) == "visiting":
+                return path[path.index(before):] if before in path else [before]
+            if before not in state:
+                found = visit(before, path + [before])
+                if found:
+                    return found
+        state[name] = "done"
+        return None
+
+    for name in sorted(nodes):
+        if name not in state:
+            found = visit(name, [name])
+            if found:
+                return found
+    return None
+
+
+def levels_of(nodes):
+    """The nodes by level: a node is one level after the latest of those it is after (the first level, 1, is after
+    nothing). A list of the levels, each the sorted names of its nodes."""
+    level = {}
+
+    def of(name):
+        if name not in level:
+            level[name] = 1 + max((of(before) for before in nodes[name]["after"]), default=0)
+        return level[name]
+
+    for name in nodes:
+        of(name)
+    return [sorted(name for name in nodes if level[name] == number) for number in range(1, max(level.values(), default=0) + 1)]
+
+
+def ancestors(nodes, name):
+    found, todo = set(), list(nodes[name]["after"])
+    while todo:
+        before = todo.pop()
+        if before not in found:
+            found.add(before)
+            todo.extend(nodes[before]["after"])
+    return found
+
+
+def why_not(nodes, name, outcomes):
+    """Why a node does not run now, given the outcomes of the nodes before it, or None when it runs. A node waits while a
+    node it is after waits for approval; it is blocked by a node it is after that was blocked, or that failed and stops
+    what follows it (on_failure: stop)."""
+    for before in sorted(nodes[name]["after"]):
+        outcome = outcomes.get(before) or {}
+        state = outcome.get("state")
+        if state == WAITING or outcome.get("waits_behind"):
+            return dict(state=WAITING, waits_behind=outcome.get("waits_behind") or before,
+                        reason="after %s, which waits for approval" % (outcome.get("waits_behind") or before))
+        if state == BLOCKED:
+            return dict(state=BLOCKED, reason="after %s, which did not run (%s)" % (before, outcome.get("reason")))
+        if state == FAILED and nodes[before]["on_failure"] == "stop":
+            return dict(state=BLOCKED, reason="after %s, which failed" % before)
+        if state not in ENDED:
+            return dict(state=BLOCKED, reason="after %s, which has not ended" % before)
+    return None
+
+
+def node_outcome(node, report):
+    """A node's outcome from its run's report (the runbook's JSON report): passed when every machine that failed is one of
+    its optional machines and the run's own checks passed (but the launch job's, which failed with them); the optional
+    machines that failed are named."""
+    machines = report.get("machines") or []
+    failed = [m["name"] for m in machines if not m.get("passed")]
+    optional_failed = [name for name in failed if name in node["optional_machines"]]
+    critical_failed = [name for name in failed if name not in node["optional_machines"]]
+    # A launch job with a machine failed ends FAILED: when each machine that failed is optional, so is that check.
+    run_failures = [check for check in report.get("checks") or [] if check.get("status") == FAILED
+                    and not (check.get("name", "").startswith("launch job") and failed and not critical_failed)]
+    passed = report.get("result") == PASSED or (not run_failures and not critical_failed and bool(machines))
+    measures = report.get("measures") or {}
+    return dict(state=PASSED if passed else FAILED, failed_machines=failed, optional_failed=optional_failed,
+                critical_failed=critical_failed, rto_seconds=measures.get("rto_seconds"), report=report.get("run", {}).get("files"),
+                started=report.get("launch_requested") or report.get("started"), machines=len(machines),
+                failures=(report.get("failures") or [])[:5])
+
+
+def forecast(nodes, levels, entries):
+    """The application's RTO forecast from the ledger's entries: a node's RTO samples are its project's last RECENT_RUNS
+    passing DR tests and failovers (each run's RTO, the slowest machine's); a level takes as long as its slowest node
+    (its nodes run side by side); the application, the sum over its levels, at p50 and p90 (the evidence's percentile
+    rule). Nodes never measured are named, and the forecast is then at least the figures."""
+    samples = dict((name, []) for name in nodes)
+    for entry in entries:
+        report = entry.get("report") or {}
+        if entry.get("runbook") not in PROVING or entry.get("result") != PASSED:
+            continue
+        rto = (report.get("measures") or {}).get("rto_seconds")
+        if rto is None:
+            continue
+        for name, node in nodes.items():
+            if report.get("project") == node["project"] or (report.get("project_id") and report.get("project_id") == node["project"]):
+                samples[name].append(rto)
+    per_node = {}
+    for name in nodes:
+        recent = samples[name][-RECENT_RUNS:]
+        per_node[name] = dict(runs=len(recent), p50_seconds=percentile(recent, 0.5), p90_seconds=percentile(recent, 0.9))
+    per_level, total50, total90 = [], 0.0, 0.0
+    for number, names in enumerate(levels, 1):
+        measured = [name for name in names if per_node[name]["runs"]]
+        p50 = max((per_node[name]["p50_seconds"] for name in measured), default=None)
+        p90 = max((per_node[name]["p90_seconds"] for name in measured), default=None)
+        slowest = max(measured, key=lambda name: per_node[name]["p90_seconds"]) if measured else None
+        per_level.append(dict(level=number, nodes=names, p50_seconds=p50, p90_seconds=p90, slowest=slowest,
+                              unmeasured=[name for name in names if not per_node[name]["runs"]]))
+        total50 += p50 or 0
+        total90 += p90 or 0
+    unmeasured = [name for name in sorted(nodes) if not per_node[name]["runs"]]
+    return dict(p50_seconds=round(total50, 3), p90_seconds=round(total90, 3), at_least=bool(unmeasured), unmeasured=unmeasured,
+                levels=per_level, nodes=per_node)
+
+
+def forecast_said(estimate):
+    """The forecast in a line: "Forecast RTO: at least p50 510 s (8 min 30 s), p90 656 s (10 min 56 s) (never measured: app)"."""
+    if len(estimate["unmeasured"]) == len(estimate["nodes"]):
+        return "Forecast RTO: none - no node was ever measured (the ledger has no passing DR test or failover of %s)." % shown(estimate["unmeasured"])
+    p50, p90 = estimate["p50_seconds"], estimate["p90_seconds"]
+    said = "Forecast RTO: p50 %s s (%s), p90 %s s (%s)" % (figure(p50), spoken(p50), figure(p90), spoken(p90))
+    if estimate["at_least"]:
+        said = said.replace("Forecast RTO: ", "Forecast RTO: at least ") + " (never measured: %s)" % shown(estimate["unmeasured"])
+    return said + "."
+
+
+def result_of(nodes, outcomes):
+    """The application's result: failed when a critical node failed or was blocked, waiting while a node waits for its
+    approval (and nothing critical failed), passed when every node ended and no critical one failed."""
+    critical = [name for name in sorted(nodes) if nodes[name]["impact"] == "critical"]
+    if any((outcomes.get(name) or {}).get("state") in (FAILED, BLOCKED) for name in critical):
+        return FAILED
+    if any((outcomes.get(name) or {}).get("state") not in ENDED for name in nodes):
+        return WAITING
+    return PASSED
+
+
+def critical_path(nodes, seconds):
+    """The slowest path through the nodes (by ``after``), by the seconds each took (a node not measured counts 0): the
+    names from the first level to the last."""
+    best = {}
+
+    def longest(name):
+        if name not in best:
+            before = max((longest(earlier) for earlier in nodes[name]["after"]), key=lambda path: path[0], default=(0.0, []))
+            best[name] = (before[0] + (seconds.get(name) or 0), before[1] + [name])
+        return best[name]
+
+    paths = [longest(name) for name in sorted(nodes)]
+    return max(paths, key=lambda path: path[0])[1] if paths else []
