@@ -1,0 +1,389 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The application runbook's step on the controller, in four phases (documented in plugins/modules/application_step.py):
+begin (the nodes checked, the forecast, the nodes as hosts, the approvals), level (which nodes of a level run now),
+node (a node's outcome from its run's report) and end (the report, the ledger). The state of an application run is a
+directory of small files, one a node, each written whole: nodes of one level end side by side and never write one file."""
+
+import getpass
+import json
+import os
+import shutil
+import time
+
+from ansible.errors import AnsiblePromptInterrupt, AnsiblePromptNoninteractive
+from ansible.module_utils.common.text.converters import to_text
+from ansible.utils.display import Display
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
+from ansible_collections.replication.recovery.plugins.plugin_utils import _application as app
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, report_path, write_also, write_json, write_run
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, directory_of, to_read, verify
+from ansible_collections.replication.recovery.plugins.plugin_utils._page import page_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import forms_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, into_ledger, read_report
+
+
+SCHEMA = "replication.recovery.application/v1"
+display = Display()
+# What of a node's connection the run keeps (in its state, its report and its answer): never its password or token, which
+# the role's add_host takes from application_nodes itself, out of the log.
+KEPT_OF_CONNECTION = ("url", "username")
+
+
+class ActionModule(RunbookStep):
+    WITH_RUN = False
+    SERVICE = False
+    OPTIONS = dict(
+        phase=dict(type="str", required=True, choices=["begin", "level", "approve", "node", "end"]),
+        name=dict(type="str", default="application"),
+        runbook=dict(type="str", default="dr_test"),
+        nodes=dict(type="raw"),
+        report_dir=dict(type="path"),
+        approve=dict(type="raw"),
+        ledger_dir=dict(type="path"),
+        state=dict(type="path"),
+        level=dict(type="int"),
+        node=dict(type="str"),
+        report=dict(type="path"),
+        attempt=dict(type="int", default=0),
+        began=dict(type="str"),
+        error=dict(type="str"),
+        again=dict(type="bool", default=False),
+        approval_timeout=dict(type="int", default=300),
+    )
+
+    def step(self, args):
+        if args["phase"] == "begin":
+            return self.begin(args)
+        state = args["state"]
+        if not state or not os.path.isfile(os.path.join(state, "run.json")):
+            raise StepFailed("No application run at %s: the playbook's first play begins it." % state)
+        with open(os.path.join(state, "run.json"), encoding="utf-8") as handle:
+            self.run_ = json.load(handle)
+        self.state = state
+        self.nodes = self.run_["nodes"]
+        return getattr(self, args["phase"])(args)
+
+    # -- begin ---------------------------------------------------------------------------------------------------------
+
+    def begin(self, args):
+        try:
+            nodes = app.nodes_of(args["nodes"], args["runbook"])
+        except app.ApplicationError as error:
+            raise StepFailed(to_text(error))
+        for node in nodes.values():
+            node["connection"] = dict((key, value) for key, value in node["connection"].items() if key in KEPT_OF_CONNECTION)
+        levels = app.levels_of(nodes)
+        report_dir = os.path.realpath(os.path.expanduser(args["report_dir"] or "application_report"))
+        state = os.path.join(report_dir, "application_%s.run" % safe(args["name"]))
+        earlier = self.earlier(state, nodes, args)
+        approvals = dict(earlier.get("approvals") or {})
+        if args["approve"] is not None:
+            approval = self.approval(args["approve"], nodes)
+            approvals[approval["node"]] = approval
+        estimate = app.forecast(nodes, levels, self.ledger_entries(args["ledger_dir"]))
+        run = dict(name=args["name"], runbook=args["runbook"], began=earlier.get("began") or controller_now(), nodes=nodes, levels=levels,
+                   approvals=approvals, report_dir=report_dir, forecast=estimate, resumed=bool(earlier.get("began")),
+                   controller_user=self.task_vars.get("awx_user_name") or getpass.getuser())
+        if not self.check_mode:
+            os.makedirs(state, exist_ok=True)
+            write_json(os.path.join(state, "run.json"), run, indent=1, sort_keys=True)
+        hosts = [self.host(node, number, args, state, report_dir) for number, names in enumerate(levels, 1) for node in (nodes[n] for n in names)]
+        lines = ["Application %s (%s): %d node%s in %d level%s%s." % (
+            args["name"], args["runbook"], len(nodes), "" if len(nodes) == 1 else "s", len(levels), "" if len(levels) == 1 else "s",
+            ", resuming the run begun %s" % run["began"] if run["resumed"] else "")]
+        for number, names in enumerate(levels, 1):
+            lines.append("Level %d: %s" % (number, "; ".join(self.plan_said(nodes[name], approvals) for name in names)))
+        lines.append(app.forecast_said(estimate))
+        return dict(changed=not self.check_mode, state=state, hosts=hosts, levels=levels, forecast=estimate, lines=lines,
+                    max_levels=app.MAX_LEVELS)
+
+    def earlier(self, state, nodes, args):
+        """An earlier run of the application that did not end (stopped, or waiting for an approval): resumed, its ended
+        nodes adopted. One that ended is put aside: this is a new run."""
+        try:
+            with open(os.path.join(state, "run.json"), encoding="utf-8") as handle:
+                earlier = json.load(handle)
+        except (OSError, ValueError):
+            return {}
+        if earlier.get("ended") or earlier.get("runbook") != args["runbook"]:
+            if not self.check_mode:
+                shutil.rmtree(state, ignore_errors=True)
+            return {}
+        moved = [name for name in nodes if name in earlier.get("nodes", {}) and earlier["nodes"][name]["project"] != nodes[name]["project"]]
+        if moved:
+            raise StepFailed("The application's run begun %s has not ended, and its nodes %s were of other projects then. Run it again as it "
+                             "was to end it, or remove %s to begin anew." % (earlier.get("began"), ", ".join(moved), state))
+        return earlier
+
+    def approval(self, given, nodes):
+        if not isinstance(given, dict) or not isinstance(given.get("node"), str) or not isinstance(given.get("by"), str) or not given["by"].strip():
+            raise StepFailed("application_approve must be a mapping with node (the node approved), by (who approves) and, if you like, comment.")
+        if given["node"] not in nodes:
+            raise StepFailed("application_approve names %s, which is not a node (nodes: %s)." % (given["node"], ", ".join(sorted(nodes))))
+        if not nodes[given["node"]]["approval"]:
+            raise StepFailed("application_approve names %s, which needs no approval." % given["node"])
+        return dict(node=given["node"], by=given["by"].strip(), comment=str(given.get("comment") or ""), at=controller_now(),
+                    controller_user=self.task_vars.get("awx_user_name") or getpass.getuser())
+
+    def ledger_entries(self, given):
+        directory = to_read(given)
+        if not directory:
+            return []
+        try:
+            entries, unused = verify(directory)
+        except LedgerError:
+            return []
+        return entries
+
+    def host(self, node, level, args, state, report_dir):
+        """The host a node is in the inventory: in the group of its level, with its runbook's variables (its connection
+        is added by the role's add_host, from application_nodes)."""
+        runbook = args["runbook"]
+        variables = dict(node["vars"])
+        variables.update({
+            runbook + "_project": node["project"],
+            runbook + "_report_dir": os.path.join(report_dir, "nodes"),
+        })
+        if node["machines"]:
+            variables[runbook + "_machines"] = node["machines"]
+        if node["point_in_time"]:
+            variables[runbook + "_point_in_time"] = node["point_in_time"]
+        if node["checks_tasks"]:
+            variables[runbook + "_checks_tasks"] = node["checks_tasks"]
+        variables.update(application_node=node["name"], application_state=state, application_retry=node["retry"],
+                         ansible_connection="local", ansible_python_interpreter=self.task_vars.get("ansible_playbook_python"))
+        return dict(name="%s.%s" % (args["name"], node["name"]), groups=["application_level_%d" % level, "application_nodes"], **variables)
+
+    def plan_said(self, node, approvals):
+        said = "%s (project %s, %s%s" % (node["name"], node["project"], "machines " + shown(node["machines"]) if node["machines"] else "every machine",
+                                         ", %s" % node["impact"])
+        if node["after"]:
+            said += ", after " + ", ".join(node["after"])
+        if node["retry"]:
+            said += ", retry %d" % node["retry"]
+        if node["approval"]:
+            said += ", approved by %s" % approvals[node["name"]]["by"] if node["name"] in approvals else ", needs approval"
+        return said + ")"
+
+    # -- level, node ---------------------------------------------------------------------------------------------------
+
+    def outcomes(self):
+        found = {}
+        for name in self.nodes:
+            try:
+                with open(self.node_file(name), encoding="utf-8") as handle:
+                    found[name] = json.load(handle)
+            except (OSError, ValueError):
+                pass
+        return found
+
+    def node_file(self, name):
+        return os.path.join(self.state, "node_%s.json" % safe(name))
+
+    def level(self, args):
+        """Which nodes of the level run now: each node not ended yet whose nodes before it allow it; a node that needs an
+        approval not given waits, and so does each node after it."""
+        names = self.run_["levels"][args["level"] - 1] if args["level"] <= len(self.run_["levels"]) else []
+        outcomes, decisions, lines = self.outcomes(), {}, []
+        for name in names:
+            node, ended = self.nodes[name], outcomes.get(name)
+            if not (ended and ended["state"] in app.ENDED) and not self.check_mode:
+                ended = self.ended_unkept(node) or ended
+            if ended and ended["state"] in app.ENDED:
+                decisions[name] = dict(run=False, state=ended["state"], reason="ended in an earlier run of the application, adopted")
+                if not args["again"]:  # the levels run again after an approval: said once
+                    lines.append("%s: %s in an earlier run of the application; adopted, not run again." % (name, ended["state"]))
+                continue
+            why = None if self.check_mode else app.why_not(self.nodes, name, outcomes)
+            if why is None and node["approval"] and name not in self.run_["approvals"]:
+                why = dict(state=app.WAITING, reason="needs approval (application_approve: {node: %s, by: ...})" % name)
+            if why:
+                decisions[name] = dict(run=False, **why)
+                lines.append("%s: %s - %s." % (name, why["state"], why["reason"]))
+                if not self.check_mode:
+                    write_json(self.node_file(name), dict(why, name=name, level=args["level"]))
+                continue
+            decisions[name] = dict(run=True, state="running", began=controller_now())
+            lines.append("%s: runs now (project %s)." % (name, node["project"]))
+        return dict(decisions=decisions, lines=["Level %d: %s" % (args["level"], line) for line in lines])
+
+    def approve(self, args):
+        """At a terminal, once the levels went as far as they could: ask for the approval of each node that waits for one,
+        within ``approval_timeout`` seconds each. An answer is the approver's name (and then a comment); nothing, or no answer in
+        time, approves nothing. Without a terminal (AWX) nothing is asked and the run does not wait."""
+        outcomes = self.outcomes()
+        waiting = [name for names in self.run_["levels"] for name in names
+                   if (outcomes.get(name) or {}).get("state") == app.WAITING and not outcomes[name].get("waits_behind")]
+        if not waiting or args["approval_timeout"] <= 0 or self.check_mode:
+            return dict(approved=[], lines=[])
+        approved, lines = [], []
+        for name in waiting:
+            node = self.nodes[name]
+            asked = ("Approve node %s of the application %s (%s of project %s, %s)? Type your name and Enter to approve it; nothing, "
+                     "or no answer within %d s, approves nothing: " % (
+                         name, self.run_["name"], self.run_["runbook"], node["project"],
+                         "machines " + shown(node["machines"]) if node["machines"] else "every machine", args["approval_timeout"]))
+            try:
+                began = time.time()
+                who = to_text(display.prompt_until(asked, seconds=args["approval_timeout"])).strip()
+                if time.time() - began >= args["approval_timeout"]:
+                    lines.append("%s: no answer within %d s; not approved, it waits." % (name, args["approval_timeout"]))
+                    continue
+                if not who:
+                    lines.append("%s: not approved; it waits." % name)
+                    continue
+                comment = to_text(display.prompt_until("A comment (Enter for none): ", seconds=args["approval_timeout"])).strip()
+            except AnsiblePromptNoninteractive:
+                lines.append("No terminal: the run does not wait for an approval (give it with application_approve).")
+                break
+            except AnsiblePromptInterrupt:
+                lines.append("%s: interrupted; not approved, it waits." % name)
+                continue
+            self.run_["approvals"][name] = dict(node=name, by=who, comment=comment, at=controller_now(), at_terminal=True,
+                                                controller_user=self.task_vars.get("awx_user_name") or getpass.getuser())
+            approved.append(name)
+            lines.append("%s: approved by %s at the terminal; its level and those after it run again." % (name, who))
+        if approved:
+            write_json(os.path.join(self.state, "run.json"), self.run_, indent=1, sort_keys=True)
+        return dict(changed=bool(approved), approved=approved, lines=lines)
+
+    def ended_unkept(self, node):
+        """A node whose run ended in this application's run, but was stopped before its outcome was kept: its outcome, from
+        the newest report of its runbook in the nodes' report directory (one its run wrote since the application's run
+        began), kept now - or None."""
+        path = report_path(os.path.join(self.run_["report_dir"], "nodes"), self.run_["runbook"], node["project"], ".json")
+        try:
+            written = read_report(path)
+            ended_in_this_run = parse_time(written["run_began"]) >= parse_time(self.run_["began"])
+        except (StepFailed, KeyError, TypeError, ValueError):
+            return None
+        if not ended_in_this_run:
+            return None
+        outcome = app.node_outcome(node, written)
+        outcome.update(name=node["name"], attempts=[dict(attempt=0, state=outcome["state"], report=outcome.get("report"),
+                                                          failed_machines=outcome["failed_machines"])],
+                       began=written.get("run_began"), ended=written.get("generated"), retry_machines=[])
+        write_json(self.node_file(node["name"]), outcome)
+        return outcome
+
+    def node(self, args):
+        """A node's outcome once its run (an attempt) ended, from the run's report; with the machines to launch again when
+        it failed and may retry."""
+        node = self.nodes[args["node"]]
+        earlier = self.outcomes().get(node["name"]) or {}
+        if self.check_mode:
+            return dict(outcome=dict(state=app.PLANNED))
+        try:
+            outcome = app.node_outcome(node, read_report(args["report"])) if args["report"] else None
+        except StepFailed:
+            outcome = None
+        if outcome is None:
+            outcome = dict(state=app.FAILED, failed_machines=[], optional_failed=[], critical_failed=[], machines=0,
+                           failures=[args["error"] or "the run wrote no report"], rto_seconds=None)
+        attempt = dict(attempt=args["attempt"], state=outcome["state"], report=outcome.get("report"), failed_machines=outcome["failed_machines"])
+        attempts = (earlier.get("attempts") or []) + [attempt]
+        if earlier.get("state") == app.FAILED and args["attempt"] > 0:  # a retry: the machines that passed before still count
+            outcome["machines"] = max(outcome["machines"], earlier.get("machines") or 0)
+        outcome.update(name=node["name"], attempts=attempts, ended=controller_now(), began=earlier.get("began") or args["began"])
+        retry_left = node["retry"] - args["attempt"]
+        outcome["retry_machines"] = outcome["critical_failed"] if outcome["state"] == app.FAILED and retry_left > 0 else []
+        write_json(self.node_file(node["name"]), outcome)
+        return dict(outcome=outcome)
+
+    # -- end -----------------------------------------------------------------------------------------------------------
+
+    def end(self, args):
+        outcomes = self.outcomes()
+        if self.check_mode:
+            return dict(lines=["Check mode: nothing was launched, and no report was written."], outcome=dict(result="check mode"))
+        for name in self.nodes:
+            if name not in outcomes:  # its host failed outside its run (its level's play gave no outcome)
+                outcomes[name] = dict(state=app.FAILED, reason="its level ended without an outcome of it: its host failed (see above)")
+        result = app.result_of(self.nodes, outcomes)
+        report = self.report(outcomes, result)
+        name = "application_%s" % safe(self.run_["name"])
+        files = write_run(self.run_["report_dir"], name, self.run_["began"], [(".json", report)] + list(forms_of(report).items()))
+        ledger = None
+        if result != app.WAITING:
+            ledger = into_ledger(directory_of(args["ledger_dir"])[0], "application", report, files["own"][".json"])
+        write_also(files, ".html", page_of(report, ledger))
+        if result != app.WAITING:
+            self.run_["ended"] = controller_now()
+            write_json(os.path.join(self.state, "run.json"), self.run_, indent=1, sort_keys=True)
+        lines = report_lines(report) + ["Report: %s" % files["own"][".json"], "Page: %s" % files["own"][".html"]]
+        if ledger:
+            lines.append("Ledger: entry %d, SHA-256 %s" % (ledger["sequence"], ledger["sha256"]))
+        waiting = [node["name"] for node in report["nodes"] if node["state"] == app.WAITING and not node.get("waits_behind")]
+        outcome = dict(name=self.run_["name"], result=result, waiting=waiting, nodes=dict((node["name"], node["state"]) for node in report["nodes"]),
+                       report=files["own"][".json"])
+        answer = dict(changed=True, outcome=outcome, lines=lines)
+        if result == app.FAILED:
+            answer["message"] = "The application %s failed: %s" % (self.run_["name"], "; ".join(report["failures"][:5]))
+        return answer
+
+    def report(self, outcomes, result):
+        nodes = []
+        for number, names in enumerate(self.run_["levels"], 1):
+            for name in names:
+                node, outcome = self.nodes[name], outcomes[name]
+                seconds = None
+                if outcome.get("began") and outcome.get("ended"):
+                    seconds = round(parse_time(outcome["ended"]) - parse_time(outcome["began"]), 3)
+                nodes.append(dict(name=name, project=node["project"], level=number, after=node["after"], impact=node["impact"],
+                                  on_failure=node["on_failure"], retry=node["retry"], state=outcome["state"], reason=outcome.get("reason") or "",
+                                  waits_behind=outcome.get("waits_behind"), approval=self.run_["approvals"].get(name),
+                                  needs_approval=node["approval"], machines=outcome.get("machines") or 0,
+                                  failed_machines=outcome.get("failed_machines") or [], optional_failed=outcome.get("optional_failed") or [],
+                                  attempts=outcome.get("attempts") or [], rto_seconds=outcome.get("rto_seconds"), began=outcome.get("began"),
+                                  ended=outcome.get("ended"), seconds=seconds, failures=outcome.get("failures") or []))
+        by_name = dict((node["name"], node) for node in nodes)
+        failures = []
+        for node in nodes:
+            if node["impact"] == "critical" and node["state"] in (app.FAILED, app.BLOCKED):
+                failures.append("%s: %s" % (node["name"], node["reason"] or "; ".join(node["failures"][:2]) or node["state"]))
+        levels = []
+        for number, names in enumerate(self.run_["levels"], 1):
+            took = [by_name[name]["seconds"] for name in names if by_name[name]["seconds"] is not None]
+            rtos = [by_name[name]["rto_seconds"] for name in names if by_name[name]["rto_seconds"] is not None]
+            planned = self.run_["forecast"]["levels"][number - 1]
+            levels.append(dict(level=number, nodes=names, seconds=max(took) if took else None, rto_seconds=max(rtos) if rtos else None,
+                               forecast_p50_seconds=planned["p50_seconds"], forecast_p90_seconds=planned["p90_seconds"]))
+        return dict(schema=SCHEMA, name=self.run_["name"], runbook=self.run_["runbook"], result=result, began=self.run_["began"],
+                    started=self.run_["began"], generated=controller_now(), controller_user=self.run_["controller_user"],
+                    projects=[dict(name=node["project"], node=node["name"]) for node in nodes], levels=levels, nodes=nodes,
+                    critical_path=app.critical_path(self.nodes, dict((node["name"], node["seconds"]) for node in nodes)),
+                    forecast=self.run_["forecast"], approvals=self.run_["approvals"], failures=failures)
+
+
+def report_lines(report):
+    """The application's outcome as the operator reads it."""
+    counts = {}
+    for node in report["nodes"]:
+        counts.setdefault(node["state"], []).append(node["name"])
+    said = "; ".join("%s %s" % (state, ", ".join(names)) for state, names in sorted(counts.items()))
+    lines = ["Application %s (%s): %s. %s." % (report["name"], report["runbook"], report["result"].upper(), said)]
+    for node in report["nodes"]:
+        if node["optional_failed"]:
+            lines.append("%s: optional machines failed, not counted against it: %s." % (node["name"], shown(node["optional_failed"])))
+        if node["state"] in (app.FAILED, app.BLOCKED) or node["state"] == app.WAITING:
+            why = node["reason"] or "; ".join(failure.rstrip(".") for failure in node["failures"][:2])
+            lines.append("%s: %s%s." % (node["name"], node["state"], " - " + why.rstrip(".") if why else ""))
+        if node["approval"]:
+            lines.append("%s: approved by %s%s (controller user %s, %s)." % (
+                node["name"], node["approval"]["by"], ": " + node["approval"]["comment"] if node["approval"]["comment"] else "",
+                node["approval"]["controller_user"], node["approval"]["at"]))
+    took = [level["seconds"] for level in report["levels"] if level["seconds"] is not None]
+    rtos = [level["rto_seconds"] for level in report["levels"] if level["rto_seconds"] is not None]
+    if took:
+        lines.append("Took %s over %d level%s; RTO %s (each level's slowest node, summed). %s" % (
+            spoken(sum(took)), len(took), "" if len(took) == 1 else "s", spoken(sum(rtos)) if rtos else "-", app.forecast_said(report["forecast"])))
+    return lines
+
+
+def safe(name):
+    return "".join(char if char.isalnum() or char in "-_." else "_" for char in str(name))

@@ -1,0 +1,155 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The application's step on the controller, phase by phase: the nodes as hosts without their secrets, the levels'
+decisions, a node's outcome and its retry, approvals given and asked at a terminal, the end's report and ledger entry,
+and a run resumed where it stood."""
+
+import json
+import os
+from unittest.mock import MagicMock
+
+import pytest
+from ansible.errors import AnsiblePromptNoninteractive
+
+from ansible_collections.replication.recovery.plugins.action import application_step
+
+NODES = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"], retry=1, optional_machines=["db-3"]),
+             app=dict(project="app", after=["db"], approval=True),
+             edge=dict(project="edge", after=["identity"], connection=dict(url="https://other.example/api/latest", username="u", password="SECRET")))
+
+
+def step(check_mode=False, **args):
+    task = MagicMock()
+    task.args = args
+    task.check_mode = check_mode
+    task.async_val = 0
+    action = application_step.ActionModule(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None)
+    action._load_name = "replication.recovery.application_step"
+    return action.run(task_vars={"inventory_hostname": "localhost", "ansible_playbook_python": "/usr/bin/python3", "awx_user_name": "oncall"})
+
+
+def begin(tmp_path, nodes=None, **args):
+    return step(phase="begin", name="shop", nodes=nodes or NODES, report_dir=str(tmp_path / "reports"), ledger_dir=str(tmp_path / "ledger"), **args)
+
+
+def report(path, machines, result=None):
+    checks = [dict(name="launch job, wave 1", status="passed" if all(machines.values()) else "failed")]
+    written = dict(schema="replication.recovery.dr_test/v1", project="x", result=result or ("passed" if all(machines.values()) else "failed"),
+                   checks=checks, measures=dict(rto_seconds=90), failures=[], started="2026-11-27T00:00:00Z",
+                   machines=[dict(name=name, passed=passed) for name, passed in machines.items()])
+    path.write_text(json.dumps(written))
+    return str(path)
+
+
+def test_begin_answers_the_nodes_as_hosts_by_level_and_keeps_no_secret(tmp_path):
+    begun = begin(tmp_path)
+    assert not begun.get("failed"), begun
+    assert begun["levels"] == [["identity"], ["db", "edge"], ["app"]]
+    edge = next(host for host in begun["hosts"] if host["application_node"] == "edge")
+    assert edge["name"] == "shop.edge" and edge["groups"] == ["application_level_2", "application_nodes"] and edge["dr_test_project"] == "edge"
+    assert "SECRET" not in json.dumps(begun)
+    saved = (tmp_path / "reports" / "application_shop.run" / "run.json").read_text()
+    assert "SECRET" not in saved and "https://other.example/api/latest" in saved
+    assert "Level 3: app (project app, every machine, critical, after db, needs approval)" in begun["lines"]
+
+
+def test_begin_under_check_writes_nothing(tmp_path):
+    begun = begin(tmp_path, check_mode=True)
+    assert begun["lines"][-1].startswith("Forecast RTO: none") and not (tmp_path / "reports").exists()
+
+
+def test_begin_refuses_bad_nodes_before_anything_is_written(tmp_path):
+    refused = begin(tmp_path, nodes=dict(a=dict(project="p", after=["b"]), b=dict(project="q", after=["a"])))
+    assert refused["failed"] and "in a cycle" in refused["msg"] and not (tmp_path / "reports").exists()
+
+
+def test_an_approval_must_name_a_node_that_needs_one(tmp_path):
+    assert "which needs no approval" in begin(tmp_path, approve=dict(node="db", by="Dana"))["msg"]
+    assert "which is not a node" in begin(tmp_path, approve=dict(node="ghost", by="Dana"))["msg"]
+    assert "with node (the node approved), by" in begin(tmp_path, approve=dict(node="app"))["msg"]
+
+
+def test_the_levels_run_in_order_a_retry_relaunches_the_failed_machines_and_an_approval_is_awaited(tmp_path, monkeypatch):
+    state = begin(tmp_path)["state"]
+    first = step(phase="level", state=state, level=1)
+    assert first["decisions"]["identity"]["run"]
+    step(phase="node", state=state, node="identity", report=report(tmp_path / "identity.json", {"idp-1": True}), began=first["decisions"]["identity"]["began"])
+    second = step(phase="level", state=state, level=2)
+    assert second["decisions"]["db"]["run"] and second["decisions"]["edge"]["run"]
+    failed = step(phase="node", state=state, node="db", report=report(tmp_path / "db.json", {"db-1": False, "db-2": True, "db-3": False}))
+    assert failed["outcome"]["state"] == "failed" and failed["outcome"]["retry_machines"] == ["db-1"]  # db-3 is optional
+    again = step(phase="node", state=state, node="db", attempt=1, report=report(tmp_path / "db-again.json", {"db-1": True}))
+    assert again["outcome"]["state"] == "passed" and again["outcome"]["retry_machines"] == [] and len(again["outcome"]["attempts"]) == 2
+    step(phase="node", state=state, node="edge", error="login failed")
+    third = step(phase="level", state=state, level=3)
+    assert third["decisions"]["app"] == dict(run=False, state="waiting for approval", reason="needs approval (application_approve: {node: app, by: ...})")
+    # No terminal: nothing asked, and the run ends waiting (rc 0) - edge failed, but it is after identity only.
+    monkeypatch.setattr(application_step.display, "prompt_until", MagicMock(side_effect=AnsiblePromptNoninteractive("stdin is not interactive")))
+    asked = step(phase="approve", state=state, approval_timeout=5)
+    assert asked["approved"] == [] and asked["lines"][0].startswith("No terminal")
+    ended = step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger"))
+    assert ended["outcome"]["result"] == "failed"  # edge is critical, and failed
+    assert "edge: login failed" in ended["message"]
+
+
+def test_a_run_waiting_for_approval_ends_with_rc_0_and_the_next_run_with_the_approval_goes_on(tmp_path):
+    nodes = dict(identity=dict(project="identity"), app=dict(project="app", after=["identity"], approval=True))
+    state = begin(tmp_path, nodes=nodes)["state"]
+    step(phase="level", state=state, level=1)
+    step(phase="node", state=state, node="identity", report=report(tmp_path / "identity.json", {"idp-1": True}))
+    step(phase="level", state=state, level=2)
+    ended = step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger"))
+    assert ended["outcome"]["result"] == "waiting for approval" and ended["outcome"]["waiting"] == ["app"] and "message" not in ended
+    assert not (tmp_path / "ledger").exists()  # entered once the run ends
+    resumed = begin(tmp_path, nodes=nodes, approve=dict(node="app", by="Dana Night", comment="change 4711"))
+    assert "resuming the run begun" in resumed["lines"][0]
+    first = step(phase="level", state=state, level=1)
+    assert not first["decisions"]["identity"]["run"] and "adopted, not run again" in first["lines"][0]
+    assert step(phase="level", state=state, level=2)["decisions"]["app"]["run"]
+    step(phase="node", state=state, node="app", report=report(tmp_path / "app.json", {"app-1": True}))
+    ended = step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger"))
+    assert ended["outcome"]["result"] == "passed"
+    entry = json.loads((tmp_path / "ledger" / "00000001.json").read_text())
+    assert entry["runbook"] == "application" and entry["report"]["approvals"]["app"]["by"] == "Dana Night"
+    assert entry["report"]["approvals"]["app"]["controller_user"] == "oncall"
+    assert "app: approved by Dana Night: change 4711 (controller user oncall" in "\n".join(ended["lines"])
+    assert begin(tmp_path, nodes=nodes)["lines"][0] == "Application shop (dr_test): 2 nodes in 2 levels."  # a new run
+
+
+def test_an_approval_asked_at_a_terminal_and_one_not_given_in_time(tmp_path, monkeypatch):
+    nodes = dict(app=dict(project="app", approval=True), web=dict(project="web", approval=True))
+    state = begin(tmp_path, nodes=nodes)["state"]
+    step(phase="level", state=state, level=1)
+    answers = iter([b"Robin Day", b"at the prompt", b""])
+    monkeypatch.setattr(application_step.display, "prompt_until", lambda *args, **kwargs: next(answers))
+    asked = step(phase="approve", state=state, approval_timeout=5)
+    assert asked["approved"] == ["app"] and asked["lines"][1] == "web: not approved; it waits."
+    run = json.loads(open(os.path.join(state, "run.json")).read())
+    assert run["approvals"]["app"]["by"] == "Robin Day" and run["approvals"]["app"]["comment"] == "at the prompt"
+    again = step(phase="level", state=state, level=1, again=True)
+    assert again["decisions"]["app"]["run"] and not again["decisions"]["web"]["run"]
+
+
+@pytest.mark.parametrize("phase", ["level", "node", "end"])
+def test_a_phase_without_a_run_says_so(tmp_path, phase):
+    assert "No application run at" in step(phase=phase, state=str(tmp_path / "none"), level=1, node="x")["msg"]
+
+
+def test_a_node_whose_run_ended_before_its_outcome_was_kept_is_adopted_from_its_report(tmp_path):
+    nodes = dict(identity=dict(project="identity"), app=dict(project="app", after=["identity"]))
+    state = begin(tmp_path, nodes=nodes)["state"]
+    step(phase="level", state=state, level=1)
+    (tmp_path / "reports" / "nodes").mkdir()
+    written = report(tmp_path / "reports" / "nodes" / "dr_test_identity.json", {"idp-1": True})
+    stale = report(tmp_path / "reports" / "nodes" / "dr_test_app.json", {"app-1": True})
+    for path, began in ((written, "2999-01-01T00:00:00.5+00:00"), (stale, "2000-01-01T00:00:00+00:00")):
+        with open(path) as handle:
+            kept = dict(json.load(handle), run_began=began)
+        with open(path, "w") as handle:
+            json.dump(kept, handle)
+    # Stopped after identity's run wrote its report, before its outcome was kept: run again, identity is not run again.
+    begin(tmp_path, nodes=nodes)
+    again = step(phase="level", state=state, level=1)
+    assert not again["decisions"]["identity"]["run"] and again["decisions"]["identity"]["state"] == "passed"
+    assert step(phase="level", state=state, level=2)["decisions"]["app"]["run"]  # an older run's report is not this run's
