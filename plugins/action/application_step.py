@@ -265,9 +265,8 @@ class ActionModule(RunbookStep):
         if not ended_in_this_run:
             return None
         outcome = app.node_outcome(node, written)
-        outcome.update(name=node["name"], attempts=[dict(attempt=0, state=outcome["state"], report=outcome.get("report"),
-                                                          failed_machines=outcome["failed_machines"])],
-                       began=written.get("run_began"), ended=written.get("generated"), retry_machines=[])
+        outcome.update(name=node["name"], attempts=[attempt_of(0, outcome)], began=written.get("run_began"), ended=written.get("generated"),
+                       retry_machines=[])
         write_json(self.node_file(node["name"]), outcome)
         return outcome
 
@@ -285,8 +284,7 @@ class ActionModule(RunbookStep):
         if outcome is None:
             outcome = dict(state=app.FAILED, failed_machines=[], optional_failed=[], critical_failed=[], machines=0,
                            failures=[args["error"] or "the run wrote no report"], rto_seconds=None)
-        attempt = dict(attempt=args["attempt"], state=outcome["state"], report=outcome.get("report"), failed_machines=outcome["failed_machines"])
-        attempts = (earlier.get("attempts") or []) + [attempt]
+        attempts = (earlier.get("attempts") or []) + [attempt_of(args["attempt"], outcome)]
         if earlier.get("state") == app.FAILED and args["attempt"] > 0:  # a retry: the machines that passed before still count
             outcome["machines"] = max(outcome["machines"], earlier.get("machines") or 0)
         outcome.update(name=node["name"], attempts=attempts, ended=controller_now(), began=earlier.get("began") or args["began"])
@@ -358,6 +356,11 @@ class ActionModule(RunbookStep):
                     projects=[dict(name=node["project"], node=node["name"]) for node in nodes], levels=levels, nodes=nodes,
                     critical_path=app.critical_path(self.nodes, dict((node["name"], node["seconds"]) for node in nodes)),
                     forecast=self.run_["forecast"], approvals=self.run_["approvals"], failures=failures)
+
+
+def attempt_of(number, outcome):
+    """What the report keeps of each launch of a node."""
+    return dict(attempt=number, state=outcome["state"], report=outcome.get("report"), failed_machines=outcome["failed_machines"])
 
 
 def report_lines(report):

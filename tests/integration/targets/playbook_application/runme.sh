@@ -150,3 +150,8 @@ ansible-playbook replication.recovery.application "${failover[@]}" -e "$two" -e 
 diff cloud-committed.txt cloud-again.txt
 "${apps[@]}" recoveries identity 1
 "${apps[@]}" recoveries app 1
+
+# -- stopped at moments of its steps (SIGINT, SIGTERM, SIGKILL, rotating from a printed seed), then run again -------------
+ANSIBLE_CALLBACK_PLUGINS="$(pwd)/../dr_test_stopped/callback_plugins" ANSIBLE_CALLBACKS_ENABLED=hold_at \
+    python files/stopped.py --simulator "$url" --work "$(pwd)/work" --simulators 2
+rm -rf work
