@@ -38,7 +38,7 @@ class ActionModule(RunbookStep):
     WITH_RUN = False
     SERVICE = False
     OPTIONS = dict(
-        phase=dict(type="str", required=True, choices=["begin", "level", "approve", "node", "end"]),
+        phase=dict(type="str", required=True, choices=["begin", "level", "approve", "node", "result", "cleaned", "end"]),
         name=dict(type="str", default="application"),
         runbook=dict(type="str", default="dr_test"),
         nodes=dict(type="raw"),
@@ -53,6 +53,7 @@ class ActionModule(RunbookStep):
         began=dict(type="str"),
         error=dict(type="str"),
         again=dict(type="bool", default=False),
+        removed=dict(type="list", elements="str", default=[]),
         approval_timeout=dict(type="int", default=300),
     )
 
@@ -88,7 +89,7 @@ class ActionModule(RunbookStep):
         estimate = app.forecast(nodes, levels, self.ledger_entries(args["ledger_dir"]))
         run = dict(name=args["name"], runbook=args["runbook"], began=earlier.get("began") or controller_now(), nodes=nodes, levels=levels,
                    approvals=approvals, report_dir=report_dir, forecast=estimate, resumed=bool(earlier.get("began")),
-                   controller_user=self.task_vars.get("awx_user_name") or getpass.getuser())
+                   controller_user=self.controller_user())
         if not self.check_mode:
             os.makedirs(state, exist_ok=True)
             write_json(os.path.join(state, "run.json"), run, indent=1, sort_keys=True)
@@ -110,10 +111,14 @@ class ActionModule(RunbookStep):
                 earlier = json.load(handle)
         except (OSError, ValueError):
             return {}
-        if earlier.get("ended") or earlier.get("runbook") != args["runbook"]:
+        if earlier.get("ended"):
             if not self.check_mode:
                 shutil.rmtree(state, ignore_errors=True)
             return {}
+        if earlier.get("runbook") != args["runbook"]:
+            raise StepFailed("The application's %s run begun %s has not ended (%s): this %s run is refused, and nothing was written. Run the %s "
+                             "again to end it (without the nodes waiting for an approval, if you like), or give this run another "
+                             "application_name." % (earlier.get("runbook"), earlier.get("began"), state, args["runbook"], earlier.get("runbook")))
         moved = [name for name in nodes if name in earlier.get("nodes", {}) and earlier["nodes"][name]["project"] != nodes[name]["project"]]
         if moved:
             raise StepFailed("The application's run begun %s has not ended, and its nodes %s were of other projects then. Run it again as it "
@@ -128,7 +133,11 @@ class ActionModule(RunbookStep):
         if not nodes[given["node"]]["approval"]:
             raise StepFailed("application_approve names %s, which needs no approval." % given["node"])
         return dict(node=given["node"], by=given["by"].strip(), comment=str(given.get("comment") or ""), at=controller_now(),
-                    controller_user=self.task_vars.get("awx_user_name") or getpass.getuser())
+                    controller_user=self.controller_user())
+
+    def controller_user(self):
+        """Who runs the application: AWX's user when AWX gives it, else this machine's."""
+        return self.task_vars.get("awx_user_name") or getpass.getuser()
 
     def ledger_entries(self, given):
         directory = to_read(given)
@@ -155,9 +164,21 @@ class ActionModule(RunbookStep):
             variables[runbook + "_point_in_time"] = node["point_in_time"]
         if node["checks_tasks"]:
             variables[runbook + "_checks_tasks"] = node["checks_tasks"]
-        variables.update(application_node=node["name"], application_state=state, application_retry=node["retry"],
+        if runbook == "dr_test":
+            # A DR test's test machines stay up until the application ends, for the checks of the nodes after it.
+            variables.update(runbook_keep=True, runbook_kept_because="kept for the nodes after it; the application cleans them up when it ends")
+        # Its launched machines join the inventory only when its checks run on them: add_host is the controller's alone.
+        variables.update(runbook_add_hosts=bool(variables.get(runbook + "_checks_tasks")), application_project=node["project"],
+                         application_poll_interval=self.runbook_setting(variables, runbook + "_poll_interval", 5),
+                         application_progress_interval=self.runbook_setting(variables, runbook + "_progress_interval", 60),
+                         application_node=node["name"], application_state=state, application_retry=node["retry"],
                          ansible_connection="local", ansible_python_interpreter=self.task_vars.get("ansible_playbook_python"))
         return dict(name="%s.%s" % (args["name"], node["name"]), groups=["application_level_%d" % level, "application_nodes"], **variables)
+
+    def runbook_setting(self, variables, name, default):
+        """A setting of the node's runbook that the application's own steps on its host follow too (its waits): the
+        node's, else the run's, else the runbook's default."""
+        return variables.get(name) or self.task_vars.get(name) or default
 
     def plan_said(self, node, approvals):
         said = "%s (project %s, %s%s" % (node["name"], node["project"], "machines " + shown(node["machines"]) if node["machines"] else "every machine",
@@ -245,7 +266,7 @@ class ActionModule(RunbookStep):
                 lines.append("%s: interrupted; not approved, it waits." % name)
                 continue
             self.run_["approvals"][name] = dict(node=name, by=who, comment=comment, at=controller_now(), at_terminal=True,
-                                                controller_user=self.task_vars.get("awx_user_name") or getpass.getuser())
+                                                controller_user=self.controller_user())
             approved.append(name)
             lines.append("%s: approved by %s at the terminal; its level and those after it run again." % (name, who))
         if approved:
@@ -287,11 +308,33 @@ class ActionModule(RunbookStep):
         attempts = (earlier.get("attempts") or []) + [attempt_of(args["attempt"], outcome)]
         if earlier.get("state") == app.FAILED and args["attempt"] > 0:  # a retry: the machines that passed before still count
             outcome["machines"] = max(outcome["machines"], earlier.get("machines") or 0)
+            outcome["kept"] = sorted(set(earlier.get("kept") or []) | set(outcome["kept"]))
         outcome.update(name=node["name"], attempts=attempts, ended=controller_now(), began=earlier.get("began") or args["began"])
         retry_left = node["retry"] - args["attempt"]
         outcome["retry_machines"] = outcome["critical_failed"] if outcome["state"] == app.FAILED and retry_left > 0 else []
         write_json(self.node_file(node["name"]), outcome)
         return dict(outcome=outcome)
+
+    # -- result, cleaned: a DR test's machines cleaned up when the application ends -----------------------------------
+
+    def result(self, args):
+        """The application's result so far, and what to clean up now: once it ended (no node waits for an approval), the
+        test machines each node of a DR test kept, by its host."""
+        outcomes = self.outcomes()
+        result = app.result_of(self.nodes, outcomes)
+        to_clean = {}
+        if result != app.WAITING and self.run_["runbook"] == "dr_test" and not self.check_mode:
+            to_clean = dict(("%s.%s" % (self.run_["name"], name), outcome["kept"]) for name, outcome in sorted(outcomes.items())
+                            if outcome.get("kept") and not (outcome.get("cleanup") or {}).get("proven"))
+        return dict(result=result, to_clean=to_clean)
+
+    def cleaned(self, args):
+        """What the cleanup of a node's kept test machines did: terminated and proven gone, or why not."""
+        outcomes = self.outcomes()
+        outcome = outcomes.get(args["node"]) or dict(name=args["node"], state=app.FAILED)
+        outcome["cleanup"] = dict(proven=not args["error"], removed=args["removed"], error=args["error"])
+        write_json(self.node_file(args["node"]), outcome)
+        return dict(changed=True, cleanup=outcome["cleanup"])
 
     # -- end -----------------------------------------------------------------------------------------------------------
 
@@ -303,6 +346,8 @@ class ActionModule(RunbookStep):
             if name not in outcomes:  # its host failed outside its run (its level's play gave no outcome)
                 outcomes[name] = dict(state=app.FAILED, reason="its level ended without an outcome of it: its host failed (see above)")
         result = app.result_of(self.nodes, outcomes)
+        if any((outcome.get("cleanup") or {}).get("error") for outcome in outcomes.values()):
+            result = app.FAILED
         report = self.report(outcomes, result)
         name = "application_%s" % safe(self.run_["name"])
         files = write_run(self.run_["report_dir"], name, self.run_["began"], [(".json", report)] + list(forms_of(report).items()))
@@ -338,12 +383,15 @@ class ActionModule(RunbookStep):
                                   needs_approval=node["approval"], machines=outcome.get("machines") or 0,
                                   failed_machines=outcome.get("failed_machines") or [], optional_failed=outcome.get("optional_failed") or [],
                                   attempts=outcome.get("attempts") or [], rto_seconds=outcome.get("rto_seconds"), began=outcome.get("began"),
-                                  ended=outcome.get("ended"), seconds=seconds, failures=outcome.get("failures") or []))
+                                  ended=outcome.get("ended"), seconds=seconds, failures=outcome.get("failures") or [],
+                                  kept=outcome.get("kept") or [], cleanup=outcome.get("cleanup")))
         by_name = dict((node["name"], node) for node in nodes)
         failures = []
         for node in nodes:
             if node["impact"] == "critical" and node["state"] in (app.FAILED, app.BLOCKED):
                 failures.append("%s: %s" % (node["name"], node["reason"] or "; ".join(node["failures"][:2]) or node["state"]))
+            if (node["cleanup"] or {}).get("error"):
+                failures.append("%s: the cleanup of its test machines failed: %s" % (node["name"], node["cleanup"]["error"]))
         levels = []
         for number, names in enumerate(self.run_["levels"], 1):
             took = [by_name[name]["seconds"] for name in names if by_name[name]["seconds"] is not None]
@@ -376,6 +424,11 @@ def report_lines(report):
         if node["state"] in (app.FAILED, app.BLOCKED) or node["state"] == app.WAITING:
             why = node["reason"] or "; ".join(failure.rstrip(".") for failure in node["failures"][:2])
             lines.append("%s: %s%s." % (node["name"], node["state"], " - " + why.rstrip(".") if why else ""))
+        if node["cleanup"]:
+            lines.append("%s: %s" % (node["name"], "its test machines were terminated and proven gone: %s." % shown(node["cleanup"]["removed"])
+                                     if node["cleanup"]["proven"] else "the cleanup of its test machines failed: %s" % node["cleanup"]["error"]))
+        elif node["kept"] and report["result"] == app.WAITING:
+            lines.append("%s: its test machines run until the application ends: %s." % (node["name"], shown(node["kept"])))
         if node["approval"]:
             lines.append("%s: approved by %s%s (controller user %s, %s)." % (
                 node["name"], node["approval"]["by"], ": " + node["approval"]["comment"] if node["approval"]["comment"] else "",

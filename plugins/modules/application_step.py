@@ -19,7 +19,8 @@ description:
     adopted.
   - O(phase=level) says which nodes of a level run now. O(phase=approve), at a terminal, asks for the approval of each node
     that waits for one (without a terminal it asks nothing and does not wait). O(phase=node) keeps a node's outcome from
-    its run's report.
+    its run's report. O(phase=result) says what the run came to and, once it ended, which nodes of a DR test kept test
+    machines to clean up (each node keeps them for the nodes after it); O(phase=cleaned) keeps what their cleanup did.
     O(phase=end) writes the application's report (JSON, JUnit XML, Markdown, an HTML page with the graph) and enters it in
     the ledger.
   - Use the role or the playbook C(replication.recovery.application); this module is their plumbing, documented so that
@@ -29,7 +30,7 @@ options:
     description: The step.
     type: str
     required: true
-    choices: [begin, level, approve, node, end]
+    choices: [begin, level, approve, node, result, cleaned, end]
   name:
     description: The application's name, in its files' names. With O(phase=begin).
     type: str
@@ -67,12 +68,17 @@ options:
     description: When the node's level let it run (RFC 3339), as O(phase=level) answers it. With O(phase=node).
     type: str
   error:
-    description: Why the node's run ended without a report. With O(phase=node).
+    description: Why the node's run ended without a report (O(phase=node)), or why its cleanup failed (O(phase=cleaned)).
     type: str
   again:
     description: The levels run again, after approvals given at a terminal; a node ended already is not said again. With O(phase=level).
     type: bool
     default: false
+  removed:
+    description: The test machines the node's cleanup terminated. With O(phase=cleaned); with O(error), the cleanup failed.
+    type: list
+    elements: str
+    default: []
   approval_timeout:
     description: Seconds to wait for each answer at a terminal; V(0) asks nothing. With O(phase=approve).
     type: int
@@ -141,6 +147,18 @@ approved:
   returned: O(phase=approve)
   type: list
   elements: str
+result:
+  description: What the application's run came to so far.
+  returned: O(phase=result)
+  type: str
+to_clean:
+  description: Per node host, the machines whose test machines it kept and that the cleanup play terminates.
+  returned: O(phase=result)
+  type: dict
+cleanup:
+  description: What the node's cleanup did - C(proven), C(removed), C(error).
+  returned: O(phase=cleaned)
+  type: dict
 message:
   description: Why the application failed.
   returned: O(phase=end), when it failed

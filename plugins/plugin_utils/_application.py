@@ -193,7 +193,7 @@ def node_outcome(node, report):
                     and not (check.get("name", "").startswith("launch job") and failed and not critical_failed)]
     passed = report.get("result") == PASSED or (not run_failures and not critical_failed and bool(machines))
     measures = report.get("measures") or {}
-    return dict(state=PASSED if passed else FAILED, failed_machines=failed, optional_failed=optional_failed,
+    return dict(state=PASSED if passed else FAILED, failed_machines=failed, optional_failed=optional_failed, kept=report.get("kept") or [],
                 critical_failed=critical_failed, rto_seconds=measures.get("rto_seconds"), report=report.get("run", {}).get("files"),
                 started=report.get("launch_requested") or report.get("started"), machines=len(machines),
                 failures=(report.get("failures") or [])[:5])

@@ -16,6 +16,7 @@ from html import escape
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, spoken
+from ansible_collections.replication.recovery.plugins.plugin_utils._application import forecast_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import (
     APPLICATION_HEADINGS, LEVEL_HEADINGS, MODES_SAID, application_rows, level_rows, policy_rows)
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import APPLICATION, HEALTH, POLICY, SEARCH, runbook_of
@@ -413,8 +414,8 @@ def graph(report, column=190, row=70, box=(150, 44)):
     width = 40 + max(levels or [1]) * column
     height = 40 + max([len(names) for names in levels.values()] or [1]) * row
     parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="The nodes by level">' % (width, height),
-             '<defs><marker id="arrow" markerWidth="8" markerHeight="8" refX="8" refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#555"/>'
-             '</marker></defs>']
+             '<defs><marker id="arrow" markerWidth="8" markerHeight="8" refX="8" refY="4" orient="auto" markerUnits="userSpaceOnUse">'
+             '<path d="M0,0 L8,4 L0,8 z" fill="#555"/></marker></defs>']
     for node in report["nodes"]:
         for before in node["after"]:
             (x1, y1), (x2, y2) = where[before], where[node["name"]]
@@ -437,13 +438,12 @@ def application_page(report, ledger=None):
     """An application as one HTML page: the graph of its nodes, its levels measured beside the forecast, each node."""
     passed = report.get("result") == "passed"
     outcome = "Application %s: %s" % (report.get("name"), str(report.get("result")).upper())
-    forecast = report.get("forecast") or {}
+    forecast = report["forecast"]
     sections = ["<h2>Nodes by level</h2>" + graph(report),
                 "<p>Slowest path (drawn thick): %s.</p>" % escape(" -> ".join(report.get("critical_path") or ["-"])),
                 _failures(report.get("failures")),
                 "<h2>Levels</h2>" + _table(LEVEL_HEADINGS, level_rows(report), "Levels"),
-                "<p>Forecast RTO: p50 %s s, p90 %s s%s.</p>" % (figure(forecast.get("p50_seconds")), figure(forecast.get("p90_seconds")), escape(
-                    " (at least; never measured: %s)" % ", ".join(forecast["unmeasured"]) if forecast.get("at_least") else "")),
+                "<p>%s</p>" % escape(forecast_said(forecast)),
                 "<h2>Nodes</h2>" + _table(APPLICATION_HEADINGS, application_rows(report), "Nodes")]
     lede = "%s of %d nodes, begun %s by %s. Report written %s (this machine's clock)." % (
         "A DR test" if report.get("runbook") == "dr_test" else "A failover", len(report.get("nodes") or []), report.get("began"),

@@ -10,6 +10,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, spoken
+from ansible_collections.replication.recovery.plugins.plugin_utils._application import forecast_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import APPLICATION, HEALTH, POLICY, SEARCH, runbook_of
 
@@ -359,13 +360,11 @@ def application_junit(report):
 
 def application_markdown(report):
     """An application, to read: its levels measured beside the forecast, each node, the slowest path."""
-    forecast = report["forecast"]
     lines = ["# Application %s (%s): %s" % (report["name"], report["runbook"], report["result"].upper()), "",
              "Begun %s by %s; report written %s (this machine's clock)." % (report["began"], report["controller_user"], report["generated"]), "",
              "Slowest path: %s." % " -> ".join(report["critical_path"] or ["-"]), ""]
     lines.extend(table(LEVEL_HEADINGS, level_rows(report)))
-    unmeasured = " (at least; never measured: %s)" % ", ".join(forecast["unmeasured"]) if forecast["at_least"] else ""
-    lines.extend(["", "Forecast: p50 %s, p90 %s%s." % (figure(forecast["p50_seconds"]), figure(forecast["p90_seconds"]), unmeasured), ""])
+    lines.extend(["", forecast_said(report["forecast"]), ""])
     lines.extend(table(APPLICATION_HEADINGS, application_rows(report)))
     lines.extend(listed("Failures", report["failures"]))
     return lines_of(lines)

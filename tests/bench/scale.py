@@ -411,6 +411,38 @@ def launch_policy_at(sim, size, work_dir):
         requests_at_most_n_plus_60=first["requests"] <= first["writes"] + 60, second_run_writes_nothing=again["writes"] == 0))
 
 
+# The application of the bench: 10 nodes in 4 levels, a project of its own each.
+APPLICATION_LEVELS = (("app-01",), ("app-02", "app-03", "app-04"), ("app-05", "app-06", "app-07"), ("app-08", "app-09", "app-10"))
+
+
+def application_at(sim, size, work_dir):
+    """An application of 10 nodes over 10 projects of ``size`` machines in 4 levels (APPLICATION_LEVELS): each node's DR
+    test run alone, then the application's. Its wall time against the sum over the levels of the slowest node alone, its
+    requests against the nodes' sum plus 10 a node."""
+    names = [name for level in APPLICATION_LEVELS for name in level]
+    sim.fresh(size, projects=names)
+    report_dir = os.path.join(work_dir, "application_report")
+    alone = {}
+    for name in names:
+        seconds, requests_sent, status = playbook(sim, ["replication.recovery.dr_test", "-e", "dr_test_project=" + name, "-e", "dr_test_poll_interval=1",
+                                                        "-e", "dr_test_report_dir=" + report_dir])
+        alone[name] = dict(seconds=round(seconds, 2), requests=requests_sent, exit_status=status)
+    nodes = dict((name, dict(project=name, after=list(APPLICATION_LEVELS[number - 1]) if number else []))
+                 for number, level in enumerate(APPLICATION_LEVELS) for name in level)
+    variables = os.path.join(work_dir, "application.json")
+    with open(variables, "w") as handle:
+        json.dump(dict(application_name="bench", application_nodes=nodes, application_report_dir=report_dir, dr_test_poll_interval=1), handle)
+    seconds, requests_sent, status = playbook(sim, ["replication.recovery.application", "-e", "@" + variables, "-f", "10"])
+    levels_alone = round(sum(max(alone[name]["seconds"] for name in level) for level in APPLICATION_LEVELS), 2)
+    nodes_requests = sum(run["requests"] for run in alone.values())
+    return dict(nodes=len(names), levels=len(APPLICATION_LEVELS), machines_per_node=size, alone=alone, levels_alone_seconds=levels_alone,
+                nodes_requests=nodes_requests, application=dict(seconds=round(seconds, 2), requests=requests_sent, exit_status=status),
+                wall_time_ratio=round(seconds / levels_alone, 2), targets=dict(
+                    passed=status == 0 and all(run["exit_status"] == 0 for run in alone.values()),
+                    wall_time_at_most_1_3x_the_levels_alone=seconds <= 1.3 * levels_alone,
+                    requests_at_most_the_nodes_plus_10_a_node=requests_sent <= nodes_requests + 10 * len(names)))
+
+
 def agent_at(sim, size, work_dir, forks=25):
     """The agent role over ``size`` local hosts standing in for SSH targets (forks side by side), into an empty project:
     wall time and requests (the installer's download and registration included), then again (every host left alone)."""
@@ -491,6 +523,7 @@ def main():
     parser.add_argument("--events", default="10x100", help="projects x machines per project the event source watches (0: none)")
     parser.add_argument("--agent", type=int, default=200, help="local hosts the agent role installs on (0: none)")
     parser.add_argument("--launch-policy", type=int, default=1000, help="machines whose launch settings a policy sets (0: none)")
+    parser.add_argument("--application", type=int, default=100, help="machines of each of the application's 10 nodes (0: none)")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
     fleet_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "fleet_scale")
@@ -508,6 +541,7 @@ def main():
                        events=events_at(sim, *(int(part) for part in args.events.split("x")), work_dir=fleet_dir) if args.events != "0" else None,
                        agent=agent_at(sim, args.agent, fleet_dir) if args.agent else None,
                        launch_policy=launch_policy_at(sim, args.launch_policy, fleet_dir) if args.launch_policy else None,
+                       application=application_at(sim, args.application, fleet_dir) if args.application else None,
                        simulator=simulator_under_load(sim))
     finally:
         sim.stop()
@@ -578,13 +612,21 @@ def main():
             policy["machines"], policy["first"]["seconds"], policy["first"]["requests"], policy["first"]["writes"], policy["again"]["seconds"],
             policy["again"]["requests"], policy["again"]["writes"],
             ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(policy["targets"].items()))))
+    application = results["application"]
+    if application:
+        print("application, %d nodes of %d machines in %d levels: %.2f s (the levels' slowest nodes alone %.2f s: %.2fx), %d requests (the nodes "
+              "alone %d); %s" % (application["nodes"], application["machines_per_node"], application["levels"], application["application"]["seconds"],
+                                 application["levels_alone_seconds"], application["wall_time_ratio"], application["application"]["requests"],
+                                 application["nodes_requests"],
+                                 ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(application["targets"].items()))))
     load = results["simulator"]
     print("simulator, %d machines: list p95 %s ms, launch p95 %s ms, poll p95 %s ms" % (
         load["machines"], load["list_machines"]["p95_ms"], load["launch_all"]["p95_ms"], load["poll_job"]["p95_ms"]))
     print("written to %s" % args.output)
     passed = all(row["dr_test"]["result"] == "passed" for row in results["dr_test"]) and (not failover or failover["targets"]["passed"]) and (
         not network or network["targets"]["passed"]) and (not search or all(search["targets"].values())) and (
-        not agent or agent["targets"]["passed"]) and (not policy or policy["targets"]["passed"])
+        not agent or agent["targets"]["passed"]) and (not policy or policy["targets"]["passed"]) and (
+        not application or application["targets"]["passed"])
     return 0 if passed and fleet["health"]["exit_status"] == 0 and fleet["health_with_ledger"]["exit_status"] == 0 else 1
 
 

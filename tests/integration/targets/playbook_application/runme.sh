@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # An application across projects (files/shop.yml): identity, then db and cache side by side, then app - a DR test of it
-# in order; an optional machine failing; a critical failure in db (app not launched); retry; on_failure skip; a node in a
-# second account; approval without a terminal, then given; approval at a terminal, and its timeout; the forecast under
-# --check from the ledgered runs; a failover of the application committed, then run again with other arguments.
+# in order; an optional machine failing, a critical failure in db (app not launched) and a node in a second account in one
+# run; retry and on_failure skip in another; approval without a terminal, then given; approval at a terminal, and one
+# not given in time; the forecast under --check from the ledgered runs; a failover of the application committed, then
+# run again with other arguments; stopped at moments of its steps and run again.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -37,93 +38,87 @@ grep -q "Forecast RTO: none" output.txt
 "${apps[@]}" launches db 0
 test ! -e "$reports"
 
-# -- a DR test of the application, in order, db and cache side by side; passing, nothing left --------------------------
+# -- a DR test of the application, in order, db and cache side by side, each node's test machines up until the end; -----
+# -- passing, nothing left -------------------------------------------------------------------------------------------------
 ansible-playbook replication.recovery.application "${common[@]}" | tee output.txt
 grep -q "Application shop (dr_test): PASSED. passed identity, cache, db, app." output.txt
+grep -q "app: its test machines were terminated and proven gone: app-1, app-2." output.txt
 "${apps[@]}" order
+"${apps[@]}" up-until-the-end
 "${apps[@]}" overlap db cache
 "${apps[@]}" empty
 test -s "$reports/application_shop.json" && test -s "$reports/application_shop.html" && test -s "$reports/application_shop.junit.xml"
 grep -q "<svg" "$reports/application_shop.html"
 test -s "$ledger/00000005.json"  # four nodes' DR tests and the application
 
-# -- one optional machine fails: the node passes naming it, app still launched ------------------------------------------
-faults '[{"failMachines": ["db-3"], "jobTypes": ["TEST_LAUNCH"]}]'
-ansible-playbook replication.recovery.application "${common[@]}" | tee output.txt
-grep -q "PASSED" output.txt
-grep -q "db: optional machines failed, not counted against it: db-3." output.txt
-"${apps[@]}" launches app 2
-"${apps[@]}" empty
-
-# -- a critical failure in db: app not launched, the report says why ----------------------------------------------------
-faults '[{"failMachines": ["db-1"], "jobTypes": ["TEST_LAUNCH"]}]'
-if ansible-playbook replication.recovery.application "${common[@]}" > output.txt 2>&1; then
-    cat output.txt; echo "a critical failure must fail the application"; exit 1
+# -- one run: cache's optional machine fails (cache passes, naming it, and edge after it runs); db fails (app after it is
+# -- not launched, and the report says why); edge is in a second account, its password never shown ------------------------
+faults '[{"failMachines": ["cache-2", "db-1"], "jobTypes": ["TEST_LAUNCH"]}]'
+if ansible-playbook replication.recovery.application "${common[@]}" -vvv -e '{"application_nodes": {"identity": {"project": "identity"},
+        "cache": {"project": "cache", "after": ["identity"], "optional_machines": ["cache-2"]}, "db": {"project": "db", "after": ["identity"]},
+        "app": {"project": "app", "after": ["db"]},
+        "edge": {"project": "edge", "after": ["cache"], "connection": {"username": "partner@example.test", "password": "partner-password"}}}}' \
+        > output.txt 2>&1; then
+    tail -40 output.txt; echo "a critical failure must fail the application"; exit 1
 fi
+grep -q "cache: optional machines failed, not counted against it: cache-2." output.txt
 grep -q "app: blocked - after db, which failed." output.txt
-"${apps[@]}" launches app 2
-"${apps[@]}" empty
-python -c "import json, sys; r = json.load(open(sys.argv[1])); s = dict((n['name'], n['state']) for n in r['nodes']); \
-assert s == dict(identity='passed', cache='passed', db='failed', app='blocked') and r['result'] == 'failed', s" "$reports/application_shop.json"
-
-# -- retry 1: only the failed machine is launched again, and the application passes (db's first launch is the first ------
-# -- test launch after the fault is set, which it fails once) ------------------------------------------------------------
-faults '[{"failMachines": ["db-1"], "count": 1, "jobTypes": ["TEST_LAUNCH"]}]'
-ansible-playbook replication.recovery.application "${common[@]}" -e '{"application_nodes": {"db": {"project": "db", "retry": 1},
-    "app": {"project": "app", "after": ["db"]}}}' | tee output.txt
-grep -q "PASSED" output.txt
-"${apps[@]}" launches db 5 1
-"${apps[@]}" launches app 3
-
-# -- on_failure skip: db fails, app runs all the same; the application fails (db is critical) ---------------------------
-faults '[{"failMachines": ["db-1"], "jobTypes": ["TEST_LAUNCH"]}]'
-if ansible-playbook replication.recovery.application "${common[@]}" -e '{"application_nodes": {"db": {"project": "db", "on_failure": "skip"},
-        "app": {"project": "app", "after": ["db"]}}}' > output.txt 2>&1; then
-    cat output.txt; echo "a failed critical node must fail the application"; exit 1
-fi
-"${apps[@]}" launches app 4
-"${apps[@]}" empty
-
-# -- a node in a second account ----------------------------------------------------------------------------------------
-faults '[]'
-ansible-playbook replication.recovery.application "${common[@]}" -e '{"application_nodes": {"identity": {"project": "identity"},
-    "edge": {"project": "edge", "after": ["identity"], "connection": {"username": "partner@example.test", "password": "partner-password"}}}}' \
-    -vvv > output.txt 2>&1 || { cat output.txt; exit 1; }
-grep -q "PASSED" output.txt
 if grep -rq "partner-password" output.txt "$reports"; then echo "the partner's password is in the output or a report"; exit 1; fi
+python -c "import json, sys; r = json.load(open(sys.argv[1])); s = dict((n['name'], n['state']) for n in r['nodes']); \
+assert s == dict(identity='passed', cache='passed', db='failed', app='blocked', edge='passed') and r['result'] == 'failed', s" \
+    "$reports/application_shop.json"
+"${apps[@]}" launches app 1
 "${apps[@]}" launches edge 1
 "${apps[@]}" empty
 
+# -- one run: db's failed machine launched again alone (retry 1), then cache fails and lets app run (on_failure skip) ----
+# -- (db's first launch is the first test launch after the faults are set: it fails db-1 once) ----------------------------
+faults '[{"failMachines": ["db-1"], "count": 1, "jobTypes": ["TEST_LAUNCH"]}, {"failMachines": ["cache-1"], "jobTypes": ["TEST_LAUNCH"]}]'
+if ansible-playbook replication.recovery.application "${common[@]}" -e '{"application_nodes": {"db": {"project": "db", "retry": 1},
+        "cache": {"project": "cache", "after": ["db"], "on_failure": "skip"}, "app": {"project": "app", "after": ["cache"]}}}' > output.txt 2>&1; then
+    tail -40 output.txt; echo "a failed critical node must fail the application"; exit 1
+fi
+python -c "import json, sys; r = json.load(open(sys.argv[1])); s = dict((n['name'], n['state']) for n in r['nodes']); \
+a = [x['state'] for x in next(n for n in r['nodes'] if n['name'] == 'db')['attempts']]; \
+assert s == dict(db='passed', cache='failed', app='passed') and a == ['failed', 'passed'], (s, a)" "$reports/application_shop.json"
+"${apps[@]}" launches db 4 1
+"${apps[@]}" launches app 2
+"${apps[@]}" empty
+
 # -- approval without a terminal: the run ends rc 0 before app, waiting; the next run with the approval launches app once --
-ansible-playbook replication.recovery.application "${common[@]}" -e '{"application_nodes": {"identity": {"project": "identity"},
-    "app": {"project": "app", "after": ["identity"], "approval": true}}}' < /dev/null | tee output.txt
+faults '[]'
+approval='{"application_nodes": {"identity": {"project": "identity"}, "app": {"project": "app", "after": ["identity"], "approval": true}}}'
+ansible-playbook replication.recovery.application "${common[@]}" -e "$approval" < /dev/null | tee output.txt
 grep -q "app: waiting for approval - needs approval" output.txt
 grep -q "Application shop (dr_test): WAITING FOR APPROVAL" output.txt
-"${apps[@]}" launches app 4
-ansible-playbook replication.recovery.application "${common[@]}" -e '{"application_nodes": {"identity": {"project": "identity"},
-    "app": {"project": "app", "after": ["identity"], "approval": true}}}' \
+"${apps[@]}" launches app 2
+ansible-playbook replication.recovery.application "${common[@]}" -e "$approval" \
     -e '{"application_approve": {"node": "app", "by": "Dana Night", "comment": "change 4711"}}' < /dev/null | tee output.txt
 grep -q "identity: passed in an earlier run of the application; adopted, not run again." output.txt
 grep -q "app: approved by Dana Night: change 4711" output.txt
-"${apps[@]}" launches app 5
-"${apps[@]}" launches identity 5
+"${apps[@]}" launches app 3
+"${apps[@]}" launches identity 3
+"${apps[@]}" empty  # identity's test machine ran while app waited; the application's end cleaned it up
 grep -l '"by": "Dana Night"' "$ledger"/*.json
 
-# -- approval at a terminal, asked once the nodes before it ended: approved there, app launched in the same run ----------
-approval='{"application_nodes": {"identity": {"project": "identity"}, "app": {"project": "app", "after": ["identity"], "approval": true}}}'
-ANSIBLE_NOCOLOR=1 python files/terminal.py output.txt --answer "Type your name and Enter=Robin Day" --answer "A comment=at the prompt" -- \
-    ansible-playbook replication.recovery.application "${common[@]}" -e "$approval" -e application_name=shop-terminal
+# -- at a terminal, asked once the nodes before them ended: app approved there and launched in the same run; cache not ----
+# -- answered in time, so it waits and the run ends with rc 0 ---------------------------------------------------------------
+ANSIBLE_NOCOLOR=1 python files/terminal.py output.txt --answer "Approve node app .*Type your name and Enter=Robin Day" \
+    --answer "A comment=at the prompt" -- ansible-playbook replication.recovery.application "${common[@]}" -e application_name=shop-terminal \
+    -e application_approval_timeout=5 -e '{"application_nodes": {"identity": {"project": "identity"},
+    "app": {"project": "app", "after": ["identity"], "approval": true}, "cache": {"project": "cache", "after": ["identity"], "approval": true}}}'
 grep -q "app: approved by Robin Day at the terminal" output.txt
+grep -q "cache: no answer within 5 s; not approved, it waits." output.txt
+grep -q "Application shop-terminal (dr_test): WAITING FOR APPROVAL" output.txt
+"${apps[@]}" launches app 4
+"${apps[@]}" launches cache 3
+# identity's and app's test machines run while cache waits; run again without cache, and the application ends: they go
+ansible-playbook replication.recovery.application "${common[@]}" -e application_name=shop-terminal -e '{"application_nodes": {
+    "identity": {"project": "identity"}, "app": {"project": "app", "after": ["identity"], "approval": true}}}' < /dev/null | tee output.txt
 grep -q "Application shop-terminal (dr_test): PASSED" output.txt
-"${apps[@]}" launches app 6
+grep -q "identity: its test machines were terminated and proven gone: idp-1, idp-2." output.txt
+"${apps[@]}" launches app 4
 "${apps[@]}" empty
-
-# -- and a timeout that approves nothing: the run ends with rc 0, app waiting ----------------------------------------------
-ANSIBLE_NOCOLOR=1 python files/terminal.py output.txt -- ansible-playbook replication.recovery.application "${common[@]}" -e "$approval" \
-    -e application_name=shop-timeout -e application_approval_timeout=3
-grep -q "app: no answer within 3 s; not approved, it waits." output.txt
-grep -q "Application shop-timeout (dr_test): WAITING FOR APPROVAL" output.txt
-"${apps[@]}" launches app 6
 
 # -- the forecast under --check, from the ledgered runs, as computed by hand ---------------------------------------------
 expected="$("${apps[@]}" forecast "$ledger")"
@@ -142,9 +137,9 @@ ansible-playbook replication.recovery.application "${failover[@]}" -e "$two" | t
 grep -q "Application shop-failover (failover): PASSED" output.txt
 "${apps[@]}" cloud > cloud-committed.txt
 test "$(grep -c RECOVERY cloud-committed.txt)" = 4
-ansible-playbook replication.recovery.application "${failover[@]}" -e "$two" | tee output.txt  # the same again: it stands
 ansible-playbook replication.recovery.application "${failover[@]}" -e '{"application_nodes": {"app": {"project": "app"}}}' \
-    -e failover_machines=app-1 | tee output.txt  # fewer nodes, fewer machines
+    -e failover_machines=app-1 | tee output.txt  # fewer nodes, fewer machines: it stands
+grep -q "app-1 stands: failed over since" output.txt
 ansible-playbook replication.recovery.application "${failover[@]}" -e "$two" -e failover_point_in_time=latest > output.txt 2>&1 || true
 "${apps[@]}" cloud > cloud-again.txt
 diff cloud-committed.txt cloud-again.txt

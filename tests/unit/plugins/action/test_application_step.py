@@ -9,6 +9,7 @@ import json
 import os
 from unittest.mock import MagicMock
 
+import jsonschema
 import pytest
 from ansible.errors import AnsiblePromptNoninteractive
 
@@ -17,6 +18,19 @@ from ansible_collections.replication.recovery.plugins.action import application_
 NODES = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"], retry=1, optional_machines=["db-3"]),
              app=dict(project="app", after=["db"], approval=True),
              edge=dict(project="edge", after=["identity"], connection=dict(url="https://other.example/api/latest", username="u", password="SECRET")))
+
+
+SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "application", "files", "report.schema.json")
+with open(SCHEMA_PATH) as schema_file:
+    SCHEMA = json.load(schema_file)
+
+
+def written(ended):
+    """The application's report the end wrote, held to its schema."""
+    with open(ended["outcome"]["report"]) as handle:
+        report = json.load(handle)
+    jsonschema.validate(report, SCHEMA)
+    return report
 
 
 def step(check_mode=False, **args):
@@ -33,10 +47,10 @@ def begin(tmp_path, nodes=None, **args):
     return step(phase="begin", name="shop", nodes=nodes or NODES, report_dir=str(tmp_path / "reports"), ledger_dir=str(tmp_path / "ledger"), **args)
 
 
-def report(path, machines, result=None):
+def report(path, machines, result=None, kept=()):
     checks = [dict(name="launch job, wave 1", status="passed" if all(machines.values()) else "failed")]
     written = dict(schema="replication.recovery.dr_test/v1", project="x", result=result or ("passed" if all(machines.values()) else "failed"),
-                   checks=checks, measures=dict(rto_seconds=90), failures=[], started="2026-11-27T00:00:00Z",
+                   checks=checks, measures=dict(rto_seconds=90), failures=[], started="2026-11-27T00:00:00Z", kept=list(kept),
                    machines=[dict(name=name, passed=passed) for name, passed in machines.items()])
     path.write_text(json.dumps(written))
     return str(path)
@@ -91,6 +105,8 @@ def test_the_levels_run_in_order_a_retry_relaunches_the_failed_machines_and_an_a
     ended = step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger"))
     assert ended["outcome"]["result"] == "failed"  # edge is critical, and failed
     assert "edge: login failed" in ended["message"]
+    nodes = dict((node["name"], node) for node in written(ended)["nodes"])
+    assert [attempt["state"] for attempt in nodes["db"]["attempts"]] == ["failed", "passed"] and nodes["app"]["state"] == "waiting for approval"
 
 
 def test_a_run_waiting_for_approval_ends_with_rc_0_and_the_next_run_with_the_approval_goes_on(tmp_path):
@@ -101,6 +117,7 @@ def test_a_run_waiting_for_approval_ends_with_rc_0_and_the_next_run_with_the_app
     step(phase="level", state=state, level=2)
     ended = step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger"))
     assert ended["outcome"]["result"] == "waiting for approval" and ended["outcome"]["waiting"] == ["app"] and "message" not in ended
+    assert written(ended)["result"] == "waiting for approval"
     assert not (tmp_path / "ledger").exists()  # entered once the run ends
     resumed = begin(tmp_path, nodes=nodes, approve=dict(node="app", by="Dana Night", comment="change 4711"))
     assert "resuming the run begun" in resumed["lines"][0]
@@ -110,11 +127,41 @@ def test_a_run_waiting_for_approval_ends_with_rc_0_and_the_next_run_with_the_app
     step(phase="node", state=state, node="app", report=report(tmp_path / "app.json", {"app-1": True}))
     ended = step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger"))
     assert ended["outcome"]["result"] == "passed"
+    assert written(ended)["approvals"]["app"]["comment"] == "change 4711"
     entry = json.loads((tmp_path / "ledger" / "00000001.json").read_text())
     assert entry["runbook"] == "application" and entry["report"]["approvals"]["app"]["by"] == "Dana Night"
     assert entry["report"]["approvals"]["app"]["controller_user"] == "oncall"
     assert "app: approved by Dana Night: change 4711 (controller user oncall" in "\n".join(ended["lines"])
     assert begin(tmp_path, nodes=nodes)["lines"][0] == "Application shop (dr_test): 2 nodes in 2 levels."  # a new run
+
+
+def test_a_dr_tests_nodes_keep_their_test_machines_until_the_application_ends_then_they_are_cleaned_up(tmp_path):
+    nodes = dict(identity=dict(project="identity"), app=dict(project="app", after=["identity"], approval=True))
+    begun = begin(tmp_path, nodes=nodes)
+    state = begun["state"]
+    assert all(host["runbook_keep"] for host in begun["hosts"])
+    step(phase="level", state=state, level=1)
+    step(phase="node", state=state, node="identity", report=report(tmp_path / "identity.json", {"idp-1": True}, kept=["idp-1"]))
+    step(phase="level", state=state, level=2)
+    assert step(phase="result", state=state)["to_clean"] == {}  # app waits: identity's test machine stays up for it
+    waiting = step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger"))
+    assert "identity: its test machines run until the application ends: idp-1." in waiting["lines"]
+    begin(tmp_path, nodes=nodes, approve=dict(node="app", by="Dana"))
+    step(phase="level", state=state, level=2)
+    step(phase="node", state=state, node="app", report=report(tmp_path / "app.json", {"app-1": True}, kept=["app-1"]))
+    assert step(phase="result", state=state)["to_clean"] == {"shop.identity": ["idp-1"], "shop.app": ["app-1"]}
+    step(phase="cleaned", state=state, node="identity", removed=["idp-1"])
+    step(phase="cleaned", state=state, node="app", error="cleanup job FAILED")
+    ended = step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger"))
+    assert ended["outcome"]["result"] == "failed" and "app: the cleanup of its test machines failed: cleanup job FAILED" in ended["message"]
+    assert "identity: its test machines were terminated and proven gone: idp-1." in ended["lines"]
+    assert dict((node["name"], node["cleanup"]["proven"]) for node in written(ended)["nodes"]) == dict(identity=True, app=False)
+
+
+def test_a_failover_keeps_no_test_machines_for_the_application(tmp_path):
+    begun = step(phase="begin", name="shop", runbook="failover", nodes=dict(a=dict(project="a")), report_dir=str(tmp_path / "reports"))
+    assert "runbook_keep" not in begun["hosts"][0] and begun["hosts"][0]["failover_project"] == "a"
+    assert step(phase="result", state=begun["state"])["to_clean"] == {}
 
 
 def test_an_approval_asked_at_a_terminal_and_one_not_given_in_time(tmp_path, monkeypatch):
@@ -153,3 +200,11 @@ def test_a_node_whose_run_ended_before_its_outcome_was_kept_is_adopted_from_its_
     again = step(phase="level", state=state, level=1)
     assert not again["decisions"]["identity"]["run"] and again["decisions"]["identity"]["state"] == "passed"
     assert step(phase="level", state=state, level=2)["decisions"]["app"]["run"]  # an older run's report is not this run's
+
+
+def test_a_run_of_the_other_runbook_is_refused_while_one_has_not_ended(tmp_path):
+    nodes = dict(identity=dict(project="identity"))
+    state = begin(tmp_path, nodes=nodes)["state"]
+    refused = step(phase="begin", name="shop", runbook="failover", nodes=nodes, report_dir=str(tmp_path / "reports"))
+    assert refused["failed"] and "The application's dr_test run begun" in refused["msg"] and "another application_name" in refused["msg"]
+    assert os.path.isfile(os.path.join(state, "run.json"))  # the DR test's run, kept to be ended

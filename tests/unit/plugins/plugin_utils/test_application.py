@@ -146,7 +146,7 @@ def report_of_shop():
     return dict(schema="replication.recovery.application/v1", name="shop", runbook="dr_test", result="failed", began="2026-11-27T00:00:00Z",
                 generated="2026-11-27T00:10:00Z", controller_user="oncall", nodes=nodes, critical_path=["identity", "db"],
                 levels=[dict(level=1, nodes=["identity"], seconds=30, forecast_p50_seconds=20, forecast_p90_seconds=25)],
-                forecast=dict(p50_seconds=20, p90_seconds=25, at_least=True, unmeasured=["app"]), approvals={},
+                forecast=dict(p50_seconds=20, p90_seconds=25, at_least=True, unmeasured=["app"], nodes=dict(app={}, db={})), approvals={},
                 failures=["db: db-1: launch: failed", "app: after db, which failed"])
 
 
@@ -164,3 +164,4 @@ def test_the_junit_fails_the_critical_nodes_that_failed_or_were_blocked():
     assert 'tests="4" failures="2"' in junit and 'name="app"' in junit
     assert "| 2 | db | db | critical | failed | identity |" in forms[".md"]
     assert "Slowest path: identity -> db." in forms[".md"]
+    assert "Forecast RTO: at least p50 20 s (20 s), p90 25 s (25 s) (never measured: app)." in forms[".md"]

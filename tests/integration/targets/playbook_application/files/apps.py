@@ -5,6 +5,7 @@
     python apps.py URL overlap A B                     the launch jobs of projects A and B ran at the same time
     python apps.py URL recoveries PROJECT N            PROJECT's jobs hold N recovery launches
     python apps.py URL cloud                           the live machines in the target cloud, a JSON line each
+    python apps.py URL up-until-the-end                identity's test machines were cleaned up only after app's launch ended
     python apps.py URL empty                           no live machine of the accounts' projects in the target cloud
     python apps.py URL forecast LEDGER                 the forecast, computed here from the ledger's entries, as --check says it
 """
@@ -63,6 +64,19 @@ def order(url):
     assert db[1] <= app[0] and cache[1] <= app[0], "db and cache must end before app begins"
 
 
+def up_until_the_end(url):
+    """identity's test machines were still up when app's launch job ended: terminated by cleanups after it."""
+    app_ended = span(url, "app")[1]
+    unused, project = jobs(url, "identity")
+    user = "apps@example.test"
+    session = requests.Session()
+    session.post(url + API + "/login", json={"username": user, "password": ACCOUNTS[user]}, timeout=30).raise_for_status()
+    items = session.get("%s%s/projects/%s/jobs" % (url, API, project), timeout=30).json()["items"]
+    cleanups = [job for job in items if job["type"] == "CLEANUP"]
+    assert cleanups and all(moment(job["creationDateTime"]) >= app_ended for job in cleanups), (
+        "identity's test machines were cleaned up before app's launch ended: %s" % [job["creationDateTime"] for job in cleanups])
+
+
 def overlap(url, first, second):
     (a0, a1), (b0, b1) = span(url, first), span(url, second)
     assert a0 < b1 and b0 < a1, "the launches of %s and %s did not overlap: %s-%s, %s-%s" % (first, second, a0, a1, b0, b1)
@@ -98,4 +112,5 @@ def forecast(unused_url, ledger):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[2], sys.argv[3:]
-    dict(launches=launches, recoveries=recoveries, cloud=cloud, order=order, overlap=overlap, empty=empty, forecast=forecast)[command](sys.argv[1], *arguments)
+    dict(launches=launches, recoveries=recoveries, cloud=cloud, order=order, overlap=overlap, empty=empty, forecast=forecast,
+         **{"up-until-the-end": up_until_the_end})[command](sys.argv[1], *arguments)

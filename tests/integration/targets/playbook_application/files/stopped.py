@@ -1,12 +1,11 @@
 """An application's DR test stopped at any moment and run again ends as a complete run would.
 
-The application of files/stop.json - identity, then db, then app - is stopped at each moment of a list taken from its
+The application of files/stop.json - identity, then db - is stopped at each moment of a list taken from its
 steps, by one of the ways AWX, a container runtime or a lost node stops a run (SIGINT, SIGTERM, SIGKILL to the whole
 process tree), the signals rotating over the moments from a seed that is printed; then run once more. The run after the
-stop must pass and leave the target cloud and the controller's run directories empty, with one launch per node in all -
-but a node stopped while its own cleanup ran: its DR test had ended its checks, and its runbook tests it anew once the
-stopped run's cleanup ended (as a DR test stopped there alone does: the target dr_test_stopped). The cases run side by
-side on simulators of their own; the stops and the waits are the DR test's (../dr_test_stopped/files/stopped.py).
+stop must pass and leave the target cloud and the controller's run directories empty, with one launch per node in all
+(each node keeps its test machines until the application's end cleans them up). The cases run side by side on
+simulators of their own; the stops and the waits are the DR test's (../dr_test_stopped/files/stopped.py).
 
     python stopped.py --simulator http://127.0.0.1:PORT --work DIR [--simulators 2] [--seed N] [--only NAME]
 """
@@ -30,14 +29,14 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "dr_test_stopped", "files"))
 from stopped import SIGNALS, simulators, stop, tail, wait_for  # noqa: E402  pylint: disable=wrong-import-position
 
 USERNAME, PASSWORD = "stopapp@example.test", "stopapp-password"
-NODES = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"]), app=dict(project="app", after=["db"]))
+NODES = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"]))
 POINTS = [
     dict(name="before the first level", hold="Which nodes run now, level 1"),
     dict(name="while identity's launch job runs", see=r"stop\.identity: Launch job \S+ (PENDING|STARTED): ",
          faults=[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 6, "count": 1}]),
     dict(name="once identity's run ended, before its outcome is kept", hold="Keep the outcome of"),
     dict(name="between two levels", hold="Which nodes run now, level 2"),
-    dict(name="while db's cleanup runs", see=r"stop\.db: Cleanup job \S+ (PENDING|STARTED): ", tested_again="db",
+    dict(name="while the application's cleanup runs", see=r"stop\.db: Cleanup job \S+ (PENDING|STARTED): ",
          faults=[{"jobTypes": ["CLEANUP"], "slowFactor": 20, "count": 2}]),
     dict(name="as the application's report is written", hold="Write the application's report"),
 ]
@@ -99,7 +98,7 @@ def one_case(simulator, work, point, signal_name, number):
     left = [name for name in os.listdir(temporary) if name.startswith("replication-recovery-")]
     assert left == [], "the runs' directories left on the controller: %s" % left
     counts = dict((name, len(jobs)) for name, jobs in launches(simulator).items())
-    expected = dict((name, 2 if ran_to_the_end or name == point.get("tested_again") else 1) for name in NODES)
+    expected = dict((name, 2 if ran_to_the_end else 1) for name in NODES)
     assert counts == expected, "test launches %s, not %s, after a stop %s" % (counts, expected, point["name"])
     return "test launches %s%s%s" % (", ".join("%s %d" % item for item in sorted(counts.items())),
                                      " (ansible-playbook did not stop on SIGINT: it ran to the end)" if ran_to_the_end else "", hung)
