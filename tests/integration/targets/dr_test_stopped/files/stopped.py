@@ -329,28 +329,32 @@ def main():
     todo = cases(seed, args.only, args.runbook)
     print("%d cases, the signals rotating from seed %d (give --seed %d to run the same ones again), %d side by side" % (
         len(todo), seed, seed, args.simulators), flush=True)
+    return side_by_side(args, todo, lambda simulator, work, case: one_case(simulator, work, *case),
+                        lambda case: "%s stopped %s by %s" % (case[0], case[1]["name"], case[2]))
+
+
+def side_by_side(args, todo, run_case, said_of):
+    """Run the cases side by side, each worker on a simulator of its own (the target's, and args.simulators - 1 more),
+    in a work directory of its own; print each case's outcome as it ends. Answers the exit status: 1 when one failed."""
     pool, stop_them = simulators(args.simulator, max(0, args.simulators - 1))
     free = list(range(len(pool)))
     lock = threading.Lock()
 
     def run(case):
-        runbook, point, signal_name, number = case
         with lock:
             worker = free.pop()
         work = os.path.join(args.work, str(worker))
         os.makedirs(work, exist_ok=True)
         began = time.monotonic()
         try:
-            said = "passed, the target cloud empty, %s" % one_case(pool[worker], work, runbook, point, signal_name, number)
-            failed = False
+            said, failed = "passed, the target cloud empty, %s" % run_case(pool[worker], work, case), False
         except AssertionError as error:
             said, failed = "FAILED: %s" % error, True
         finally:
             with lock:
                 free.append(worker)
         with PRINTING:
-            print("%s stopped %s by %s, then run again: %s (%.0f s)" % (runbook, point["name"], signal_name, said, time.monotonic() - began),
-                  flush=True)
+            print("%s, then run again: %s (%.0f s)" % (said_of(case), said, time.monotonic() - began), flush=True)
         return failed
 
     try:

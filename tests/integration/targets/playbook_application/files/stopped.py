@@ -18,15 +18,13 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import requests
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "dr_test_stopped", "files"))
-from stopped import SIGNALS, simulators, stop, tail, wait_for  # noqa: E402  pylint: disable=wrong-import-position
+from stopped import SIGNALS, side_by_side, stop, tail, wait_for  # noqa: E402  pylint: disable=wrong-import-position
 
 USERNAME, PASSWORD = "stopapp@example.test", "stopapp-password"
 NODES = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"]))
@@ -40,7 +38,6 @@ POINTS = [
          faults=[{"jobTypes": ["CLEANUP"], "slowFactor": 20, "count": 2}]),
     dict(name="as the application's report is written", hold="Write the application's report"),
 ]
-PRINTING = threading.Lock()
 
 
 def launches(simulator):
@@ -116,34 +113,8 @@ def main():
     todo = [(point,) + SIGNALS[(seed + index) % len(SIGNALS)] for index, point in enumerate(POINTS) if not args.only or args.only == point["name"]]
     print("%d cases of the application stopped, the signals rotating from seed %d (give --seed %d to run the same ones again)" % (
         len(todo), seed, seed), flush=True)
-    pool, stop_them = simulators(args.simulator, max(0, args.simulators - 1))
-    free, lock = list(range(len(pool))), threading.Lock()
-
-    def run(case):
-        point, signal_name, number = case
-        with lock:
-            worker = free.pop()
-        work = os.path.join(args.work, str(worker))
-        os.makedirs(work, exist_ok=True)
-        began = time.monotonic()
-        try:
-            said, failed = "passed, the target cloud empty, %s" % one_case(pool[worker], work, point, signal_name, number), False
-        except AssertionError as error:
-            said, failed = "FAILED: %s" % error, True
-        finally:
-            with lock:
-                free.append(worker)
-        with PRINTING:
-            print("application stopped %s by %s, then run again: %s (%.0f s)" % (point["name"], signal_name, said, time.monotonic() - began),
-                  flush=True)
-        return failed
-
-    try:
-        with ThreadPoolExecutor(max_workers=len(pool)) as executor:
-            failures = sum(executor.map(run, todo))
-    finally:
-        stop_them()
-    return 1 if failures else 0
+    return side_by_side(args, todo, lambda simulator, work, case: one_case(simulator, work, *case),
+                        lambda case: "application stopped %s by %s" % (case[0]["name"], case[1]))
 
 
 if __name__ == "__main__":
