@@ -303,7 +303,7 @@ class ActionModule(RunbookStep):
         except StepFailed:
             outcome = None
         if outcome is None:
-            outcome = dict(state=app.FAILED, failed_machines=[], optional_failed=[], critical_failed=[], machines=0,
+            outcome = dict(state=app.FAILED, failed_machines=[], optional_failed=[], critical_failed=[], machines=0, kept=[],
                            failures=[args["error"] or "the run wrote no report"], rto_seconds=None)
         attempts = (earlier.get("attempts") or []) + [attempt_of(args["attempt"], outcome)]
         if earlier.get("state") == app.FAILED and args["attempt"] > 0:  # a retry: the machines that passed before still count

@@ -164,6 +164,15 @@ def test_a_failover_keeps_no_test_machines_for_the_application(tmp_path):
     assert step(phase="result", state=begun["state"])["to_clean"] == {}
 
 
+def test_a_retry_that_wrote_no_report_keeps_what_the_first_launch_kept(tmp_path):
+    state = begin(tmp_path, nodes=dict(db=dict(project="db", retry=1)))["state"]
+    step(phase="level", state=state, level=1)
+    step(phase="node", state=state, node="db", report=report(tmp_path / "db.json", {"db-1": False, "db-2": True}, kept=["db-2"]))
+    again = step(phase="node", state=state, node="db", attempt=1, error="the retry could not sign in")
+    assert again["outcome"]["state"] == "failed" and again["outcome"]["kept"] == ["db-2"] and again["outcome"]["retry_machines"] == []
+    assert step(phase="result", state=state)["to_clean"] == {"shop.db": ["db-2"]}
+
+
 def test_an_approval_asked_at_a_terminal_and_one_not_given_in_time(tmp_path, monkeypatch):
     nodes = dict(app=dict(project="app", approval=True), web=dict(project="web", approval=True))
     state = begin(tmp_path, nodes=nodes)["state"]
