@@ -13,6 +13,7 @@ import os
 import shutil
 import time
 
+import yaml
 from ansible.errors import AnsiblePromptInterrupt, AnsiblePromptNoninteractive
 from ansible.module_utils.common.text.converters import to_text
 from ansible.utils.display import Display
@@ -73,7 +74,7 @@ class ActionModule(RunbookStep):
 
     def begin(self, args):
         try:
-            nodes = app.nodes_of(args["nodes"], args["runbook"])
+            nodes = app.nodes_of(as_mapping(args["nodes"], "application_nodes"), args["runbook"])
         except app.ApplicationError as error:
             raise StepFailed(to_text(error))
         for node in nodes.values():
@@ -84,7 +85,7 @@ class ActionModule(RunbookStep):
         earlier = self.earlier(state, nodes, args)
         approvals = dict(earlier.get("approvals") or {})
         if args["approve"] is not None:
-            approval = self.approval(args["approve"], nodes)
+            approval = self.approval(as_mapping(args["approve"], "application_approve"), nodes)
             approvals[approval["node"]] = approval
         estimate = app.forecast(nodes, levels, self.ledger_entries(args["ledger_dir"]))
         run = dict(name=args["name"], runbook=args["runbook"], began=earlier.get("began") or controller_now(), nodes=nodes, levels=levels,
@@ -404,6 +405,16 @@ class ActionModule(RunbookStep):
                     projects=[dict(name=node["project"], node=node["name"]) for node in nodes], levels=levels, nodes=nodes,
                     critical_path=app.critical_path(self.nodes, dict((node["name"], node["seconds"]) for node in nodes)),
                     forecast=self.run_["forecast"], approvals=self.run_["approvals"], failures=failures)
+
+
+def as_mapping(given, name):
+    """A mapping given as such, or as its JSON or YAML text (an AWX survey's, an extra variable's)."""
+    if isinstance(given, str):
+        try:
+            given = yaml.safe_load(given)
+        except yaml.YAMLError as error:
+            raise StepFailed("%s is text that is neither JSON nor YAML: %s" % (name, to_text(error).splitlines()[0]))
+    return given
 
 
 def attempt_of(number, outcome):

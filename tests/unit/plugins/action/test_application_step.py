@@ -68,6 +68,13 @@ def test_begin_answers_the_nodes_as_hosts_by_level_and_keeps_no_secret(tmp_path)
     assert "Level 3: app (project app, every machine, critical, after db, needs approval)" in begun["lines"]
 
 
+def test_the_nodes_and_the_approval_may_be_given_as_text(tmp_path):
+    begun = begin(tmp_path, nodes='{"identity": {"project": "identity"}, "app": {"project": "app", "after": ["identity"], "approval": true}}',
+                  approve="node: app\nby: Dana")
+    assert begun["levels"] == [["identity"], ["app"]] and "approved by Dana" in begun["lines"][2]
+    assert "neither JSON nor YAML" in begin(tmp_path, nodes="{identity: [")["msg"]
+
+
 def test_begin_under_check_writes_nothing(tmp_path):
     begun = begin(tmp_path, check_mode=True)
     assert begun["lines"][-1].startswith("Forecast RTO: none") and not (tmp_path / "reports").exists()
