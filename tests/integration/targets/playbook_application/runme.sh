@@ -88,9 +88,12 @@ assert s == dict(db='passed', cache='failed', app='passed') and a == ['failed', 
 # -- approval without a terminal: the run ends rc 0 before app, waiting; the next run with the approval launches app once --
 faults '[]'
 approval='{"application_nodes": {"identity": {"project": "identity"}, "app": {"project": "app", "after": ["identity"], "approval": true}}}'
-ansible-playbook replication.recovery.application "${common[@]}" -e "$approval" < /dev/null | tee output.txt
+ANSIBLE_STDOUT_CALLBACK=ansible.builtin.json ANSIBLE_SHOW_CUSTOM_STATS=true \
+    ansible-playbook replication.recovery.application "${common[@]}" -e "$approval" < /dev/null > output.txt
 grep -q "app: waiting for approval - needs approval" output.txt
 grep -q "Application shop (dr_test): WAITING FOR APPROVAL" output.txt
+python -c "import json, sys; stats = json.load(open('output.txt'))['global_custom_stats']['application']; \
+assert stats['result'] == 'waiting for approval' and stats['waiting'] == ['app'] and stats['nodes']['identity'] == 'passed', stats"
 "${apps[@]}" launches app 2
 ansible-playbook replication.recovery.application "${common[@]}" -e "$approval" \
     -e '{"application_approve": {"node": "app", "by": "Dana Night", "comment": "change 4711"}}' < /dev/null | tee output.txt
