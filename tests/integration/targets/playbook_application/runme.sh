@@ -88,11 +88,12 @@ assert s == dict(db='passed', cache='failed', app='passed') and a == ['failed', 
 # -- approval without a terminal: the run ends rc 0 before app, waiting; the next run with the approval launches app once --
 faults '[]'
 approval='{"application_nodes": {"identity": {"project": "identity"}, "app": {"project": "app", "after": ["identity"], "approval": true}}}'
-ANSIBLE_STDOUT_CALLBACK=ansible.builtin.json ANSIBLE_SHOW_CUSTOM_STATS=true \
-    ansible-playbook replication.recovery.application "${common[@]}" -e "$approval" < /dev/null > output.txt
+ANSIBLE_SHOW_CUSTOM_STATS=true ansible-playbook replication.recovery.application "${common[@]}" -e "$approval" < /dev/null | tee output.txt
 grep -q "app: waiting for approval - needs approval" output.txt
 grep -q "Application shop (dr_test): WAITING FOR APPROVAL" output.txt
-python -c "import json, sys; stats = json.load(open('output.txt'))['global_custom_stats']['application']; \
+# The default callback shows what set_stats published as one line of JSON: "	RUN: {...}".
+python -c "import json; line = next(l for l in open('output.txt') if l.lstrip().startswith('RUN: ')); \
+stats = json.loads(line.split('RUN: ', 1)[1])['application']; \
 assert stats['result'] == 'waiting for approval' and stats['waiting'] == ['app'] and stats['nodes']['identity'] == 'passed', stats"
 "${apps[@]}" launches app 2
 ansible-playbook replication.recovery.application "${common[@]}" -e "$approval" \
