@@ -29,20 +29,24 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._step import 
 
 
 SCHEMA = "replication.recovery.application/v1"
+PLAN_SCHEMA = "replication.recovery.application.plan/v1"
 display = Display()
 # What of a node's connection the run keeps (in its state, its report and its answer): never its password or token, which
 # the role's add_host takes from application_nodes itself, out of the log.
 KEPT_OF_CONNECTION = ("url", "username")
+# A node's connection as service_login takes it; how a connection is made (certificates, timeouts) is the run's own.
+LOGIN_OF_CONNECTION = dict(url="api_url", username="username", password="password", api_token="api_token")
+HOW_TO_CONNECT = ("validate_certs", "ca_path", "timeout", "retry_timeout")
 
 
 class ActionModule(RunbookStep):
     WITH_RUN = False
-    SERVICE = False
     OPTIONS = dict(
         phase=dict(type="str", required=True, choices=["begin", "level", "approve", "node", "result", "cleaned", "end"]),
         name=dict(type="str", default="application"),
         runbook=dict(type="str", default="dr_test"),
         nodes=dict(type="raw"),
+        plan=dict(type="path"),
         report_dir=dict(type="path"),
         approve=dict(type="raw"),
         ledger_dir=dict(type="path"),
@@ -73,40 +77,136 @@ class ActionModule(RunbookStep):
     # -- begin ---------------------------------------------------------------------------------------------------------
 
     def begin(self, args):
-        try:
-            nodes = app.nodes_of(as_mapping(args["nodes"], "application_nodes"), args["runbook"])
-        except app.ApplicationError as error:
-            raise StepFailed(to_text(error))
-        for node in nodes.values():
-            node["connection"] = dict((key, value) for key, value in node["connection"].items() if key in KEPT_OF_CONNECTION)
+        plan = self.plan_to_carry_out(args) if args["plan"] else None
+        nodes = plan["nodes"] if plan and args["nodes"] in (None, "", {}) else self.nodes_given(args)
         levels = app.levels_of(nodes)
         report_dir = os.path.realpath(os.path.expanduser(args["report_dir"] or "application_report"))
         state = os.path.join(report_dir, "application_%s.run" % safe(args["name"]))
-        earlier = self.earlier(state, nodes, args)
+        if plan:
+            self.refuse_other_nodes(plan, nodes)
+        earlier = self.earlier(state, nodes, args, plan)
         approvals = dict(earlier.get("approvals") or {})
         if args["approve"] is not None:
             approval = self.approval(as_mapping(args["approve"], "application_approve"), nodes)
             approvals[approval["node"]] = approval
         estimate = app.forecast(nodes, levels, self.ledger_entries(args["ledger_dir"]))
+        # Every node's points in time as of one moment, on its service's clock: when the run began (a run resumed keeps
+        # it), or when its plan was made. However long the levels before a node or an approval take, it launches from
+        # its machines' newest points at or before that moment.
+        points_as_of = self.moments(nodes, earlier.get("points_as_of") or (plan or {}).get("points_as_of") or {})
+        for node in nodes.values():
+            node["connection"] = dict((key, value) for key, value in node["connection"].items() if key in KEPT_OF_CONNECTION)
         run = dict(name=args["name"], runbook=args["runbook"], began=earlier.get("began") or controller_now(), nodes=nodes, levels=levels,
                    approvals=approvals, report_dir=report_dir, forecast=estimate, resumed=bool(earlier.get("began")),
-                   controller_user=self.controller_user())
+                   controller_user=self.controller_user(), points_as_of=points_as_of, plan=earlier.get("plan") or (plan or {}).get("path"))
         if not self.check_mode:
             os.makedirs(state, exist_ok=True)
             write_json(os.path.join(state, "run.json"), run, indent=1, sort_keys=True)
-        hosts = [self.host(node, number, args, state, report_dir) for number, names in enumerate(levels, 1) for node in (nodes[n] for n in names)]
+        hosts = [self.host(node, number, args, state, report_dir, points_as_of[node["name"]]) for number, names in enumerate(levels, 1)
+                 for node in (nodes[n] for n in names)]
         lines = ["Application %s (%s): %d node%s in %d level%s%s." % (
             args["name"], args["runbook"], len(nodes), "" if len(nodes) == 1 else "s", len(levels), "" if len(levels) == 1 else "s",
             ", resuming the run begun %s" % run["began"] if run["resumed"] else "")]
+        if run["plan"]:
+            lines.append("Carries out the plan %s." % run["plan"])
         for number, names in enumerate(levels, 1):
             lines.append("Level %d: %s" % (number, "; ".join(self.plan_said(nodes[name], approvals) for name in names)))
+        lines.append(moments_said(points_as_of, "when the plan was made" if run["plan"] else "when the application's run began"))
         lines.append(app.forecast_said(estimate))
-        return dict(changed=not self.check_mode, state=state, hosts=hosts, levels=levels, forecast=estimate, lines=lines,
-                    max_levels=app.MAX_LEVELS)
+        answer = dict(changed=not self.check_mode, state=state, hosts=hosts, levels=levels, forecast=estimate, points_as_of=points_as_of,
+                      max_levels=app.MAX_LEVELS)
+        if self.check_mode:
+            files = self.write_plan(run, lines, report_dir)
+            answer["plan"] = files["own"][".plan.json"]
+            lines.append("Plan: %s - carry it out exactly with application_plan=%s." % (files["own"][".plan.json"], files["own"][".plan.json"]))
+        answer["lines"] = lines
+        return answer
 
-    def earlier(self, state, nodes, args):
+    def moments(self, nodes, known):
+        """Each node's moment for its points in time: the one known (the run resumed, its plan), else the service's
+        now - one clock read for the nodes of the run's own connection (another account of the same service among them),
+        one for each other service a node's connection names (its own clock)."""
+        moments, read = dict((name, known[name]) for name in nodes if name in known), {}
+        for name in sorted(set(nodes) - set(moments)):
+            connection = nodes[name]["connection"] if nodes[name]["connection"].get("url") else {}
+            if connection.get("url") not in read:
+                read[connection.get("url")] = self.service_clock(connection)
+            moments[name] = read[connection.get("url")]
+        return moments
+
+    def service_clock(self, connection):
+        """The service's now, on its own clock, through a session of its own, ended at once."""
+        if connection:
+            login = dict((LOGIN_OF_CONNECTION[key], value) for key, value in connection.items() if key in LOGIN_OF_CONNECTION)
+            login.update((key, value) for key, value in self.connection.items() if key in HOW_TO_CONNECT)
+        else:
+            login = dict(self.connection)
+        answer = self._execute_module(module_name="replication.recovery.service_login", module_args=dict(login, read_time=True),
+                                      task_vars=self.task_vars)
+        if answer.get("failed"):
+            raise StepFailed("The clock of the service at %s could not be read - every node's points in time are taken as of the moment "
+                             "the application's run begins: %s. Nothing was written." % (
+                                 connection.get("url") or "the run's connection", answer.get("msg") or "its sign-in failed"))
+        self._execute_module(module_name="replication.recovery.service_login", task_vars=self.task_vars,
+                             module_args=dict(login, state="absent", session=answer["session"]))
+        return answer["service_time"]
+
+    def nodes_given(self, args):
+        """application_nodes checked - every fault named at once - with their connections (the secrets too, for the
+        clock: begin keeps none of them)."""
+        if args["nodes"] in (None, "", {}):
+            raise StepFailed("application_nodes is required (or application_plan, a plan written under --check).")
+        try:
+            return app.nodes_of(as_mapping(args["nodes"], "application_nodes"), args["runbook"])
+        except app.ApplicationError as error:
+            raise StepFailed(to_text(error))
+
+    def plan_to_carry_out(self, args):
+        """The application's plan written under --check, which this run carries out: its nodes, and its moment for the
+        points in time. Refused when it is no such plan, or another application's or runbook's."""
+        path = os.path.realpath(os.path.expanduser(args["plan"]))
+        try:
+            with open(path, encoding="utf-8") as handle:
+                plan = json.load(handle)
+        except (OSError, ValueError) as error:
+            raise StepFailed("The plan %s cannot be read (%s); nothing was written." % (args["plan"], error))
+        if not isinstance(plan, dict) or plan.get("schema") != PLAN_SCHEMA:
+            raise StepFailed("%s is not an application's plan (schema %s): the plan is the .plan.json the application's run under --check "
+                             "wrote. Nothing was written." % (args["plan"], PLAN_SCHEMA))
+        differs = ["%s %s, not %s" % (what, plan.get(key), args[key]) for what, key in (("the application", "name"), ("the runbook", "runbook"))
+                   if plan.get(key) != args[key]]
+        if differs:
+            raise StepFailed("The plan %s is of %s; nothing was written. Plan again with --check." % (args["plan"], "; ".join(differs)))
+        # The plain name is a copy of the newest plan, which the next --check replaces: the run names the plan's own file.
+        own = os.path.join(os.path.dirname(path), "%s.plan.json" % (plan.get("run") or {}).get("files"))
+        return dict(plan, path=own if os.path.isfile(own) else path)
+
+    def refuse_other_nodes(self, plan, nodes):
+        """The nodes given with a plan are the plan's: one changed since is refused, by name. A node in another account
+        needs application_nodes, for its connection's secrets, which no plan holds."""
+        planned = plan["nodes"]
+
+        def kept(node):
+            return dict(node, connection=dict((key, value) for key, value in node["connection"].items() if key in KEPT_OF_CONNECTION))
+        changed = sorted(set(planned) ^ set(nodes)) + sorted(name for name in set(planned) & set(nodes) if planned[name] != kept(nodes[name]))
+        if changed:
+            raise StepFailed("The plan %s was made for other nodes: %s differ%s from application_nodes. Nothing was written. Give the plan "
+                             "alone, or plan again with --check." % (plan["path"], ", ".join(changed), "s" if len(changed) == 1 else ""))
+        elsewhere = [name for name, node in sorted(nodes.items()) if node["connection"]]
+        if elsewhere and nodes is planned:
+            raise StepFailed("The plan %s has nodes in another account (%s), whose passwords or tokens no plan keeps: give application_nodes "
+                             "too, as they were planned. Nothing was written." % (plan["path"], ", ".join(elsewhere)))
+
+    def write_plan(self, run, lines, report_dir):
+        """Under --check, the plan: what the run would do, and the moment of its points, for application_plan."""
+        plan = dict(schema=PLAN_SCHEMA, name=run["name"], runbook=run["runbook"], began=controller_now(), points_as_of=run["points_as_of"],
+                    nodes=run["nodes"], levels=run["levels"], forecast=run["forecast"], lines=lines)
+        markdown = "# The plan of the application %s (%s)\n\n%s\n" % (run["name"], run["runbook"], "\n".join("- " + line for line in lines))
+        return write_run(report_dir, "application_%s" % safe(run["name"]), plan["began"], [(".plan.json", plan), (".plan.md", markdown)])
+
+    def earlier(self, state, nodes, args, plan):
         """An earlier run of the application that did not end (stopped, or waiting for an approval): resumed, its ended
-        nodes adopted. One that ended is put aside: this is a new run."""
+        nodes adopted. One that ended is put aside: this is a new run. A plan given must be the one it carries out."""
         try:
             with open(os.path.join(state, "run.json"), encoding="utf-8") as handle:
                 earlier = json.load(handle)
@@ -124,6 +224,11 @@ class ActionModule(RunbookStep):
         if moved:
             raise StepFailed("The application's run begun %s has not ended, and its nodes %s were of other projects then. Run it again as it "
                              "was to end it, or remove %s to begin anew." % (earlier.get("began"), ", ".join(moved), state))
+        if plan and earlier.get("points_as_of") and plan["points_as_of"] != earlier["points_as_of"]:
+            raise StepFailed("The application's run begun %s has not ended, and it takes its points in time as of another moment than the plan "
+                             "%s (%s, not %s). Nothing was written. Run it again without the plan to end it, or remove %s to begin anew." % (
+                                 earlier.get("began"), plan["path"], moments_said(earlier["points_as_of"]), moments_said(plan["points_as_of"]),
+                                 state))
         return earlier
 
     def approval(self, given, nodes):
@@ -150,7 +255,7 @@ class ActionModule(RunbookStep):
             return []
         return entries
 
-    def host(self, node, level, args, state, report_dir):
+    def host(self, node, level, args, state, report_dir, points_as_of):
         """The host a node is in the inventory: in the group of its level, with its runbook's variables (its connection
         is added by the role's add_host, from application_nodes)."""
         runbook = args["runbook"]
@@ -169,7 +274,8 @@ class ActionModule(RunbookStep):
             # A DR test's test machines stay up until the application ends, for the checks of the nodes after it.
             variables.update(runbook_keep=True, runbook_kept_because="kept for the nodes after it; the application cleans them up when it ends")
         # Its launched machines join the inventory only when its checks run on them: add_host is the controller's alone.
-        variables.update(runbook_add_hosts=bool(variables.get(runbook + "_checks_tasks")), application_project=node["project"],
+        variables.update(runbook_add_hosts=bool(variables.get(runbook + "_checks_tasks")), runbook_points_as_of=points_as_of,
+                         application_project=node["project"],
                          application_poll_interval=self.runbook_setting(variables, runbook + "_poll_interval", 5),
                          application_progress_interval=self.runbook_setting(variables, runbook + "_progress_interval", 60),
                          application_node=node["name"], application_state=state, application_retry=node["retry"],
@@ -404,7 +510,8 @@ class ActionModule(RunbookStep):
                     started=self.run_["began"], generated=controller_now(), controller_user=self.run_["controller_user"],
                     projects=[dict(name=node["project"], node=node["name"]) for node in nodes], levels=levels, nodes=nodes,
                     critical_path=app.critical_path(self.nodes, dict((node["name"], node["seconds"]) for node in nodes)),
-                    forecast=self.run_["forecast"], approvals=self.run_["approvals"], failures=failures)
+                    forecast=self.run_["forecast"], approvals=self.run_["approvals"], failures=failures,
+                    points_as_of=self.run_.get("points_as_of"), plan=self.run_.get("plan"))
 
 
 def as_mapping(given, name):
@@ -415,6 +522,17 @@ def as_mapping(given, name):
         except yaml.YAMLError as error:
             raise StepFailed("%s is text that is neither JSON nor YAML: %s" % (name, to_text(error).splitlines()[0]))
     return given
+
+
+def moments_said(moments, when=None):
+    """Each node's moment for its points in time, in words: one for all, or the nodes of each."""
+    by_moment = {}
+    for name, moment in sorted(moments.items()):
+        by_moment.setdefault(moment, []).append(name)
+    if when is None:
+        return "; ".join("%s for %s" % (moment, ", ".join(names)) for moment, names in sorted(by_moment.items()))
+    said = "; ".join(moment if len(by_moment) == 1 else "%s (%s)" % (moment, ", ".join(names)) for moment, names in sorted(by_moment.items()))
+    return "Points in time: each machine's newest at or before %s, on its service's clock - %s - unless its node names its own." % (said, when)
 
 
 def attempt_of(number, outcome):

@@ -7,8 +7,8 @@ extra variables and surveys give text), and one session for every later step. Do
 plugins/modules/runbook_begin.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    FROM_REPORT, KINDS, LAUNCH_TYPES, PER_MACHINE, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number, parse_point_policy,
-    parse_test_network)
+    FROM_REPORT, KINDS, LATEST, LAUNCH_TYPES, PER_MACHINE, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number,
+    parse_point_policy, parse_test_network, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._wait import POLL_INTERVAL
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import new
@@ -44,6 +44,7 @@ class ActionModule(RunbookStep):
         points_strict=dict(type="raw", default=False),
         pin_points=dict(type="raw", default=True),
         pinned=dict(type="dict"),
+        points_as_of=dict(type="str"),
         plan=dict(type="path"),
         replace=dict(type="raw"),
         confirm=dict(type="str"),
@@ -131,6 +132,7 @@ class ActionModule(RunbookStep):
             project=args["project"],
             launch_type=args["launch_type"], kind=kind_of(args["launch_type"]), policy=policy, point_in_time=policy["said"],
             points_in_time=points, points_from=points_from, pinned=args["pinned"] or {},
+            points_as_of=self.points_as_of(args["points_as_of"], policy),
             points_strict=parse_flag(args["points_strict"], "points_strict"), plan_file=plan,
             pin=parse_flag(args["pin_points"], "pin_points", default=True),
             replace=dict(machines=replace, confirm=None if no_value(args["confirm"]) else args["confirm"].strip()),
@@ -159,6 +161,18 @@ class ActionModule(RunbookStep):
                 **dict((name, _wait_setting(args, name, default, positive)) for name, default, positive in DURATIONS)),
             max_waves=args["max_waves"], began=now_iso(),
         )
+
+    @staticmethod
+    def points_as_of(given, policy):
+        """The moment (the service's clock) as of which an application takes the points its run asks no moment of (the
+        latest, or none given): its start, or its plan's. A policy with a moment or a point of its own keeps it."""
+        if no_value(given) or policy["kind"] not in (LATEST, PER_MACHINE) or policy.get("planned"):
+            return None
+        try:
+            parse_time(given)
+        except (AttributeError, ValueError):
+            raise ValueError("points_as_of is an RFC 3339 date-time, not %r" % (given,))
+        return given
 
     def plan_to_carry_out(self, args, asked, policy):
         """The plan written under --check that this run carries out exactly: its machines, waves and points in time.

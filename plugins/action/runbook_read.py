@@ -43,6 +43,8 @@ class ActionModule(RunbookStep):
         future = later_than_now(record["policy"], parse_time(view["service_time"]))
         if future:
             raise StepFailed("%s; nothing was launched." % future)
+        if record.get("points_as_of"):
+            self.take_points_as_of(parse_time(view["service_time"]))
         asked = record["asked"]
         named = self.unproven_machines(view) if asked.get("unproven") else asked["machines"]
         if named == []:
@@ -188,6 +190,21 @@ class ActionModule(RunbookStep):
                              sentences(lines, UNHEALTHY_SHOWN), record["launch_type"], record["title"], advice))
 
     # -- points in time, pinned once -----------------------------------------------------------------------
+
+    def take_points_as_of(self, service_now):
+        """points_as_of (an application's start, read on the service's clock then) as the moment of a policy that has
+        none: each machine takes its newest point at or before it. A moment later than the service's now is no moment
+        of this service's clock (another service's, moved since): the latest is taken, and the report says so."""
+        record = self.record
+        moment = parse_time(record["points_as_of"])
+        if moment > service_now:
+            record["point_in_time"] = "%s (points_as_of %s is later than the service's now, %s: not this service's moment)" % (
+                record["point_in_time"], record["points_as_of"], moment_said(service_now, whole=True))
+            return
+        record["points_moment"] = record["points_as_of"]
+        record["policy"] = dict(record["policy"], moment=moment)
+        record["point_in_time"] = "%s as of %s (when the application began, on the service's clock)" % (
+            record["point_in_time"], moment_said(moment, whole=True))
 
     def pins_every_machine(self):
         """Whether the run pins the points of every machine of the project (none named, left out or put in waves): then

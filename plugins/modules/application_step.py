@@ -11,12 +11,15 @@ short_description: A step of the application runbook, on the controller
 version_added: 2.0.0
 description:
   - The steps the role C(replication.recovery.application) takes on the controller, between the runs of its nodes (each
-    node a DR test or a failover of one project). It reads and writes only the controller's files; the nodes' runs speak
-    to the service.
+    node a DR test or a failover of one project). It reads and writes the controller's files; the nodes' runs speak to
+    the service. O(phase=begin) alone asks the service for its clock (a sign-in, the time, a sign-out; one for each other
+    service a node's C(connection) names), for the moment of every node's points in time.
   - O(phase=begin) checks the application (every fault at once, before anything is written), orders its nodes by level,
     forecasts its RTO from the ledger of runs, takes an approval, and answers the nodes as hosts to add to the inventory.
-    An application run that did not end (stopped, or waiting for an approval) is resumed, and the nodes it ended are
-    adopted.
+    Each node's host carries C(runbook_points_as_of) - the service's now, when the run began, or the moment of O(plan) -
+    so that every node takes its points in time as of one moment. An application run that did not end (stopped, or
+    waiting for an approval) is resumed with its moment, and the nodes it ended are adopted. Under check mode it writes
+    the plan that O(plan) carries out.
   - O(phase=level) says which nodes of a level run now. O(phase=approve), at a terminal, asks for the approval of each node
     that waits for one (without a terminal it asks nothing and does not wait). O(phase=node) keeps a node's outcome from
     its run's report. O(phase=result) says what the run came to and, once it ended, which nodes of a DR test kept test
@@ -42,6 +45,11 @@ options:
   nodes:
     description: The nodes, as the role's C(application_nodes) documents them. With O(phase=begin).
     type: raw
+  plan:
+    description:
+      - A plan written by O(phase=begin) under check mode, carried out exactly - its nodes (O(nodes), when given too, must
+        be the same) and the moment of its points in time. With O(phase=begin).
+    type: path
   report_dir:
     description: Where the application's report and its run's state are written. With O(phase=begin).
     type: path
@@ -85,8 +93,10 @@ options:
     default: 300
 attributes:
   check_mode:
-    details: Under check mode nothing is written; O(phase=begin) answers the plan and the forecast.
+    details: Under check mode nothing is written but the plan; O(phase=begin) answers the plan and the forecast.
 extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.connection.MODULE
   - replication.recovery.runbook.LEDGER
 author:
   - Replication and Recovery collection maintainers (@replication-recovery)
@@ -121,6 +131,14 @@ levels:
   returned: O(phase=begin)
   type: list
   elements: list
+points_as_of:
+  description: Per node, the moment (RFC 3339, its service's clock) as of which it takes its machines' points in time.
+  returned: O(phase=begin)
+  type: dict
+plan:
+  description: Under check mode, the plan written (C(application_<name>.<start>.plan.json)), for O(plan).
+  returned: O(phase=begin), under check mode
+  type: str
 forecast:
   description:
     - The RTO forecast from the ledger, in seconds - C(p50_seconds), C(p90_seconds) (the sum over the levels of each

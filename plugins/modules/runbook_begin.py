@@ -48,6 +48,16 @@ options:
         without one stops the run before anything is launched.
     type: raw
     default: latest
+  points_as_of:
+    description:
+      - An RFC 3339 date-time on the service's clock - when an application's run began, as
+        M(replication.recovery.application_step) read it. With V(latest) (or no point in time) each machine takes its
+        newest point at or before that moment instead of its newest now, and with a point per machine so do the machines
+        not named; so every node of an application recovers to one moment. The report says it. Other policies keep their
+        own moment or point. A moment later than the service's now (another service's clock) is not taken, and the
+        report says so.
+      - The playbooks pass it from the host variable C(runbook_points_as_of).
+    type: str
   machines:
     description:
       - The machines, by name or ID, as a list or as text with items separated by commas. Every machine whose replication is

@@ -23,6 +23,14 @@ options:
     type: str
     choices: [present, absent]
     default: present
+  read_time:
+    description:
+      - With O(state=present), also read the service's own clock (one more request) and return it as RV(service_time) -
+        a moment on the service's clock, as its points in time are dated. The application role reads it when its run
+        begins.
+    type: bool
+    default: false
+    version_added: 2.0.0
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
@@ -80,6 +88,12 @@ api_url:
   type: str
   sample: https://console.example.com/api/latest
   version_added: 2.0.0
+service_time:
+  description: The service's own time when it was read (RFC 3339, UTC), with O(read_time).
+  returned: when O(read_time=true)
+  type: str
+  sample: "2026-11-27T03:00:00.000000+00:00"
+  version_added: 2.0.0
 ended:
   description: Whether this task ended the session; V(false) when it had already ended.
   returned: when O(state=absent)
@@ -89,6 +103,7 @@ ended:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
 
 
 class LoginModule(ServiceModule):
@@ -99,8 +114,11 @@ class LoginModule(ServiceModule):
         user = client.login()
         user.pop("apiToken", None)
         session = client.session_value()
+        answer = dict(session=session, user=user, api_url=client.api_url)
+        if self.params["read_time"]:
+            answer["service_time"] = iso_time(self.service_now())
         client.forget_session()  # the session outlives this task: do not log out
-        return dict(session=session, user=user, api_url=client.api_url)
+        return answer
 
     def logout(self):
         if not self.params["session"]:
@@ -115,7 +133,8 @@ class LoginModule(ServiceModule):
 
 
 def main():
-    LoginModule(argument_spec=dict(state=dict(type="str", choices=["present", "absent"], default="present"))).run()
+    LoginModule(argument_spec=dict(state=dict(type="str", choices=["present", "absent"], default="present"),
+                                   read_time=dict(type="bool", default=False))).run()
 
 
 if __name__ == "__main__":

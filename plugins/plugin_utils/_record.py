@@ -38,6 +38,8 @@ MEMBERS = (
     ("points_in_time", BEGIN, "Per machine, the point-in-time ID asked for (a per-machine policy, a plan, a clean point report), or None."),
     ("points_from", BEGIN, "The clean point report the points come from (report, without), or None."),
     ("pinned", BEGIN, "Per machine, the point it launches from: given (a search round), or pinned by runbook_read when the run begins."),
+    ("points_as_of", BEGIN, "The moment (the service's clock) as of which the points are taken when the policy has none of its own - "
+                            "when an application's run began - or None."),
     ("points_strict", BEGIN, "Stop before a wave whose pinned point the service thinned out, instead of taking the one before it."),
     ("pin", BEGIN, "Whether points are pinned when the run begins (False: each launch takes the latest, as the failback does)."),
     ("plan_file", BEGIN, "The plan written under --check that this run carries out (path, token, machines, waves, points), or None."),
@@ -88,6 +90,7 @@ MEMBERS = (
     ("nothing_to_test", READ, "True when machines=unproven found every machine proven: the run passes without a launch."),
     ("to_launch", READ, "The machines the run would launch, by name (what --check reports)."),
     ("pinned_at", READ, "When the points were pinned, on the controller's clock."),
+    ("points_moment", READ, "points_as_of, when runbook_read took it: the newest point at or before it is each machine's."),
     ("plan", READ, "The recovery plan run, as read: id, name, steps."),
     ("drill_marks", READ, "The machines whose target machine carries a drill mark (an earlier DR test's): a stale one is removed before "
                           "a failover launches over it."),

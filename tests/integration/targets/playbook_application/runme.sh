@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# An application across projects (files/shop.yml): identity, then db and cache side by side, then app - a DR test of it
-# in order; an optional machine failing, a critical failure in db (app not launched) and a node in a second account in one
+# An application across projects (files/shop.yml): identity, then db and cache side by side, then app - its plan under
+# --check, then a DR test of it in order that carries the plan out, every point as of the plan's moment; an optional
+# machine failing, a critical failure in db (app not launched) and a node in a second account in one
 # run; retry and on_failure skip in another; approval without a terminal, then given; approval at a terminal, and one
 # not given in time; the forecast under --check from the ledgered runs; a failover of the application committed, then
 # run again with other arguments; stopped at moments of its steps and run again.
@@ -30,18 +31,32 @@ fi
 grep -q "nodes a and c are both project db" output.txt
 test ! -e "$reports"
 
-# -- under --check: the levels, each node's plan, the forecast (none yet); nothing launched ----------------------------
+# -- under --check: the levels, each node's plan, the forecast (none yet), the moment of the points; nothing launched, ----
+# -- the plan written -------------------------------------------------------------------------------------------------------
 ansible-playbook replication.recovery.application --check "${common[@]}" | tee output.txt
 grep -q "Application shop (dr_test): 4 nodes in 3 levels." output.txt
 grep -q "Level 2: cache (project cache, every machine, critical, after identity); db (project db, every machine, critical, after identity)" output.txt
 grep -q "Forecast RTO: none" output.txt
+grep -q "Points in time: each machine's newest at or before 20[0-9-]*T[0-9:.]*+00:00, on its service's clock - when the application's run began" output.txt
 "${apps[@]}" launches db 0
-test ! -e "$reports"
+plan="$reports/application_shop.plan.json"
+test -s "$plan" && test -s "$reports/application_shop.plan.md" && test ! -e "$reports/application_shop.run"
+# A plan is carried out with the nodes it was made for, or refused before anything is written.
+if ansible-playbook replication.recovery.application "${common[@]}" -e application_plan="$plan" \
+        -e '{"application_nodes": {"identity": {"project": "identity"}, "db": {"project": "db", "after": ["identity"]}}}' > output.txt 2>&1; then
+    cat output.txt; echo "a plan of other nodes must be refused"; exit 1
+fi
+grep -q "was made for other nodes: app, cache, db differ from application_nodes. Nothing was written." output.txt
+test ! -e "$reports/application_shop.run"
 
-# -- a DR test of the application, in order, db and cache side by side, each node's test machines up until the end; -----
-# -- passing, nothing left -------------------------------------------------------------------------------------------------
-ansible-playbook replication.recovery.application "${common[@]}" | tee output.txt
+# -- the plan carried out half an hour later, on the service's clock: a DR test of the application, in order, db and -----
+# -- cache side by side, each node's test machines up until the end, every point the newest at the plan's moment; --------
+# -- passing, nothing left ---------------------------------------------------------------------------------------------------
+"${apps[@]}" advance 1800
+ansible-playbook replication.recovery.application "${common[@]}" -e application_plan="$plan" | tee output.txt
+grep -q "Carries out the plan $reports/application_shop.20" output.txt
 grep -q "Application shop (dr_test): PASSED. passed identity, cache, db, app." output.txt
+"${apps[@]}" as-of "$reports/application_shop.json" "$plan"
 grep -q "app: its test machines were terminated and proven gone: app-1, app-2." output.txt
 "${apps[@]}" order
 "${apps[@]}" up-until-the-end
@@ -52,13 +67,10 @@ grep -q "<svg" "$reports/application_shop.html"
 test -s "$ledger/00000005.json"  # four nodes' DR tests and the application
 
 # -- one run: cache's optional machine fails (cache passes, naming it, and edge after it runs); db fails (app after it is
-# -- not launched, and the report says why); edge is in a second account, its password never shown ------------------------
+# -- not launched, and the report says why); edge is in a second account (the nodes as a survey's JSON text), its password --
+# -- never shown -------------------------------------------------------------------------------------------------------------
 faults '[{"failMachines": ["cache-2", "db-1"], "jobTypes": ["TEST_LAUNCH"]}]'
-if ansible-playbook replication.recovery.application "${common[@]}" -vvv -e '{"application_nodes": {"identity": {"project": "identity"},
-        "cache": {"project": "cache", "after": ["identity"], "optional_machines": ["cache-2"]}, "db": {"project": "db", "after": ["identity"]},
-        "app": {"project": "app", "after": ["db"]},
-        "edge": {"project": "edge", "after": ["cache"], "connection": {"username": "partner@example.test", "password": "partner-password"}}}}' \
-        > output.txt 2>&1; then
+if ansible-playbook replication.recovery.application "${common[@]}" -vvv -e @files/edge.yml > output.txt 2>&1; then
     tail -40 output.txt; echo "a critical failure must fail the application"; exit 1
 fi
 grep -q "cache: optional machines failed, not counted against it: cache-2." output.txt
@@ -96,10 +108,12 @@ python -c "import json; line = next(l for l in open('output.txt') if l.lstrip().
 stats = json.loads(line.split('RUN: ', 1)[1])['application']; \
 assert stats['result'] == 'waiting for approval' and stats['waiting'] == ['app'] and stats['nodes']['identity'] == 'passed', stats"
 "${apps[@]}" launches app 2
+"${apps[@]}" advance 1800  # the approval took half an hour: app still launches from the points as of the run's start
 ansible-playbook replication.recovery.application "${common[@]}" -e "$approval" \
     -e '{"application_approve": {"node": "app", "by": "Dana Night", "comment": "change 4711"}}' < /dev/null | tee output.txt
 grep -q "identity: passed in an earlier run of the application; adopted, not run again." output.txt
 grep -q "app: approved by Dana Night: change 4711" output.txt
+"${apps[@]}" as-of "$reports/application_shop.json"
 "${apps[@]}" launches app 3
 "${apps[@]}" launches identity 3
 "${apps[@]}" empty  # identity's test machine ran while app waited; the application's end cleaned it up

@@ -33,6 +33,20 @@ def written(ended):
     return report
 
 
+# The services' clocks, by URL (None: the run's own connection), as service_login with read_time answers them; the
+# sign-ins and sign-outs the step made.
+CLOCKS = {None: "2026-11-27T03:00:00.000000+00:00", "https://other.example/api/latest": "2026-11-27T02:59:58.000000+00:00"}
+LOGINS = []
+
+
+def service_login(module_name, module_args, task_vars):
+    assert module_name == "replication.recovery.service_login"
+    LOGINS.append(dict(module_args))
+    if module_args.get("state") == "absent":
+        return dict(ended=True)
+    return dict(session="s-%d" % len(LOGINS), user={}, service_time=CLOCKS[module_args.get("api_url")])
+
+
 def step(check_mode=False, **args):
     task = MagicMock()
     task.args = args
@@ -40,11 +54,13 @@ def step(check_mode=False, **args):
     task.async_val = 0
     action = application_step.ActionModule(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None)
     action._load_name = "replication.recovery.application_step"
+    action._execute_module = service_login
     return action.run(task_vars={"inventory_hostname": "localhost", "ansible_playbook_python": "/usr/bin/python3", "awx_user_name": "oncall"})
 
 
 def begin(tmp_path, nodes=None, **args):
-    return step(phase="begin", name="shop", nodes=nodes or NODES, report_dir=str(tmp_path / "reports"), ledger_dir=str(tmp_path / "ledger"), **args)
+    return step(phase="begin", name="shop", nodes=NODES if nodes is None else nodes, report_dir=str(tmp_path / "reports"),
+                ledger_dir=str(tmp_path / "ledger"), **args)
 
 
 def report(path, machines, result=None, kept=()):
@@ -75,9 +91,92 @@ def test_the_nodes_and_the_approval_may_be_given_as_text(tmp_path):
     assert "neither JSON nor YAML" in begin(tmp_path, nodes="{identity: [")["msg"]
 
 
-def test_begin_under_check_writes_nothing(tmp_path):
+def test_begin_under_check_writes_only_the_plan(tmp_path):
     begun = begin(tmp_path, check_mode=True)
-    assert begun["lines"][-1].startswith("Forecast RTO: none") and not (tmp_path / "reports").exists()
+    assert begun["lines"][-2].startswith("Forecast RTO: none") and begun["lines"][-1].startswith("Plan: ")
+    assert not (tmp_path / "reports" / "application_shop.run").exists()  # no run began
+    plan = json.loads(open(begun["plan"]).read())
+    assert plan["schema"] == "replication.recovery.application.plan/v1" and plan["levels"] == [["identity"], ["db", "edge"], ["app"]]
+    assert plan["points_as_of"] == begun["points_as_of"] and "SECRET" not in json.dumps(plan)
+    assert (tmp_path / "reports" / "application_shop.plan.md").read_text().startswith("# The plan of the application shop (dr_test)")
+
+
+def test_every_node_takes_its_points_as_of_when_the_run_began_on_its_services_clock_and_a_resumed_run_keeps_it(tmp_path):
+    del LOGINS[:]
+    begun = begin(tmp_path)
+    # The run's own service (identity, db, app) and edge's, read with edge's own connection, each signed out at once.
+    assert begun["points_as_of"] == dict(identity=CLOCKS[None], db=CLOCKS[None], app=CLOCKS[None], edge=CLOCKS["https://other.example/api/latest"])
+    assert dict((host["application_node"], host["runbook_points_as_of"]) for host in begun["hosts"]) == begun["points_as_of"]
+    assert [(login.get("api_url"), login.get("password"), login.get("state")) for login in LOGINS] == [
+        (None, None, None), (None, None, "absent"), ("https://other.example/api/latest", "SECRET", None),
+        ("https://other.example/api/latest", "SECRET", "absent")]
+    assert "Points in time: each machine's newest at or before 2026-11-27T02:59:58.000000+00:00 (edge); 2026-11-27T03:00:00.000000+00:00 " \
+           "(app, db, identity), on its service's clock - when the application's run began - unless its node names its own." in begun["lines"]
+    assert "SECRET" not in json.dumps(begun)
+    del LOGINS[:]
+    assert begin(tmp_path)["points_as_of"] == begun["points_as_of"] and LOGINS == []  # the run did not end: resumed, its moments
+
+
+def test_a_clock_that_cannot_be_read_stops_the_run_before_anything_is_written(tmp_path):
+    task_args = dict(phase="begin", name="shop", nodes=dict(identity=dict(project="identity")), report_dir=str(tmp_path / "reports"))
+    task = MagicMock(args=task_args, check_mode=False, async_val=0)
+    action = application_step.ActionModule(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None)
+    action._execute_module = lambda **unused: dict(failed=True, msg="Authentication failed: wrong password")
+    refused = action.run(task_vars={})
+    assert refused["failed"] and refused["msg"] == (
+        "The clock of the service at the run's connection could not be read - every node's points in time are taken as of the moment "
+        "the application's run begins: Authentication failed: wrong password. Nothing was written.")
+    assert not (tmp_path / "reports").exists()
+
+
+def test_a_plan_binds_the_nodes_and_the_moment_of_the_points(tmp_path):
+    nodes = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"]))
+    planned = begin(tmp_path, nodes=nodes, check_mode=True)
+    carried = begin(tmp_path, nodes={}, plan=planned["plan"])  # the plan alone: its nodes
+    assert not carried.get("failed"), carried
+    assert carried["points_as_of"] == planned["points_as_of"] and carried["levels"] == [["identity"], ["db"]]
+    assert "Carries out the plan %s." % planned["plan"] in carried["lines"]
+    assert "when the plan was made" in carried["lines"][-2]
+    assert [host["runbook_points_as_of"] for host in carried["hosts"]] == [CLOCKS[None]] * 2
+    state = carried["state"]
+    for level, name in ((1, "identity"), (2, "db")):
+        step(phase="level", state=state, level=level)
+        step(phase="node", state=state, node=name, report=report(tmp_path / (name + ".json"), {name + "-1": True}))
+    report_written = written(step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger")))
+    assert report_written["plan"] == planned["plan"] and report_written["points_as_of"] == planned["points_as_of"]
+
+
+def test_a_plan_is_refused_with_other_nodes_another_application_or_what_is_no_plan(tmp_path):
+    nodes = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"]))
+    plan = begin(tmp_path, nodes=nodes, check_mode=True)["plan"]
+    changed = dict(nodes, db=dict(project="db", after=["identity"], retry=1), cache=dict(project="cache"))
+    refused = begin(tmp_path, nodes=changed, plan=plan)
+    assert refused["failed"] and "was made for other nodes: cache, db differ from application_nodes" in refused["msg"]
+    assert not (tmp_path / "reports" / "application_shop.run").exists()
+    assert not begin(tmp_path, nodes=nodes, plan=plan).get("failed")  # the same nodes, given again: carried out
+    other = step(phase="begin", name="other", nodes=nodes, plan=plan, report_dir=str(tmp_path / "reports"))
+    assert other["failed"] and "is of the application shop, not other" in other["msg"]
+    (tmp_path / "not_a_plan.json").write_text("{}")
+    assert "is not an application's plan" in begin(tmp_path, nodes={}, plan=str(tmp_path / "not_a_plan.json"))["msg"]
+    assert "cannot be read" in begin(tmp_path, plan=str(tmp_path / "missing.json"))["msg"]
+    assert "application_nodes is required" in step(phase="begin", name="shop", report_dir=str(tmp_path / "r"))["msg"]
+
+
+def test_a_plan_with_a_node_in_another_account_needs_the_nodes_for_their_secrets(tmp_path):
+    plan = begin(tmp_path, check_mode=True)["plan"]
+    refused = begin(tmp_path, nodes={}, plan=plan)
+    assert refused["failed"] and "nodes in another account (edge)" in refused["msg"]
+    assert not begin(tmp_path, plan=plan).get("failed")  # with NODES, which carry edge's password
+
+
+def test_a_run_that_has_not_ended_refuses_a_plan_of_another_moment(tmp_path):
+    nodes = dict(identity=dict(project="identity"))
+    begin(tmp_path, nodes=nodes)
+    plan = tmp_path / "later.plan.json"
+    planned = json.loads(open(begin(tmp_path, nodes=nodes, check_mode=True)["plan"]).read())
+    plan.write_text(json.dumps(dict(planned, points_as_of=dict(identity="2027-01-01T00:00:00Z"))))
+    refused = begin(tmp_path, nodes=nodes, plan=str(plan))
+    assert refused["failed"] and "takes its points in time as of" in refused["msg"] and "Run it again without the plan" in refused["msg"]
 
 
 def test_begin_refuses_bad_nodes_before_anything_is_written(tmp_path):

@@ -408,6 +408,32 @@ def test_every_point_is_pinned_when_the_run_begins_and_a_missing_one_is_named_wi
     assert load(run)["pinned"] == {"web-1": {"id": "web-1-point-old", "date_time": "2026-11-22T09:20:00.000000+00:00"}}
 
 
+def test_points_as_of_an_applications_start_take_each_machines_newest_point_then(tmp_path):
+    listed = {"web-1": [point("web-1", T0, "-new"), point("web-1", "2026-11-22T09:20:00.000000+00:00", "-old")],
+              "db-1": [point("db-1", "2026-11-22T09:19:00.000000+00:00")]}
+    run = begin(tmp_path, points_as_of="2026-11-22T09:20:00Z")  # the service's now is T0, 10:00
+    assert not read(run, [machine("web-1"), machine("db-1")], points=listed).get("failed")
+    record = load(run)
+    assert record["pinned"] == {"web-1": {"id": "web-1-point-old", "date_time": "2026-11-22T09:20:00.000000+00:00"},
+                                "db-1": {"id": "db-1-point", "date_time": "2026-11-22T09:19:00.000000+00:00"}}
+    assert record["points_moment"] == "2026-11-22T09:20:00Z"
+    assert record["point_in_time"] == "latest as of 2026-11-22T09:20:00Z (when the application began, on the service's clock)"
+    # A point per machine: the machines not named take theirs as of the moment too.
+    run = begin(tmp_path, points_as_of="2026-11-22T09:20:00Z", point_in_time="db-1=db-1-point")
+    assert not read(run, [machine("web-1"), machine("db-1")], points=listed).get("failed")
+    assert load(run)["pinned"]["web-1"]["id"] == "web-1-point-old"
+    # A moment of the run's own is kept (the application's, 09:10, has no point).
+    run = begin(tmp_path, points_as_of="2026-11-22T09:10:00Z", point_in_time="before:2026-11-22T09:30:00Z")
+    assert not read(run, [machine("web-1"), machine("db-1")], points=listed).get("failed")
+    assert load(run)["points_as_of"] is None and "points_moment" not in load(run) and load(run)["pinned"]["web-1"]["id"] == "web-1-point-old"
+    # A moment later than the service's now is no moment of its clock: the latest, said.
+    run = begin(tmp_path, points_as_of="2026-11-22T10:30:00Z")
+    assert not read(run, [machine("web-1"), machine("db-1")], points=listed).get("failed")
+    assert load(run)["pinned"]["web-1"]["id"] == "web-1-point-new" and "is later than the service's now" in load(run)["point_in_time"]
+    refused = step(runbook_begin, Modules(), runbook="dr_test", project="production", points_as_of="yesterday")
+    assert refused["failed"] and refused["msg"] == "points_as_of is an RFC 3339 date-time, not 'yesterday'. Nothing was launched."
+
+
 @pytest.mark.parametrize("inputs, with_the_machines", [
     ({}, True), (dict(machines="web-1"), False), (dict(exclude="db-1"), False), (dict(waves="db-*; web-*"), False),
 ])

@@ -8,6 +8,9 @@
     python apps.py URL up-until-the-end                identity's test machines were cleaned up only after app's launch ended
     python apps.py URL empty                           no live machine of the accounts' projects in the target cloud
     python apps.py URL forecast LEDGER                 the forecast, computed here from the ledger's entries, as --check says it
+    python apps.py URL advance SECONDS                 the service's clock moved on (its points in time with it)
+    python apps.py URL as-of REPORT [PLAN]             every node of the application's REPORT launched from points at or before
+                                                       its moment (PLAN's, if given), and each has a newer point it did not take
 """
 
 import glob
@@ -87,6 +90,34 @@ def empty(url):
     assert not live, "left in the target cloud: %s" % [m.get("name") or m["id"] for m in live]
 
 
+def as_of(url, report, plan=None):
+    with open(report) as handle:
+        application = json.load(handle)
+    moments = application["points_as_of"]
+    if plan:
+        with open(plan) as handle:
+            assert moments == json.load(handle)["points_as_of"], "the run did not take the plan's moments"
+    for node in application["nodes"]:
+        # Each attempt names its run's files by their stem, in nodes/ beside the application's report.
+        with open("%s/nodes/%s.json" % (report.rsplit("/", 1)[0], node["attempts"][-1]["report"])) as handle:
+            machines = json.load(handle)["machines"]
+        name, moment_of_node = node["name"], moment(moments[node["name"]])
+        taken = [moment(machine["point_in_time"]["date_time"]) for machine in machines]
+        assert taken and max(taken) <= moment_of_node, "%s launched from a point after its moment %s" % (name, moments[name])
+        user = OWNER.get(node["project"], "apps@example.test")
+        session = requests.Session()
+        session.post(url + API + "/login", json={"username": user, "password": ACCOUNTS[user]}, timeout=30).raise_for_status()
+        project = next(p for p in session.get(url + API + "/projects", timeout=30).json()["items"] if p["name"] == node["project"])
+        machine = next(m for m in session.get("%s%s/projects/%s/machines" % (url, API, project["id"]), timeout=30).json()["items"]
+                       if m["sourceProperties"]["name"] == machines[0]["name"])
+        points = session.get("%s%s/projects/%s/machines/%s/pointsintime" % (url, API, project["id"], machine["id"]), timeout=30).json()["items"]
+        assert any(moment(point["dateTime"]) > moment_of_node for point in points), "%s: no point newer than its moment: nothing proven" % name
+
+
+def advance(url, seconds):
+    requests.post(url + "/_simulator/clock", json={"advanceSeconds": float(seconds)}, timeout=30).raise_for_status()
+
+
 def percentile(values, share):
     ordered = sorted(values)
     rank = share * (len(ordered) - 1)
@@ -113,4 +144,4 @@ def forecast(unused_url, ledger):
 if __name__ == "__main__":
     command, arguments = sys.argv[2], sys.argv[3:]
     dict(launches=launches, recoveries=recoveries, cloud=cloud, order=order, overlap=overlap, empty=empty, forecast=forecast,
-         **{"up-until-the-end": up_until_the_end})[command](sys.argv[1], *arguments)
+         advance=advance, **{"up-until-the-end": up_until_the_end, "as-of": as_of})[command](sys.argv[1], *arguments)
