@@ -102,7 +102,7 @@ def as_of(url, report, plan=None):
         with open("%s/nodes/%s.json" % (report.rsplit("/", 1)[0], node["attempts"][-1]["report"])) as handle:
             machines = json.load(handle)["machines"]
         name, moment_of_node = node["name"], moment(moments[node["name"]])
-        taken = [moment(machine["point_in_time"]["date_time"]) for machine in machines]
+        taken = [moment(machine["point_in_time"]["date_time"]) for machine in machines if machine["point_in_time"]]  # not a launch that failed
         assert taken and max(taken) <= moment_of_node, "%s launched from a point after its moment %s" % (name, moments[name])
         user = OWNER.get(node["project"], "apps@example.test")
         session = requests.Session()
