@@ -416,6 +416,8 @@ class ActionModule(RunbookStep):
         if earlier.get("state") == app.FAILED and args["attempt"] > 0:  # a retry: the machines that passed before still count
             outcome["machines"] = max(outcome["machines"], earlier.get("machines") or 0)
             outcome["kept"] = sorted(set(earlier.get("kept") or []) | set(outcome["kept"]))
+            outcome["points"] = app.points_taken([], dict(earlier.get("points") or {}, **dict(
+                ("then_" + key, value) for key, value in (outcome.get("points") or {}).items())))
         outcome.update(name=node["name"], attempts=attempts, ended=controller_now(), began=earlier.get("began") or args["began"])
         retry_left = node["retry"] - args["attempt"]
         outcome["retry_machines"] = outcome["critical_failed"] if outcome["state"] == app.FAILED and retry_left > 0 else []
@@ -491,7 +493,8 @@ class ActionModule(RunbookStep):
                                   failed_machines=outcome.get("failed_machines") or [], optional_failed=outcome.get("optional_failed") or [],
                                   attempts=outcome.get("attempts") or [], rto_seconds=outcome.get("rto_seconds"), began=outcome.get("began"),
                                   ended=outcome.get("ended"), seconds=seconds, failures=outcome.get("failures") or [],
-                                  kept=outcome.get("kept") or [], cleanup=outcome.get("cleanup")))
+                                  kept=outcome.get("kept") or [], cleanup=outcome.get("cleanup"), points=outcome.get("points"),
+                                  points_as_of=(self.run_.get("points_as_of") or {}).get(name)))
         by_name = dict((node["name"], node) for node in nodes)
         failures = []
         for node in nodes:

@@ -6,6 +6,7 @@
 the nodes after it, and the forecast of how long it takes. Pure: the application role's step
 (plugins/action/application_step.py) reads and writes the files and runs nothing here but these functions."""
 
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import RECENT_RUNS
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import PROVING
@@ -196,7 +197,18 @@ def node_outcome(node, report):
     return dict(state=PASSED if passed else FAILED, failed_machines=failed, optional_failed=optional_failed, kept=report.get("kept") or [],
                 critical_failed=critical_failed, rto_seconds=measures.get("rto_seconds"), report=report.get("run", {}).get("files"),
                 started=report.get("launch_requested") or report.get("started"), machines=len(machines),
-                failures=(report.get("failures") or [])[:5])
+                failures=(report.get("failures") or [])[:5], points=points_taken(machines))
+
+
+def points_taken(machines, earlier=None):
+    """The oldest and newest point in time the machines launched from ({oldest, newest} date-times, or None), with those
+    of an ``earlier`` launch of the node (its points): how far the node's data reaches, beside the application's moment."""
+    taken = [m["point_in_time"]["date_time"] for m in machines if (m.get("point_in_time") or {}).get("date_time")]
+    taken += [moment for moment in (earlier or {}).values() if moment]
+    if not taken:
+        return None
+    ordered = sorted(taken, key=parse_time)
+    return dict(oldest=ordered[0], newest=ordered[-1])
 
 
 def forecast(nodes, levels, entries):

@@ -326,11 +326,13 @@ def application_rows(report):
     """A row per node, in the order of its levels."""
     return [(node["level"], node["name"], node["project"], node["impact"], node["state"], ", ".join(node["after"]) or "-",
              figure(node["seconds"]), figure(node["rto_seconds"]), node["machines"], ", ".join(node["failed_machines"]) or "-",
+             (node.get("points") or {}).get("newest") or "-",
              "%s%s" % (node["approval"]["by"], ": " + node["approval"]["comment"] if node["approval"]["comment"] else "")
              if node.get("approval") else ("needed" if node["needs_approval"] else "-")) for node in report["nodes"]]
 
 
-APPLICATION_HEADINGS = ("Level", "Node", "Project", "Impact", "Outcome", "After", "Took (s)", "RTO (s)", "Machines", "Failed", "Approval")
+APPLICATION_HEADINGS = ("Level", "Node", "Project", "Impact", "Outcome", "After", "Took (s)", "RTO (s)", "Machines", "Failed", "Newest point",
+                        "Approval")
 
 
 LEVEL_HEADINGS = ("Level", "Nodes", "Took (s)", "RTO (s)", "Forecast p50 (s)", "Forecast p90 (s)")
@@ -365,6 +367,10 @@ def application_markdown(report):
              "Slowest path: %s." % " -> ".join(report["critical_path"] or ["-"]), ""]
     lines.extend(table(LEVEL_HEADINGS, level_rows(report)))
     lines.extend(["", forecast_said(report["forecast"]), ""])
+    moments = sorted(set((report.get("points_as_of") or {}).values()))
+    if moments:
+        lines.extend(["Points in time as of %s (the service's clock, when the run began%s): each machine launched from its newest point at "
+                      "or before it, unless its node named its own." % (" and ".join(moments), ", or its plan was made" if report.get("plan") else ""), ""])
     lines.extend(table(APPLICATION_HEADINGS, application_rows(report)))
     lines.extend(listed("Failures", report["failures"]))
     return lines_of(lines)

@@ -144,6 +144,7 @@ def test_a_plan_binds_the_nodes_and_the_moment_of_the_points(tmp_path):
         step(phase="node", state=state, node=name, report=report(tmp_path / (name + ".json"), {name + "-1": True}))
     report_written = written(step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger")))
     assert report_written["plan"] == planned["plan"] and report_written["points_as_of"] == planned["points_as_of"]
+    assert [node["points_as_of"] for node in report_written["nodes"]] == [CLOCKS[None]] * 2
 
 
 def test_a_plan_is_refused_with_other_nodes_another_application_or_what_is_no_plan(tmp_path):

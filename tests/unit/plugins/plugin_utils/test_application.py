@@ -93,6 +93,18 @@ def test_an_optional_machine_that_fails_does_not_fail_its_node():
     assert app.node_outcome(node, report)["state"] == app.FAILED
 
 
+def test_a_nodes_points_reach_from_its_oldest_to_its_newest_every_launch_counted():
+    node = app.nodes_of(dict(db=dict(project="db")), "dr_test")["db"]
+    machines = [dict(name="db-1", passed=True, point_in_time=dict(id="p1", date_time="2026-11-27T02:50:00.000000+00:00")),
+                dict(name="db-2", passed=True, point_in_time=dict(id="p2", date_time="2026-11-27T02:40:00Z")),
+                dict(name="db-3", passed=False, point_in_time=None)]  # its launch failed
+    outcome = app.node_outcome(node, dict(result="passed", machines=machines))
+    assert outcome["points"] == dict(oldest="2026-11-27T02:40:00Z", newest="2026-11-27T02:50:00.000000+00:00")
+    assert app.points_taken([machines[2]]) is None
+    assert app.points_taken(machines[:1], dict(oldest="2026-11-27T01:00:00Z", newest="2026-11-27T01:10:00Z")) == dict(
+        oldest="2026-11-27T01:00:00Z", newest="2026-11-27T02:50:00.000000+00:00")
+
+
 def entry(project, rto, result="passed", runbook="dr_test"):
     return dict(runbook=runbook, result=result, report=dict(project=project, measures=dict(rto_seconds=rto)))
 
@@ -163,5 +175,12 @@ def test_the_junit_fails_the_critical_nodes_that_failed_or_were_blocked():
     junit = forms[".junit.xml"]
     assert 'tests="4" failures="2"' in junit and 'name="app"' in junit
     assert "| 2 | db | db | critical | failed | identity |" in forms[".md"]
+    assert "| 3 | app | app | critical | blocked | db, cache | - | 60 | 2 | - | - | - |" in forms[".md"]
+    report = report_of_shop()
+    report["nodes"][0]["points"] = dict(oldest="2026-11-27T00:00:00Z", newest="2026-11-27T00:05:00Z")
+    report["points_as_of"] = dict(identity="2026-11-27T00:06:00Z", db="2026-11-27T00:06:00Z")
+    said = forms_of(report)[".md"]
+    assert "Points in time as of 2026-11-27T00:06:00Z (the service's clock, when the run began)" in said
+    assert "| 1 | identity | identity | critical | passed | - | 30 | 60 | 2 | - | 2026-11-27T00:05:00Z | - |" in said
     assert "Slowest path: identity -> db." in forms[".md"]
     assert "Forecast RTO: at least p50 20 s (20 s), p90 25 s (25 s) (never measured: app)." in forms[".md"]

@@ -104,6 +104,7 @@ def as_of(url, report, plan=None):
         name, moment_of_node = node["name"], moment(moments[node["name"]])
         taken = [moment(machine["point_in_time"]["date_time"]) for machine in machines if machine["point_in_time"]]  # not a launch that failed
         assert taken and max(taken) <= moment_of_node, "%s launched from a point after its moment %s" % (name, moments[name])
+        assert moment(node["points"]["newest"]) == max(taken), "%s: the application's report says another newest point" % name
         user = OWNER.get(node["project"], "apps@example.test")
         session = requests.Session()
         session.post(url + API + "/login", json={"username": user, "password": ACCOUNTS[user]}, timeout=30).raise_for_status()
