@@ -95,7 +95,7 @@ class ActionModule(RunbookStep):
         # its machines' newest points at or before that moment.
         points_as_of = self.moments(nodes, earlier.get("points_as_of") or (plan or {}).get("points_as_of") or {})
         for node in nodes.values():
-            node["connection"] = dict((key, value) for key, value in node["connection"].items() if key in KEPT_OF_CONNECTION)
+            node["connection"] = kept_of(node["connection"])
         run = dict(name=args["name"], runbook=args["runbook"], began=earlier.get("began") or controller_now(), nodes=nodes, levels=levels,
                    approvals=approvals, report_dir=report_dir, forecast=estimate, resumed=bool(earlier.get("began")),
                    controller_user=self.controller_user(), points_as_of=points_as_of, plan=earlier.get("plan") or (plan or {}).get("path"))
@@ -185,10 +185,9 @@ class ActionModule(RunbookStep):
         """The nodes given with a plan are the plan's: one changed since is refused, by name. A node in another account
         needs application_nodes, for its connection's secrets, which no plan holds."""
         planned = plan["nodes"]
-
-        def kept(node):
-            return dict(node, connection=dict((key, value) for key, value in node["connection"].items() if key in KEPT_OF_CONNECTION))
-        changed = sorted(set(planned) ^ set(nodes)) + sorted(name for name in set(planned) & set(nodes) if planned[name] != kept(nodes[name]))
+        same = set(planned) & set(nodes)
+        changed = sorted(set(planned) ^ set(nodes)) + sorted(
+            name for name in same if planned[name] != dict(nodes[name], connection=kept_of(nodes[name]["connection"])))
         if changed:
             raise StepFailed("The plan %s was made for other nodes: %s differ%s from application_nodes. Nothing was written. Give the plan "
                              "alone, or plan again with --check." % (plan["path"], ", ".join(changed), "s" if len(changed) == 1 else ""))
@@ -416,8 +415,7 @@ class ActionModule(RunbookStep):
         if earlier.get("state") == app.FAILED and args["attempt"] > 0:  # a retry: the machines that passed before still count
             outcome["machines"] = max(outcome["machines"], earlier.get("machines") or 0)
             outcome["kept"] = sorted(set(earlier.get("kept") or []) | set(outcome["kept"]))
-            outcome["points"] = app.points_taken([], dict(earlier.get("points") or {}, **dict(
-                ("then_" + key, value) for key, value in (outcome.get("points") or {}).items())))
+            outcome["points"] = app.points_taken([], earlier.get("points"), outcome.get("points"))
         outcome.update(name=node["name"], attempts=attempts, ended=controller_now(), began=earlier.get("began") or args["began"])
         retry_left = node["retry"] - args["attempt"]
         outcome["retry_machines"] = outcome["critical_failed"] if outcome["state"] == app.FAILED and retry_left > 0 else []
@@ -525,6 +523,11 @@ def as_mapping(given, name):
         except yaml.YAMLError as error:
             raise StepFailed("%s is text that is neither JSON nor YAML: %s" % (name, to_text(error).splitlines()[0]))
     return given
+
+
+def kept_of(connection):
+    """What the run keeps of a node's connection: no password or token."""
+    return dict((key, value) for key, value in connection.items() if key in KEPT_OF_CONNECTION)
 
 
 def moments_said(moments, when=None):

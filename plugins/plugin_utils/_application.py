@@ -200,11 +200,11 @@ def node_outcome(node, report):
                 failures=(report.get("failures") or [])[:5], points=points_taken(machines))
 
 
-def points_taken(machines, earlier=None):
+def points_taken(machines, *earlier):
     """The oldest and newest point in time the machines launched from ({oldest, newest} date-times, or None), with those
-    of an ``earlier`` launch of the node (its points): how far the node's data reaches, beside the application's moment."""
+    of the node's ``earlier`` launches (their points): how far the node's data reaches, beside the application's moment."""
     taken = [m["point_in_time"]["date_time"] for m in machines if (m.get("point_in_time") or {}).get("date_time")]
-    taken += [moment for moment in (earlier or {}).values() if moment]
+    taken += [moment for points in earlier if points for moment in points.values() if moment]
     if not taken:
         return None
     ordered = sorted(taken, key=parse_time)

@@ -101,7 +101,7 @@ def test_a_nodes_points_reach_from_its_oldest_to_its_newest_every_launch_counted
     outcome = app.node_outcome(node, dict(result="passed", machines=machines))
     assert outcome["points"] == dict(oldest="2026-11-27T02:40:00Z", newest="2026-11-27T02:50:00.000000+00:00")
     assert app.points_taken([machines[2]]) is None
-    assert app.points_taken(machines[:1], dict(oldest="2026-11-27T01:00:00Z", newest="2026-11-27T01:10:00Z")) == dict(
+    assert app.points_taken(machines[:1], dict(oldest="2026-11-27T01:00:00Z", newest="2026-11-27T01:10:00Z"), None) == dict(
         oldest="2026-11-27T01:00:00Z", newest="2026-11-27T02:50:00.000000+00:00")
 
 
