@@ -91,6 +91,11 @@ options:
     description: Seconds to wait for each answer at a terminal; V(0) asks nothing. With O(phase=approve).
     type: int
     default: 300
+  ledger_dir:
+    description:
+      - The ledger of runs (C(replication_recovery_ledger_dir)) - read by O(phase=begin) for the forecast, written by
+        O(phase=end) once the run ended. The default ledger if not given.
+    type: path
 attributes:
   check_mode:
     details: Under check mode nothing is written but the plan; O(phase=begin) answers the plan and the forecast.

@@ -48,6 +48,57 @@ options:
         without one stops the run before anything is launched.
     type: raw
     default: latest
+  points_strict:
+    description:
+      - V(true) - a point pinned when the run began that the service thinned out before its wave stops the run before that
+        wave. V(false) - the wave launches from the newest point before it, and the report says so with the extra data
+        lost.
+    type: raw
+    default: false
+  pin_points:
+    description:
+      - V(false) - points are not pinned when the run begins; each launch takes the latest point (a failback, which
+        launches once, right after its read).
+    type: raw
+    default: true
+  pinned:
+    description:
+      - The point each machine launches from, given - a dictionary of machine name or ID to C({id, date_time}) (a clean
+        point search's round). These are not read again when the run begins; the other machines are pinned as
+        O(point_in_time) says.
+    type: dict
+  plan:
+    description:
+      - A plan written under C(--check) (its C(.plan.json)) to carry out exactly - its machines, waves, points in time and
+        what it replaces. Refused when it is another project's or runbook's, would have stopped, or is given with
+        O(machines), O(exclude), O(waves), O(point_in_time) or O(replace).
+    type: path
+  replace:
+    description:
+      - Production machines (names or IDs) that are failed over, whose recovery machines this run terminates and launches
+        anew. Only with O(confirm), never in a test launch, a recovery plan's run or a run that rolls back.
+    type: raw
+  confirm:
+    description: The confirmation of O(replace) - the token the run's plan under C(--check) gives.
+    type: str
+  roll_back:
+    description: V(true) - the run removes what it launched at its end (a failover that does not commit).
+    type: raw
+    default: false
+  on_failed_over:
+    description:
+      - What a machine that is failed over (its recovery or cutover machine runs) means to this run - V(refuse) stops the
+        run before anything is launched (a DR test), V(stand) reports it and never launches it again or over (a
+        failover), V(own) takes it as the run's own (a failback).
+    type: str
+    choices: [refuse, stand, own]
+    default: refuse
+  launch_settings_strict:
+    description:
+      - V(true) - stop before anything is launched when a blueprint leaves its subnet, security groups or instance type to
+        the service's default, which cannot be proven. V(false) - such machines are named in a warning and the report.
+    type: raw
+    default: false
   points_as_of:
     description:
       - An RFC 3339 date-time on the service's clock - when an application's run began, as

@@ -41,6 +41,12 @@ options:
     description: With O(direction=original), terminate the recovery machines once the failback passed.
     type: raw
     default: false
+  plan:
+    description:
+      - With O(direction=reversed), the failback's plan written under C(--check) (its C(.plan.json)). The run carries it
+        out as planned - the same machines, launch type and removal of the recovery machines; a difference is refused,
+        naming it, before anything is changed.
+    type: path
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE

@@ -145,3 +145,29 @@ def test_the_maintainers_guide_shows_every_member_of_the_record():
     guide = read("docs", "developing.md")
     listed = re.findall(r"^\| `([a-z_]+)` \| ([a-z_ ]+) \|", guide, re.M)
     assert [(name, by) for name, by, unused in MEMBERS] == listed
+
+
+def documented_options(name):
+    """The options a module's documentation gives: its own, and those of the fragments it extends."""
+    from ansible_collections.replication.recovery.plugins.doc_fragments import connection, jobs, project, runbook
+    fragments = dict(connection=connection.ModuleDocFragment, jobs=jobs.ModuleDocFragment, project=project.ModuleDocFragment,
+                     runbook=runbook.ModuleDocFragment)
+    source = read("plugins", "modules", name + ".py")
+    doc = yaml.safe_load(source.split('DOCUMENTATION = r"""', 1)[1].split('"""', 1)[0])
+    options = set(doc.get("options") or {})
+    for fragment in doc.get("extends_documentation_fragment") or []:
+        owner, unused, part = fragment.split(".", 2)[2].partition(".")
+        options |= set((yaml.safe_load(getattr(fragments[owner], part or "DOCUMENTATION")) or {}).get("options") or {})
+    return options
+
+
+STEPS = sorted(name[:-3] for name in os.listdir(os.path.join(COLLECTION, "plugins", "action")) if name.endswith(".py"))
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_each_steps_documentation_gives_every_option_it_takes(step):
+    module = __import__("ansible_collections.replication.recovery.plugins.action." + step, fromlist=["ActionModule"])
+    taken = set(getattr(module.ActionModule, "OPTIONS", {}))
+    if getattr(module.ActionModule, "WITH_RUN", False):
+        taken.add("run")
+    assert taken - documented_options(step) == set()
