@@ -477,7 +477,7 @@ class ActionModule(RunbookStep):
         return answer
 
     def report(self, outcomes, result):
-        nodes = []
+        nodes, moments = [], self.run_.get("points_as_of") or {}
         for number, names in enumerate(self.run_["levels"], 1):
             for name in names:
                 node, outcome = self.nodes[name], outcomes[name]
@@ -492,7 +492,7 @@ class ActionModule(RunbookStep):
                                   attempts=outcome.get("attempts") or [], rto_seconds=outcome.get("rto_seconds"), began=outcome.get("began"),
                                   ended=outcome.get("ended"), seconds=seconds, failures=outcome.get("failures") or [],
                                   kept=outcome.get("kept") or [], cleanup=outcome.get("cleanup"), points=outcome.get("points"),
-                                  points_as_of=(self.run_.get("points_as_of") or {}).get(name)))
+                                  points_as_of=moments.get(name), behind_seconds=app.behind_the_moment(outcome.get("points"), moments.get(name))))
         by_name = dict((node["name"], node) for node in nodes)
         failures = []
         for node in nodes:

@@ -211,6 +211,22 @@ def points_taken(machines, *earlier):
     return dict(oldest=ordered[0], newest=ordered[-1])
 
 
+def behind_the_moment(points, moment):
+    """How far the oldest point a node launched from is before the application's moment, in seconds (None without
+    either; negative when the node named a point after it). Nodes taken as of one moment are each a few minutes behind
+    it; one a great deal further behind lost data the others kept - the service thinned its points out before it ran,
+    say, after a long approval."""
+    if not points or not moment:
+        return None
+    return round(parse_time(moment) - parse_time(points["oldest"]), 3)
+
+
+def furthest_behind(nodes):
+    """The node furthest behind its moment (a node of the report: name, behind_seconds), or None when none is behind."""
+    behind = [node for node in nodes if (node.get("behind_seconds") or 0) > 0]
+    return max(behind, key=lambda node: node["behind_seconds"]) if behind else None
+
+
 def forecast(nodes, levels, entries):
     """The application's RTO forecast from the ledger's entries: a node's RTO samples are its project's last RECENT_RUNS
     passing DR tests and failovers (each run's RTO, the slowest machine's); a level takes as long as its slowest node

@@ -10,7 +10,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, spoken
-from ansible_collections.replication.recovery.plugins.plugin_utils._application import forecast_said
+from ansible_collections.replication.recovery.plugins.plugin_utils._application import forecast_said, furthest_behind
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import APPLICATION, HEALTH, POLICY, SEARCH, runbook_of
 
@@ -326,13 +326,20 @@ def application_rows(report):
     """A row per node, in the order of its levels."""
     return [(node["level"], node["name"], node["project"], node["impact"], node["state"], ", ".join(node["after"]) or "-",
              figure(node["seconds"]), figure(node["rto_seconds"]), node["machines"], ", ".join(node["failed_machines"]) or "-",
-             (node.get("points") or {}).get("newest") or "-",
+             (node.get("points") or {}).get("newest") or "-", behind_said(node.get("behind_seconds")),
              "%s%s" % (node["approval"]["by"], ": " + node["approval"]["comment"] if node["approval"]["comment"] else "")
              if node.get("approval") else ("needed" if node["needs_approval"] else "-")) for node in report["nodes"]]
 
 
+def behind_said(seconds):
+    """How far a node's oldest point is before its moment: "4 min 5 s", "30 s after" (a point it named), - for none."""
+    if seconds is None or seconds >= 0:
+        return spoken(seconds)
+    return spoken(-seconds) + " after"
+
+
 APPLICATION_HEADINGS = ("Level", "Node", "Project", "Impact", "Outcome", "After", "Took (s)", "RTO (s)", "Machines", "Failed", "Newest point",
-                        "Approval")
+                        "Behind the moment", "Approval")
 
 
 LEVEL_HEADINGS = ("Level", "Nodes", "Took (s)", "RTO (s)", "Forecast p50 (s)", "Forecast p90 (s)")
@@ -371,6 +378,10 @@ def application_markdown(report):
     if moments:
         lines.extend(["Points in time as of %s (the service's clock, when the run began%s): each machine launched from its newest point at "
                       "or before it, unless its node named its own." % (" and ".join(moments), ", or its plan was made" if report.get("plan") else ""), ""])
+        behind = furthest_behind(report["nodes"])
+        if behind:
+            lines.extend(["Furthest behind it: %s, whose oldest point is %s before its moment (%s)." % (
+                behind["name"], spoken(behind["behind_seconds"]), behind["points"]["oldest"]), ""])
     lines.extend(table(APPLICATION_HEADINGS, application_rows(report)))
     lines.extend(listed("Failures", report["failures"]))
     return lines_of(lines)

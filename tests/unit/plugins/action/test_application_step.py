@@ -63,11 +63,13 @@ def begin(tmp_path, nodes=None, **args):
                 ledger_dir=str(tmp_path / "ledger"), **args)
 
 
-def report(path, machines, result=None, kept=()):
+def report(path, machines, result=None, kept=(), points=None):
+    """A node run's report; ``points``, the date-time of the point each machine launched from, by name."""
     checks = [dict(name="launch job, wave 1", status="passed" if all(machines.values()) else "failed")]
     written = dict(schema="replication.recovery.dr_test/v1", project="x", result=result or ("passed" if all(machines.values()) else "failed"),
                    checks=checks, measures=dict(rto_seconds=90), failures=[], started="2026-11-27T00:00:00Z", kept=list(kept),
-                   machines=[dict(name=name, passed=passed) for name, passed in machines.items()])
+                   machines=[dict(name=name, passed=passed, point_in_time=dict(id="p-" + name, date_time=points[name]) if points else None)
+                             for name, passed in machines.items()])
     path.write_text(json.dumps(written))
     return str(path)
 
@@ -139,12 +141,18 @@ def test_a_plan_binds_the_nodes_and_the_moment_of_the_points(tmp_path):
     assert "when the plan was made" in carried["lines"][-2]
     assert [host["runbook_points_as_of"] for host in carried["hosts"]] == [CLOCKS[None]] * 2
     state = carried["state"]
+    # identity took its newest point at or before the moment; db ran later, when only an older one was left of that time.
+    taken = dict(identity="2026-11-27T02:55:00.000000+00:00", db="2026-11-27T01:00:00.000000+00:00")
     for level, name in ((1, "identity"), (2, "db")):
         step(phase="level", state=state, level=level)
-        step(phase="node", state=state, node=name, report=report(tmp_path / (name + ".json"), {name + "-1": True}))
-    report_written = written(step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger")))
+        step(phase="node", state=state, node=name, report=report(tmp_path / (name + ".json"), {name + "-1": True}, points={name + "-1": taken[name]}))
+    ended = step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger"))
+    report_written = written(ended)
     assert report_written["plan"] == planned["plan"] and report_written["points_as_of"] == planned["points_as_of"]
     assert [node["points_as_of"] for node in report_written["nodes"]] == [CLOCKS[None]] * 2
+    assert [node["behind_seconds"] for node in report_written["nodes"]] == [300, 7200]
+    with open(ended["outcome"]["report"][:-len(".json")] + ".md") as handle:
+        assert "Furthest behind it: db, whose oldest point is 2 h 0 min before its moment (2026-11-27T01:00:00.000000+00:00)." in handle.read()
 
 
 def test_a_plan_is_refused_with_other_nodes_another_application_or_what_is_no_plan(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils import _application as app
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import application_page
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import forms_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import behind_said, forms_of
 
 SHOP = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"]), cache=dict(project="cache", after="identity"),
             app=dict(project="app", after=["db", "cache"], approval=True))
@@ -105,6 +105,21 @@ def test_a_nodes_points_reach_from_its_oldest_to_its_newest_every_launch_counted
         oldest="2026-11-27T01:00:00Z", newest="2026-11-27T02:50:00.000000+00:00")
 
 
+def test_a_node_whose_points_were_thinned_out_before_it_ran_is_seen_furthest_behind_the_moment():
+    moment = "2026-11-27T03:00:00Z"
+    # identity ran at once: its newest points at or before the moment, minutes before it.
+    identity = app.behind_the_moment(dict(oldest="2026-11-27T02:55:00Z", newest="2026-11-27T02:58:00Z"), moment)
+    # app ran after a two-hour approval, when the service kept only hourly points of that time.
+    late = app.behind_the_moment(dict(oldest="2026-11-27T02:00:00.000000+00:00", newest="2026-11-27T02:00:00Z"), moment)
+    assert (identity, late) == (300, 3600)
+    assert app.behind_the_moment(None, moment) is None and app.behind_the_moment(dict(oldest=moment, newest=moment), None) is None
+    assert app.behind_the_moment(dict(oldest="2026-11-27T03:00:30Z", newest="2026-11-27T03:00:30Z"), moment) == -30  # a point it named
+    nodes = [dict(name="identity", behind_seconds=identity), dict(name="app", behind_seconds=late), dict(name="cache", behind_seconds=None)]
+    assert app.furthest_behind(nodes)["name"] == "app"
+    assert app.furthest_behind([dict(name="cache", behind_seconds=None), dict(name="edge", behind_seconds=-30)]) is None
+    assert behind_said(-30) == "30 s after" and behind_said(3600) == "1 h 0 min" and behind_said(None) == "-"
+
+
 def entry(project, rto, result="passed", runbook="dr_test"):
     return dict(runbook=runbook, result=result, report=dict(project=project, measures=dict(rto_seconds=rto)))
 
@@ -175,12 +190,14 @@ def test_the_junit_fails_the_critical_nodes_that_failed_or_were_blocked():
     junit = forms[".junit.xml"]
     assert 'tests="4" failures="2"' in junit and 'name="app"' in junit
     assert "| 2 | db | db | critical | failed | identity |" in forms[".md"]
-    assert "| 3 | app | app | critical | blocked | db, cache | - | 60 | 2 | - | - | - |" in forms[".md"]
+    assert "| 3 | app | app | critical | blocked | db, cache | - | 60 | 2 | - | - | - | - |" in forms[".md"]
+    assert "Furthest behind" not in forms[".md"]
     report = report_of_shop()
-    report["nodes"][0]["points"] = dict(oldest="2026-11-27T00:00:00Z", newest="2026-11-27T00:05:00Z")
+    report["nodes"][0].update(points=dict(oldest="2026-11-27T00:00:00Z", newest="2026-11-27T00:05:00Z"), behind_seconds=360)
     report["points_as_of"] = dict(identity="2026-11-27T00:06:00Z", db="2026-11-27T00:06:00Z")
     said = forms_of(report)[".md"]
     assert "Points in time as of 2026-11-27T00:06:00Z (the service's clock, when the run began)" in said
-    assert "| 1 | identity | identity | critical | passed | - | 30 | 60 | 2 | - | 2026-11-27T00:05:00Z | - |" in said
+    assert "| 1 | identity | identity | critical | passed | - | 30 | 60 | 2 | - | 2026-11-27T00:05:00Z | 6 min 0 s | - |" in said
+    assert "Furthest behind it: identity, whose oldest point is 6 min 0 s before its moment (2026-11-27T00:00:00Z)." in said
     assert "Slowest path: identity -> db." in forms[".md"]
     assert "Forecast RTO: at least p50 20 s (20 s), p90 25 s (25 s) (never measured: app)." in forms[".md"]

@@ -105,6 +105,10 @@ def as_of(url, report, plan=None):
         taken = [moment(machine["point_in_time"]["date_time"]) for machine in machines if machine["point_in_time"]]  # not a launch that failed
         assert taken and max(taken) <= moment_of_node, "%s launched from a point after its moment %s" % (name, moments[name])
         assert moment(node["points"]["newest"]) == max(taken), "%s: the application's report says another newest point" % name
+        # Behind the moment: by its oldest point, an earlier attempt's included.
+        oldest = moment(node["points"]["oldest"])
+        assert oldest <= min(taken) and abs(node["behind_seconds"] - (moment_of_node - oldest)) < 0.01, "%s: behind the moment by %s, not %s" % (
+            name, node["behind_seconds"], moment_of_node - oldest)
         user = OWNER.get(node["project"], "apps@example.test")
         session = requests.Session()
         session.post(url + API + "/login", json={"username": user, "password": ACCOUNTS[user]}, timeout=30).raise_for_status()
@@ -113,6 +117,12 @@ def as_of(url, report, plan=None):
                        if m["sourceProperties"]["name"] == machines[0]["name"])
         points = session.get("%s%s/projects/%s/machines/%s/pointsintime" % (url, API, project["id"], machine["id"]), timeout=30).json()["items"]
         assert any(moment(point["dateTime"]) > moment_of_node for point in points), "%s: no point newer than its moment: nothing proven" % name
+    print("behind the moment: " + ", ".join("%s %s s" % (node["name"], node["behind_seconds"]) for node in application["nodes"]))
+    behind = [node for node in application["nodes"] if (node.get("behind_seconds") or 0) > 0]
+    if behind:
+        furthest = max(behind, key=lambda node: node["behind_seconds"])
+        with open(report[:-len(".json")] + ".md") as handle:
+            assert "Furthest behind it: %s, whose oldest point is" % furthest["name"] in handle.read(), "the summary does not name %s" % furthest["name"]
 
 
 def advance(url, seconds):
