@@ -18,7 +18,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._application import forecast_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import (
-    APPLICATION_HEADINGS, LEVEL_HEADINGS, MODES_SAID, application_rows, level_rows, policy_rows)
+    APPLICATION_HEADINGS, LEVEL_HEADINGS, MODES_SAID, application_rows, level_rows, points_moment_said, policy_rows)
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import APPLICATION, HEALTH, POLICY, SEARCH, runbook_of
 
 BARS_AT_MOST = 50  # machines drawn one bar each; above, a histogram
@@ -444,7 +444,8 @@ def application_page(report, ledger=None):
                 _failures(report.get("failures")),
                 "<h2>Levels</h2>" + _table(LEVEL_HEADINGS, level_rows(report), "Levels"),
                 "<p>%s</p>" % escape(forecast_said(forecast)),
-                "<h2>Nodes</h2>" + _table(APPLICATION_HEADINGS, application_rows(report), "Nodes")]
+                "<h2>Nodes</h2>" + "".join("<p>%s</p>" % escape(line) for line in points_moment_said(report))
+                + _table(APPLICATION_HEADINGS, application_rows(report), "Nodes")]
     lede = "%s of %d nodes, begun %s by %s. Report written %s (this machine's clock)." % (
         "A DR test" if report.get("runbook") == "dr_test" else "A failover", len(report.get("nodes") or []), report.get("began"),
         report.get("controller_user"), report.get("generated"))

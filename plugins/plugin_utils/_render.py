@@ -367,6 +367,20 @@ def application_junit(report):
     return junit_document("application %s" % report["name"], [(suite, [(suite, check) for check in checks])], report["generated"])
 
 
+def points_moment_said(report):
+    """An application's moment of its points in time, and the node furthest behind it, in sentences (none without one)."""
+    moments = sorted(set((report.get("points_as_of") or {}).values()))
+    if not moments:
+        return []
+    said = ["Points in time as of %s (the service's clock, when the run began%s): each machine launched from its newest point at or before "
+            "it, unless its node named its own." % (" and ".join(moments), ", or its plan was made" if report.get("plan") else "")]
+    behind = furthest_behind(report["nodes"])
+    if behind:
+        said.append("Furthest behind it: %s, whose oldest point is %s before its moment (%s)." % (
+            behind["name"], spoken(behind["behind_seconds"]), behind["points"]["oldest"]))
+    return said
+
+
 def application_markdown(report):
     """An application, to read: its levels measured beside the forecast, each node, the slowest path."""
     lines = ["# Application %s (%s): %s" % (report["name"], report["runbook"], report["result"].upper()), "",
@@ -374,14 +388,8 @@ def application_markdown(report):
              "Slowest path: %s." % " -> ".join(report["critical_path"] or ["-"]), ""]
     lines.extend(table(LEVEL_HEADINGS, level_rows(report)))
     lines.extend(["", forecast_said(report["forecast"]), ""])
-    moments = sorted(set((report.get("points_as_of") or {}).values()))
-    if moments:
-        lines.extend(["Points in time as of %s (the service's clock, when the run began%s): each machine launched from its newest point at "
-                      "or before it, unless its node named its own." % (" and ".join(moments), ", or its plan was made" if report.get("plan") else ""), ""])
-        behind = furthest_behind(report["nodes"])
-        if behind:
-            lines.extend(["Furthest behind it: %s, whose oldest point is %s before its moment (%s)." % (
-                behind["name"], spoken(behind["behind_seconds"]), behind["points"]["oldest"]), ""])
+    for line in points_moment_said(report):
+        lines.extend([line, ""])
     lines.extend(table(APPLICATION_HEADINGS, application_rows(report)))
     lines.extend(listed("Failures", report["failures"]))
     return lines_of(lines)

@@ -199,5 +199,8 @@ def test_the_junit_fails_the_critical_nodes_that_failed_or_were_blocked():
     assert "Points in time as of 2026-11-27T00:06:00Z (the service's clock, when the run began)" in said
     assert "| 1 | identity | identity | critical | passed | - | 30 | 60 | 2 | - | 2026-11-27T00:05:00Z | 6 min 0 s | - |" in said
     assert "Furthest behind it: identity, whose oldest point is 6 min 0 s before its moment (2026-11-27T00:00:00Z)." in said
+    page = application_page(report)
+    assert "<p>Furthest behind it: identity, whose oldest point is 6 min 0 s before its moment" in page and "<td>6 min 0 s</td>" in page
+    assert "Furthest behind" not in application_page(report_of_shop())
     assert "Slowest path: identity -> db." in forms[".md"]
     assert "Forecast RTO: at least p50 20 s (20 s), p90 25 s (25 s) (never measured: app)." in forms[".md"]
