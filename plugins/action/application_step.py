@@ -477,7 +477,7 @@ class ActionModule(RunbookStep):
         return answer
 
     def report(self, outcomes, result):
-        nodes, moments = [], self.run_.get("points_as_of") or {}
+        nodes, moments, runbook = [], self.run_.get("points_as_of") or {}, self.run_["runbook"]
         for number, names in enumerate(self.run_["levels"], 1):
             for name in names:
                 node, outcome = self.nodes[name], outcomes[name]
@@ -492,7 +492,9 @@ class ActionModule(RunbookStep):
                                   attempts=outcome.get("attempts") or [], rto_seconds=outcome.get("rto_seconds"), began=outcome.get("began"),
                                   ended=outcome.get("ended"), seconds=seconds, failures=outcome.get("failures") or [],
                                   kept=outcome.get("kept") or [], cleanup=outcome.get("cleanup"), points=outcome.get("points"),
-                                  points_as_of=moments.get(name), behind_seconds=app.behind_the_moment(outcome.get("points"), moments.get(name))))
+                                  points_as_of=moments.get(name),
+                                  behind_seconds=app.behind_the_moment(outcome.get("points"), moments.get(name))
+                                  if app.follows_the_moment(node, runbook, self.task_vars.get(runbook + "_point_in_time")) else None))
         by_name = dict((node["name"], node) for node in nodes)
         failures = []
         for node in nodes:

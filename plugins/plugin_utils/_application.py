@@ -211,11 +211,17 @@ def points_taken(machines, *earlier):
     return dict(oldest=ordered[0], newest=ordered[-1])
 
 
+def follows_the_moment(node, runbook, given=None):
+    """Whether a node takes its points as of the application's moment: it names no point in time of its own, or latest -
+    nor does the runbook's variable ``given`` to every node (an extra variable, which outranks a node's own)."""
+    own = given or node["point_in_time"] or node["vars"].get(runbook + "_point_in_time")
+    return not own or str(own).strip().lower() == "latest"
+
+
 def behind_the_moment(points, moment):
     """How far the oldest point a node launched from is before the application's moment, in seconds (None without
-    either; negative when the node named a point after it). Nodes taken as of one moment are each a few minutes behind
-    it; one a great deal further behind lost data the others kept - the service thinned its points out before it ran,
-    say, after a long approval."""
+    either). Nodes that follow one moment are each a few minutes behind it; one a great deal further behind lost data
+    the others kept - the service thinned its points of that moment out before it ran, say, after a long approval."""
     if not points or not moment:
         return None
     return round(parse_time(moment) - parse_time(points["oldest"]), 3)

@@ -326,16 +326,9 @@ def application_rows(report):
     """A row per node, in the order of its levels."""
     return [(node["level"], node["name"], node["project"], node["impact"], node["state"], ", ".join(node["after"]) or "-",
              figure(node["seconds"]), figure(node["rto_seconds"]), node["machines"], ", ".join(node["failed_machines"]) or "-",
-             (node.get("points") or {}).get("newest") or "-", behind_said(node.get("behind_seconds")),
+             (node.get("points") or {}).get("newest") or "-", spoken(node.get("behind_seconds")),
              "%s%s" % (node["approval"]["by"], ": " + node["approval"]["comment"] if node["approval"]["comment"] else "")
              if node.get("approval") else ("needed" if node["needs_approval"] else "-")) for node in report["nodes"]]
-
-
-def behind_said(seconds):
-    """How far a node's oldest point is before its moment: "4 min 5 s", "30 s after" (a point it named), - for none."""
-    if seconds is None or seconds >= 0:
-        return spoken(seconds)
-    return spoken(-seconds) + " after"
 
 
 APPLICATION_HEADINGS = ("Level", "Node", "Project", "Impact", "Outcome", "After", "Took (s)", "RTO (s)", "Machines", "Failed", "Newest point",

@@ -155,6 +155,19 @@ def test_a_plan_binds_the_nodes_and_the_moment_of_the_points(tmp_path):
         assert "Furthest behind it: db, whose oldest point is 2 h 0 min before its moment (2026-11-27T01:00:00.000000+00:00)." in handle.read()
 
 
+def test_a_node_that_names_its_own_point_in_time_is_not_judged_behind_the_moment(tmp_path):
+    nodes = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"], point_in_time="before:2026-11-26T00:00:00Z"))
+    state = begin(tmp_path, nodes=nodes)["state"]
+    taken = dict(identity="2026-11-27T02:50:00.000000+00:00", db="2026-11-25T23:00:00.000000+00:00")
+    for level, name in ((1, "identity"), (2, "db")):
+        step(phase="level", state=state, level=level)
+        step(phase="node", state=state, node=name, report=report(tmp_path / (name + ".json"), {name + "-1": True}, points={name + "-1": taken[name]}))
+    ended = step(phase="end", state=state)
+    assert [node["behind_seconds"] for node in written(ended)["nodes"]] == [600, None]
+    with open(ended["outcome"]["report"][:-len(".json")] + ".md") as handle:
+        assert "Furthest behind it: identity, whose oldest point is 10 min 0 s before its moment" in handle.read()
+
+
 def test_a_plan_is_refused_with_other_nodes_another_application_or_what_is_no_plan(tmp_path):
     nodes = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"]))
     plan = begin(tmp_path, nodes=nodes, check_mode=True)["plan"]

@@ -8,7 +8,7 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils import _application as app
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import application_page
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import behind_said, forms_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import forms_of
 
 SHOP = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"]), cache=dict(project="cache", after="identity"),
             app=dict(project="app", after=["db", "cache"], approval=True))
@@ -113,11 +113,15 @@ def test_a_node_whose_points_were_thinned_out_before_it_ran_is_seen_furthest_beh
     late = app.behind_the_moment(dict(oldest="2026-11-27T02:00:00.000000+00:00", newest="2026-11-27T02:00:00Z"), moment)
     assert (identity, late) == (300, 3600)
     assert app.behind_the_moment(None, moment) is None and app.behind_the_moment(dict(oldest=moment, newest=moment), None) is None
-    assert app.behind_the_moment(dict(oldest="2026-11-27T03:00:30Z", newest="2026-11-27T03:00:30Z"), moment) == -30  # a point it named
     nodes = [dict(name="identity", behind_seconds=identity), dict(name="app", behind_seconds=late), dict(name="cache", behind_seconds=None)]
     assert app.furthest_behind(nodes)["name"] == "app"
-    assert app.furthest_behind([dict(name="cache", behind_seconds=None), dict(name="edge", behind_seconds=-30)]) is None
-    assert behind_said(-30) == "30 s after" and behind_said(3600) == "1 h 0 min" and behind_said(None) == "-"
+    assert app.furthest_behind([dict(name="cache", behind_seconds=None)]) is None
+    # A node that names its own point in time does not follow the moment: how far behind it its point is says nothing.
+    settled = app.nodes_of(dict(identity=dict(project="identity"), app=dict(project="app", point_in_time="latest"),
+                                db=dict(project="db", point_in_time="before:2026-11-26T00:00:00Z"),
+                                edge=dict(project="edge", vars=dict(dr_test_point_in_time="edge-1=p-1"))), "dr_test")
+    assert [name for name, node in sorted(settled.items()) if app.follows_the_moment(node, "dr_test")] == ["app", "identity"]
+    assert not app.follows_the_moment(settled["identity"], "dr_test", given="before:2026-11-26T00:00:00Z")  # -e dr_test_point_in_time=...
 
 
 def entry(project, rto, result="passed", runbook="dr_test"):
