@@ -56,6 +56,14 @@ options:
       - Costs one read of the project's machines.
     type: bool
     default: false
+  progress_when_ended:
+    description:
+      - With O(progress), whether to count the machines of a job that has ended, too.
+      - V(false) saves the read of the project's machines once the job ended. A caller that follows a job for its
+        progress, and reads what it did itself once it ended (as the runbooks do), needs no count of it.
+    type: bool
+    default: true
+    version_added: 2.0.0
 extends_documentation_fragment:
   - replication.recovery.project
   - replication.recovery.connection
@@ -121,7 +129,7 @@ progress:
       launches) is done with a machine once it has a target machine launched since the job began;
       a cleanup, once the machine has no target machine. Machines not done when the job has ended
       failed. Other jobs count every machine as running until they end.
-  returned: with O(progress=true) and O(job)
+  returned: with O(progress=true) and O(job), unless the job has ended and O(progress_when_ended=false)
   type: dict
   contains:
     machines:
@@ -141,7 +149,7 @@ progress:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._client import PAGE_LIMIT
-from ansible_collections.replication.recovery.plugins.module_utils._domain import JOB_STATUSES, JOB_TYPES
+from ansible_collections.replication.recovery.plugins.module_utils._domain import JOB_STATUSES, JOB_TYPES, active
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs
 from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
 
@@ -156,7 +164,7 @@ class JobInfoModule(TargetMachines, ServiceModule):
             if params["wait"]:
                 job = jobs.wait(job, return_after=params["return_after"])
             result = dict(job=job, jobs=[job])
-            if params["progress"]:
+            if params["progress"] and (params["progress_when_ended"] or active(job)):
                 result["progress"] = self.progress(project, job)
             return result
         limit = params["limit"]
@@ -181,6 +189,7 @@ def main():
         limit=dict(type="int"),
         return_after=dict(type="float"),
         progress=dict(type="bool", default=False),
+        progress_when_ended=dict(type="bool", default=True),
         wait=dict(type="bool", default=False),
     )
     JobInfoModule(argument_spec=spec).run()

@@ -14,15 +14,16 @@ def follow(step, job, label, timeout):
     """Follow a job to its end, a line of progress every progress interval. Answers the job as it
     ended; stops the step when it did not end within ``timeout`` seconds (it goes on in the service)."""
     settings = step.record.settings
-    # Each look waits in service_job_info, up to the progress interval: no sleep of the step's own between looks.
+    # Each look waits in service_job_info, up to the progress interval: no sleep of the step's own between looks. The
+    # progress is said of a job that goes on only: the step reads what a job that ended did itself.
     poll = Poll(timeout, interval=0)
     progress = {}
 
     def look():
         looked = step.service("service_job_info", project=step.record["project_id"], job=job["id"], wait=True,
                               return_after=min(settings["progress_interval"], poll.left()), wait_timeout=int(poll.left()) + 300,
-                              poll_interval=settings["poll_interval"], progress=True)
-        progress.update(looked["progress"])
+                              poll_interval=settings["poll_interval"], progress=True, progress_when_ended=False)
+        progress.update(looked.get("progress") or {})
         return looked["job"]
 
     ended = Waiter("the %s ended" % label, look=look, done=lambda looked: not active(looked), said=lambda looked: (

@@ -489,11 +489,14 @@ def test_resume_follows_an_earlier_cleanup_then_cleans_up_what_is_left(tmp_path)
 def test_a_wave_is_launched_followed_and_what_it_launched_recorded(tmp_path):
     run = begin(tmp_path)
     read(run, [machine("web-1"), machine("db-1")])
+    # The job ended: service_job_info counts no machines of it (progress_when_ended), which the outcome reads anyway.
     modules = Modules(service_launch=[{"job": job("j1", ["web-1", "db-1"], status="STARTED")},
                                       {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}],
-                      service_job_info={"job": job("j1", ["web-1", "db-1"]), "progress": {}})
+                      service_job_info={"job": job("j1", ["web-1", "db-1"])})
     result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
     assert result["launched"] == 2 and result["next_wave"] is None and result["job"] == {"id": "j1", "status": "COMPLETED"}
+    followed = modules.called("service_job_info")[0]
+    assert followed["progress"] is True and followed["progress_when_ended"] is False
     started, outcome = modules.called("service_launch")
     assert started["machines"] == ["web-1-id", "db-1-id"] and started["force"] is True and started["wait"] is False
     # Launched from the points pinned when the run began; the outcome reads no point again (the record has their times).
