@@ -7,13 +7,22 @@ progress at every look. Documented in plugins/modules/runbook_wait_replication.p
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_list, parse_number
 from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter, wait_options
-from ansible_collections.replication.recovery.plugins.module_utils._words import shown
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 
 UNTIL = ("registered", "synced", "continuous", "caught_up")
 PROGRESS_SHOWN = 50
 # What the step answers of each machine: the facts service_machine_info computes, not the whole machine.
 SHOWN = ("id", "name", "replication_state", "sync_percent", "lag_seconds", "backlog_bytes")
+
+
+def behind_said(machine):
+    """A machine that has not caught up, as the progress line says it: its state, and its lag and backlog once measured (a
+    machine that initiates, or has not finished initial sync, has none yet)."""
+    if machine.get("lag_seconds") is None:
+        return "%s %s (no point in time yet: lag not measured)" % (machine["name"], machine["replication_state"])
+    return "%s %s, lag %s, backlog %d bytes" % (machine["name"], machine["replication_state"], spoken(machine["lag_seconds"]),
+                                                machine.get("backlog_bytes") or 0)
 
 
 class ActionModule(RunbookStep):
@@ -44,8 +53,7 @@ class ActionModule(RunbookStep):
                 return "Initial sync %s: %s" % ("done" if replicating(read) else "in progress", shown(progress, PROGRESS_SHOWN))
             if until == "continuous":
                 return "%d of %d machines replicate continuously" % (sum(1 for machine in read if self.done(machine, "continuous")), len(read))
-            behind = ["%s %s, lag %s s, backlog %d bytes" % (machine["name"], machine["replication_state"], machine["lag_seconds"],
-                                                             machine["backlog_bytes"] or 0) for machine in read if not self.done(machine, "caught_up")]
+            behind = [behind_said(machine) for machine in read if not self.done(machine, "caught_up")]
             return "%d of %d machines have caught up%s" % (len(read) - len(behind), len(read), "; not yet: " + shown(
                 behind, PROGRESS_SHOWN) if behind else "")
 

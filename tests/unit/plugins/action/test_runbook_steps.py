@@ -799,6 +799,18 @@ def test_waiting_for_replication_shows_progress_until_every_machine_is_synced(wa
     assert [args["machines"] for args in modules.called("service_machine_info")] == [["db-1"], ["db-1"]] and waits == [1.0]
 
 
+def test_waiting_to_catch_up_says_no_lag_of_a_machine_that_has_none_yet(waits, capsys):
+    initiating = dict(machine("db-1"), lag_seconds=None, backlog_bytes=None, replication_state="initiating", sync_percent=0)
+    behind = dict(machine("web-1"), lag_seconds=754, backlog_bytes=2048, sync_percent=100.0)
+    caught_up = dict(machine("app-1"), backlog_bytes=0, sync_percent=100.0)
+    modules = Modules(service_machine_info={"machines": [initiating, behind, caught_up]})
+    result = step(runbook_wait_replication, modules, project="payroll", until="caught_up", poll_interval=1, wait_timeout=0)
+    said = capsys.readouterr().out
+    assert result["failed"] and "1 of 3 machines have caught up; not yet: db-1 initiating (no point in time yet: lag not measured), " \
+                                 "web-1 continuous, lag 12 min 34 s, backlog 2048 bytes" in said
+    assert "None" not in said
+
+
 def test_replication_that_does_not_get_there_in_time_fails_naming_each_machine(waits):
     syncing = dict(machine("db-1"), lag_seconds=None, replication_state="initial_sync", sync_percent=45.2)
     result = step(runbook_wait_replication, Modules(service_machine_info={"machines": [syncing]}), project="payroll", poll_interval=1,
