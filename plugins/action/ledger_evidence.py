@@ -5,13 +5,12 @@
 """Verify the ledger of runs and summarise it, on the controller where the ledger is. Documented in
 plugins/modules/ledger_evidence.py."""
 
-import json
 import os
 
 from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import write_atomically
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, where_started, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import evidence_page
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import evidence_markdown
 
@@ -55,13 +54,12 @@ class ActionModule(RunbookStep):
                 "a target of %s" % spoken(forecast["target_seconds"]) if forecast["target_seconds"] is not None else "no target"))
         files = None
         if args["report_dir"] and not self.check_mode:
-            directory = os.path.realpath(os.path.expanduser(args["report_dir"]))
-            os.makedirs(directory, exist_ok=True)
-            files = dict((kind, os.path.join(directory, "evidence." + suffix)) for kind, suffix in (("json", "json"), ("markdown", "md"), ("html", "html")))
-            write_atomically(files["json"], json.dumps(summary, indent=2) + "\n")
-            write_atomically(files["markdown"], evidence_markdown(summary))
-            write_atomically(files["html"], evidence_page(summary))
+            written = write_run(where_started(args["report_dir"], "the report directory"), "evidence", controller_now(), [
+                (".json", summary), (".md", evidence_markdown(summary)), (".html", evidence_page(summary))])
+            files = dict(json=written["own"][".json"], markdown=written["own"][".md"], html=written["own"][".html"])
             lines += ["Summary: " + files["json"], "To read: " + files["markdown"], "To look at: " + files["html"]]
+            if written["newest"]:
+                lines.append("The newest summary is also at %s (and .md, .html beside it)." % written["plain"][".json"])
         result = dict(report=files) if files else {}
         result.update(changed=False, verified=not breaks, breaks=breaks, entries=summary["entries"], head=summary["head"],
                       projects=summary["projects"], lines=lines)

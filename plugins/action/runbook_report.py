@@ -20,8 +20,6 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks imp
 
 FAILURES_PUBLISHED = 20
 FAILURES_SHOWN = 5
-# What AWX gives every job: a job whose ledger is the default one loses it with its container.
-AWX_VARIABLES = ("awx_job_id", "tower_job_id")
 
 
 def measured(seconds):
@@ -102,19 +100,7 @@ class ActionModule(RunbookStep):
         lines += report["failures"][:FAILURES_SHOWN]
         if len(report["failures"]) > FAILURES_SHOWN:
             lines.append("... %d more failures in the report" % (len(report["failures"]) - FAILURES_SHOWN))
-        own = files["own"]
-        lines += ["Report: " + own[".json"], "JUnit: " + own[".junit.xml"], "Summary: " + own[".md"], "Page: " + own[".html"]]
-        if not report["reached_service"] and not files["newest"]:
-            lines.append("This run never reached the service: its error is in the files above, and %s stays the report of the newest run "
-                         "that did." % files["plain"][".json"])
-        elif files["newest"]:
-            lines.append("The newest report is also at %s (and .md, .junit.xml, .html beside it)." % files["plain"][".json"])
-        if ledger:
-            lines.append("Ledger: entry %d in %s%s, SHA-256 %s" % (
-                ledger["sequence"], ledger_dir, " (the default)" if by_default else "", ledger["sha256"]))
-            if by_default and any(self.task_vars.get(name) for name in AWX_VARIABLES):
-                self.warn("The ledger of runs is the default one, %s, in this job's container: it is lost when the job ends. Set "
-                          "replication_recovery_ledger_dir to a lasting path (a mounted volume)." % ledger_dir)
+        lines += self.files_said(files, ledger, ledger_dir, by_default, reached=report["reached_service"])
         return lines
 
     def predicted(self, record, title):

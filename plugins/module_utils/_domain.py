@@ -281,6 +281,11 @@ def parse_point_policy(value, what="the point in time"):
     given = not no_value(value)
     if not given or (isinstance(value, str) and value.strip().lower() == LATEST):
         return dict(kind=LATEST, given=given, said=LATEST)
+    if isinstance(value, str) and value.strip().startswith("{"):  # a point per machine, as JSON text (an AWX survey's)
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise ValueError("%s looks like a JSON object of points per machine but is not one: %r" % (what, value))
     if isinstance(value, dict):
         points = dict((str(name).strip(), str(point).strip()) for name, point in value.items())
         return dict(kind=PER_MACHINE, given=True, points=points, said=_per_machine_said(points))

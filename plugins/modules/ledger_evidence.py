@@ -22,15 +22,20 @@ description:
     and failovers, computed linearly between the closest ranks (on the n sorted values, the value at rank p * (n - 1),
     counted from 0). A full recovery ends with its slowest machine, so the project's forecast is the largest of its
     machines', against the RTO target of its newest run.
-  - Writes the summary in O(report_dir) as C(evidence.json) (schema C(replication.recovery.evidence/v1)),
-    C(evidence.md) and C(evidence.html), a page without outside resources. In check mode writes nothing.
+  - Writes the summary in O(report_dir) as C(evidence.<its time>.json) (schema C(replication.recovery.evidence/v1)),
+    C(.md) and C(.html), a page without outside resources - each run's files of its own, never over another's - and
+    copies them to the plain names C(evidence.json), C(evidence.md) and C(evidence.html) (the newest). In check mode
+    writes nothing.
 options:
   ledger_dir:
     description: The ledger, a directory. The evidence playbook reads it from C(replication_recovery_ledger_dir).
     type: path
     required: true
   report_dir:
-    description: Where the summary is written (made if missing). Nothing is written if not given (the health role reads the forecasts only).
+    description:
+      - Where the summary is written (made if missing). Nothing is written if not given (the health role reads the
+        forecasts only).
+      - A relative path is taken from the directory C(ansible-playbook) was started in.
     type: path
   period:
     description: The periods of the summary.
@@ -97,7 +102,7 @@ projects:
   type: list
   elements: dict
 report:
-  description: The paths of the summary's files (C(json), C(markdown), C(html)).
+  description: The paths of this run's summary files (C(json), C(markdown), C(html)), absolute.
   returned: with O(report_dir), not in check mode
   type: dict
 lines:

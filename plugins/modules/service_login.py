@@ -19,7 +19,7 @@ options:
       - V(present) logs in and returns a new session.
       - V(absent) logs out of O(session). A session that has already ended is not an error.
       - A sign-out is best effort - the session expires in the service anyway - so a sign-out the service does not answer
-        (a 503, a dropped connection, a timeout) is a warning, never a failed task: a run that did its work is not failed
+        (a 503, a dropped connection, a timeout) is a warning, never a failed task - a run that did its work is not failed
         by its last request, and a run that failed keeps its own message.
       - A session is not part of what a play manages, so neither logging in nor logging out reports
         a change; a C(--check --diff) run that finds no drift reports none.

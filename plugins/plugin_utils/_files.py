@@ -2,9 +2,9 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Files and the controller's clock: where a runbook writes, a file written whole or not at all, a file that only
-a new run may make, and each run's files beside the plain names of the newest (nothing of the record is ever
-written over another run's)."""
+"""Files and the controller's clock: where a runbook writes (``where_started``), a file written whole or not at all, a
+file that only a new run may make, and each run's files beside the plain names of the newest (nothing of the record is
+ever written over another run's)."""
 
 import json
 import os
@@ -55,6 +55,32 @@ def write_new(path, text):
         os.unlink(temporary)
 
 
+# The collection's own directory (ansible_collections/replication/recovery), which an install replaces whole.
+COLLECTION = os.path.realpath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir))
+# What of it may hold a user's files: its tests, which ansible-test runs inside it.
+COLLECTION_TESTS = os.path.join(COLLECTION, "tests")
+
+
+class PathRefused(ValueError):
+    """A path no runbook writes to or reads from: inside the installed collection."""
+
+
+def where_started(path, name="the path"):
+    """``path`` as the user meant it: ``~`` expanded, and a relative path taken from the directory ``ansible-playbook`` was
+    started in - the controller's working directory, which Ansible never changes (its modules run in the playbook's
+    directory instead, so a role hands them absolute paths). None for no path. A path inside the installed collection
+    (but its tests) is refused, naming ``name``: the next install replaces it, and what was written there with it."""
+    if path is None or (isinstance(path, str) and not path.strip()):
+        return None
+    resolved = os.path.realpath(os.path.join(os.getcwd(), os.path.expanduser(os.path.expandvars(str(path).strip()))))
+    if (resolved == COLLECTION or resolved.startswith(COLLECTION + os.sep)) and not (
+            resolved == COLLECTION_TESTS or resolved.startswith(COLLECTION_TESTS + os.sep)):
+        raise PathRefused("%s %s is inside the installed collection replication.recovery (%s), which the next install replaces with all "
+                          "that was written there: give a path of your own" % (name, resolved if resolved == str(path) else "%r (%s)" % (
+                              str(path), resolved), COLLECTION))
+    return resolved
+
+
 def controller_now():
     """This machine's clock as every report writes when it was generated (RFC 3339, UTC, whole seconds)."""
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -63,7 +89,7 @@ def controller_now():
 def report_path(directory, runbook, project, suffix=""):
     """Where a runbook writes a file of a project: ``<directory>/<runbook>_<project><suffix>``, the directory as given
     (``~`` expanded, made absolute; ``<runbook>_report`` if not given), the project's name made safe for a file name."""
-    directory = os.path.realpath(os.path.expanduser(directory or "%s_report" % runbook))
+    directory = where_started(directory or "%s_report" % runbook, "the report directory")
     return os.path.join(directory, "%s_%s%s" % (runbook, re.sub(r"[^A-Za-z0-9_.-]+", "_", project), suffix))
 
 

@@ -32,7 +32,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import write_json
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import PathRefused, write_json
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
 
@@ -50,6 +50,8 @@ CHECKED = "checked"
 # the environment themselves).
 CONNECTION_OPTIONS = dict((name, dict(type=spec["type"], no_log=spec.get("no_log", False))) for name, spec in CONNECTION_ARGUMENT_SPEC.items())
 RUN_OPTIONS = dict(run=dict(type="str", required=True))
+# What AWX gives every job's variables: a run under AWX works in the job's private directory, lost when the job ends.
+AWX_VARIABLES = ("awx_job_id", "tower_job_id")
 # A task outside the steps that stopped the run (the user's tasks, a check of the playbook's own).
 STOPPED_OPTION = dict(type="dict", options=dict(task=dict(type="str"), message=dict(type="str")))
 
@@ -208,7 +210,10 @@ class RunbookStep(ActionBase):
         self.path = args.get("run")
         self.record = load(self.path) if self.WITH_RUN and self.path else None
         try:
-            result.update(self.step(args) or {})
+            try:
+                result.update(self.step(args) or {})
+            except PathRefused as refused:
+                raise StepFailed("%s; nothing was written." % refused)
         except StepFailed as failure:
             if self.record is not None and not self.record.get("failure"):
                 self.record["failure"] = dict(phase=self.PHASE, message=str(failure))
@@ -235,6 +240,26 @@ class RunbookStep(ActionBase):
         if result.get("failed") and not failed_ok:
             raise StepFailed(result.get("msg") or "%s failed" % module)
         return result
+
+    def files_said(self, files, ledger, ledger_dir, by_default, reached=True):
+        """Where a run's report is (write_run's ``files``), and its ledger entry: lines of the outcome, every path absolute.
+        Under AWX a default ledger - in the job's container - is warned about."""
+        own = files["own"]
+        lines = ["%s: %s" % (label, own[suffix]) for label, suffix in (("Report", ".json"), ("JUnit", ".junit.xml"), ("Summary", ".md"),
+                                                                       ("Page", ".html")) if suffix in own]
+        if not reached and not files["newest"]:
+            lines.append("This run never reached the service: its error is in the files above, and %s stays the report of the newest run "
+                         "that did." % files["plain"][".json"])
+        elif files["newest"]:
+            lines.append("The newest report is also at %s (and %s beside it)." % (files["plain"][".json"], ", ".join(
+                suffix for suffix in (".md", ".junit.xml", ".html") if suffix in own)))
+        if ledger:
+            lines.append("Ledger: entry %d in %s%s, SHA-256 %s" % (
+                ledger["sequence"], ledger_dir, " (the default)" if by_default else "", ledger["sha256"]))
+            if by_default and any(self.task_vars.get(name) for name in AWX_VARIABLES):
+                self.warn("The ledger of runs is the default one, %s, in this job's container: it is lost when the job ends. Set "
+                          "replication_recovery_ledger_dir to a lasting path (a mounted volume)." % ledger_dir)
+        return lines
 
     def say(self, message):
         """A line of the run's progress, shown as it happens (AWX shows it in the job's output)."""

@@ -70,20 +70,20 @@ def test_its_start_tells_the_engine_what_it_is_and_what_it_was_asked(runbook):
     begun = engine_includes(tasks(runbook.name, "start"), "start" if runbook.shape == RUN else "forget")
     assert len(begun) == 1, "%s's start includes the engine's %s once" % (runbook.name, "start" if runbook.shape == RUN else "forget")
     own = begun[0]["vars"]["runbook_own"]
-    assert own["name"] == runbook.name and own["title"] and own["group"] == "{{ %s_group }}" % runbook.name
+    assert own["name"] == runbook.name and own["title"] and own["group"] == "{{ %s_options.group }}" % runbook.name
     assert set(own.get("hooks") or {}) <= {"before", "before_said", "after_wave", "after_wave_said", "after", "after_said"}
     if own.get("before_read"):
         assert tasks(runbook.name, own["before_read"])
     if runbook.shape == RUN:
         inputs = begun[0]["vars"]["runbook_inputs"]
-        assert inputs["project"] == "{{ %s_project }}" % runbook.name
+        assert inputs["project"] == "{{ %s_options.project }}" % runbook.name
 
 
 @pytest.mark.parametrize("runbook", [runbook for runbook in RUNBOOKS if runbook.shape == RUN], ids=lambda runbook: runbook.name)
 def test_its_finish_and_its_whole_run_in_one_play_are_the_engines(runbook):
     [finished] = engine_includes(tasks(runbook.name, "finish"), "finish")
-    assert finished["vars"]["runbook_project"] == "{{ %s_project }}" % runbook.name
-    assert finished["vars"]["runbook_report_dir"] == "{{ %s_report_dir }}" % runbook.name
+    assert finished["vars"]["runbook_project"] == "{{ %s_options.project }}" % runbook.name
+    assert finished["vars"]["runbook_report_dir"] == "{{ %s_options.report_dir }}" % runbook.name
     main = tasks(runbook.name, "main")
     assert [task.get("ansible.builtin.include_tasks") for task in main] == ["start.yml", None, "finish.yml"]
     assert engine_includes(main, "waves")

@@ -1,0 +1,81 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+# The step is an action plugin (plugins/action/report_write.py); this file documents it.
+
+DOCUMENTATION = r"""
+module: report_write
+short_description: Write a runbook's report in every form, never over another run's, and enter it in the ledger
+version_added: 2.0.0
+description:
+  - Writes a report of one of the collection's runbooks that a role made (the fleet's health, a launch policy) on the
+    controller - as JSON, JUnit XML, Markdown and an HTML page - then enters it in the ledger of runs, then writes the
+    page, which names the ledger entry.
+  - Each run's files have names of their own, C(<name>.<its start><suffix>) (its start as C(20261127T031500Z)); the plain
+    names C(<name><suffix>) are copies of the newest run's. No run writes over another run's files.
+  - The kind of report - which JUnit, Markdown and page it has, and the runbook it is entered in the ledger as - is
+    read from its C(schema) (C(replication.recovery.<runbook>/v1)).
+  - The engine's runbooks (DR test, failover, failback, clean point search, restore test) write theirs with
+    M(replication.recovery.runbook_report).
+options:
+  report:
+    description: The report, as the role made it.
+    type: dict
+    required: true
+  report_dir:
+    description:
+      - Where to write it (made if missing). A relative path is taken from the directory C(ansible-playbook) was
+        started in; a path inside the installed collection is refused.
+    type: path
+    required: true
+  name:
+    description: The files' name without their suffix, for example V(health) or V(launch_policy_payroll).
+    type: str
+    required: true
+  ledger_dir:
+    description: The ledger of runs; the default one (see the ledger's documentation) when not given.
+    type: path
+attributes:
+  check_mode:
+    support: full
+    details: Nothing is written or entered in check mode.
+author:
+  - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: Write the report, enter it in the ledger, and its page
+  replication.recovery.report_write:
+    report: "{{ health_report }}"
+    report_dir: /srv/dr/health_report
+    name: health
+  register: health_written
+
+- name: Say where it is
+  ansible.builtin.debug:
+    msg: "{{ health_written.lines }}"
+"""
+
+RETURN = r"""
+report:
+  description: This run's files, by form - C(json), C(junit), C(markdown), C(html) - each an absolute path.
+  returned: success, not in check mode
+  type: dict
+  sample: {json: /srv/dr/health_report/health.20261127T031500Z.json, html: /srv/dr/health_report/health.20261127T031500Z.html}
+newest:
+  description: The plain name of the JSON when this run's files are the newest (and copied there), else null.
+  returned: success, not in check mode
+  type: str
+  sample: /srv/dr/health_report/health.json
+ledger:
+  description: The ledger entry - C(sequence), C(sha256), C(path) - or null when the report was not entered.
+  returned: success, not in check mode
+  type: dict
+lines:
+  description: Where the files are and the ledger entry, in words, for the run's outcome.
+  returned: success
+  type: list
+  elements: str
+"""

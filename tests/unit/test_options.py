@@ -1,0 +1,221 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Every runbook's options as AWX and extra variables give them - text - with the effect of their native form.
+
+The walk: every option of every role's argument specs that takes a boolean, a number, a list, a mapping or a path (and
+the engine's text options that runbook_begin parses), given in its native form and in its text form; the text passes
+the role's own argument validation (Ansible's, at the role's start) and runbook_options reads it as the same value.
+The rule that makes that the whole effect: no role reads an option by its variable, only from what runbook_options
+answered (``<role>_options``) - held for every task file and variable of every role.
+"""
+
+import json
+import os
+import re
+
+import pytest
+import yaml
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_groups, parse_point_policy, parse_test_network
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import TYPED, OptionRefused, options_of, typed
+
+ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")
+# Variables every runbook shares, read by their own names: the ledger, and the engine's.
+SHARED = re.compile(r"^(replication_recovery_ledger_dir|runbook_.*)$")
+# The engine's text options (type raw in the specs): runbook_begin reads them by these parsers.
+PARSED = dict(waves=parse_groups, network=parse_test_network, point_in_time=parse_point_policy)
+# Keys whose value is a Jinja expression without braces.
+CONDITIONS = ("when", "failed_when", "changed_when", "until")
+
+
+def specs(role):
+    with open(os.path.join(COLLECTION, "roles", role, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
+        return yaml.safe_load(handle)["argument_specs"]
+
+
+def options(role):
+    found = {}
+    for entry_point in specs(role).values():
+        for name, spec in (entry_point.get("options") or {}).items():
+            found.setdefault(name, spec)
+    return found
+
+
+def native_and_text(name, spec):
+    """An option's value as a playbook gives it, and as text - the forms an extra variable and an AWX survey give - with
+    whether the role's own validation takes the text: Ansible's cuts a list's text at its commas before it checks an item,
+    so a list of mappings, or of choices, given as JSON text is refused there - by the option's name."""
+    kind = spec.get("type")
+    if kind == "bool":
+        native = not spec.get("default", False)
+        return [(native, text, True) for text in (str(native).lower(), "yes" if native else "no", "1" if native else "0")]
+    if kind == "int":
+        return [(7, "7", True)]
+    if kind == "float":
+        return [(2.5, "2.5", True), (3, "3", True)]
+    if kind == "path":
+        return [("reports/%s" % name, "reports/%s" % name, True), ("~/%s" % name, "~/%s" % name, True)]
+    if kind == "dict":
+        if spec.get("options"):
+            native = dict((key, "%s-value" % key) for key, sub in spec["options"].items() if sub.get("type", "str") == "str")
+        else:
+            native = {"web-1": {"instance_type": "m5.large", "tags": {"owner": "dr"}}, "count": 3}
+        return [(native, json.dumps(native), True)]
+    if kind == "list":
+        if spec.get("elements") == "dict":
+            native = [{"match": "web-*", "set": {"instance_type": "m5.large"}}, {"match": "db-*"}]
+            return [(native, json.dumps(native), False)]
+        native = list(spec.get("choices") or ["web-1", "db-1"])[:2]
+        return [(native, ",".join(native), True), (native, json.dumps(native), not spec.get("choices")),
+                (native, ", ".join(native), not spec.get("choices"))]
+    raise AssertionError("no sample for %s of type %s" % (name, kind))
+
+
+WALKED = [(role, name, spec, native, text, taken) for role in ROLES for name, spec in sorted(options(role).items())
+          if spec.get("type") in TYPED for native, text, taken in native_and_text(name, spec)]
+
+
+def test_the_walk_covers_every_typed_option_of_every_role():
+    walked = set((role, name) for role, name, unused, unused, unused, unused in WALKED)
+    assert len(walked) >= 100 and set(role for role, unused in walked) == set(ROLES)
+
+
+@pytest.mark.parametrize("role, name, spec, native, text, taken", WALKED, ids=lambda value: value if isinstance(value, str) else "")
+def test_an_option_given_as_text_has_the_effect_of_its_native_form_or_is_refused_by_name(role, name, spec, native, text, taken):
+    spec = dict(spec, required=False)
+    checked = ArgumentSpecValidator({name: spec}).validate({name: text}, validate_role_argument_spec=True)
+    if not taken:
+        assert checked.error_messages and all(name in message for message in checked.error_messages)
+        return
+    assert not checked.error_messages, "the role's own validation refuses %s=%r: %s" % (name, text, checked.error_messages)
+    as_given, as_text = options_of({name: spec}, {name: native}, role + "_"), options_of({name: spec}, {name: text}, role + "_")
+    assert as_text == as_given
+    value = as_given[name[len(role) + 1:] if name.startswith(role + "_") else name]
+    if spec["type"] == "path":
+        assert os.path.isabs(value) and value.endswith(name) and "~" not in value
+    else:
+        assert value == native
+
+
+@pytest.mark.parametrize("role, name", [(role, name) for role in ROLES for name, spec in sorted(options(role).items())
+                                        if spec.get("type") == "raw" and name[len(role) + 1:] in PARSED])
+def test_a_text_option_the_engine_parses_has_the_effect_of_its_native_form(role, name):
+    native = dict(waves=[["db-*"], ["app-1", "app-2"], ["web-*"]], network={"subnets": ["isolated-a"], "public_ip_action": "DONT_ALLOCATE"},
+                  point_in_time={"db-1": "f1e2d3c4-0000-4000-8000-000000000001"})[name[len(role) + 1:]]
+    parse = PARSED[name[len(role) + 1:]]
+    assert parse(json.dumps(native)) == parse(native)
+    assert options_of({name: {"type": "raw"}}, {name: json.dumps(native)}, role + "_")[name[len(role) + 1:]] == json.dumps(native)
+
+
+@pytest.mark.parametrize("kind, text", [("bool", "maybe"), ("int", "seven"), ("int", "7.5"), ("float", "fast"), ("dict", "[1, 2]"),
+                                        ("dict", "{web-1: [unclosed"), ("list", "[\"a\", "), ("path", "x")])
+def test_text_that_is_no_value_of_the_type_is_refused_naming_the_option(kind, text, monkeypatch):
+    if kind == "path":  # the one path refused: inside the installed collection
+        text = os.path.join(COLLECTION, "playbooks", "reports")
+    with pytest.raises(OptionRefused) as refused:
+        typed("failover_option", dict(type=kind), text)
+    assert "failover_option" in str(refused.value)
+
+
+@pytest.mark.parametrize("kind, default, expected", [("bool", True, True), ("int", 300, 300), ("list", [], []), ("dict", {}, {}),
+                                                     ("int", None, None), ("path", "report", os.path.join(os.getcwd(), "report"))])
+def test_text_that_says_no_value_is_the_options_default(kind, default, expected):
+    for text in ("", "none", "null"):
+        assert typed("an_option", dict(type=kind, default=default), text) == expected
+
+
+def test_a_choice_is_checked_after_the_text_is_read():
+    spec = dict(type="list", elements="str", choices=["continuous", "lagging"])
+    assert options_of({"health_states": spec}, {"health_states": "continuous,lagging"}, "health_") == {"states": ["continuous", "lagging"]}
+    with pytest.raises(OptionRefused, match="health_states must be one of continuous, lagging, not \"paused\""):
+        options_of({"health_states": spec}, {"health_states": "continuous,paused"}, "health_")
+
+
+# -- the rule: a role reads its options from runbook_options only -----------------------------------------------------------
+
+
+def expressions(value, key=None):
+    """The Jinja expressions of a task file's value: what is between braces, and whole conditions."""
+    if isinstance(value, dict):
+        for inner_key, inner in value.items():
+            yield from expressions(inner, inner_key)
+    elif isinstance(value, list):
+        for item in value:
+            yield from expressions(item, key)
+    elif isinstance(value, str):
+        if key in CONDITIONS:
+            yield value
+        else:
+            yield from re.findall(r"\{\{(.*?)\}\}", value, re.S)
+
+
+def role_files(role):
+    for part in ("tasks", "vars", "handlers"):
+        directory = os.path.join(COLLECTION, "roles", role, part)
+        for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
+            if name.endswith(".yml"):
+                yield os.path.join(directory, name)
+
+
+def loaded(path):
+    with open(path, encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_role_reads_its_options_only_from_what_runbook_options_answered(role):
+    names = [name for name in options(role) if not SHARED.match(name)]
+    read_raw = []
+    for path in role_files(role):
+        for expression in expressions(loaded(path)):
+            read_raw += ["%s: %s" % (os.path.relpath(path, COLLECTION), name) for name in names if re.search(r"(?<![\w.'\"])%s\b" % name, expression)]
+    assert read_raw == []
+
+
+def included(role, path):
+    """The task files of the role that ``path`` includes, and those they include (a templated name: each file it can be)."""
+    found, todo = [], [path]
+    while todo:
+        for task in every_task(loaded(todo.pop()) or []):
+            name = task.get("ansible.builtin.include_tasks") or task.get("ansible.builtin.import_tasks")
+            if isinstance(name, str):
+                pattern = re.compile("^%s$" % re.sub(r"\\\{\\\{.*?\\\}\\\}", ".*", re.escape(name)))
+                for candidate in role_files(role):
+                    if pattern.match(os.path.basename(candidate)) and candidate not in found:
+                        found.append(candidate)
+                        todo.append(candidate)
+    return found
+
+
+def every_task(items):
+    for task in items:
+        yield task
+        for part in ("block", "rescue", "always"):
+            yield from every_task(task.get(part) or [])
+
+
+def reads_options(role, path):
+    return any(role + "_options" in expression for expression in expressions(loaded(path)))
+
+
+def registers_first(role, path):
+    tasks = loaded(path) or []
+    return bool(tasks) and "replication.recovery.runbook_options" in tasks[0] and tasks[0].get("register") == role + "_options"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_an_entry_point_that_reads_the_options_reads_them_first(role):
+    """Each entry point (its task file and those it includes) that reads the options runs runbook_options as its first task:
+    its play may run on other hosts than the play before (the agent's source hosts, an application's nodes)."""
+    checked = 0
+    for entry_point in specs(role):
+        path = os.path.join(COLLECTION, "roles", role, "tasks", entry_point + ".yml")
+        if any(reads_options(role, candidate) for candidate in [path] + included(role, path)):
+            checked += 1
+            assert registers_first(role, path) or (entry_point == "main" and any(
+                registers_first(role, candidate) for candidate in included(role, path)[:1])), "%s: %s" % (role, entry_point)
+    assert checked
