@@ -23,6 +23,8 @@ from ansible_collections.replication.recovery.plugins.module_utils._words import
 from ansible_collections.replication.recovery.plugins.plugin_utils import _application as app
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, report_path, write_also, write_json, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, directory_of, to_read, verify
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import (
+    COMMITTED, FAILED as FAILED_OUTCOME, PASSED as PASSED_OUTCOME, WAITING, of_report, said as said_outcome)
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import page_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import forms_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, into_ledger, read_report
@@ -469,11 +471,12 @@ class ActionModule(RunbookStep):
         if ledger:
             lines.append("Ledger: entry %d, SHA-256 %s" % (ledger["sequence"], ledger["sha256"]))
         waiting = [node["name"] for node in report["nodes"] if node["state"] == app.WAITING and not node.get("waits_behind")]
-        outcome = dict(name=self.run_["name"], result=result, waiting=waiting, nodes=dict((node["name"], node["state"]) for node in report["nodes"]),
+        outcome = dict(name=self.run_["name"], result=result, outcome=report["outcome"], waiting=waiting, nodes=dict((node["name"], node["state"]) for node in report["nodes"]),
                        report=files["own"][".json"])
         answer = dict(changed=True, outcome=outcome, lines=lines)
         if result == app.FAILED:
-            answer["message"] = "The application %s failed: %s" % (self.run_["name"], "; ".join(report["failures"][:5]))
+            answer["message"] = "Application %s (%s): %s. %s." % (self.run_["name"], self.run_["runbook"], said_outcome(report["outcome"]),
+                                                                   "; ".join(failure.rstrip(".") for failure in report["failures"][:5]))
         return answer
 
     def report(self, outcomes, result):
@@ -509,12 +512,21 @@ class ActionModule(RunbookStep):
             planned = self.run_["forecast"]["levels"][number - 1]
             levels.append(dict(level=number, nodes=names, seconds=max(took) if took else None, rto_seconds=max(rtos) if rtos else None,
                                forecast_p50_seconds=planned["p50_seconds"], forecast_p90_seconds=planned["p90_seconds"]))
-        return dict(schema=SCHEMA, name=self.run_["name"], runbook=self.run_["runbook"], result=result, began=self.run_["began"],
+        return dict(schema=SCHEMA, name=self.run_["name"], runbook=self.run_["runbook"], result=result, outcome=application_outcome(result, runbook),
+                    began=self.run_["began"],
                     started=self.run_["began"], generated=controller_now(), controller_user=self.run_["controller_user"],
                     projects=[dict(name=node["project"], node=node["name"]) for node in nodes], levels=levels, nodes=nodes,
                     critical_path=app.critical_path(self.nodes, dict((node["name"], node["seconds"]) for node in nodes)),
                     forecast=self.run_["forecast"], approvals=self.run_["approvals"], failures=failures,
                     points_as_of=self.run_.get("points_as_of"), plan=self.run_.get("plan"))
+
+
+def application_outcome(result, runbook):
+    """The application's outcome word (plugin_utils._outcomes): a passing failover of it committed production to its recovery
+    machines; a passing DR test passed; one waiting for an approval waits; one whose critical node failed failed."""
+    if result == app.PASSED:
+        return COMMITTED if runbook == "failover" else PASSED_OUTCOME
+    return WAITING if result == app.WAITING else FAILED_OUTCOME
 
 
 def as_mapping(given, name):
@@ -554,7 +566,7 @@ def report_lines(report):
     for node in report["nodes"]:
         counts.setdefault(node["state"], []).append(node["name"])
     said = "; ".join("%s %s" % (state, ", ".join(names)) for state, names in sorted(counts.items()))
-    lines = ["Application %s (%s): %s. %s." % (report["name"], report["runbook"], report["result"].upper(), said)]
+    lines = ["Application %s (%s): %s. %s." % (report["name"], report["runbook"], said_outcome(of_report(report)), said)]
     for node in report["nodes"]:
         if node["optional_failed"]:
             lines.append("%s: optional machines failed, not counted against it: %s." % (node["name"], shown(node["optional_failed"])))

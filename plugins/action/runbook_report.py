@@ -10,16 +10,17 @@ import os
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import page
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import failure_message, plan_of, report_of, write, write_plan
+from ansible_collections.replication.recovery.plugins.plugin_utils import _outcomes
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, REFUSED, STOPPED, said as said_outcome
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
+    BEFORE_ANY_WRITE, failure_message, plan_of, report_of, write, write_plan)
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, collect_checked, end_run, into_ledger, note_stopped)
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import report_path, write_also
-from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
 FAILURES_PUBLISHED = 20
-FAILURES_SHOWN = 5
 
 
 def measured(seconds):
@@ -46,10 +47,11 @@ class ActionModule(RunbookStep):
         reached = bool(record.get("project_id"))
         if self.check_mode:
             end_run(self.path)
-            result = self.predicted(record, record["title"])
+            result = self.predicted(record, title)
             if args["write_plan"]:
                 plan = plan_of(record, BY_NAME[record["runbook"]].plan_schema)
-                files = write_plan(plan, directory, name, title, newest=reached)
+                # A plan the real run would refuse is kept as a file of its own, never under the plain name an approved plan has.
+                files = write_plan(plan, directory, name, title, newest=reached and not record.get("failure"))
                 result.update(plan=files["own"])
                 result["lines"] = result["lines"][:1] + plan["first"][:10] + [
                     "Plan: " + files["own"][".plan.json"], "Plan, to read: " + files["own"][".plan.md"], "Page: " + files["own"][".plan.html"]]
@@ -74,13 +76,14 @@ class ActionModule(RunbookStep):
             write_also(files, ".html", page(report, title, ledger))
         end_run(self.path)
         own = files["own"]
-        outcome = dict(project=report["project"], result=report["result"], failures=report["failures"][:FAILURES_PUBLISHED],
+        outcome = dict(project=report["project"], result=report["result"], outcome=report["outcome"], next=report["next"],
+                       failures=report["failures"][:FAILURES_PUBLISHED],
                        failure_count=len(report["failures"]), counts=report["counts"], measures=report["measures"], kept=report["kept"],
                        report=dict(json=own[".json"], junit=own[".junit.xml"], markdown=own[".md"], html=own[".html"]),
                        stands=[m["name"] for m in report["machines"] if m.get("stands")])
         result = dict(outcome=outcome, lines=self.lines(report, title, files, ledger, ledger_dir, by_default))
-        if report["result"] == FAILED:
-            result["message"] = failure_message(report, own[".json"], what="The " + record["title"])
+        if _outcomes.outcome(report["outcome"]).rc:
+            result["message"] = failure_message(report, own[".json"], what=title)
         return result
 
     def lines(self, report, title, files, ledger, ledger_dir, by_default):
@@ -91,28 +94,31 @@ class ActionModule(RunbookStep):
         if counts.get("stands"):
             said += "; %d stand%s, failed over already (%s)" % (counts["stands"], "s" if counts["stands"] == 1 else "",
                                                                 shown(m["name"] for m in report["machines"] if m.get("stands")))
-        lines = ["%s of %s: %s. %s." % (title, report["project"], report["result"].upper(), said[0].upper() + said[1:])]
+        lines = ["%s of %s: %s. %s." % (title, report["project"], said_outcome(report["outcome"]), said[0].upper() + said[1:])]
         if launched:
             lines.append("Worst RPO %s, worst RTO %s, launch job %s (targets: RPO %s, RTO %s)." % (
                 measured(measures["rpo_seconds"]), measured(measures["rto_seconds"]), measured(measures["launch_job_seconds"]),
                 spoken(targets["rpo_seconds"]) if targets["rpo_seconds"] is not None else "none",
                 spoken(targets["rto_seconds"]) if targets["rto_seconds"] is not None else "none"))
-        lines += report["failures"][:FAILURES_SHOWN]
-        if len(report["failures"]) > FAILURES_SHOWN:
-            lines.append("... %d more failures in the report" % (len(report["failures"]) - FAILURES_SHOWN))
+        # What failed, and what a run again does, the run's last word says (once): its failure message.
         lines += self.files_said(files, ledger, ledger_dir, by_default, reached=report["reached_service"])
         return lines
 
     def predicted(self, record, title):
-        """Check mode: what the run would launch, or why it would stop; never that it passed."""
+        """Check mode: what the run would launch, or why it would be refused - in the words the real run would say it; never
+        that it passed."""
         failure = record.get("failure")
         if failure:
-            said = "stops in %s: %s" % (failure["phase"], failure["message"])
+            word = REFUSED if failure.get("phase") in BEFORE_ANY_WRITE else STOPPED
+            said = "As the real run would be: %s: %s." % (failure["phase"], failure["message"].rstrip("."))
         else:
+            word = PLANNED
             would = record["predicted"] if "predicted" in record else record.get("to_launch") or []
-            said = "would launch %d machines (%s)" % (len(would), shown(would)) if would else "would launch nothing"
-        result = dict(outcome=dict(project=record["project"], result="check mode"),
-                      lines=["Check mode: the %s of %s %s. Nothing was launched, and no report was written." % (title, record["project"], said)])
+            said = "Would launch %d machines (%s)." % (len(would), shown(would)) if would else "Would launch nothing."
+        result = dict(outcome=dict(project=record["project"], result="check mode", outcome=word),
+                      lines=["%s of %s under --check: %s. %s" % (title, record["project"], said_outcome(word), "Nothing was launched, and no "
+                                                                 "report was written." if failure else said + " Nothing was launched, and no "
+                                                                 "report was written.")])
         if failure:
-            result["message"] = "The %s of %s would stop in %s: %s" % (title, record["project"], failure["phase"], failure["message"])
+            result["message"] = "%s of %s under --check: %s. %s" % (title, record["project"], said_outcome(word), said)
         return result

@@ -21,6 +21,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._search impor
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, end_run, into_ledger, load, note_stopped, now_iso)
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import said
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, report_path, stamp, write_also
 
 STAGES = ("plan", "judge", "end", "report")
@@ -323,7 +324,7 @@ class ActionModule(RunbookStep):
         if report["complete"]:
             os.unlink(self.journal_path)  # the report holds all of it; the next search is a new one
         lines = ["Clean point search of %s: %s. %d of %d machines have a clean point; %d rounds, %d launches." % (
-            report["project"], report["result"].upper(), sum(1 for m in report["machines"] if m["status"] == FOUND), len(report["machines"]),
+            report["project"], said(report["outcome"]), sum(1 for m in report["machines"] if m["status"] == FOUND), len(report["machines"]),
             len(report["rounds"]), report["launches"])]
         if report["consistent"]:
             lines.append("Newest common clean moment: %s." % (report["common_moment"] or "none"))
@@ -334,7 +335,7 @@ class ActionModule(RunbookStep):
             lines.append("The newest report of the search is also at %s." % written["plain"][".json"])
         if report["complete"]:
             lines.append("Fail over from it: -e failover_point_in_time=from:%s" % files["json"])
-        outcome = dict(project=report["project"], result=report["result"], complete=report["complete"], report=files,
+        outcome = dict(project=report["project"], result=report["result"], outcome=report["outcome"], complete=report["complete"], report=files,
                        clean_points=dict((m["name"], m["clean_point"]) for m in report["machines"]), failures=report["failures"][:20])
         if ledger:
             outcome["ledger"] = ledger
@@ -344,7 +345,9 @@ class ActionModule(RunbookStep):
             lines.append("Ledger: %s%s (a search is entered once it ends)" % (ledger_dir, " (the default)" if by_default else ""))
         result = dict(outcome=outcome, lines=lines)
         if report["result"] != "passed":
-            result["message"] = "The clean point search of %s %s: %s. Report: %s" % (
-                report["project"], "found no clean point for some machines" if report["complete"] else "did not end",
-                "; ".join(report["failures"][:5]), files["json"])
+            result["message"] = "Clean point search of %s: %s - %s: %s.%s Report: %s" % (
+                report["project"], said(report["outcome"]), "it found no clean point for some machines" if report["complete"] else "it did not end",
+                "; ".join(failure.rstrip(".") for failure in report["failures"][:5]),
+                "" if report["complete"] else " Running it again is safe: it goes on where it stood, and launches no round twice.",
+                files["json"])
         return result

@@ -121,6 +121,7 @@ def fleet_health(projects, service_time, states=("continuous",), max_lag=None, m
         schema=REPORT_SCHEMA,
         service_time=service_time,
         result=FAILED if failures else PASSED,
+        outcome=FAILED if failures else PASSED,  # a word of the runbooks' outcomes (plugin_utils._outcomes)
         failures=failures,
         thresholds=dict(states=list(states), max_lag_seconds=max_lag, max_backlog_bytes=max_backlog, tested_within_days=tested_within,
                         require_proven=require_proven, restore_verified_within_days=verified_within),

@@ -245,14 +245,28 @@ def summary(entries, breaks, period="quarter", after=None, before=None, generate
             for machine in report.get("machines") or []:
                 if machine.get("passed"):
                     proven.setdefault(report.get("project"), set()).add(machine["name"])
+    followed, unreached = {}, []
     for entry in chosen:
         report = entry.get("report") or {}
+        if report.get("reached_service") is False:  # refused before it read its project: no project of the service's, maybe a typo
+            unreached.append(entry.get("sequence"))
+            continue
+        # A run that launched nothing of its own - it followed launch jobs an earlier entry named (two runs of one failover, a
+        # run again) - is no run more of its runbook: one failover per launch job, however many runs followed it.
+        jobs = launch_jobs(report)
+        seen = followed.setdefault((entry.get("runbook"), report.get("project")), set())
+        again = bool(jobs) and jobs <= seen
+        seen |= jobs
         for project in entry.get("projects") or []:
             when = period_of(entry.get("recorded") or "0000-01", period)
             group = groups.setdefault((project, when), dict(
                 project=project, period=when, runs={}, drills=dict(run=0, passed=0, failed=0), worst_rto_seconds=None, worst_rpo_seconds=None,
                 entries=[]))
             runs = group["runs"].setdefault(entry.get("runbook"), dict(run=0, passed=0, failed=0))
+            group["entries"].append(entry.get("sequence"))
+            if again:
+                runs["followed"] = runs.get("followed", 0) + 1
+                continue
             outcome = "passed" if entry.get("result") == "passed" else "failed"
             runs["run"] += 1
             runs[outcome] += 1
@@ -263,7 +277,6 @@ def summary(entries, breaks, period="quarter", after=None, before=None, generate
                 measures = report.get("measures") or {}
                 group["worst_rto_seconds"] = _larger(group["worst_rto_seconds"], measures.get("rto_seconds"))
                 group["worst_rpo_seconds"] = _larger(group["worst_rpo_seconds"], measures.get("rpo_seconds"))
-            group["entries"].append(entry.get("sequence"))
     projects = sorted(set(project for project, _period in groups))
     return dict(
         schema=SUMMARY_SCHEMA,
@@ -273,11 +286,17 @@ def summary(entries, breaks, period="quarter", after=None, before=None, generate
         head=entries[-1]["sha256"] if entries else None,
         period=period, after=after, before=before,
         periods=[groups[key] for key in sorted(groups)],
+        unreached=unreached,
         projects=[dict(name=project, machines=len(known.get(project, ())),
                        never_proven=sorted(known.get(project, set()) - proven.get(project, set())),
                        rto_forecast=rto_forecast(entries, project), last_verified=last_verified(entries, project)) for project in projects],
         generated=generated or controller_now(),
     )
+
+
+def launch_jobs(report):
+    """The launch jobs a run's report names (its waves'): those it started and those it adopted."""
+    return set(wave["job"] for wave in report.get("waves") or [] if isinstance(wave, dict) and wave.get("job"))
 
 
 def _larger(current, value):

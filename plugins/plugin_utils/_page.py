@@ -17,6 +17,7 @@ from html import escape
 from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._application import forecast_said
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import FAILED as FAILED_WORD, PASSED as PASSED_WORD, of_report, outcome, said
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import (
     APPLICATION_HEADINGS, LEVEL_HEADINGS, MODES_SAID, application_rows, level_rows, points_moment_said, policy_rows)
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import APPLICATION, HEALTH, POLICY, SEARCH, runbook_of
@@ -28,8 +29,8 @@ FAILURES_SHOWN = 100  # on the page; the others are in the JSON report
 FAILURES_OPEN = 10  # the first of them in the open, the rest folded
 BLOCK = 100  # timeline rows in one folded block
 
-# Colours a test can find in a screenshot: the outcome's banner and the charts' bars.
-PASSED_BANNER, FAILED_BANNER = "#1b5e20", "#b71c1c"
+# Colours a test can find in a screenshot: the outcome's banner (its outcome's colour) and the charts' bars.
+PASSED_BANNER, FAILED_BANNER = outcome(PASSED_WORD).colour, outcome(FAILED_WORD).colour
 WITHIN, OVER, TARGET = "#43a047", "#e53935", "#1565c0"
 # The timeline's spans: waiting for the launch, the checks (WITHIN or OVER as they passed), the cleanup.
 LAUNCHING, CLEANING = "#90caf9", "#9e9e9e"
@@ -186,14 +187,21 @@ def timeline(report):
     return "".join(parts)
 
 
-def _document(title, passed, heading, lede, sections, ledger):
-    """The page: a banner with the outcome, then the sections, then the ledger entry."""
+def headline(report):
+    """A report's outcome as its page's heading says it, and the banner's colour: its ``outcome`` (plugin_utils._outcomes)
+    - or, for a report written before runs kept one, passed or failed by its result."""
+    word = of_report(report)
+    return said(word), outcome(word).colour
+
+
+def _document(title, banner, heading, lede, sections, ledger):
+    """The page: a banner in the outcome's colour, then the sections, then the ledger entry."""
     ledger_said = ('<h2>Ledger</h2><p>Entry %d, SHA-256 <span class="hash">%s</span></p>' % (ledger["sequence"], escape(ledger["sha256"]))
                    if ledger else "<h2>Ledger</h2><p>Not entered in a ledger of runs.</p>")
     return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
             '<title>%s</title><style>%s</style></head><body><header class="outcome" style="background:%s"><h1>%s</h1><p>%s</p></header>'
             "<main>%s%s</main></body></html>\n" % (
-                escape(title), STYLE, PASSED_BANNER if passed else FAILED_BANNER, escape(heading), escape(lede), "".join(sections), ledger_said))
+                escape(title), STYLE, banner, escape(heading), escape(lede), "".join(sections), ledger_said))
 
 
 def _failures(failures):
@@ -260,16 +268,16 @@ def plan_page(plan, title):
             for m in plan.get("machines") or []]
     sections.append("<h2>Machines</h2>" + _table(("Machine", "Wave", "Point in time", "Data-loss window", "Gate"), rows, "Machines"))
     lede = "Written under --check at %s (service time): nothing was launched or changed." % (plan.get("service_time") or "-")
-    return _document(heading, not stops, heading, lede, sections, None).replace(
+    return _document(heading, FAILED_BANNER if stops else PASSED_BANNER, heading, lede, sections, None).replace(
         "<h2>Ledger</h2><p>Not entered in a ledger of runs.</p>", "<p>A plan is not entered in the ledger of runs; the run that carries it out is.</p>")
 
 
 def page(report, title, ledger=None):
     """The report of a DR test, failover or failback as one HTML page."""
-    passed = report.get("result") == "passed"
+    word, banner = headline(report)
     counts, measures, targets = report.get("counts") or {}, report.get("measures") or {}, report.get("targets") or {}
     machines = report.get("machines") or []
-    outcome = "%s of %s: %s" % (title, report.get("project") or "-", "PASSED" if passed else "FAILED")
+    heading = "%s of %s: %s" % (title, report.get("project") or "-", word)
     sections = [
         '<div class="figures">%s%s%s</div>' % (_figure("Worst RTO", measures.get("rto_seconds"), targets.get("rto_seconds")),
                                                _figure("Worst RPO", measures.get("rpo_seconds"), targets.get("rpo_seconds")),
@@ -283,10 +291,10 @@ def page(report, title, ledger=None):
         "<h2>Machines</h2>" + _table(MACHINE_COLUMNS, [machine_row(machine) for machine in machines], "Machines"),
         "<h2>Timeline</h2>" + timeline(report),
     ]
-    lede = "%d of %d machines passed; %d launched. Launch requested %s (service time); report written %s (this machine's clock)." % (
+    lede = "%d of %d machines passed; %d launched. Launch requested %s (service time); report written %s (this machine's clock).%s" % (
         counts.get("passed", 0), counts.get("machines", 0), counts.get("launched", 0), report.get("launch_requested") or "-",
-        report.get("generated") or "-")
-    return _document(outcome, passed, outcome, lede, sections, ledger)
+        report.get("generated") or "-", " " + report["next"] if report.get("next") else "")
+    return _document(heading, banner, heading, lede, sections, ledger)
 
 
 def _proof_said(machine):
@@ -299,9 +307,9 @@ def _proof_said(machine):
 def health_page(report, ledger=None):
     """The fleet's health as one HTML page: per project, each machine's lag against the threshold (what it would lose
     now) and its RTO forecast against the target (how long it would take), the machines changed since last proven."""
-    passed = report.get("result") == "passed"
+    word, banner = headline(report)
     counts, limits = report.get("counts") or {}, report.get("thresholds") or {}
-    outcome = "Fleet health: %s" % ("PASSED" if passed else "FAILED")
+    heading = "Fleet health: %s" % word
     sections = ['<div class="figures">%s</div>' % "".join(
         '<div class="figure">%s<b>%s</b></div>' % (escape(label), counts.get(key, 0)) for label, key in (
             ("Machines", "machines"), ("Failed", "failed"), ("Unproven", "unproven"), ("Excluded", "excluded"), ("Projects", "projects"))),
@@ -342,15 +350,15 @@ def health_page(report, ledger=None):
     lede = "%d of %d machines in %d projects passed; measured at %s (service time), report written %s (this machine's clock)." % (
         counts.get("passed", 0), counts.get("machines", 0), counts.get("projects", 0), report.get("service_time") or "-",
         report.get("generated") or "-")
-    return _document(outcome, passed, outcome, lede, sections, ledger)
+    return _document(heading, banner, heading, lede, sections, ledger)
 
 
 def clean_point_page(report, ledger=None):
     """A clean point search as one HTML page: each machine's clean point and the data it gives up, each round tested."""
-    passed = report.get("result") == "passed"
+    word, banner = headline(report)
     machines = report.get("machines") or []
     window = report.get("window") or {}
-    outcome = "Clean point search of %s: %s" % (report.get("project") or "-", "PASSED" if passed else "FAILED")
+    heading = "Clean point search of %s: %s" % (report.get("project") or "-", word)
     found = sum(1 for m in machines if m.get("clean_point"))
     sections = ['<div class="figures">%s%s%s%s</div>' % (
         '<div class="figure">Clean point found<b>%d of %d</b></div>' % (found, len(machines)),
@@ -371,14 +379,14 @@ def clean_point_page(report, ledger=None):
     lede = "Window: after %s, at or before %s; %s search. Report written %s (this machine's clock)." % (
         window.get("after") or "the oldest point", window.get("before") or "-", "consistent" if report.get("consistent") else "per-machine",
         report.get("generated") or "-")
-    return _document(outcome, passed, outcome, lede, sections, ledger)
+    return _document(heading, banner, heading, lede, sections, ledger)
 
 
 def policy_page(report, ledger=None):
     """A launch policy as one HTML page: the counts, the failures, and per machine each setting with the layer that set it."""
-    passed = report.get("result") == "passed"
+    word, banner = headline(report)
     counts = report.get("counts") or {}
-    outcome = "Launch policy of %s: %s" % (report.get("project") or "-", "PASSED" if passed else "FAILED")
+    heading = "Launch policy of %s: %s" % (report.get("project") or "-", word)
     sections = ['<div class="figures">%s</div>' % "".join('<div class="figure">%s<b>%d</b></div>' % (escape(label), counts.get(key, 0)) for label, key in (
         ("Machines", "machines"), ("Changed", "machines_changed"), ("Left out", "excluded"),
         ("Refused", "refused"), ("Not re-addressed", "unaddressed")))]
@@ -394,7 +402,7 @@ def policy_page(report, ledger=None):
     lede = "%s in region %s. Report written %s (this machine's clock)." % (
         MODES_SAID.get(report.get("mode"), "-"),
         (report.get("region") or {}).get("name") or "-", report.get("generated") or "-")
-    return _document(outcome, passed, outcome, lede, sections, ledger)
+    return _document(heading, banner, heading, lede, sections, ledger)
 
 
 # A node's colour on the graph, by its outcome.
@@ -436,8 +444,8 @@ def graph(report, column=190, row=70, box=(150, 44)):
 
 def application_page(report, ledger=None):
     """An application as one HTML page: the graph of its nodes, its levels measured beside the forecast, each node."""
-    passed = report.get("result") == "passed"
-    outcome = "Application %s: %s" % (report.get("name"), str(report.get("result")).upper())
+    word, banner = headline(report)
+    heading = "Application %s: %s" % (report.get("name"), word)
     forecast = report["forecast"]
     sections = ["<h2>Nodes by level</h2>" + graph(report),
                 "<p>Slowest path (drawn thick): %s.</p>" % escape(" -> ".join(report.get("critical_path") or ["-"])),
@@ -449,7 +457,7 @@ def application_page(report, ledger=None):
     lede = "%s of %d nodes, begun %s by %s. Report written %s (this machine's clock)." % (
         "A DR test" if report.get("runbook") == "dr_test" else "A failover", len(report.get("nodes") or []), report.get("began"),
         report.get("controller_user"), report.get("generated"))
-    return _document(outcome, passed, outcome, lede, sections, ledger)
+    return _document(heading, banner, heading, lede, sections, ledger)
 
 
 def page_of(report, ledger=None):

@@ -12,6 +12,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._application import forecast_said, furthest_behind
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import of_report, said
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import APPLICATION, HEALTH, POLICY, SEARCH, runbook_of
 
 
@@ -96,7 +97,7 @@ def markdown(report, title="DR test"):
     def cell(text):
         return str(text).replace("|", "\\|")
 
-    lines = ["# %s of %s: %s" % (title, report["project"], report["result"].upper()), "",
+    lines = ["# %s of %s: %s" % (title, report["project"], said(of_report(report))), "",
              "%s launch%s from %s, requested %s (service time); report written %s (this machine's clock)." % (
                  (report["launch_type"] or "").capitalize(), " by recovery plan " + report["recovery_plan"] if report["recovery_plan"] else "",
                  report.get("points_said") or report["point_in_time"], report["launch_requested"] or "not at all (nothing was launched)",
@@ -105,6 +106,8 @@ def markdown(report, title="DR test"):
              "| RPO | %s | %s |" % (spoken(report["measures"]["rpo_seconds"]), spoken(report["targets"]["rpo_seconds"])),
              "| RTO | %s | %s |" % (spoken(report["measures"]["rto_seconds"]), spoken(report["targets"]["rto_seconds"])),
              "| Launch job | %s | - |" % spoken(report["measures"]["launch_job_seconds"]), ""]
+    if report.get("next"):
+        lines[2:2] = [report["next"], ""]
     if len(report["waves"]) > 1:
         lines.extend(["| Wave | Machines | Status |", "|---|---|---|"])
         lines.extend("| %d | %d | %s |" % (wave["number"], len(wave["machines"]), cell(wave["status"] + (": " + wave["message"] if wave["message"] else "")))
@@ -197,7 +200,7 @@ def clean_point_markdown(report):
     def cell(text):
         return str(text).replace("|", "\\|")
 
-    lines = ["# Clean point search of %s: %s" % (report["project"], report["result"].upper()), "",
+    lines = ["# Clean point search of %s: %s" % (report["project"], said(of_report(report))), "",
              "Window: after %s, at or before %s. %s search%s, %d rounds (at most %d), %d launches." % (
                  report["window"]["after"] or "the oldest point", report["window"]["before"],
                  "Consistent" if report["consistent"] else "Per-machine",
@@ -220,7 +223,7 @@ def health_markdown(report):
     """The fleet's health, to read: per project its machines against the thresholds, the RTO forecast from the ledger,
     and the machines changed since they were last proven."""
     limits = report["thresholds"]
-    lines = ["# Fleet health: %s" % report["result"].upper(), "",
+    lines = ["# Fleet health: %s" % said(of_report(report)), "",
              "%d of %d machines in %d projects passed; measured at %s (service time), report written %s (this machine's clock)." % (
                  report["counts"]["passed"], report["counts"]["machines"], report["counts"]["projects"], report["service_time"],
                  report.get("generated")), "",
@@ -284,7 +287,7 @@ def policy_junit(report):
 def policy_markdown(report):
     """A launch policy, to read: per machine, each setting and the layer that set it."""
     counts = report["counts"]
-    lines = ["# Launch policy of %s: %s" % (report["project"], report["result"].upper()), "",
+    lines = ["# Launch policy of %s: %s" % (report["project"], said(of_report(report))), "",
              "%s in region %s: %d machines, %d changed, %d left out, %d refused. Report written %s (this machine's clock)." % (
                  MODES_SAID[report["mode"]], report["region"].get("name") or report["region"].get("id"), counts["machines"],
                  counts["machines_changed"], counts["excluded"], counts["refused"], report.get("generated")), ""]
@@ -376,7 +379,7 @@ def points_moment_said(report):
 
 def application_markdown(report):
     """An application, to read: its levels measured beside the forecast, each node, the slowest path."""
-    lines = ["# Application %s (%s): %s" % (report["name"], report["runbook"], report["result"].upper()), "",
+    lines = ["# Application %s (%s): %s" % (report["name"], report["runbook"], said(of_report(report))), "",
              "Begun %s by %s; report written %s (this machine's clock)." % (report["began"], report["controller_user"], report["generated"]), "",
              "Slowest path: %s." % " -> ".join(report["critical_path"] or ["-"]), ""]
     lines.extend(table(LEVEL_HEADINGS, level_rows(report)))

@@ -16,13 +16,15 @@ forks.
 import json
 import os
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_number, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import PRODUCTION_KINDS, moment_said, parse_number, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import target_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import junit, markdown, plan_markdown, point_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import (
     FAILED, PASSED, SKIPPED, against, check_of, plus, seconds_between, worst)
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import (
+    ADOPTED, COMMITTED, DATA_LOSS_ACCEPTED, FAILED as FAILED_OUTCOME, NOTHING_DONE, PASSED as PASSED_OUTCOME, REFUSED, ROLLED_BACK, STOPPED)
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
 WORST_SHOWN = 5
@@ -267,6 +269,7 @@ def report_of(record, schema, generated=None):
     first_job = next((wave["job"] for wave in run.waves if wave.get("job")), None) or {}
     last_end = [wave["job"].get("endDateTime") for wave in run.waves if wave.get("job") and wave["job"].get("endDateTime")]
     stands = [machine for machine in machines if machine.get("stands")]
+    word = outcome_of(record, FAILED if failures else PASSED)
     return dict(
         schema=schema,
         project=record["project"],
@@ -281,6 +284,8 @@ def report_of(record, schema, generated=None):
         started=record.get("started"),
         launch_requested=run.first_request,
         result=FAILED if failures else PASSED,
+        outcome=word,
+        next=next_run(record, word),
         failures=failures,
         counts=dict(machines=len(machines), passed=sum(1 for m in machines if m["passed"]),
                     failed=sum(1 for m in machines if not m["passed"]),
@@ -307,6 +312,75 @@ def report_of(record, schema, generated=None):
     )
 
 
+# The phases a failure stops a run in before its first write: its sign-in, its read and judgement (a failback's reverse
+# before them is a write: its stage says so).
+BEFORE_ANY_WRITE = ("login", "preflight", "wait")
+
+
+def launched_by_itself(record):
+    """Whether the run started a job of its own (a launch, or a cleanup that had to go first)."""
+    return any(wave.get("job") and not wave.get("adopted") for wave in record.get("waves") or [])
+
+
+def outcome_of(record, result):
+    """What the run came to, as one word of plugin_utils._outcomes: refused (stopped before its first write), stopped (after
+    it), failed (a check); else nothing done, committed (production now on what it launched), data loss accepted (a failback
+    past its data-loss guard, as accepted), rolled back, adopted (it launched nothing itself) or passed."""
+    waves = record.get("waves") or []
+    launched = launched_by_itself(record)
+    adopted = any(wave.get("adopted") for wave in waves)
+    failure = record.get("failure")
+    reversed_ = (record.get("failback") or {}).get("stage") not in (None, "would reverse")
+    if failure:
+        return REFUSED if failure.get("phase") in BEFORE_ANY_WRITE and not (launched or adopted or reversed_) else STOPPED
+    if result == FAILED:
+        return FAILED_OUTCOME
+    if not launched and not adopted:
+        return NOTHING_DONE
+    kept = bool((record.get("cleanup") or {}).get("kept"))
+    if record.get("kind") in PRODUCTION_KINDS and (kept or record.get("keeps_launched")) and not record.get("roll_back"):
+        forced = [verdict for verdict in (record.get("health") or {}).values() if verdict.get("forced")]
+        guard = (record.get("gate") or {}).get("name") == "data-loss guard"
+        return DATA_LOSS_ACCEPTED if guard and forced else COMMITTED
+    if record.get("roll_back"):
+        return ROLLED_BACK
+    return PASSED_OUTCOME if launched else ADOPTED
+
+
+def next_run(record, word):
+    """Whether running the runbook again is safe, and what it will do - for a run that did not pass; None for one that did."""
+    title = record.get("title") or "run"
+    if word == REFUSED:
+        return "Nothing was launched or changed: running the %s again is safe, once what it refused is mended; it begins anew." % title
+    if word not in (STOPPED, FAILED_OUTCOME):
+        return None
+    cleanup = record.get("cleanup") or {}
+    stands = record.get("stands") or {}
+    if record.get("on_failed_over") == "own" or record.get("keeps_launched"):
+        said = ("Running the %s again is safe: it goes on from where the service stands - what it launched back stays, and is not "
+                "launched again." % title)
+        if str((record.get("failure") or {}).get("message", "")).startswith("The data-loss guard stopped"):
+            said = ("Replication stays reversed and goes on: wait until every machine named above has caught up, then run the %s again; "
+                    "or accept the data they have not sent yet with %s_accept_data_loss=true, which its outcome then records (data loss "
+                    "accepted)." % (title, record.get("runbook") or "failback"))
+        return said
+    if record.get("kind") in PRODUCTION_KINDS and cleanup.get("kept") and not record.get("roll_back"):
+        waiting = [name for wave in record.get("waves") or [] if wave.get("status") == "not launched" for name in wave["machines"]]
+        return ("The machines it launched stay, failed over, and are never launched again: running the %s again is safe - they stand, "
+                "and it launches %s%s." % (title, "what was not launched (%s), from the points in time this run pinned" % shown(waiting)
+                                            if waiting else "nothing", ", once the cause above is mended" if word == STOPPED else ""))
+    if cleanup.get("status") == FAILED:
+        return ("Its cleanup did not finish: running the %s again is safe - it finishes the cleanup first (or clean up on its own with the "
+                "role's cleanup entry point)." % title)
+    if cleanup.get("status") == SKIPPED and cleanup.get("kept"):
+        return "Its machines were kept, as asked (%s): clean them up with the role's cleanup entry point before running the %s again." % (
+            shown(cleanup["kept"]), title)
+    said = "What it launched was removed and proven gone" if cleanup.get("removed_machines") else "Nothing it launched is left"
+    if stands:
+        said += "; %d machines stand, failed over already, and are left as they are" % len(stands)
+    return "%s: running the %s again is safe - it begins anew." % (said, title)
+
+
 def points_said(record):
     """Where the run's machines launch from, in words: the policy, and that each point was pinned when the run began."""
     policy = record.get("policy") or {}
@@ -324,9 +398,9 @@ def points_said(record):
     return "each machine's latest point in time"
 
 
-def failure_message(report, path=None, what="The DR test"):
-    """A failed run in a few lines: what failed for the run, how many machines failed and the worst
-    five of them with their failed checks, and the report's path (the details are there).
+def failure_message(report, path=None, what="DR test"):
+    """A run that did not pass in a few lines: its outcome, what failed for the run, how many machines failed and the worst
+    five of them with their failed checks, whether running it again is safe, and the report's path (the details are there).
 
     Worst first: machines that failed more checks, then the longer RTO.
     """
@@ -341,7 +415,10 @@ def failure_message(report, path=None, what="The DR test"):
             len(failed), len(report["machines"]), ", the worst" if len(failed) > WORST_SHOWN else "", shown(said, WORST_SHOWN)))
     if not lines:
         lines.extend(report.get("failures", [])[:WORST_SHOWN])
-    message = "%s of %s failed. %s." % (what, report.get("project"), ". ".join(line.rstrip(".") for line in lines))
+    message = "%s of %s: %s. %s." % (what, report.get("project"), (report.get("outcome") or report.get("result") or FAILED).upper(),
+                                     ". ".join(line.rstrip(".") for line in lines))
+    if report.get("next"):
+        message += " " + report["next"]
     return message + (" Report: %s" % path if path else "")
 
 
@@ -457,10 +534,12 @@ def first_steps(record, machines):
 
 
 def write_plan(plan, directory, name, title, newest=True):
-    """The plan's files (JSON, Markdown and an HTML page), as write_run writes a run's: their paths."""
+    """The plan's files (JSON, Markdown and an HTML page), as write_run writes a run's: their paths. A plan that would stop
+    never takes the plain names, which an approved plan may hold."""
     from ansible_collections.replication.recovery.plugins.plugin_utils._page import plan_page  # the page renders the report's words
     return write_run(directory, name, plan["began"], [(".plan.json", plan), (".plan.md", lambda p: plan_markdown(p, title)),
-                                                      (".plan.html", lambda p: plan_page(p, title))], newest=newest)
+                                                      (".plan.html", lambda p: plan_page(p, title))], newest=newest,
+                     plain=plan.get("would") != "stop")
 
 
 def read_plan(path, runbook):

@@ -342,6 +342,8 @@ def result_of(journal, generated, finished=True, stopped=None):
     return dict(
         schema=REPORT_SCHEMA, project=journal["project"], project_id=journal["project_id"], started=journal.get("started"), mode=journal["mode"],
         consistent=journal["consistent"], window=journal["window"], result=result, complete=complete,
+        # A search that did not end stopped (the next run goes on where it stood); one that ended passed or failed.
+        outcome=result if complete else "stopped",
         common_moment=journal["moments"][journal["good"]] if journal["consistent"] and journal["good"] >= 0 else None,
         rounds=[dict(number=r["number"], moment=r.get("moment"), job=r.get("job"), status=r["status"], machines=len(r["candidates"]))
                 for r in journal["rounds"]],

@@ -27,6 +27,8 @@ import tempfile
 import time
 
 from ansible.errors import AnsibleActionFail
+from ansible.playbook.block import Block
+from ansible.playbook.task import Task
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
@@ -183,6 +185,16 @@ def into_ledger(directory, runbook, report, path):
     return entry
 
 
+def rescued(task):
+    """Whether a block around ``task`` has a rescue, which takes its failure up (the engine's, which notes it for the end)."""
+    parent = getattr(task, "_parent", None)
+    while isinstance(parent, (Block, Task)):
+        if isinstance(parent, Block) and parent.rescue:
+            return True
+        parent = getattr(parent, "_parent", None)
+    return False
+
+
 class RunbookStep(ActionBase):
     """An action plugin of a runbook step. A step declares its OPTIONS (never one of the connection
     options, which it passes on to the modules it runs) and implements ``step(args)``;
@@ -215,9 +227,14 @@ class RunbookStep(ActionBase):
             except PathRefused as refused:
                 raise StepFailed("%s; nothing was written." % refused)
         except StepFailed as failure:
-            if self.record is not None and not self.record.get("failure"):
+            recorded = self.record is not None and not self.record.get("failure")
+            if recorded:
                 self.record["failure"] = dict(phase=self.PHASE, message=str(failure))
-            result.update(failed=True, msg=str(failure), **failure.result)
+            # A failure the run's record keeps and a rescue of the run takes up is said once, by the run's last word.
+            said = str(failure)
+            if recorded and self.PHASE != "report" and rescued(self._task):
+                said = "The run stops here (%s); its outcome, at its end, says why and what to do next." % self.PHASE
+            result.update(failed=True, msg=said, **failure.result)
         finally:
             if self.record is not None and self.path and os.path.isdir(os.path.dirname(self.path)):
                 save(self.path, self.record)
@@ -236,7 +253,15 @@ class RunbookStep(ActionBase):
         that fails stops the step with its message, unless ``failed_ok`` (the caller reads the result)."""
         module_args = dict(self.connection)
         module_args.update((key, value) for key, value in args.items() if value is not None)
-        result = self._execute_module(module_name="replication.recovery." + module, module_args=module_args, task_vars=self.task_vars)
+        # A reader writes nothing: it runs under --check as in the real run, so that what the real run refuses (a project that
+        # does not exist) --check refuses in the same words - never taken for one an earlier task of the play creates.
+        checking = self._task.check_mode
+        if module.endswith("_info"):
+            self._task.check_mode = False
+        try:
+            result = self._execute_module(module_name="replication.recovery." + module, module_args=module_args, task_vars=self.task_vars)
+        finally:
+            self._task.check_mode = checking
         if result.get("failed") and not failed_ok:
             raise StepFailed(result.get("msg") or "%s failed" % module)
         return result

@@ -128,7 +128,7 @@ grep -q "web-1 stands: failed over since 20[0-9T:-]*Z, from the point in time of
 # db-1's point was thinned out since it launched (a day passed after wave 2): its ID is said, and that it is no longer listed.
 grep -q "db-1 stands: failed over since 20[0-9T:-]*Z, from the point in time [0-9a-f-]* (no longer listed: thinned out since), recovery machine i-" \
     outputs/again.txt
-grep -q "Failover of safe: PASSED. Nothing was launched; 3 stand, failed over already" outputs/again.txt
+grep -q "Failover of safe: NOTHING DONE. Nothing was launched; 3 stand, failed over already" outputs/again.txt
 grep -Eq "localhost +: ok=[0-9]+ +changed=0 " outputs/again.txt
 "${safe[@]}" cloud | diff cloud-committed.txt -
 "${safe[@]}" launches RECOVERY_LAUNCH 6

@@ -157,7 +157,7 @@ PY
 failover=(-e application_runbook=failover -e application_name=shop-failover -e application_report_dir="$reports" -e failover_poll_interval=1)
 two='{"application_nodes": {"identity": {"project": "identity"}, "app": {"project": "app", "after": ["identity"]}}}'
 ansible-playbook replication.recovery.application "${failover[@]}" -e "$two" | tee output.txt
-grep -q "Application shop-failover (failover): PASSED" output.txt
+grep -q "Application shop-failover (failover): COMMITTED" output.txt
 "${apps[@]}" cloud > cloud-committed.txt
 test "$(grep -c RECOVERY cloud-committed.txt)" = 4
 ansible-playbook replication.recovery.application "${failover[@]}" -e '{"application_nodes": {"app": {"project": "app"}}}' \

@@ -25,7 +25,7 @@ ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
 # -- --check --diff: each machine's change shown, nothing written --------------------------------------------------------
 "${policy[@]}" clear
 "${apply[@]}" --check --diff | tee output.txt
-grep -q "Launch policy of demo: PASSED. 3 of 3 machines would change: db-1, web-1, web-2; 1 left out; 0 refused." output.txt
+grep -q "Launch policy of demo: PLANNED. 3 of 3 machines would change: db-1, web-1, web-2; 1 left out; 0 refused." output.txt
 grep -q '"instance_type": "m5.xlarge"' output.txt  # the diff
 test "$("${policy[@]}" writes)" = 0
 "${policy[@]}" blueprints | diff before.json -
@@ -40,7 +40,7 @@ test ! -e "$reports/backups"
 
 # -- the apply: the layers in order, a backup before the first write -----------------------------------------------------
 "${apply[@]}" | tee output.txt
-grep -q "Launch policy of demo: PASSED. 3 of 3 machines changed: db-1, web-1, web-2; 1 left out; 0 refused." output.txt
+grep -q "Launch policy of demo: COMMITTED. 3 of 3 machines changed: db-1, web-1, web-2; 1 left out; 0 refused." output.txt
 grep -q "Not re-addressed: db-1: no private source address" output.txt
 test "$("${policy[@]}" writes)" = 3
 "${policy[@]}" blueprints > applied.json
@@ -63,7 +63,7 @@ test -s "$XDG_DATA_HOME/replication.recovery/ledger/00000001.json"
 # -- a second apply writes nothing ----------------------------------------------------------------------------------------
 "${policy[@]}" clear
 "${apply[@]}" | tee output.txt
-grep -q "Launch policy of demo: PASSED. 0 of 3 machines changed" output.txt
+grep -q "Launch policy of demo: NOTHING DONE. 0 of 3 machines changed" output.txt
 grep -A1 "Launch settings of the machines of demo" output.txt | grep -q "^ok: \[localhost\]"  # the policy's task changed nothing
 test "$("${policy[@]}" writes)" = 0
 
@@ -82,7 +82,7 @@ test "$(grep -cE "demo/[a-z0-9-]+: changed since last proven" output.txt)" = 1  
 
 # -- the restore: every blueprint equal, member by member, to before the change ------------------------------------------
 "${apply[@]}" -e launch_policy_restore="$backup" | tee output.txt
-grep -q "Launch policy of demo: PASSED. 1 of 1 machines changed: web-1;" output.txt  # the backup held web-1 alone
+grep -q "Launch policy of demo: ROLLED BACK. 1 of 1 machines changed: web-1;" output.txt  # the backup held web-1 alone
 "${policy[@]}" blueprints | diff applied.json -
 
 # -- the CSV round trip: one cell edited, one blueprint written ----------------------------------------------------------
@@ -150,10 +150,10 @@ if "${apply[@]}" "${micro[@]}" > output.txt 2>&1; then cat output.txt; echo "a w
 grep -q "no answer from the service.* Blueprints may have been written before it stopped: run the policy again" output.txt
 first_backup="$(ls "$reports"/stopped/*.backup.json)"
 "${apply[@]}" "${micro[@]}" | tee output.txt
-grep -q "Launch policy of demo: PASSED. 1 of 3 machines changed: web-2;" output.txt  # web-1 was written by the write without an answer
+grep -q "Launch policy of demo: COMMITTED. 1 of 3 machines changed: web-2;" output.txt  # web-1 was written by the write without an answer
 test "$("${policy[@]}" writes)" = 2
 "${apply[@]}" -e launch_policy_restore="$first_backup" | tee output.txt
-grep -q "Launch policy of demo: PASSED. 2 of 2 machines changed: web-1, web-2;" output.txt
+grep -q "Launch policy of demo: ROLLED BACK. 2 of 2 machines changed: web-1, web-2;" output.txt
 "${policy[@]}" blueprints | diff unanswered.json -
 
 rm -rf "$reports" "$XDG_DATA_HOME" output.txt ./*.json demo.csv demo.yml edited.csv bad.csv sources.yml

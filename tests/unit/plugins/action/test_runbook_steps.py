@@ -763,9 +763,10 @@ def test_in_check_mode_the_report_says_what_would_be_done_and_writes_nothing(tmp
     run = begin(tmp_path)
     read(run, [machine("web-1")])
     result = step(runbook_report, Modules(), check_mode=True, run=run, report_dir=str(tmp_path / "reports"))
-    assert result["lines"] == ["Check mode: the DR test of production would launch 1 machines (web-1). Nothing was launched, and no report "
-                               "was written.", "Ledger: %s (the default) (nothing is entered under --check)" % (
+    assert result["lines"] == ["DR test of production under --check: PLANNED. Would launch 1 machines (web-1). Nothing was launched, and no "
+                               "report was written.", "Ledger: %s (the default) (nothing is entered under --check)" % (
                                    tmp_path / "data" / "replication.recovery" / "ledger")]
+    assert result["outcome"]["outcome"] == "planned" and "message" not in result
     assert not os.path.exists(str(tmp_path / "reports")) and not os.path.exists(str(tmp_path / "data"))
 
 

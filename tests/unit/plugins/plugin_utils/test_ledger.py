@@ -219,6 +219,25 @@ def test_the_summary_per_project_and_period(ledger):
     assert [group["entries"] for group in summary(entries, breaks, after="2026-11-02", before="2026-11-02T23:59:59Z")["periods"]] == [[3]]
 
 
+def failover(project, jobs, started, reached=True, result="passed"):
+    report = dict(dr_test(project, started, dict(db=100)), schema="replication.recovery.failover/v1", result=result,
+                  reached_service=reached, waves=[dict(number=number, machines=["db"], job=job) for number, job in enumerate(jobs, 1)])
+    return report
+
+
+def test_one_failover_per_launch_job_however_many_runs_followed_it_and_no_project_a_run_never_reached(tmp_path):
+    directory = str(tmp_path / "ledger")
+    append(directory, "failover", failover("acme", ["j1"], "2026-11-05T10:00:00Z"), recorded="2026-11-05T10:10:00Z")
+    # A second run that followed j1; then one with a launch of its own (j2); then a typo's.
+    append(directory, "failover", failover("acme", ["j1"], "2026-11-05T10:01:00Z"), recorded="2026-11-05T10:11:00Z")
+    append(directory, "failover", failover("acme", ["j1", "j2"], "2026-11-05T10:15:00Z"), recorded="2026-11-05T10:20:00Z")
+    append(directory, "failover", failover("acmee", [], "2026-11-05T10:25:00Z", reached=False, result="failed"), recorded="2026-11-05T10:30:00Z")
+    report = summary(*verify(directory), period="month")
+    assert report["periods"] == [dict(project="acme", period="2026-11", runs=dict(failover=dict(run=2, passed=2, failed=0, followed=1)),
+                                      drills=dict(run=0, passed=0, failed=0), worst_rto_seconds=100, worst_rpo_seconds=60, entries=[1, 2, 3])]
+    assert [project["name"] for project in report["projects"]] == ["acme"] and report["unreached"] == [4]
+
+
 def test_the_summary_reads_and_shows_breaks(ledger):
     os.unlink(path_of(ledger, 2))
     report = summary(*verify(ledger))

@@ -269,6 +269,48 @@ def test_no_machine_is_a_failure():
     assert report["failures"] == ["no machine took part in the run"]
 
 
+# -- the outcome: one word of the table, and whether running again is safe ------------------------------------
+
+
+PRODUCTION = dict(kind="recovery", launch_type="recovery", runbook="failover", title="failover", on_failed_over="stand")
+
+
+@pytest.mark.parametrize("changes, word, said_next", [
+    ({}, "passed", None),
+    (dict(failure={"phase": "preflight", "message": "Project 'prodction' was not found"}, waves=[], launched={}, view={}, checked={},
+          cleanup={}), "refused", "Nothing was launched or changed: running the DR test again is safe"),
+    (dict(failure={"phase": "launch", "message": "the launch of wave 2 failed"},
+          waves=[{"machines": ["web-1", "db-1"], "status": "launched", "job": launch_job()}, {"machines": [], "status": "not launched"}]),
+     "stopped", "What it launched was removed and proven gone: running the DR test again is safe - it begins anew."),
+    (dict(checked={}), "failed", "running the DR test again is safe"),
+    (dict(waves=[{"machines": ["web-1", "db-1"], "status": "launched", "job": launch_job(), "adopted": True}]), "adopted", None),
+    (dict(waves=[{"machines": ["web-1", "db-1"], "status": "stands"}], launched={}, view={}, checked={}, cleanup={}), "nothing done", None),
+    (dict(PRODUCTION, cleanup={"status": "skipped", "kept": ["web-1", "db-1"], "message": "committed"}), "committed", None),
+    (dict(PRODUCTION, roll_back=True), "rolled back", None),
+    (dict(PRODUCTION, cleanup={"status": "skipped", "kept": ["web-1"], "message": "committed"},
+          failure={"phase": "launch", "message": "the launch of wave 2 failed"},
+          waves=[{"machines": ["web-1"], "status": "launched", "job": launch_job()}, {"machines": ["db-1"], "status": "not launched"}]),
+     "stopped", "they stand, and it launches what was not launched (db-1), from the points in time this run pinned, once the cause"),
+    (dict(PRODUCTION, runbook="failback", title="failback", on_failed_over="own", keeps_launched=True, gate={"name": "data-loss guard"},
+          health={"web-1": dict(seen("web-1"), passed=False, forced=True, reasons=["lag 700 s is over 600 s"]),
+                  "db-1": dict(seen("db-1"), passed=True, reasons=[])}, cleanup={"status": "skipped", "kept": ["web-1", "db-1"]}),
+     "data loss accepted", None),
+    (dict(PRODUCTION, runbook="failback", title="failback", on_failed_over="own", keeps_launched=True, gate={"name": "data-loss guard"},
+          failback={"stage": "reversed"}, waves=[], launched={}, view={}, checked={}, cleanup={},
+          failure={"phase": "preflight", "message": "The data-loss guard stopped the run; nothing was launched. Not ready (1 of 2)"}),
+     "stopped", "wait until every machine named above has caught up, then run the failback again; or accept the data they have not sent "
+                "yet with failback_accept_data_loss=true"),
+])
+def test_the_outcome_is_one_word_and_a_run_that_did_not_pass_says_what_running_it_again_does(changes, word, said_next):
+    report = report_from(record(**changes))
+    assert report["outcome"] == word
+    if said_next is None:
+        assert report["next"] is None
+    else:
+        assert said_next in report["next"]
+        assert report["next"].count("..") == 0 and "None" not in report["next"]
+
+
 # -- the failure message ------------------------------------------------------------------------
 
 
@@ -284,8 +326,9 @@ def test_a_failure_message_is_short_with_counts_and_the_worst_five():
                   view=view_of(machines, job_end=T1), checked=checked)
     report = report_from(data)
     message = failure_message(report, "/reports/dr_test_production.json")
-    assert message.startswith("The DR test of production failed. 7 of 200 machines failed, the worst: m-007 (")
-    assert message.endswith(" and 2 more. Report: /reports/dr_test_production.json")
+    assert message.startswith("DR test of production: FAILED. 7 of 200 machines failed, the worst: m-007 (")
+    assert " and 2 more. " in message and message.endswith(" Report: /reports/dr_test_production.json")
+    assert "running the DR test again is safe" in message
     assert message.count("(smoke: port 443 closed") == 5
     assert len(message) < 1500
     assert len(report["failures"]) == 7 and len(report["failures"][0]) > 400  # the details stay in the report
@@ -294,7 +337,8 @@ def test_a_failure_message_is_short_with_counts_and_the_worst_five():
 def test_a_failure_message_names_what_failed_for_the_run():
     report = report_from(record(waves=[], launched={}, view={}, checked={}, health={}, machines=[],
                                 failure={"phase": "login", "message": "POST /login failed: HTTP 401 unauthenticated"}))
-    assert failure_message(report) == "The DR test of production failed. login: POST /login failed: HTTP 401 unauthenticated."
+    assert failure_message(report) == ("DR test of production: REFUSED. login: POST /login failed: HTTP 401 unauthenticated. Nothing was launched "
+                                       "or changed: running the DR test again is safe, once what it refused is mended; it begins anew.")
 
 
 # -- the forms --------------------------------------------------------------------------------------
