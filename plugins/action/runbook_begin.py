@@ -150,7 +150,7 @@ class ActionModule(RunbookStep):
                           machines=[]),
             launch_settings=dict(check=parse_flag(args["check_launch_settings"], "check_launch_settings", default=True),
                                  strict=parse_flag(args["launch_settings_strict"], "launch_settings_strict"), problems={}, unproven={}),
-            test_network=dict(network=parse_test_network(args["test_network"]), tested_in={}, found=[], restored=[], refused={}),
+            test_network=dict(network=parse_test_network(args["test_network"]), tested_in={}, found=[], found_in={}, restored=[], refused={}),
             targets=dict(rpo_seconds=parse_number(targets.get("rpo_seconds"), "targets.rpo_seconds"),
                          rto_seconds=parse_number(targets.get("rto_seconds"), "targets.rto_seconds")),
             settings=dict(

@@ -61,7 +61,7 @@ class ActionModule(RunbookStep):
             wave["adopted"] = True
             if record.test_network["network"]:  # the earlier run switched them for its launch; this run puts them back
                 for name in set(names) & set(record.test_network["found"]):
-                    record.test_network["tested_in"].setdefault(name, SWITCHED_EARLIER)
+                    record.test_network["tested_in"].setdefault(name, (record.test_network.get("found_in") or {}).get(name) or SWITCHED_EARLIER)
             record["earlier"].setdefault("messages", []).append(
                 "wave %d: adopted the launch job %s of an earlier run, created %s" % (index + 1, job["id"], job["creationDateTime"]))
         else:

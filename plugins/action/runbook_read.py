@@ -297,6 +297,9 @@ class ActionModule(RunbookStep):
         names = set(machine["name"] for machine in taking_part)
         # Blueprints an earlier run left switched to a test network: put back before anything launches.
         self.record.test_network["found"] = [name for name in proven.get("switched") or [] if name in names]
+        # What they are switched to: the test network a launch this run adopts was made in, for the report.
+        self.record.test_network["found_in"] = dict((name, settings) for name, settings in (proven.get("switched_to") or {}).items()
+                                                    if name in names)
         if not self.record["launch_settings"]["check"]:
             return
         problems = dict((name, messages) for name, messages in proven["problems"].items() if name in names)

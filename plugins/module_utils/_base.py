@@ -28,7 +28,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
 from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems, left_to_defaults, unchecked
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
-from ansible_collections.replication.recovery.plugins.module_utils._test_network import StashUnreadable, stash_of
+from ansible_collections.replication.recovery.plugins.module_utils._test_network import StashUnreadable, settings_of, stash_of
 
 # In check mode, what an earlier task of the same run would create is not there yet: a look-up of it
 # is predicted (an ID made of the name and this mark) instead of failing the task.
@@ -394,8 +394,8 @@ class ServiceModule(AnsibleModule):
         """The region (by name or ID; the project's default if None) and the project's blueprints for it, of
         ``machine_ids`` (all if None), each with its ``problems`` against what the region offers now, what of it the region
         does not say enough to judge (``unchecked``), the members it leaves to the service's ``defaults`` (which cannot be
-        proven), and ``switched``
-        when it is switched to a test network (True; text when the record of what it was is unreadable)."""
+        proven), and ``switched`` when it is switched to a test network (True; text when the record of what it was is
+        unreadable), with ``switched_to``: its switched members as they are (the test network's settings)."""
         region = self.target_region(project, region)
         blueprints = [blueprint for blueprint in self.list("/projects/%s/blueprints" % project["id"])
                       if blueprint["region"] == region["id"] and (machine_ids is None or blueprint["machineId"] in machine_ids)]
@@ -407,6 +407,8 @@ class ServiceModule(AnsibleModule):
                 stash, blueprint["switched"] = None, str(problem)
             if stash is not None:
                 blueprint["switched"] = True
+                # What it is switched to: its switched members as they are now (the test network's settings).
+                blueprint["switched_to"] = settings_of(blueprint, sorted(stash["members"]))
             effective = dict(blueprint, **stash["members"]) if stash else blueprint
             blueprint["problems"] = launch_setting_problems(effective, region)
             blueprint["unchecked"] = unchecked(effective, region)

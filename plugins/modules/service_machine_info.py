@@ -184,6 +184,7 @@ launch_settings:
       machine name.
     - C(switched), the names of the machines whose blueprints are switched to a test network (see
       M(replication.recovery.service_test_network)); their settings as they were before the switch are proven.
+      C(switched_to), by machine name, the settings each is switched to (the test network's blueprint members).
     - C(defaults), by machine name, what its blueprint leaves to the service's default (C(subnet), C(security groups),
       C(instance type)). The interface defines no default, so what a launch would take cannot be proven - a default subnet
       deleted in the cloud account is found only by a failing launch job.
@@ -194,7 +195,7 @@ launch_settings:
   type: dict
   sample: {region: {id: 8c94d736-9a3e-5ef5-88c4-c3f1daf9ae3c, name: us-east-1},
            problems: {web-1: ["subnet subnet-0b09c00dbba0e596a is not in region us-east-1; it has private-a (subnet-4f1c0e2d9a8b7c6d5)"]},
-           defaults: {db-1: [subnet, security groups]}, private_ips: {db-1: [10.0.1.20]}, switched: [],
+           defaults: {db-1: [subnet, security groups]}, private_ips: {db-1: [10.0.1.20]}, switched: [], switched_to: {},
            unchecked: {db-1: ["disk type SSD (the service gives no region's disk types)"]}}
 service_time:
   description:
@@ -243,7 +244,9 @@ class MachineInfoModule(ServiceModule):
             answer["launch_settings"] = dict(region=dict(id=region["id"], name=region.get("name")), problems=problems_by_machine(blueprints),
                                              defaults=defaults_by_machine(blueprints), private_ips=private_ips_by_machine(blueprints),
                                              unchecked=unchecked_by_machine(blueprints),
-                                             switched=sorted(b.get("machineName") or b["machineId"] for b in blueprints if b.get("switched")))
+                                             switched=sorted(b.get("machineName") or b["machineId"] for b in blueprints if b.get("switched")),
+                                             switched_to=dict((b.get("machineName") or b["machineId"], b["switched_to"])
+                                                              for b in blueprints if b.get("switched_to")))
         return answer
 
     def chosen(self, machines, now):

@@ -57,7 +57,7 @@ MEMBERS = (
     ("launch_settings", BEGIN, "The launch settings check: check, strict; runbook_read adds region, problems, unchecked, defaults, "
                                "private_ips, unproven."),
     ("test_network", BEGIN, "The test network (network), the blueprints switched for this run (tested_in), found switched by an earlier run "
-                            "(found), put back (restored) and left as somebody else set them (refused)."),
+                            "(found) and what to (found_in), put back (restored) and left as somebody else set them (refused)."),
     ("targets", BEGIN, "The RPO and RTO targets in seconds (rpo_seconds, rto_seconds), or None each."),
     ("settings", BEGIN, "How the run works: checks_tasks, checks_name, check_public_ip, keep_on_failure, host_prefix, group, and the waits "
                         "(launch_timeout, boot_timeout, cleanup_timeout, poll_interval, progress_interval)."),

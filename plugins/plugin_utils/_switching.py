@@ -27,7 +27,7 @@ def switch_to_test_network(step, names):
             len(switched["refused"]), len(names), reasons(switched["refused"])))
     net["tested_in"].update(switched["switched"])
     for name in switched["still_switched"]:
-        net["tested_in"].setdefault(name, SWITCHED_EARLIER)
+        net["tested_in"].setdefault(name, (net.get("found_in") or {}).get(name) or SWITCHED_EARLIER)
     if switched["switched"]:
         step.say("%s %d blueprints to the test network: %s." % (
             "Would switch" if step.check_mode else "Switched", len(switched["switched"]), shown(sorted(switched["switched"]))))
