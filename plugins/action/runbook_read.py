@@ -6,12 +6,14 @@
 which waves, whether they are ready, and what an earlier run left. Documented in
 plugins/modules/runbook_read.py."""
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import RESTORE, TEST_NETWORK_OPTIONS, moment_said, parse_time
-from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, marks_of
+from ansible_collections.replication.recovery.plugins.module_utils._domain import LATEST, RESTORE, TEST_NETWORK_OPTIONS, moment_said, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, PIN, marks_of, pin_of, pins_of
 from ansible_collections.replication.recovery.plugins.module_utils._words import joined, sentences, shown
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import stamp
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import point_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
-    Refused, blocking_machines, earlier_run, health_gate, later_than_now, pin_points, production_machines, replace_token, standing,
-    take_part)
+    Refused, blocking_machines, earlier_run, health_gate, later_than_now, pin_points, production_machines, replace_token, resumed_waves,
+    standing, take_part, thinned)
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import proofs_of, read_ledger, said, unproven
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, now_iso, trimmed_job
@@ -86,16 +88,27 @@ class ActionModule(RunbookStep):
         spare = list(record.get("spare") or ()) + [
             entry["replica"] for entry in production.values()
             if on_failed_over == REFUSE and not entry["drill"] or on_failed_over == STAND and (entry["committed"] or entry["drill"])]
-        earlier = earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"],
-                              plan=bool(plan), waves=[[ids[name] for name in wave] for wave in chosen["waves"]], adopt=record["adopt"],
-                              spare=spare, keeps=bool(record.get("keeps_launched")) or on_failed_over == STAND)
+        def earlier_of(waves):
+            return earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"], plan=bool(plan),
+                               waves=[[ids[name] for name in wave] for wave in waves], adopt=record["adopt"], spare=spare,
+                               keeps=bool(record.get("keeps_launched")) or on_failed_over == STAND)
+
+        earlier = earlier_of(chosen["waves"])
+        again = resumed_waves(chosen["waves"], earlier["launches"], dict((machine_id, name) for name, machine_id in ids.items()))
+        if again is not None:
+            chosen["waves"] = self.waves_as_launched(again, earlier["launches"])
+            earlier = earlier_of(chosen["waves"])
         self.record_earlier(earlier)
         adopted = set(name for index in earlier["adopted"] for name in chosen["waves"][index])
         if on_failed_over != OWN:
             self.judge_production(dict((name, entry) for name, entry in production.items() if name not in adopted), on_failed_over)
         to_launch = [machine for machine in chosen["machines"] if machine["name"] not in adopted and machine["name"] not in record["stands"]]
         read_points = dict((machine["id"], machine["points_in_time"]) for machine in view["machines"] if "points_in_time" in machine)
-        self.pin([machine for machine in chosen["machines"] if machine["name"] not in adopted], to_launch, read_points)
+        # The points a run that this one takes up pinned: it adopts its launches, or they stand, failed over by it.
+        resumes = bool(earlier["adopted"]) or bool(record["stands"])
+        self.pin([machine for machine in chosen["machines"] if machine["name"] not in adopted], to_launch, read_points,
+                 marked=pins_of(taking_part, record["runbook"]) if resumes else ({}, None), adopted=adopted)
+        self.mark_pins([by_name[machine["name"]] for machine in chosen["machines"]])
         verdicts = health_gate([by_name[machine["name"]] for machine in chosen["machines"] if machine["name"] not in record["stands"]],
                                max_lag=record["gate"]["max_lag"], no_backlog=record["gate"]["no_backlog"], states=record["gate"]["states"])
         enforced = record["gate"]["enforce"] and not record.get("gate_deferred")
@@ -189,7 +202,63 @@ class ActionModule(RunbookStep):
                              len(production), record["title"], " and ".join(sorted(set(entry["kind"] for entry in production.values()))),
                              sentences(lines, UNHEALTHY_SHOWN), record["launch_type"], record["title"], advice))
 
+    def waves_as_launched(self, waves, launches):
+        """The run's waves once it adopts an earlier run's launches that are not its leading waves (resumed_waves): said, and
+        refused for a run that carries out a plan (its waves are the plan's) or has more waves than it unrolls."""
+        record = self.record
+        if record.get("plan_file"):
+            raise StepFailed("The plan %s has other waves than an earlier run of this %s launched (%s); nothing was launched. Run it again as "
+                             "that run was, or plan again with --check." % (record["plan_file"]["path"], record["title"], "; ".join(
+                                 "%s %s" % (job["id"], job["status"]) for job in launches)))
+        if record.get("max_waves") and len(waves) > record["max_waves"]:
+            raise StepFailed("An earlier run of this %s launched %d jobs, which with the waves asked make %d waves; this way of running unrolls "
+                             "%d. Nothing was launched." % (record["title"], len(launches), len(waves), record["max_waves"]))
+        record["waves"] = [dict(machines=names, status="pending") for names in waves]
+        self.say("An earlier run of this %s launched other waves: %s, adopted as wave%s %s as they were launched; the waves asked follow "
+                 "without their machines (%d waves in all)." % (
+                     record["title"], "; ".join("%s %s (%s)" % (job["id"], job["status"], shown(wave)) for job, wave in zip(launches, waves)),
+                     "s" if len(launches) > 1 else "", joined(str(number) for number in range(1, len(launches) + 1)), len(waves)))
+        return waves
+
     # -- points in time, pinned once -----------------------------------------------------------------------
+
+    def mark_pins(self, machines):
+        """Keep the points the run pinned in the service (module_utils._marks), where a run that adopts this one - on any
+        controller - finds them: before the first launch, when the run launches in more than one job and pinned anew. One
+        write for all the machines."""
+        record = self.record
+        pending = [wave for index, wave in enumerate(record["waves"]) if str(index) not in record["earlier"]["adopted"] and wave["machines"]]
+        pinned = record.get("pinned") or {}
+        if self.check_mode or record.get("pins_from") or len(pending) < 2 or not pinned:
+            return
+        run = stamp(record["started"])
+        tags = dict((machine["id"], ["%s%s=%s" % (MARK, PIN, pin_of(record["runbook"], run, pinned[machine["name"]]))])
+                    for machine in machines if machine["name"] in pinned)
+        self.service("service_machine_tags", project=record["project_id"], tags=tags)
+        record["pins_from"] = dict(run=run, marked=True)
+
+    def same_points_asked(self, kept, launching):
+        """A run again given a point-in-time policy of its own launches from the points the run it adopts pinned only when they are
+        what it asks for: another point is refused, naming each, before anything is written."""
+        record = self.record
+        if not record["policy"]["given"] or record["policy"]["kind"] == LATEST or not launching:
+            return
+        ids = [machine["id"] for machine in launching]
+        read = self.service("service_point_in_time_info", project=record["project_id"], machines=ids)
+        points_of = dict((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"])
+        asked, problems = pin_points(record["policy"], launching, points_of, record.get("points_in_time"))
+        # A kept point the service thinned out since is launched from the newest point before it (runbook_launch): the same
+        # as a policy that now resolves to that one.
+        gone = thinned(kept, points_of, [(machine["name"], machine["id"]) for machine in launching])
+        launched_from = dict((name, (gone[name]["replacement"] if name in gone else point) or {}) for name, point in kept.items())
+        differs = ["%s: pinned %s by the run it adopts; asked %s, which is %s" % (
+            machine["name"], point_said(kept[machine["name"]]), record["policy"]["said"],
+            point_said(asked[machine["name"]]) if machine["name"] in asked else "no point of it") for machine in launching
+            if (asked.get(machine["name"]) or {}).get("id") not in (kept[machine["name"]]["id"], launched_from[machine["name"]].get("id"))]
+        if differs:
+            raise StepFailed("This %s adopts the launches of a run that pinned other points in time than it was asked; nothing was launched. %s. "
+                             "Run it again without %s_point_in_time to launch the rest from the points that run pinned." % (
+                                 record["title"], sentences(differs, UNHEALTHY_SHOWN), record["runbook"]))
 
     def take_points_as_of(self, service_now):
         """points_as_of (an application's start, read on the service's clock then) as the moment of a policy that has
@@ -213,7 +282,7 @@ class ActionModule(RunbookStep):
         return bool(record.get("pin", True) and not record["recovery_plan"] and not record.get("pinned") and not record.get("points_from")
                     and asked.get("machines") is None and not asked.get("unproven") and not asked.get("exclude") and not asked.get("waves"))
 
-    def pin(self, machines, to_launch, read_points=None):
+    def pin(self, machines, to_launch, read_points=None, marked=({}, None), adopted=()):
         """Every machine's point in time, resolved once when the run begins, before the first launch: each wave
         launches these (runbook_launch replaces one the service thinned out meanwhile). One read of each machine's
         points (the interface has no list of them) - the read the RPO needs anyway - unless the machines' read carried
@@ -225,6 +294,18 @@ class ActionModule(RunbookStep):
         if record.get("plan") or not machines or not record.get("pin", True):
             return
         given = record.get("pinned") or {}
+        # A run that adopts a stopped (or failed) run's launches launches the rest from the points that run pinned, kept in the
+        # service (its marks); what it does not cover is pinned now.
+        kept, run = marked
+        kept = dict((name, point) for name, point in kept.items() if name not in given and not (record["policy"].get("planned")))
+        launching = [machine for machine in to_launch if machine["name"] in kept]
+        if launching:
+            self.same_points_asked(kept, launching)
+            record["pins_from"] = dict(run=run, marked=False, machines=sorted(kept))
+            self.say("Launches the rest from the points in time the run it takes up pinned when it began (%s): %s." % (
+                run, shown(machine["name"] for machine in launching)))
+        if kept:
+            given = dict(given, **kept)
         unread = [machine for machine in machines if machine["name"] not in given and machine["id"] not in given]
         points_of = dict((machine["id"], read_points[machine["id"]]) for machine in unread if machine["id"] in (read_points or {}))
         to_read = [machine["id"] for machine in unread if machine["id"] not in points_of]
@@ -236,6 +317,8 @@ class ActionModule(RunbookStep):
             point = given.get(machine["name"]) or given.get(machine["id"])
             if point:
                 pinned[machine["name"]] = dict(id=point["id"], date_time=point.get("date_time") or point.get("dateTime"))
+        # The adopted machines' points, as the run they were launched by pinned them: the plan and the report show every one.
+        pinned.update((name, dict(id=kept[name]["id"], date_time=kept[name].get("date_time"))) for name in adopted if name in kept)
         record["pinned"] = pinned
         record["pinned_at"] = now_iso()
         stands = record["stands"]

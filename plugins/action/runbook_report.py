@@ -14,6 +14,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils import _outco
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, REFUSED, STOPPED, said as said_outcome
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
     BEFORE_ANY_WRITE, failure_message, plan_of, report_of, write, write_plan)
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import span_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, collect_checked, end_run, into_ledger, note_stopped)
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
@@ -100,6 +101,9 @@ class ActionModule(RunbookStep):
                 measured(measures["rpo_seconds"]), measured(measures["rto_seconds"]), measured(measures["launch_job_seconds"]),
                 spoken(targets["rpo_seconds"]) if targets["rpo_seconds"] is not None else "none",
                 spoken(targets["rto_seconds"]) if targets["rto_seconds"] is not None else "none"))
+        span = span_said(report.get("points_span"))
+        if span and (report.get("repinned") or report.get("pins_from")):
+            lines.append(span)
         # What failed, and what a run again does, the run's last word says (once): its failure message.
         lines += self.files_said(files, ledger, ledger_dir, by_default, reached=report["reached_service"])
         return lines

@@ -120,6 +120,22 @@ def moment_said(seconds, whole=False):
     return moment.strftime("%Y-%m-%dT%H:%M:%S") + fraction + "Z"
 
 
+def compact_moment(value):
+    """An RFC 3339 moment as a mark of the runbooks keeps it, without separators: 20261127T161500.123456Z (UTC); empty
+    for none."""
+    if not value:
+        return ""
+    return datetime.fromtimestamp(parse_time(value), timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+
+
+def moment_of_compact(text):
+    """What compact_moment wrote, as an RFC 3339 moment; None for what is no such moment."""
+    try:
+        return datetime.strptime(text, "%Y%m%dT%H%M%S.%fZ").replace(tzinfo=timezone.utc).isoformat(timespec="microseconds")
+    except (TypeError, ValueError):
+        return None
+
+
 def parse_number(value, what="the value"):
     """A number from a number or from text; None for no value. Whole numbers are ints."""
     if no_value(value):

@@ -17,13 +17,21 @@ no request, and writing them costs one for all the machines of a step.
   launched after the mark is the drill's, not production: the next DR test adopts or cleans it, a failover takes it
   for a DR test's machine.
 
+* ``replication.recovery/pin=<runbook>:<run>:<point in time ID>:<its moment>`` - the point in time a run of that runbook
+  pinned for the machine when it began (``<run>``: the service's time it read the machines then, as ``20261127T161716Z``),
+  written before its first launch when it launches in more than one job. A run that adopts a stopped (or failed) run's
+  launches launches the rest from these points, on whatever controller it runs; a run that adopts nothing pins anew.
+
 A machine's marks are not the user's tags: the modules that set tags keep them, and the audit log's record of their
 writes is no change to the machine (module_utils._audit).
 """
 
+from ansible_collections.replication.recovery.plugins.module_utils._domain import compact_moment, moment_of_compact
+
 MARK = "replication.recovery/"
 RECOVERED = "recovered"
 DRILL = "drill"
+PIN = "pin"
 
 
 def is_mark(tag):
@@ -54,3 +62,24 @@ def marked(tags, **marks):
 def recovered_by_mark(machine):
     """The target machine a committed failover left on ``machine``, by its mark; None without one."""
     return marks_of(machine).get(RECOVERED)
+
+
+def pin_of(runbook, run, point):
+    """The value of a machine's pin mark: the point (``{id, date_time}``) a run (``run``: its moment, 20261127T161716Z) of
+    ``runbook`` pinned for it, with its time: a point thinned out before it is launched is replaced by the newest before it."""
+    return "%s:%s:%s:%s" % (runbook, run, point["id"], compact_moment(point.get("date_time")))
+
+
+def pins_of(machines, runbook):
+    """The points the newest run of ``runbook`` pinned, by the machines' pin marks: ({name: {id, date_time}}, its run),
+    or ({}, None) when no machine has one. Marks of older runs of it (or of other runbooks) are not this run's."""
+    found = {}
+    for machine in machines:
+        value = marks_of(machine).get(PIN) or ""
+        parts = value.split(":")
+        if len(parts) == 4 and parts[0] == runbook and parts[2]:
+            found[machine.get("name") or machine["id"]] = (parts[1], dict(id=parts[2], date_time=moment_of_compact(parts[3])))
+    if not found:
+        return {}, None
+    newest = max(run for run, unused in found.values())
+    return dict((name, point) for name, (run, point) in found.items() if run == newest), newest

@@ -162,7 +162,8 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
     machines of ours it does not adopt are never cleaned up but refused, as someone else's are.
 
     Answers ``running`` (the project's running job, or None), ``running_is`` (``launch``,
-    ``cleanup`` - ours - or ``other``), ``adopted`` ({wave index: job}), ``clean`` (target
+    ``cleanup`` - ours - or ``other``), ``adopted`` ({wave index: job}), ``launches`` (every launch of ours that is up,
+    oldest first: what ``resumed_waves`` makes the leading waves of a run given other waves), ``clean`` (target
     machines of ours to clean up before launching: {id, name, replica}), ``foreign`` (the same,
     of someone else's), and ``ours`` (every target machine traced to an earlier run of ours).
     """
@@ -214,14 +215,33 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
                 break
             adopted[index] = job
     adopted_jobs = set(job["id"] for job in adopted.values())
+    # Every launch of ours that is still up, oldest first: what a run again adopts, whatever waves it was given.
+    launches = sorted((job for job in uncleaned if not spared & set(job.get("participatingMachines") or []) and (
+        active(job) or any(left["ours"] and left["job"]["id"] == job["id"] for left in leftovers))), key=lambda job: parse_time(job["creationDateTime"]))
     return dict(
         running=running,
         running_is=running_is,
         adopted=adopted,
+        launches=launches if parse_flag(adopt, "adopt", default=True) else [],
         clean=[left for left in leftovers if left["ours"] and left["job"]["id"] not in adopted_jobs and not keeps],
         foreign=[left for left in leftovers if not left["ours"] or (keeps and left["job"]["id"] not in adopted_jobs)],
         ours=[left for left in leftovers if left["ours"]],
     )
+
+
+def resumed_waves(waves, launches, names):
+    """The waves of a run that adopts an earlier run's ``launches`` (earlier_run's: oldest first) when they are not the
+    leading ``waves`` it was given (lists of names) - the earlier run had other waves, or a wave of it failed: each launch
+    is a wave as it was launched, and the waves given follow without their machines (those left empty dropped). None when
+    the waves given lead with the launches already, or there is none to adopt, or a machine is in two launches (then each
+    wave stands as given). ``names`` maps machine IDs to names."""
+    launched = [[names[machine] for machine in job.get("participatingMachines") or [] if machine in names] for job in launches]
+    if not launched or [set(wave) for wave in waves[:len(launched)]] == [set(wave) for wave in launched]:
+        return None
+    taken = [name for wave in launched for name in wave]
+    if len(taken) != len(set(taken)):
+        return None
+    return launched + [rest for rest in ([name for name in wave if name not in taken] for wave in waves) if rest]
 
 
 def blocking_machines(machines, kinds):

@@ -19,7 +19,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._words import
 from ansible_collections.replication.recovery.plugins.plugin_utils._application import forecast_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import FAILED as FAILED_WORD, PASSED as PASSED_WORD, of_report, outcome, said
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import (
-    APPLICATION_HEADINGS, LEVEL_HEADINGS, MODES_SAID, application_rows, level_rows, points_moment_said, policy_rows)
+    APPLICATION_HEADINGS, LEVEL_HEADINGS, MODES_SAID, application_rows, level_rows, points_moment_said, policy_rows, span_said)
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import APPLICATION, HEALTH, POLICY, SEARCH, runbook_of
 
 BARS_AT_MOST = 50  # machines drawn one bar each; above, a histogram
@@ -259,15 +259,18 @@ def plan_page(plan, title):
     if plan.get("replace"):
         sections.append('<h2>Confirmation</h2><p>It terminates production machines (%s). The run that does it needs the token '
                         '<b class="hash">%s</b> as its confirm.</p>' % (escape(", ".join(plan["replace"]["machines"])), escape(plan["replace"]["token"])))
-    rows = [(m.get("name"), m.get("wave") or "-", "%s (%s)" % ((m.get("point_in_time") or {}).get("date_time") or "time unknown",
-                                                               (m.get("point_in_time") or {}).get("id") or "-") if m.get("point_in_time")
+    rows = [(m.get("name"), m.get("wave") or "-", "%s (%s)%s" % ((m.get("point_in_time") or {}).get("date_time") or "time unknown",
+                                                                 (m.get("point_in_time") or {}).get("id") or "-",
+                                                                 " - adopted, as the run it adopts pinned it" if m.get("adopted") else "")
+             if m.get("point_in_time")
              else "as an earlier run launched it (adopted)" if m.get("adopted") else "the service's latest, when it launches",
              spoken(m.get("data_loss_seconds")),
              "stands: %s" % m.get("said") if m.get("stands") else "ready" if (m.get("gate") or {}).get("passed") else
              "%s: %s" % ("forced" if (m.get("gate") or {}).get("forced") else "NOT READY", "; ".join((m.get("gate") or {}).get("reasons") or [])))
             for m in plan.get("machines") or []]
     sections.append("<h2>Machines</h2>" + _table(("Machine", "Wave", "Point in time", "Data-loss window", "Gate"), rows, "Machines"))
-    lede = "Written under --check at %s (service time): nothing was launched or changed." % (plan.get("service_time") or "-")
+    lede = "Written under --check at %s (service time): nothing was launched or changed.%s" % (
+        plan.get("service_time") or "-", " " + span_said(plan.get("points_span")) if span_said(plan.get("points_span")) else "")
     return _document(heading, FAILED_BANNER if stops else PASSED_BANNER, heading, lede, sections, None).replace(
         "<h2>Ledger</h2><p>Not entered in a ledger of runs.</p>", "<p>A plan is not entered in the ledger of runs; the run that carries it out is.</p>")
 
@@ -293,7 +296,7 @@ def page(report, title, ledger=None):
     ]
     lede = "%d of %d machines passed; %d launched. Launch requested %s (service time); report written %s (this machine's clock).%s" % (
         counts.get("passed", 0), counts.get("machines", 0), counts.get("launched", 0), report.get("launch_requested") or "-",
-        report.get("generated") or "-", " " + report["next"] if report.get("next") else "")
+        report.get("generated") or "-", "".join(" " + said for said in (report.get("next"), span_said(report.get("points_span"))) if said))
     return _document(heading, banner, heading, lede, sections, ledger)
 
 

@@ -91,6 +91,8 @@ MEMBERS = (
     ("to_launch", READ, "The machines the run would launch, by name (what --check reports)."),
     ("pinned_at", READ, "When the points were pinned, on the controller's clock."),
     ("points_moment", READ, "points_as_of, when runbook_read took it: the newest point at or before it is each machine's."),
+    ("pins_from", READ, "The points kept in the service (pin marks): the run that pinned them (run), whether this run wrote them (marked), "
+                        "the machines whose points it took from them (machines)."),
     ("plan", READ, "The recovery plan run, as read: id, name, steps."),
     ("drill_marks", READ, "The machines whose target machine carries a drill mark (an earlier DR test's): a stale one is removed before "
                           "a failover launches over it."),

@@ -92,6 +92,14 @@ def point_said(point):
                         point.get("id") or "-")
 
 
+def span_said(span):
+    """How far apart the machines' points in time are (the report's or plan's ``points_span``) in words; None for none."""
+    if not span or not span["seconds"]:
+        return None
+    return "The machines' points in time span %s: the oldest %s's (%s), the newest %s's (%s)." % (
+        spoken(span["seconds"]), span["oldest"]["name"], point_said(span["oldest"]), span["newest"]["name"], point_said(span["newest"]))
+
+
 def markdown(report, title="DR test"):
     """A summary a person reads at a glance."""
     def cell(text):
@@ -108,6 +116,8 @@ def markdown(report, title="DR test"):
              "| Launch job | %s | - |" % spoken(report["measures"]["launch_job_seconds"]), ""]
     if report.get("next"):
         lines[2:2] = [report["next"], ""]
+    if span_said(report.get("points_span")):
+        lines.extend([span_said(report["points_span"]), ""])
     if len(report["waves"]) > 1:
         lines.extend(["| Wave | Machines | Status |", "|---|---|---|"])
         lines.extend("| %d | %d | %s |" % (wave["number"], len(wave["machines"]), cell(wave["status"] + (": " + wave["message"] if wave["message"] else "")))
@@ -161,13 +171,15 @@ def plan_markdown(plan, title):
     for machine in plan["machines"]:
         point, gate = machine["point_in_time"], machine["gate"]
         lines.append("| %s | %s | %s | %s | %s |" % (
-            machine["name"], machine["wave"] or "-", point_said(point) if point else
-            "as an earlier run launched it (adopted)" if machine.get("adopted") else "the service's latest, when it launches",
+            machine["name"], machine["wave"] or "-", point_said(point) + (" (adopted: as the run it adopts pinned it)" if machine.get("adopted") else "")
+            if point else "as an earlier run launched it (adopted)" if machine.get("adopted") else "the service's latest, when it launches",
             spoken(machine["data_loss_seconds"]),
             "stands: %s" % machine["said"] if machine.get("stands") else "ready" if gate["passed"] else (
                 "%s: %s" % ("forced" if gate["forced"] else "NOT READY", "; ".join(gate["reasons"])))))
     if plan["excluded"]:
         lines.extend(["", "Excluded: %s." % ", ".join(plan["excluded"])])
+    if span_said(plan.get("points_span")):
+        lines.extend(["", span_said(plan["points_span"])])
     return "\n".join(lines) + "\n"
 
 

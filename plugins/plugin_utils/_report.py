@@ -20,7 +20,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import target_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import junit, markdown, plan_markdown, point_said
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import junit, markdown, plan_markdown, point_said, span_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import (
     FAILED, PASSED, SKIPPED, against, check_of, plus, seconds_between, worst)
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import (
@@ -307,6 +307,8 @@ def report_of(record, schema, generated=None):
         replaced=sorted(record.get("replaced") or {}),
         repinned=dict((name, dict(planned=entry["planned"], launched=entry["replacement"], extra_seconds=entry["extra_seconds"], wave=entry["wave"]))
                       for name, entry in sorted((record.get("repinned") or {}).items())),
+        points_span=points_span(machines),
+        pins_from=(record.get("pins_from") or {}).get("run"),
         machines=machines,
         generated=generated or controller_now(),
     )
@@ -379,6 +381,18 @@ def next_run(record, word):
     if stands:
         said += "; %d machines stand, failed over already, and are left as they are" % len(stands)
     return "%s: running the %s again is safe - it begins anew." % (said, title)
+
+
+def points_span(machines):
+    """How far apart the points in time the machines launched from (or would launch from) are: {seconds, oldest, newest}
+    ({name, id, date_time} each), or None with fewer than two points of known time. A run that resumed one stopped in
+    between, or whose pinned point was thinned out before its wave, launches from points further apart than it pinned."""
+    points = sorted((parse_time(point["date_time"]), machine["name"], point) for machine, point in (
+        (machine, machine.get("point_in_time")) for machine in machines if not machine.get("stands")) if point and point.get("date_time"))
+    if len(points) < 2:
+        return None
+    (first, oldest, old_point), (last, newest, new_point) = points[0], points[-1]
+    return dict(seconds=round(last - first, 3), oldest=dict(old_point, name=oldest), newest=dict(new_point, name=newest))
 
 
 def points_said(record):
@@ -470,6 +484,7 @@ def plan_of(record, schema, generated=None):
         replace=dict(machines=sorted(replaced), token=replace.get("token")) if replaced else None,
         waves=[dict(number=number, machines=wave["machines"]) for number, wave in enumerate(record.get("waves") or [], 1)],
         machines=machines, excluded=record.get("excluded") or [],
+        points_span=points_span(machines), pins_from=(record.get("pins_from") or {}).get("run"),
         put_back_first=(record.get("test_network") or {}).get("found") or [],
         earlier=dict(adopted_waves=adopted_waves, cleaned_first=[left["name"] for left in earlier.get("clean") or []],
                      running=earlier.get("running_said"), messages=earlier.get("messages") or []),

@@ -11,6 +11,8 @@ import subprocess
 from unittest.mock import MagicMock
 
 import pytest
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import compact_moment
 from ansible.errors import AnsibleActionFail
 
 from ansible_collections.replication.recovery.plugins.action import (
@@ -131,8 +133,9 @@ def read(run, machines, jobs=(), launch_settings=None, points=None, modules=None
             found["launch_settings"] = launch_settings or SETTINGS_HOLD
         return found
 
+    # A run of several waves keeps the points it pinned in the service (pin marks): one write, answered.
     answers = dict(dict(service_machine_info=machine_info, service_job_info={"jobs": list(jobs)},
-                        service_point_in_time_info=points_info(points)), **answers)
+                        service_point_in_time_info=points_info(points), service_machine_tags={"changed_machines": []}), **answers)
     return step(runbook_read, modules or Modules(**answers), run=run, session="s3ss10n")
 
 
@@ -444,7 +447,8 @@ def test_the_points_of_a_whole_project_are_read_with_its_machines_and_those_of_a
     modules = Modules(service_job_info={"jobs": []}, service_machine_info=lambda args: {
         "project": {"id": "p-id", "name": "production"}, "service_time": T0,
         "machines": [dict(m, **({"points_in_time": listed[m["name"]]} if args.get("include_points_in_time") else {}))
-                     for m in (machine("web-1"), machine("db-1"))]}, service_point_in_time_info=points_info(listed))
+                     for m in (machine("web-1"), machine("db-1"))]}, service_point_in_time_info=points_info(listed),
+        service_machine_tags={"changed_machines": []})
     result = read(run, [], modules=modules)
     assert [call.get("include_points_in_time") for call in modules.called("service_machine_info")] == [with_the_machines]
     assert len(modules.called("service_point_in_time_info")) == (0 if with_the_machines else 1)
@@ -593,6 +597,51 @@ def test_a_wave_an_earlier_run_launched_is_adopted_not_launched_again(tmp_path):
     record = load(run)
     assert record["waves"][0]["adopted"] is True
     assert record["earlier"]["messages"] == ["wave 1: adopted the launch job j1 of an earlier run, created %s" % T0]
+
+
+EARLIER_POINT = "2026-11-22T09:40:00.000000+00:00"
+
+
+def pin_mark(name, point_id, moment=EARLIER_POINT, run="20261122T094500Z", runbook="dr_test"):
+    return "replication.recovery/pin=%s:%s:%s:%s" % (runbook, run, point_id, compact_moment(moment))
+
+
+def test_a_run_of_several_waves_keeps_its_pinned_points_in_the_service_one_write_and_one_wave_keeps_none(tmp_path):
+    run = begin(tmp_path, waves="db-*; web-*")
+    modules = Modules(service_machine_info=lambda args: {"project": {"id": "p-id", "name": "production"}, "service_time": T0,
+                                                         "machines": [machine("web-1"), machine("db-1")]},
+                      service_job_info={"jobs": []}, service_point_in_time_info=points_info(), service_machine_tags={"changed_machines": []})
+    assert not read(run, [], modules=modules).get("failed")
+    [marked] = modules.called("service_machine_tags")
+    assert marked["tags"] == {"db-1-id": [pin_mark("db-1", "db-1-point", T0, "20261122T100000Z")],
+                              "web-1-id": [pin_mark("web-1", "web-1-point", T0, "20261122T100000Z")]}
+    assert load(run)["pins_from"] == {"run": "20261122T100000Z", "marked": True}
+    one = Modules(service_machine_info=modules.answers["service_machine_info"][0], service_job_info={"jobs": []},
+                  service_point_in_time_info=points_info())
+    assert not read(begin(tmp_path), [], modules=one).get("failed") and one.called("service_machine_tags") == []  # unexpected otherwise
+
+
+def test_a_run_that_adopts_a_stopped_run_launches_the_rest_from_the_points_it_pinned_and_marks_nothing_anew(tmp_path):
+    db = dict(machine("db-1", replica="r1", launched_at=T1), tags=[pin_mark("db-1", "db-1-point-old")])
+    web = dict(machine("web-1"), tags=[pin_mark("web-1", "web-1-point-old"), "owner=dr"])
+    listed = {"web-1": [point("web-1", T0, "-new"), point("web-1", EARLIER_POINT, "-old")]}
+    run = begin(tmp_path, waves="db-*; web-*")
+    result = read(run, [db, web], [job("j1", ["db-1"])], points=listed)
+    assert not result.get("failed") and result["adopted"] == [1]
+    record = load(run)
+    assert record["pinned"]["web-1"] == {"id": "web-1-point-old", "date_time": EARLIER_POINT}  # not the newest, pinned anew
+    assert record["pinned"]["db-1"]["id"] == "db-1-point-old" and record["pins_from"]["run"] == "20261122T094500Z"
+    # Run again with other waves (one wave of both): the stopped run's launch is wave 1, as it was launched, and web-1 follows.
+    run = begin(tmp_path, waves="db-*,web-*")
+    result = read(run, [db, web], [job("j1", ["db-1"])], points=listed)
+    assert not result.get("failed") and result["adopted"] == [1] and result["waves"] == [1, 1]
+    assert [wave["machines"] for wave in load(run)["waves"]] == [["db-1"], ["web-1"]]
+    assert load(run)["pinned"]["web-1"]["id"] == "web-1-point-old"
+    # Asked for another point than the one it pinned: refused, naming it, before anything is written.
+    run = begin(tmp_path, waves="db-*; web-*", point_in_time="web-1=web-1-point-new")
+    refused = read(run, [db, web], [job("j1", ["db-1"])], points=listed)
+    assert refused["failed"] and "web-1: pinned 2026-11-22T09:40:00Z (web-1-point-old) by the run it adopts; asked web-1=web-1-point-new, which is 2026-11-22T10:00:00Z (web-1-point-new)" \
+        in refused["msg"] and "nothing was launched" in refused["msg"]
 
 
 def test_a_launch_that_ends_between_the_reads_of_the_jobs_and_the_machines_is_adopted(tmp_path):

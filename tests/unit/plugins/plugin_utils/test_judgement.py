@@ -10,7 +10,7 @@ import re
 import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
-    Refused, blocking_machines, earlier_run, health_gate, service_view, take_part, wave_failure)
+    Refused, blocking_machines, earlier_run, health_gate, resumed_waves, service_view, take_part, wave_failure)
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_groups
 
 T0 = "2026-11-22T10:00:00+00:00"
@@ -163,7 +163,7 @@ def earlier(machines, jobs, **kwargs):
 
 def test_nothing_left_nothing_to_do():
     found = earlier([machine("web-1")], [job("j0", T0, ["web-1"], job_type="CLEANUP")])
-    assert found == {"running": None, "running_is": None, "adopted": {}, "clean": [], "foreign": [], "ours": []}
+    assert found == {"running": None, "running_is": None, "adopted": {}, "launches": [], "clean": [], "foreign": [], "ours": []}
 
 
 def test_a_launch_of_ours_that_still_runs_is_adopted():
@@ -281,7 +281,7 @@ def test_spare_target_machines_are_none_of_the_runs_business():
     jobs = [job("j1", T0, ["web-1"], job_type="RECOVERY_LAUNCH")]
     assert earlier(machines, jobs, launch_type="recovery", waves=[[]])["clean"][0]["replica"] == "r1"
     assert earlier(machines, jobs, launch_type="recovery", waves=[[]], spare=["r1"]) == {
-        "running": None, "running_is": None, "adopted": {}, "clean": [], "foreign": [], "ours": []}
+        "running": None, "running_is": None, "adopted": {}, "launches": [], "clean": [], "foreign": [], "ours": []}
 
 
 # -- the launched machines as the service sees them -------------------------------------------------
@@ -490,3 +490,17 @@ def test_a_pinned_point_thinned_out_is_replaced_by_the_newest_point_before_it():
                               "extra_seconds": 3600.0}
     assert found["db-1"] == {"planned": pinned["db-1"], "replacement": None, "extra_seconds": None}  # none older remains
     assert thinned(pinned, POINTS, [("web-1", "web-1-id"), ("db-1", "db-1-id")]) == {}
+
+
+# -- a run again with other waves adopts each launch of the stopped run as a wave -------------------------------------
+
+
+def test_a_run_again_with_other_waves_adopts_each_launch_as_it_was_launched_and_the_waves_asked_follow():
+    names = {"db-1-id": "db-1", "db-2-id": "db-2", "app-1-id": "app-1", "web-1-id": "web-1"}
+    first, second = job("j1", T0, ["db-1", "db-2"], job_type="RECOVERY_LAUNCH"), job("j2", T1, ["app-1"], job_type="RECOVERY_LAUNCH")
+    assert resumed_waves([["db-1", "db-2"], ["app-1"], ["web-1"]], [first, second], names) is None  # the same waves: adopted as they are
+    assert resumed_waves([["db-1", "db-2", "app-1"], ["web-1"]], [first, second], names) == [["db-1", "db-2"], ["app-1"], ["web-1"]]
+    assert resumed_waves([["web-1", "app-1"], ["db-1", "db-2"]], [first], names) == [["db-1", "db-2"], ["web-1", "app-1"]]
+    assert resumed_waves([["db-1"], ["db-2"]], [], names) is None  # nothing to adopt
+    twice = job("j3", T1, ["db-2", "app-1"], job_type="RECOVERY_LAUNCH")
+    assert resumed_waves([["db-1", "db-2", "app-1"]], [first, twice], names) is None  # a machine in two launches: as given
