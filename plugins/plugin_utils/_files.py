@@ -108,7 +108,7 @@ def run_of(path):
         return None
 
 
-def write_run(directory, name, began, forms, newest=True):
+def write_run(directory, name, began, forms, newest=True, plain=True):
     """The files of one run, never over another run's: each of ``forms`` ((suffix, text) pairs, the JSON first, whose
     object gets a member ``run``: when the run began, its files' stem, whether it reached the service) as
     ``<name>.<its start><suffix>`` - with ``-2``, ``-3`` when another run began within the same second. The plain names

@@ -9,6 +9,13 @@
     python night.py URL pinned RECORD                the points a stopped run's record pinned: name point-ID, a line each
     python night.py URL launched-from PROJECT        each live target machine's point: name point-ID, a line each
     python night.py URL checksum DIR...              one SHA-256 of every file under the DIRs (names and contents)
+    python night.py URL moment HOURS                 a moment HOURS ago whose newest point of each machine is an hourly one that
+                                                     a jump of a day thins out
+    python night.py URL marked PROJECT               each machine's pin mark (replication.recovery/pin=...): name point-ID, a line each
+    python night.py URL plan-points PLAN             the points a plan (.plan.json) pins: name point-ID, a line each
+    python night.py URL report-points REPORT         the points a report's machines launched from: name point-ID, a line each
+
+The user is the one the collection signs in as: REPLICATION_SERVICE_USERNAME and _PASSWORD.
 """
 
 import glob
@@ -16,6 +23,7 @@ import hashlib
 import json
 import os
 import sys
+from datetime import datetime, timedelta, timezone
 
 import requests
 
@@ -24,7 +32,8 @@ API = "/api/latest"
 
 def service(url, project):
     session = requests.Session()
-    session.post(url + API + "/login", json={"username": "night@example.test", "password": "night-password"}, timeout=30).raise_for_status()
+    session.post(url + API + "/login", json={"username": os.environ["REPLICATION_SERVICE_USERNAME"],
+                                             "password": os.environ["REPLICATION_SERVICE_PASSWORD"]}, timeout=30).raise_for_status()
     found = next(p for p in session.get(url + API + "/projects", timeout=30).json()["items"] if p["name"] == project)
     return session, "%s%s/projects/%s" % (url, API, found["id"])
 
@@ -92,7 +101,39 @@ def checksum(url, *directories):
     print(digest.hexdigest())
 
 
+def moment(url, hours):
+    # Half past an hour, hours ago: the newest point at or before it is the newest of the hour before (an hour keeps every point
+    # of the last hour only), which a jump of a day thins out - unless that hour is the last of its day, which a day keeps.
+    session = requests.Session()
+    now = datetime.fromisoformat(session.get(url + "/_simulator/clock", timeout=30).json()["now"])
+    at = (now - timedelta(hours=float(hours))).replace(minute=30, second=0, microsecond=0)
+    if at.hour == 0:
+        at -= timedelta(hours=1)
+    print(at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+
+
+def marked(url, project):
+    session, base = service(url, project)
+    for machine in sorted(session.get(base + "/machines", timeout=30).json()["items"], key=lambda m: m["sourceProperties"]["name"]):
+        pins = [tag.split(":")[2] for tag in machine.get("tags") or [] if tag.startswith("replication.recovery/pin=")]
+        if pins:
+            print("%s %s" % (machine["sourceProperties"]["name"], pins[0]))
+
+
+def plan_points(url, plan):
+    with open(plan, encoding="utf-8") as handle:
+        for machine in sorted(json.load(handle)["machines"], key=lambda m: m["name"]):
+            print("%s %s" % (machine["name"], machine["point_in_time"]["id"]))
+
+
+def report_points(url, report):
+    with open(report, encoding="utf-8") as handle:
+        for machine in sorted(json.load(handle)["machines"], key=lambda m: m["name"]):
+            print("%s %s" % (machine["name"], (machine.get("point_in_time") or {}).get("id")))
+
+
 if __name__ == "__main__":
     COMMANDS = dict(jump=jump, faults=faults, writes=writes, cloud=cloud, launches=launches, running=running, pinned=pinned,
-                    launched_from=launched_from, checksum=checksum)
+                    launched_from=launched_from, checksum=checksum, moment=moment, marked=marked, plan_points=plan_points,
+                    report_points=report_points)
     COMMANDS[sys.argv[2].replace("-", "_")](sys.argv[1], *sys.argv[3:])

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# A three-wave failover stopped by Ctrl-C in its wave 2, taken up from a second controller - another working directory,
+# TMPDIR, HOME and ledger - with other waves, and the default (relative) report directory of each:
+#   moved    the service's clock moved on, nothing thinned: every machine launches from the point the first run's plan pinned
+#   thinned  a day passed, thinning the point pinned for web-1: launched from the newest point before it, named, the span said
+#   strict   the same with failover_points_strict: refused before wave 3, nothing launched by the second run
+set -euxo pipefail
+
+url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
+export REPLICATION_SERVICE_URL="$url/api/latest"
+export REPLICATION_SERVICE_USERNAME=resumed@example.test
+export REPLICATION_SERVICE_PASSWORD=resumed-password
+export ANSIBLE_ROLES_PATH=..
+here="$(pwd)"
+night=(python "$here/../first_night/files/night.py" "$url")
+rm -rf controller-1 controller-2 outputs
+mkdir -p outputs controller-1/work controller-1/tmp controller-1/home controller-2/work controller-2/tmp controller-2/home
+waves=(-e 'failover_waves=db-*;app-*;web-*')
+other_waves=(-e 'failover_waves=db-*,app-*;web-*')
+
+ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
+
+# A failover on controller 1 or 2: its own working directory, TMPDIR, HOME and ledger.
+on() {
+    local controller=$1
+    shift
+    env -C "$here/$controller/work" TMPDIR="$here/$controller/tmp" HOME="$here/$controller/home" XDG_DATA_HOME="$here/$controller/home/data" \
+        PYTHONUNBUFFERED=1 ansible-playbook replication.recovery.failover -e failover_poll_interval=1 -e failover_progress_interval=2 "$@"
+}
+
+# The failover of project $1 on controller 1, its launches slowed down, stopped by Ctrl-C while its wave 2 runs.
+stopped_in_wave_2() {
+    local project=$1
+    shift
+    "${night[@]}" faults '[{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 3}]'
+    setsid env -C "$here/controller-1/work" TMPDIR="$here/controller-1/tmp" HOME="$here/controller-1/home" \
+        XDG_DATA_HOME="$here/controller-1/home/data" PYTHONUNBUFFERED=1 ansible-playbook replication.recovery.failover \
+        -e failover_poll_interval=1 -e failover_progress_interval=2 -e failover_project="$project" "${waves[@]}" "$@" \
+        > "outputs/$project-stopped.txt" 2>&1 &
+    local pid=$!
+    until grep -q "of wave 2 runs in the service" "outputs/$project-stopped.txt"; do
+        kill -0 "$pid" || { cat "outputs/$project-stopped.txt"; exit 1; }
+        sleep 0.2
+    done
+    kill -INT "$pid"
+    wait "$pid" || true
+    "${night[@]}" faults '[]'
+    test "$("${night[@]}" launches "$project" RECOVERY_LAUNCH)" = 2
+}
+
+# == moved: the clock moves on, nothing is thinned ==========================================================================
+on controller-1 --check -e failover_project=moved "${waves[@]}" > outputs/moved-plan.txt
+plan="$(sed -n 's/.*"Plan: \(.*\.plan\.json\)".*/\1/p' outputs/moved-plan.txt)"
+case "$plan" in "$here/controller-1/work/failover_report/"*) ;; *) echo "the plan is not where controller 1 started: $plan"; exit 1;; esac
+stopped_in_wave_2 moved -e failover_plan="$plan"
+"${night[@]}" marked moved > marked.txt
+"${night[@]}" plan-points "$plan" | diff - marked.txt  # the points the plan pinned, kept in the service
+"${night[@]}" jump 600
+on controller-2 -e failover_project=moved "${other_waves[@]}" > outputs/moved.txt
+grep -q "An earlier run of this failover launched other waves: .* adopted as waves 1 and 2 as they were launched" outputs/moved.txt
+grep -q "Launches the rest from the points in time the run it takes up pinned when it began" outputs/moved.txt
+grep -q "Failover of moved: COMMITTED. 3 of 3 machines passed." outputs/moved.txt
+report="$here/controller-2/work/failover_report/failover_moved.json"
+"${night[@]}" report-points "$report" | diff - marked.txt
+"${night[@]}" launched-from moved | diff - marked.txt
+test "$("${night[@]}" launches moved RECOVERY_LAUNCH)" = 3
+python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['outcome'] == 'committed' and r['pins_from'] and not r['repinned'], r" \
+    "$report"
+
+# == thinned: a day passes, and web-1's pinned point is thinned out =====================================================
+moment="$("${night[@]}" moment 5)"
+stopped_in_wave_2 thinned -e "failover_point_in_time=before:$moment"
+"${night[@]}" marked thinned > marked.txt
+"${night[@]}" jump 86400
+on controller-2 -e failover_project=thinned "${other_waves[@]}" > outputs/thinned.txt
+grep -q "Thinned out by the service before wave 3, replaced by the newest point before each: web-1: the point of" outputs/thinned.txt
+grep -q "The machines' points in time span " outputs/thinned.txt
+grep -q "Failover of thinned: COMMITTED. 3 of 3 machines passed." outputs/thinned.txt
+report="$here/controller-2/work/failover_report/failover_thinned.json"
+python - "$report" marked.txt <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+marked = dict(line.split() for line in open(sys.argv[2]))
+launched = dict((m["name"], m["point_in_time"]["id"]) for m in report["machines"])
+assert launched["db-1"] == marked["db-1"] and launched["app-1"] == marked["app-1"], (launched, marked)
+entry = report["repinned"]["web-1"]
+assert entry["planned"]["id"] == marked["web-1"] and launched["web-1"] == entry["launched"]["id"] != marked["web-1"], (entry, marked)
+assert entry["extra_seconds"] > 0 and report["points_span"]["seconds"] > 0 and report["outcome"] == "committed", report
+PY
+grep -q "The machines' points in time span" "${report%.json}.md"
+
+# == strict: the same, refused before wave 3 - nothing launched by the second run ============================================
+moment="$("${night[@]}" moment 5)"
+stopped_in_wave_2 strict -e "failover_point_in_time=before:$moment"
+"${night[@]}" jump 86400
+if on controller-2 -e failover_project=strict "${other_waves[@]}" -e failover_points_strict=true > outputs/strict.txt 2>&1; then
+    cat outputs/strict.txt; echo "strict must refuse a thinned point"; exit 1
+fi
+grep -q "Points in time pinned when the run began were thinned out by the service before wave 3, which is not launched (points_strict): web-1" \
+    outputs/strict.txt
+grep -q "Failover of strict: STOPPED." outputs/strict.txt
+test "$("${night[@]}" launches strict RECOVERY_LAUNCH)" = 2
+
+rm -rf controller-1 controller-2 outputs marked.txt
