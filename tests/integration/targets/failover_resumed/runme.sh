@@ -28,14 +28,15 @@ on() {
         PYTHONUNBUFFERED=1 ansible-playbook replication.recovery.failover -e failover_poll_interval=1 -e failover_progress_interval=2 "$@"
 }
 
-# The failover of project $1 on controller 1, its launches slowed down, stopped by Ctrl-C while its wave 2 runs.
+# The failover of project $1 on controller 1 (its waves, or its plan's, in the arguments), its launches slowed down, stopped by
+# Ctrl-C while its wave 2 runs.
 stopped_in_wave_2() {
     local project=$1
     shift
     "${night[@]}" faults '[{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 3}]'
     setsid env -C "$here/controller-1/work" TMPDIR="$here/controller-1/tmp" HOME="$here/controller-1/home" \
         XDG_DATA_HOME="$here/controller-1/home/data" PYTHONUNBUFFERED=1 ansible-playbook replication.recovery.failover \
-        -e failover_poll_interval=1 -e failover_progress_interval=2 -e failover_project="$project" "${waves[@]}" "$@" \
+        -e failover_poll_interval=1 -e failover_progress_interval=2 -e failover_project="$project" "$@" \
         > "outputs/$project-stopped.txt" 2>&1 &
     local pid=$!
     until grep -q "of wave 2 runs in the service" "outputs/$project-stopped.txt"; do
@@ -69,7 +70,7 @@ python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['outcome
 
 # == thinned: a day passes, and web-1's pinned point is thinned out =====================================================
 moment="$("${night[@]}" moment 5)"
-stopped_in_wave_2 thinned -e "failover_point_in_time=before:$moment"
+stopped_in_wave_2 thinned "${waves[@]}" -e "failover_point_in_time=before:$moment"
 "${night[@]}" marked thinned > marked.txt
 "${night[@]}" jump 86400
 on controller-2 -e failover_project=thinned "${other_waves[@]}" > outputs/thinned.txt
@@ -91,7 +92,7 @@ grep -q "The machines' points in time span" "${report%.json}.md"
 
 # == strict: the same, refused before wave 3 - nothing launched by the second run ============================================
 moment="$("${night[@]}" moment 5)"
-stopped_in_wave_2 strict -e "failover_point_in_time=before:$moment"
+stopped_in_wave_2 strict "${waves[@]}" -e "failover_point_in_time=before:$moment"
 "${night[@]}" jump 86400
 if on controller-2 -e failover_project=strict "${other_waves[@]}" -e failover_points_strict=true > outputs/strict.txt 2>&1; then
     cat outputs/strict.txt; echo "strict must refuse a thinned point"; exit 1
