@@ -18,7 +18,8 @@ from ansible.errors import AnsiblePromptInterrupt, AnsiblePromptNoninteractive
 from ansible.module_utils.common.text.converters import to_text
 from ansible.utils.display import Display
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import FROM_REPORT, LATEST, parse_point_policy, parse_time
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import launch_settings_refused, pin_points, points_refused
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils import _application as app
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, report_path, write_also, write_json, write_run
@@ -96,6 +97,7 @@ class ActionModule(RunbookStep):
         # it), or when its plan was made. However long the levels before a node or an approval take, it launches from
         # its machines' newest points at or before that moment.
         points_as_of = self.moments(nodes, earlier.get("points_as_of") or (plan or {}).get("points_as_of") or {})
+        self.preflight(nodes, points_as_of, args["runbook"], ended=self.ended_in(state) if earlier else ())
         for node in nodes.values():
             node["connection"] = kept_of(node["connection"])
         run = dict(name=args["name"], runbook=args["runbook"], began=earlier.get("began") or controller_now(), nodes=nodes, levels=levels,
@@ -136,13 +138,17 @@ class ActionModule(RunbookStep):
             moments[name] = read[connection.get("url")]
         return moments
 
+    def login_of(self, connection):
+        """How a node's modules sign in: its connection (another account, another service), or the run's."""
+        if not connection:
+            return dict(self.connection)
+        login = dict((LOGIN_OF_CONNECTION[key], value) for key, value in connection.items() if key in LOGIN_OF_CONNECTION)
+        login.update((key, value) for key, value in self.connection.items() if key in HOW_TO_CONNECT)
+        return login
+
     def service_clock(self, connection):
         """The service's now, on its own clock, through a session of its own, ended at once."""
-        if connection:
-            login = dict((LOGIN_OF_CONNECTION[key], value) for key, value in connection.items() if key in LOGIN_OF_CONNECTION)
-            login.update((key, value) for key, value in self.connection.items() if key in HOW_TO_CONNECT)
-        else:
-            login = dict(self.connection)
+        login = self.login_of(connection)
         answer = self._execute_module(module_name="replication.recovery.service_login", module_args=dict(login, read_time=True),
                                       task_vars=self.task_vars)
         if answer.get("failed"):
@@ -152,6 +158,72 @@ class ActionModule(RunbookStep):
         self._execute_module(module_name="replication.recovery.service_login", task_vars=self.task_vars,
                              module_args=dict(login, state="absent", session=answer["session"]))
         return answer["service_time"]
+
+    def ended_in(self, state):
+        """The nodes an earlier run of the application ended (its run state): adopted, never checked or run again."""
+        try:
+            names = [name for name in os.listdir(state) if name.startswith("node_") and name.endswith(".json")]
+        except OSError:
+            return []
+        ended = []
+        for name in names:
+            try:
+                with open(os.path.join(state, name), encoding="utf-8") as handle:
+                    outcome = json.load(handle)
+            except (OSError, ValueError):
+                continue
+            if outcome.get("state") in app.ENDED:
+                ended.append(outcome.get("name"))
+        return ended
+
+    def preflight(self, nodes, moments, runbook, ended=()):
+        """Every node checked before any node acts - in the real run and under --check alike: its project and machines, its
+        connection, its machines' points in time as it takes them, and their launch settings. What a node's own run would
+        refuse before its first write is refused here, in that run's words, for every node at once: no node of the
+        application is left half-recovered by a fault one read finds."""
+        faults = []
+        for name in [name for names in app.levels_of(nodes) for name in names if name not in ended]:
+            node = nodes[name]
+            read = self.as_node(node, "service_machine_info", project=node["project"], machines=node["machines"] or None,
+                                prove_launch_settings=True, include_points_in_time=not app.follows_the_moment(
+                                    node, runbook, self.task_vars.get(runbook + "_point_in_time")))
+            if read.get("failed"):
+                faults.append("%s: %s" % (name, (read.get("msg") or "its project could not be read").rstrip(".")))
+                continue
+            problems = (read.get("launch_settings") or {}).get("problems") or {}
+            if problems:
+                faults.append("%s: %s" % (name, launch_settings_refused(problems, len(read["machines"]), read["launch_settings"]["region"]["name"])))
+            missing = self.points_missing(node, read["machines"], moments.get(name), runbook)
+            if missing:
+                faults.append("%s: %s" % (name, points_refused(missing, runbook)))
+        if faults:
+            raise StepFailed("Every node was checked before any acts: %d of %d would be refused, and no node acted; nothing was written. %s" % (
+                len(faults), len(nodes) - len(ended), " ".join("Node %s." % fault.rstrip(".") for fault in faults)))
+
+    def points_missing(self, node, machines, moment, runbook):
+        """The machines of a node that have no such point in time as its run would take (pin_points' sentences): as of the
+        application's moment - a machine with no point yet has none - or by the node's own point-in-time policy."""
+        own = self.task_vars.get(runbook + "_point_in_time") or node["point_in_time"] or node["vars"].get(runbook + "_point_in_time")
+        if app.follows_the_moment(node, runbook, self.task_vars.get(runbook + "_point_in_time")):
+            policy = dict(kind=LATEST, given=False, said=LATEST, moment=parse_time(moment) if moment else None)
+            without = [machine for machine in machines if machine.get("lag_seconds") is None]  # no point in time yet
+            return pin_points(policy, without, {})[1]
+        try:
+            policy = parse_point_policy(own, "%s_point_in_time" % runbook)
+        except ValueError as error:
+            return [str(error)]
+        if policy["kind"] == FROM_REPORT:  # a clean point search's report: its run reads it
+            return []
+        return pin_points(policy, machines, dict((machine["id"], machine.get("points_in_time") or []) for machine in machines),
+                          policy.get("points"))[1]
+
+    def as_node(self, node, module, **args):
+        """One of the collection's modules run with a node's connection (its own account, or the run's): its result, failed or not."""
+        connection, self.connection = self.connection, self.login_of(node["connection"])
+        try:
+            return self.service(module, failed_ok=True, **args)
+        finally:
+            self.connection = connection
 
     def nodes_given(self, args):
         """application_nodes checked - every fault named at once - with their connections (the secrets too, for the

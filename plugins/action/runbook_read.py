@@ -12,8 +12,8 @@ from ansible_collections.replication.recovery.plugins.module_utils._words import
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import stamp
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import point_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
-    Refused, blocking_machines, earlier_run, health_gate, later_than_now, pin_points, production_machines, replace_token, resumed_waves,
-    standing, take_part, thinned)
+    Refused, blocking_machines, earlier_run, health_gate, later_than_now, launch_settings_refused, pin_points, points_refused,
+    production_machines, replace_token, resumed_waves, standing, take_part, thinned)
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import proofs_of, read_ledger, said, unproven
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, now_iso, trimmed_job
@@ -330,9 +330,7 @@ class ActionModule(RunbookStep):
         launching = set(machine["name"] for machine in to_launch)
         problems = [problem for problem in problems if problem.split(" ", 1)[0] in launching or problem.split(" ", 1)[0] not in stands]
         if problems:
-            raise StepFailed("%s; nothing was launched. %s" % (
-                sentences(problems, UNHEALTHY_SHOWN), "Plan again with --check." if (record["policy"].get("planned")) else
-                "Choose another point in time (%s_point_in_time), or leave those machines out." % record["runbook"]))
+            raise StepFailed(points_refused(problems, record["runbook"], planned=record["policy"].get("planned")))
         if record["policy"]["given"] and not record["policy"].get("planned"):
             differs = ["%s: %s; asked %s, which is the point in time of %s (%s)" % (
                 name, entry["said"], record["policy"]["said"], moment_said(parse_time(pinned[name]["date_time"]), whole=True), pinned[name]["id"])
@@ -499,10 +497,7 @@ class ActionModule(RunbookStep):
         record, settings = self.record, self.record["launch_settings"]
         problems = dict((name, messages) for name, messages in settings["problems"].items() if name in launching)
         if problems:
-            lines = ["%s: %s" % (name, "; ".join(messages)) for name, messages in sorted(problems.items())]
-            raise StepFailed("The launch settings check stopped the run; nothing was launched. %d of %d machines cannot launch in %s as their "
-                             "blueprints say: %s. Mend their blueprints, or exclude them." % (
-                                 len(problems), machines, settings["region"], sentences(lines, UNHEALTHY_SHOWN)))
+            raise StepFailed(launch_settings_refused(problems, machines, settings["region"]))
         defaults = dict((name, members) for name, members in (settings.get("defaults") or {}).items() if name in launching)
         if not defaults:
             return

@@ -16,7 +16,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
     parse_list, parse_number, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, launched_targets, name_of
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, RECOVERED, marks_of
-from ansible_collections.replication.recovery.plugins.module_utils._words import shown
+from ansible_collections.replication.recovery.plugins.module_utils._words import sentences, shown
 
 RUNNING = "running"
 
@@ -356,6 +356,19 @@ def pin_points(policy, machines, points_of, points=None):
         else:
             pinned[machine["name"]] = dict(id=point["id"], date_time=point["dateTime"])
     return pinned, problems
+
+
+def points_refused(problems, runbook, planned=False):
+    """The sentence a run is refused with when a machine has no such point in time as it asks (pin_points' problems)."""
+    return "%s; nothing was launched. %s" % (sentences(problems, 5), "Plan again with --check." if planned else
+                                             "Choose another point in time (%s_point_in_time), or leave those machines out." % runbook)
+
+
+def launch_settings_refused(problems, machines, region):
+    """The sentence a run is refused with when machines cannot launch in ``region`` as their blueprints say ({name: [why]})."""
+    lines = ["%s: %s" % (name, "; ".join(messages)) for name, messages in sorted(problems.items())]
+    return ("The launch settings check stopped the run; nothing was launched. %d of %d machines cannot launch in %s as their blueprints "
+            "say: %s. Mend their blueprints, or exclude them." % (len(problems), machines, region, sentences(lines, 5)))
 
 
 def later_than_now(policy, now):

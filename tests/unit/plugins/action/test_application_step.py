@@ -39,7 +39,26 @@ CLOCKS = {None: "2026-11-27T03:00:00.000000+00:00", "https://other.example/api/l
 LOGINS = []
 
 
+# The projects the services know, each with its machines (name: seconds of lag, None for a machine with no point in time
+# yet), as service_machine_info answers the preflight - any other project with one machine, but those MISSING. The reads made.
+PROJECTS = dict(db=dict(db_1=30, db_3=30), app=dict(app_1=30))
+MISSING = ("cahce",)
+READS = []
+
+
 def service_login(module_name, module_args, task_vars):
+    if module_name == "replication.recovery.service_machine_info":
+        READS.append(dict(module_args))
+        project = module_args["project"]
+        if project in MISSING:
+            return dict(failed=True, msg="Project %r was not found. Known: app, cache, db, edge, identity." % project)
+        machines = [dict(id=name + "-id", name=name.replace("_", "-"), lag_seconds=lag)
+                    for name, lag in PROJECTS.get(project, {project + "_1": 30}).items()]
+        if module_args.get("include_points_in_time"):  # one point a day ago, of a machine that has one
+            machines = [dict(machine, points_in_time=[dict(id=machine["name"] + "-p", dateTime="2026-11-25T23:00:00.000000+00:00")]
+                             if machine["lag_seconds"] is not None else []) for machine in machines]
+        return dict(project=dict(id=project + "-id", name=project), machines=machines,
+                    launch_settings=dict(region=dict(id="r", name="us-east-1"), problems={}))
     assert module_name == "replication.recovery.service_login"
     LOGINS.append(dict(module_args))
     if module_args.get("state") == "absent":
@@ -84,6 +103,25 @@ def test_begin_answers_the_nodes_as_hosts_by_level_and_keeps_no_secret(tmp_path)
     saved = (tmp_path / "reports" / "application_shop.run" / "run.json").read_text()
     assert "SECRET" not in saved and "https://other.example/api/latest" in saved
     assert "Level 3: app (project app, every machine, critical, after db, needs approval)" in begun["lines"]
+
+
+@pytest.mark.parametrize("check_mode", [True, False])
+def test_every_node_is_checked_before_any_acts_and_what_its_run_would_refuse_is_refused_in_its_words(tmp_path, check_mode):
+    del READS[:]
+    nodes = dict(identity=dict(project="identity"), cache=dict(project="cahce", after=["identity"]),
+                 db=dict(project="db", after=["identity"]), app=dict(project="app", after=["db"]))
+    PROJECTS["app"] = dict(app_1=None)  # no point in time yet
+    try:
+        refused = step(check_mode=check_mode, phase="begin", name="shop", nodes=nodes, report_dir=str(tmp_path / "reports"))
+    finally:
+        PROJECTS["app"] = dict(app_1=30)
+    assert refused["failed"] and refused["msg"].startswith("Every node was checked before any acts: 2 of 4 would be refused, and no node acted; "
+                                                           "nothing was written.")
+    assert "Node cache: Project 'cahce' was not found. Known: app, cache, db, edge, identity." in refused["msg"]
+    assert "Node app: app-1 has no point in time at or before 2026-11-27T03:00:00Z; it has no point in time yet (initial sync not done); " \
+           "nothing was launched. Choose another point in time (dr_test_point_in_time), or leave those machines out." in refused["msg"]
+    assert sorted(read["project"] for read in READS) == ["app", "cahce", "db", "identity"]  # one read a node, each with its launch settings
+    assert all(read["prove_launch_settings"] for read in READS) and not (tmp_path / "reports").exists()
 
 
 def test_the_nodes_and_the_approval_may_be_given_as_text(tmp_path):
