@@ -112,7 +112,10 @@ class ActionModule(RunbookStep):
         back = sorted(name for name, where in found.items() if where == BACK)
         nothing = sorted(name for name, where in found.items() if where == NOTHING)
         if not reversed_now and back and len(back) == len(found):
-            return self.at("returned", "the failback happened and replication runs in its original direction again")
+            # A failback that ended: its machines launched back run production. Nothing is launched, adopted or checked again.
+            record["asked"]["machines"] = []
+            return self.at("returned", "the failback happened and replication runs in its original direction again, with every machine "
+                                       "launched back (%s): nothing to do" % shown(back))
         if reversed_now or not (back or nothing):
             # Before anything is launched back, when nothing but these marks will name the recovery machines.
             self.mark(project, unmarked)
