@@ -1,4 +1,4 @@
-"""Run the simulator: ``replication-service-simulator --host H --port P --seed demo|empty --time-scale N``
+"""Run the simulator: ``replication-service-simulator --host H --port P --seed demo|ransomware|estate|empty --time-scale N``
 (from a clone of the collection, after ``pip install ./simulator``: ``python -m replication_service_simulator ...``).
 
 The first line printed is the base URL it serves; for the demo seed, the users and the demo

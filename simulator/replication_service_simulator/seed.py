@@ -20,7 +20,8 @@ A description (``POST /_simulator/seed``)::
 The answer maps every name to the ID it got, so tests can address what they seeded.
 ``damagedSecondsAgo`` damages the machine's data from that long ago on (``POST /_simulator/damage``).
 The ``ransomware`` preset is the README's "Recovering from ransomware": the demo account, replicating
-for three days, whose db-1 and app-1 were hit 20 and 7 hours ago.
+for three days, whose db-1 and app-1 were hit 20 and 7 hours ago. The ``estate`` preset is docs/estate.md's: an
+application's tiers in DR projects, a backup project, an empty project for agents, and a partner's account.
 """
 
 import base64
@@ -82,7 +83,48 @@ RANSOMWARE = {"accounts": [dict(DEMO["accounts"][0], projects=[dict(DEMO["accoun
     _hit(_DEMO_MACHINES[0], 3 * 86400), _hit(_DEMO_MACHINES[2], 3 * 86400, 7 * 3600), _hit(_DEMO_MACHINES[3], 3 * 86400, 20 * 3600),
 ])])]}
 
-PRESETS = {"demo": DEMO, "ransomware": RANSOMWARE, "empty": {"accounts": []}}
+# An estate to try the runbooks on (docs/estate.md): two accounts; DR projects for an application's tiers, each replicating
+# for a day (points of every hour kept, those of the last hour every ten minutes); a backup project; an empty project for
+# the agent walkthrough's local hosts; and a partner's project in an account of its own.
+ESTATE_PASSWORD = "estate-secret-1"
+
+
+def _estate_project(name, kind, credentials, region, machines):
+    return {"name": name, "type": kind, "cloudCredentials": [credentials],
+            "replicationConfiguration": {"cloudCredentials": credentials, "region": region, "subnet": "private-a",
+                                         "securityGroups": ["replication"], "replicationServerType": "t3.small"},
+            "machines": list(machines)}
+
+
+ESTATE = {"accounts": [
+    {"name": "estate",
+     "licenses": [{"type": "DR", "count": 50, "expiresInDays": 365}, {"type": "BACKUP", "count": 20, "expiresInDays": 365}],
+     "users": [{"username": "ops@estate.example", "password": ESTATE_PASSWORD, "roles": ["ACCOUNT_OWNER"]}],
+     "cloudCredentials": [{"name": "estate-aws", "cloud": "AWS", "publicKey": "AKIAESTATE0000EXAMPLE", "accountIdentifier": "222233334444"}],
+     "projects": [
+         _estate_project("identity", "DR", "estate-aws", "us-east-1", [_machine("idp-1", "Ubuntu 22.04.4 LTS", 2, 4, [1.0], DAY)]),
+         _estate_project("orders-db", "DR", "estate-aws", "us-east-1", [
+             _machine("db-1", "Microsoft Windows Server 2022", 4, 16, [1.5], DAY, ["Microsoft SQL Server 2022"]),
+             _machine("db-2", "Microsoft Windows Server 2022", 4, 16, [1.5], DAY, ["Microsoft SQL Server 2022"])]),
+         _estate_project("orders-app", "DR", "estate-aws", "us-east-1", [
+             _machine("app-1", "Red Hat Enterprise Linux 9.3", 4, 8, [1.0], DAY, ["openjdk-17"]),
+             _machine("app-2", "Red Hat Enterprise Linux 9.3", 4, 8, [1.0], DAY, ["openjdk-17"])]),
+         _estate_project("storefront", "DR", "estate-aws", "us-east-1", [
+             _machine("web-1", "Ubuntu 22.04.4 LTS", 2, 4, [1.0], DAY, ["nginx"]),
+             _machine("web-2", "Ubuntu 22.04.4 LTS", 2, 4, [1.0], DAY, ["nginx"])]),
+         _estate_project("file-backups", "BACKUP", "estate-aws", "us-west-2", [
+             _machine("files-1", "Ubuntu 22.04.4 LTS", 2, 4, [1.0], DAY), _machine("files-2", "Ubuntu 22.04.4 LTS", 2, 4, [1.0], DAY)]),
+         _estate_project("onboarding", "DR", "estate-aws", "eu-west-1", []),
+     ]},
+    {"name": "partner",
+     "licenses": [{"type": "DR", "count": 10, "expiresInDays": 365}],
+     "users": [{"username": "ops@partner.example", "password": ESTATE_PASSWORD, "roles": ["ACCOUNT_OWNER"]}],
+     "cloudCredentials": [{"name": "partner-aws", "cloud": "AWS", "publicKey": "AKIAPARTNER000EXAMPLE", "accountIdentifier": "999988887777"}],
+     "projects": [_estate_project("partner-payments", "DR", "partner-aws", "eu-central-1", [
+         _machine("pay-1", "Ubuntu 22.04.4 LTS", 2, 4, [1.0], DAY)])]},
+]}
+
+PRESETS = {"demo": DEMO, "ransomware": RANSOMWARE, "estate": ESTATE, "empty": {"accounts": []}}
 
 
 def seed(sim, description):
