@@ -11,6 +11,7 @@ import re
 import pytest
 import yaml
 
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import OUTCOMES
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import MEMBERS
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import RUN, RUNBOOKS, SEARCH
 
@@ -139,6 +140,12 @@ def test_no_runbook_role_reads_another_runbooks_variables():
 def test_the_report_schema_of_the_engines_runs_names_each_runbook_of_that_shape():
     schema = json.loads(read("roles", "runbook", "files", "report.schema.json"))
     assert sorted(schema["properties"]["schema"]["enum"]) == sorted(runbook.schema for runbook in RUNBOOKS if runbook.shape == RUN)
+
+
+def test_the_maintainers_guide_shows_every_outcome_word_with_its_return_code_and_meaning():
+    guide = read("docs", "developing.md")
+    listed = re.findall(r"^\| `([a-z ]+)` \| (\d) \| (.+) \|$", guide, re.M)
+    assert [(outcome.word, str(outcome.rc), outcome.meaning) for outcome in OUTCOMES] == listed
 
 
 def test_the_maintainers_guide_shows_every_member_of_the_record():
