@@ -60,6 +60,7 @@ class ActionModule(RunbookStep):
         blocking_launch_types=dict(type="raw", default=[]),
         clean_blocking=dict(type="raw", default=False),
         clean_blocking_option=dict(type="str", default="clean_blocking"),
+        clean_leftovers_option=dict(type="str"),
         check_launch_settings=dict(type="raw", default=True),
         launch_settings_strict=dict(type="raw", default=False),
         test_network=dict(type="raw"),
@@ -157,7 +158,7 @@ class ActionModule(RunbookStep):
                 checks_tasks=None if no_value(args["checks_tasks"]) else args["checks_tasks"], checks_name=args["checks_name"],
                 check_public_ip=parse_flag(args["check_public_ip"], "check_public_ip", default=True),
                 keep_on_failure=parse_flag(args["keep_on_failure"], "keep_on_failure"),
-                host_prefix=args["host_prefix"], group=args["group"],
+                host_prefix=args["host_prefix"], group=args["group"], clean_leftovers_option=args["clean_leftovers_option"] or None,
                 **dict((name, _wait_setting(args, name, default, positive)) for name, default, positive in DURATIONS)),
             max_waves=args["max_waves"], began=now_iso(),
         )

@@ -480,15 +480,17 @@ class ActionModule(RunbookStep):
                 "Clean them up first, or let this run do it (%s=true)." % blocking["option"] if blocking["option"]
                 else "This %s never replaces them: run it again once they are gone." % record["title"]))
         foreign = [left for left in earlier["foreign"] if left["name"] not in record["stands"]]
-        if foreign and record.get("keeps_launched"):
+        if foreign and (record.get("keeps_launched") or record.get("on_failed_over") == STAND):
             raise StepFailed("%s machines are up for %s that this %s cannot take as its own launch; nothing was launched, as a launch would "
                              "replace them. Find out who launched them and why before running it again." % (
                                  record["kind"].capitalize(), shown(left["name"] for left in foreign), record["title"]))
         if foreign and not record["clean_leftovers"]:
-            raise StepFailed("%s machines that this %s did not launch are there for %s; nothing was launched. Clean them up with "
-                             "%s_clean_leftovers=true, or with the role's cleanup phase (tasks_from: cleanup)." % (
-                                 record["kind"].capitalize(), record["title"], shown(left["name"] for left in foreign),
-                                 record["runbook"]))
+            option = record.settings.get("clean_leftovers_option")
+            raise StepFailed("%s machines that this %s did not launch are there for %s; nothing was launched. %s" % (
+                record["kind"].capitalize(), record["title"], shown(left["name"] for left in foreign),
+                "Clean them up with %s=true." % option if option else
+                "Find out who launched them; once they may go, terminate them (replication.recovery.service_replica_cleanup) and run "
+                "it again."))
 
     def launch_settings_ready(self, launching, machines):
         """The launch settings of the machines this run launches, as far as the interface lets them be proven: what a

@@ -207,6 +207,11 @@ options:
     type: str
     default: clean_blocking
     version_added: 2.0.0
+  clean_leftovers_option:
+    description:
+      - The name of the runbook's variable that sets O(clean_leftovers), for the message that stops the run when another's
+        target machines are in its way. Not given for a runbook that never cleans them up - the message says how to, instead.
+    type: str
   check_launch_settings:
     description:
       - Prove in the preflight that every machine taking part can launch as its blueprint says - subnets,

@@ -319,6 +319,9 @@ def report_of(record, schema, generated=None):
 BEFORE_ANY_WRITE = ("login", "preflight", "wait")
 
 
+NOTHING_CHANGED = "Nothing was launched or changed: "
+
+
 def launched_by_itself(record):
     """Whether the run started a job of its own (a launch, or a cleanup that had to go first)."""
     return any(wave.get("job") and not wave.get("adopted") for wave in record.get("waves") or [])
@@ -353,7 +356,7 @@ def next_run(record, word):
     """Whether running the runbook again is safe, and what it will do - for a run that did not pass; None for one that did."""
     title = record.get("title") or "run"
     if word == REFUSED:
-        return "Nothing was launched or changed: running the %s again is safe, once what it refused is mended; it begins anew." % title
+        return NOTHING_CHANGED + "running the %s again is safe, once what it refused is mended; it begins anew." % title
     if word not in (STOPPED, FAILED_OUTCOME):
         return None
     cleanup = record.get("cleanup") or {}
@@ -431,8 +434,11 @@ def failure_message(report, path=None, what="DR test"):
         lines.extend(report.get("failures", [])[:WORST_SHOWN])
     message = "%s of %s: %s. %s." % (what, report.get("project"), (report.get("outcome") or report.get("result") or FAILED).upper(),
                                      ". ".join(line.rstrip(".") for line in lines))
-    if report.get("next"):
-        message += " " + report["next"]
+    said_next = report.get("next") or ""
+    if said_next.startswith(NOTHING_CHANGED) and "othing was launched" in message:  # said once
+        said_next = said_next[len(NOTHING_CHANGED):].capitalize()
+    if said_next:
+        message += " " + said_next
     return message + (" Report: %s" % path if path else "")
 
 
