@@ -68,7 +68,7 @@ def typed(name, spec, value):
             number = parse_number(value, name)
             if kind == "int" and number != int(number):
                 raise ValueError("%s must be a whole number, not %r" % (name, value))
-            return int(number) if kind == "int" else float(number)
+            return int(number) if kind == "int" or number == int(number) else float(number)  # a whole number is said as one
         if kind == "list":
             return [_element(name, spec, item) for item in parse_list(value, name)]
         if kind == "dict":
