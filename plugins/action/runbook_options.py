@@ -55,7 +55,7 @@ class ActionModule(RunbookStep):
         try:
             options = options_of(specs, given, name + "_")
         except OptionRefused as refused:
-            raise StepFailed("%s (the role %s): nothing was done." % (to_text(refused)[0].upper() + to_text(refused)[1:], name))
+            raise StepFailed("%s (the role %s): nothing was done." % (to_text(refused), name))
         self.warn_of_relative_directories(specs, given, name)
         secret = any(spec.get("no_log") and options.get(option[len(name) + 1:]) for option, spec in specs.items())
         return dict(options, _ansible_no_log=secret)
