@@ -543,12 +543,12 @@ class ActionModule(RunbookStep):
         if ledger:
             lines.append("Ledger: entry %d, SHA-256 %s" % (ledger["sequence"], ledger["sha256"]))
         waiting = [node["name"] for node in report["nodes"] if node["state"] == app.WAITING and not node.get("waits_behind")]
-        outcome = dict(name=self.run_["name"], result=result, outcome=report["outcome"], waiting=waiting, nodes=dict((node["name"], node["state"]) for node in report["nodes"]),
-                       report=files["own"][".json"])
+        outcome = dict(name=self.run_["name"], result=result, outcome=report["outcome"], waiting=waiting,
+                       nodes=dict((node["name"], node["state"]) for node in report["nodes"]), report=files["own"][".json"])
         answer = dict(changed=True, outcome=outcome, lines=lines)
         if result == app.FAILED:
-            answer["message"] = "Application %s (%s): %s. %s." % (self.run_["name"], self.run_["runbook"], said_outcome(report["outcome"]),
-                                                                   "; ".join(failure.rstrip(".") for failure in report["failures"][:5]))
+            answer["message"] = "Application %s (%s): %s. %s." % (
+                self.run_["name"], self.run_["runbook"], said_outcome(report["outcome"]), "; ".join(failure.rstrip(".") for failure in report["failures"][:5]))
         return answer
 
     def report(self, outcomes, result):

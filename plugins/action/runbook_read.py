@@ -88,6 +88,7 @@ class ActionModule(RunbookStep):
         spare = list(record.get("spare") or ()) + [
             entry["replica"] for entry in production.values()
             if on_failed_over == REFUSE and not entry["drill"] or on_failed_over == STAND and (entry["committed"] or entry["drill"])]
+
         def earlier_of(waves):
             return earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"], plan=bool(plan),
                                waves=[[ids[name] for name in wave] for wave in waves], adopt=record["adopt"], spare=spare,

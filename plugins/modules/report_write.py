@@ -39,8 +39,9 @@ options:
     type: path
 attributes:
   check_mode:
-    support: full
     details: Nothing is written or entered in check mode.
+extends_documentation_fragment:
+  - replication.recovery.runbook.LEDGER
 author:
   - Replication and Recovery collection maintainers (@replication-recovery)
 """

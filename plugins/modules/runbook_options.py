@@ -12,7 +12,7 @@ version_added: 2.0.0
 description:
   - Run as a task of a role (each of the collection's runbooks runs it first), it reads every option the role's
     C(meta/argument_specs.yml) documents - from the role's variables, their defaults included - and answers each one
-    typed as its spec says, by its name without the role's prefix (C(health_max_lag) is RV(max_lag) of the result).
+    typed as its spec says, by its name without the role's prefix (C(health_max_lag) is C(max_lag) of the result).
   - Extra variables (C(-e key=value)) and AWX survey answers arrive as text. A boolean given as V(false), V(no) or V(0),
     a number as V(5), a list as JSON text or as items separated by commas, a mapping as JSON or YAML text, is read as
     the value it stands for; text that stands for nothing (empty, V(none), V(null)) is the option's default. Ansible's
@@ -35,10 +35,11 @@ options:
     type: str
 attributes:
   check_mode:
-    support: full
     details: Reads variables only; the same in check mode.
 notes:
   - It must run within a role; it reads that role's argument specs.
+extends_documentation_fragment:
+  - replication.recovery.runbook.LEDGER
 author:
   - Replication and Recovery collection maintainers (@replication-recovery)
 """

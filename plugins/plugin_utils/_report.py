@@ -20,7 +20,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import target_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import junit, markdown, plan_markdown, point_said, span_said
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import junit, markdown, plan_markdown, point_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import (
     FAILED, PASSED, SKIPPED, against, check_of, plus, seconds_between, worst)
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import (
@@ -371,9 +371,9 @@ def next_run(record, word):
         return said
     if record.get("kind") in PRODUCTION_KINDS and cleanup.get("kept") and not record.get("roll_back"):
         waiting = [name for wave in record.get("waves") or [] if wave.get("status") == "not launched" for name in wave["machines"]]
+        launches = "what was not launched (%s), from the points in time this run pinned" % shown(waiting) if waiting else "nothing"
         return ("The machines it launched stay, failed over, and are never launched again: running the %s again is safe - they stand, "
-                "and it launches %s%s." % (title, "what was not launched (%s), from the points in time this run pinned" % shown(waiting)
-                                            if waiting else "nothing", ", once the cause above is mended" if word == STOPPED else ""))
+                "and it launches %s%s." % (title, launches, ", once the cause above is mended" if word == STOPPED else ""))
     if cleanup.get("status") == FAILED:
         return ("Its cleanup did not finish: running the %s again is safe - it finishes the cleanup first (or clean up on its own with the "
                 "role's cleanup entry point)." % title)
