@@ -547,8 +547,9 @@ class ActionModule(RunbookStep):
                        nodes=dict((node["name"], node["state"]) for node in report["nodes"]), report=files["own"][".json"])
         answer = dict(changed=True, outcome=outcome, lines=lines)
         if result == app.FAILED:
-            answer["message"] = "Application %s (%s): %s. %s." % (
-                self.run_["name"], self.run_["runbook"], said_outcome(report["outcome"]), "; ".join(failure.rstrip(".") for failure in report["failures"][:5]))
+            answer["message"] = "Application %s (%s): %s. %s. %s" % (
+                self.run_["name"], self.run_["runbook"], said_outcome(report["outcome"]), "; ".join(failure.rstrip(".") for failure in report["failures"][:5]),
+                report["next"])
         return answer
 
     def report(self, outcomes, result):
@@ -585,12 +586,19 @@ class ActionModule(RunbookStep):
             levels.append(dict(level=number, nodes=names, seconds=max(took) if took else None, rto_seconds=max(rtos) if rtos else None,
                                forecast_p50_seconds=planned["p50_seconds"], forecast_p90_seconds=planned["p90_seconds"]))
         return dict(schema=SCHEMA, name=self.run_["name"], runbook=self.run_["runbook"], result=result, outcome=application_outcome(result, runbook),
-                    began=self.run_["began"],
+                    next=NEXT_RUN[runbook] if result == app.FAILED else None, began=self.run_["began"],
                     started=self.run_["began"], generated=controller_now(), controller_user=self.run_["controller_user"],
                     projects=[dict(name=node["project"], node=node["name"]) for node in nodes], levels=levels, nodes=nodes,
                     critical_path=app.critical_path(self.nodes, dict((node["name"], node["seconds"]) for node in nodes)),
                     forecast=self.run_["forecast"], approvals=self.run_["approvals"], failures=failures,
                     points_as_of=self.run_.get("points_as_of"), plan=self.run_.get("plan"))
+
+
+# What running a failed application again does, by its runbook.
+NEXT_RUN = dict(
+    dr_test="Running it again is safe: it begins anew, and each node's DR test launches, checks and removes its test machines again.",
+    failover="Running it again is safe: each node's machines failed over stand and are never launched again; the nodes that did not fail "
+             "over launch, from their points as of the moment the new run begins (those that stand keep theirs).")
 
 
 def application_outcome(result, runbook):
