@@ -39,6 +39,20 @@ refused() {
     if [ "$rc" != 2 ]; then echo "$name: rc $rc, not 2"; return 1; fi
 }
 
+# Run a playbook ($4...) in the background, its output in $1, and stop it with the signal $3 once the output says $2.
+stopped() {
+    local output=$1 said=$2 signal=$3
+    shift 3
+    PYTHONUNBUFFERED=1 setsid "$@" > "$output" 2>&1 &
+    local pid=$!
+    until grep -q "$said" "$output"; do
+        kill -0 "$pid" 2>/dev/null || { echo "it ended before it said: $said"; return 1; }
+        sleep 0.2
+    done
+    kill "-$signal" "$pid"
+    wait "$pid" || true
+}
+
 case_policy() {
     local before scratch applied=(-e launch_policy_project=policy -e '{"launch_policy_defaults": {"instance_type": "m5.large"}}')
     scratch="$(mktemp -d)"  # outside the collection, where ansible-test runs this target
@@ -100,15 +114,8 @@ case_pinned() {
     local record
     "${night[@]}" faults '[{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 3}]'
     mkdir -p tmp/first
-    TMPDIR="$here/tmp/first" PYTHONUNBUFFERED=1 setsid "${failover[@]}" -e failover_project=waves -e 'failover_waves=db-*;app-*;web-*' \
-        > outputs/pinned-stopped.txt 2>&1 &
-    local pid=$!
-    until grep -q "of wave 2 runs in the service" outputs/pinned-stopped.txt; do
-        kill -0 "$pid" 2>/dev/null || { echo "the failover ended before its wave 2"; return 1; }
-        sleep 0.2
-    done
-    kill -INT "$pid"
-    wait "$pid" || true
+    TMPDIR="$here/tmp/first" stopped outputs/pinned-stopped.txt "of wave 2 runs in the service" INT \
+        "${failover[@]}" -e failover_project=waves -e 'failover_waves=db-*;app-*;web-*'
     "${night[@]}" pinned "$here/tmp/first/replication-recovery-failover-*/record.json" > pinned.txt
     test "$(wc -l < pinned.txt)" = 3
     # Ten minutes of the service's clock: new points, and none of the pinned ones thinned out (the service keeps an hour's).
@@ -170,14 +177,7 @@ case_network() {
     local dr=(ansible-playbook replication.recovery.dr_test -e dr_test_project=isolated -e dr_test_report_dir="$reports" -e dr_test_poll_interval=1
               -e "$network")
     "${night[@]}" faults '[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 3}]'
-    PYTHONUNBUFFERED=1 setsid "${dr[@]}" > outputs/network-stopped.txt 2>&1 &
-    local pid=$!
-    until grep -q "of wave 1 runs in the service" outputs/network-stopped.txt; do
-        kill -0 "$pid" 2>/dev/null || { echo "the DR test ended before its launch"; return 1; }
-        sleep 0.2
-    done
-    kill -TERM "$pid"
-    wait "$pid" || true
+    stopped outputs/network-stopped.txt "of wave 1 runs in the service" TERM "${dr[@]}"
     "${night[@]}" faults '[]'
     "${dr[@]}" > outputs/network.txt 2>&1
     python - "$reports/dr_test_isolated.json" <<'PY'
