@@ -108,13 +108,13 @@ def run_of(path):
         return None
 
 
-def write_run(directory, name, began, forms, newest=True, plain=True):
+def write_run(directory, name, began, forms, newest=True, take_plain=True):
     """The files of one run, never over another run's: each of ``forms`` ((suffix, text) pairs, the JSON first, whose
     object gets a member ``run``: when the run began, its files' stem, whether it reached the service) as
     ``<name>.<its start><suffix>`` - with ``-2``, ``-3`` when another run began within the same second. The plain names
     ``<name><suffix>`` become atomic copies of them, unless a run that began later wrote them already - and, for a run
     that never reached the service (``newest`` false), unless a run that did wrote them: its error is no report over a
-    good one. Without ``plain`` (a plan its run would refuse) the plain names are left as they are, whatever they hold.
+    good one. Without ``take_plain`` (a plan its run would refuse) the plain names are left as they are, whatever they hold.
     Answers the run's own paths and the plain ones, by suffix."""
     os.makedirs(directory, exist_ok=True)
     (first_suffix, document), others = forms[0], forms[1:]
@@ -132,7 +132,7 @@ def write_run(directory, name, began, forms, newest=True, plain=True):
         write_atomically(own[suffix], text)
     plain = dict((suffix, os.path.join(directory, name + suffix)) for suffix, unused in texts)
     there = run_of(plain[first_suffix])
-    copy = plain and (there is None or (there["began"] <= parse_time(began) and (newest or not there.get("reached", True))))
+    copy = take_plain and (there is None or (there["began"] <= parse_time(began) and (newest or not there.get("reached", True))))
     if copy:
         for suffix, text in texts[1:] + texts[:1]:  # the JSON last: it says which run the copies are of
             write_atomically(plain[suffix], text)

@@ -560,7 +560,7 @@ def write_plan(plan, directory, name, title, newest=True):
     from ansible_collections.replication.recovery.plugins.plugin_utils._page import plan_page  # the page renders the report's words
     return write_run(directory, name, plan["began"], [(".plan.json", plan), (".plan.md", lambda p: plan_markdown(p, title)),
                                                       (".plan.html", lambda p: plan_page(p, title))], newest=newest,
-                     plain=plan.get("would") != "stop")
+                     take_plain=plan.get("would") != "stop")
 
 
 def read_plan(path, runbook):

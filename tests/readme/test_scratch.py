@@ -51,7 +51,7 @@ RUNS = [
 def checksum(directory):
     digest = hashlib.sha256()
     for root, dirs, files in sorted(os.walk(directory)):
-        dirs.sort()
+        dirs[:] = sorted(name for name in dirs if name != "__pycache__")  # Python's byte-code caches of what it imported
         for name in sorted(files):
             path = os.path.join(root, name)
             digest.update(os.path.relpath(path, directory).encode("utf-8") + b"\0")

@@ -12,7 +12,7 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import health_gate, service_view
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
-    failure_message, junit, markdown, plan_markdown, plan_of, report_of, write)
+    failure_message, junit, markdown, plan_markdown, plan_of, report_of, write, write_plan)
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "runbook", "files", "report.schema.json")
 with open(SCHEMA_PATH) as schema_file:
@@ -309,6 +309,16 @@ def test_the_outcome_is_one_word_and_a_run_that_did_not_pass_says_what_running_i
     else:
         assert said_next in report["next"]
         assert report["next"].count("..") == 0 and "None" not in report["next"]
+
+
+def test_a_plan_that_would_stop_never_takes_the_plain_names_an_approved_plan_has(tmp_path):
+    approved = plan_of(record(), "replication.recovery.dr_test.plan/v1", generated="2026-11-22T10:08:00Z")
+    files = write_plan(dict(approved, began="2026-11-22T10:08:00Z"), str(tmp_path), "dr_test_production", "DR test")
+    assert files["newest"] and json.load(open(files["plain"][".plan.json"]))["would"] == "launch"
+    refused = plan_of(record(failure={"phase": "preflight", "message": "Project 'prodction' was not found"}), "replication.recovery.dr_test.plan/v1")
+    files = write_plan(dict(refused, began="2026-11-22T10:09:00Z"), str(tmp_path), "dr_test_production", "DR test")
+    assert not files["newest"] and json.load(open(files["own"][".plan.json"]))["would"] == "stop"
+    assert json.load(open(files["plain"][".plan.json"]))["would"] == "launch"  # the approved plan's, still
 
 
 # -- the failure message ------------------------------------------------------------------------

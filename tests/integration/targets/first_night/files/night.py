@@ -8,7 +8,8 @@
     python night.py URL running PROJECT TYPE         exits 0 while a job of TYPE runs in PROJECT
     python night.py URL pinned RECORD                the points a stopped run's record pinned: name point-ID, a line each
     python night.py URL launched-from PROJECT        each live target machine's point: name point-ID, a line each
-    python night.py URL checksum DIR...              one SHA-256 of every file under the DIRs (names and contents)
+    python night.py URL checksum DIR...              one SHA-256 of every file under the DIRs (names and contents), Python's
+                                                     byte-code caches left out
     python night.py URL moment HOURS                 a moment HOURS ago whose newest point of each machine is an hourly one that
                                                      a jump of a day thins out
     python night.py URL marked PROJECT               each machine's pin mark (replication.recovery/pin=...): name point-ID, a line each
@@ -92,7 +93,7 @@ def checksum(url, *directories):
     digest = hashlib.sha256()
     for directory in directories:
         for root, dirs, files in sorted(os.walk(directory)):
-            dirs.sort()
+            dirs[:] = sorted(name for name in dirs if name != "__pycache__")  # Python's byte-code caches of what it imported
             for name in sorted(files):
                 path = os.path.join(root, name)
                 digest.update(path.encode("utf-8") + b"\0")
