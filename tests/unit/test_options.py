@@ -32,6 +32,13 @@ PARSED = dict(waves=parse_groups, network=parse_test_network, point_in_time=pars
 CONDITIONS = ("when", "failed_when", "changed_when", "until")
 
 
+@pytest.fixture(autouse=True)
+def started_elsewhere(tmp_path, monkeypatch):
+    """ansible-playbook started in a directory of the user's (ansible-test runs units in the collection, where a relative path
+    would be refused)."""
+    monkeypatch.chdir(tmp_path)
+
+
 def specs(role):
     with open(os.path.join(COLLECTION, "roles", role, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
         return yaml.safe_load(handle)["argument_specs"]
@@ -122,8 +129,10 @@ def test_text_that_is_no_value_of_the_type_is_refused_naming_the_option(kind, te
 
 
 @pytest.mark.parametrize("kind, default, expected", [("bool", True, True), ("int", 300, 300), ("list", [], []), ("dict", {}, {}),
-                                                     ("int", None, None), ("path", "report", os.path.join(os.getcwd(), "report"))])
+                                                     ("int", None, None), ("path", "report", "report")])
 def test_text_that_says_no_value_is_the_options_default(kind, default, expected):
+    if kind == "path":
+        expected = os.path.join(os.getcwd(), expected)
     for text in ("", "none", "null"):
         assert typed("an_option", dict(type=kind, default=default), text) == expected
 
