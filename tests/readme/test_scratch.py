@@ -50,7 +50,7 @@ RUNS = [
 
 def checksum(directory):
     digest = hashlib.sha256()
-    for root, dirs, files in sorted(os.walk(directory)):
+    for root, dirs, files in os.walk(directory):  # top-down, each level in order
         dirs[:] = sorted(name for name in dirs if name != "__pycache__")  # Python's byte-code caches of what it imported
         for name in sorted(files):
             path = os.path.join(root, name)

@@ -92,7 +92,7 @@ def launched_from(url, project):
 def checksum(url, *directories):
     digest = hashlib.sha256()
     for directory in directories:
-        for root, dirs, files in sorted(os.walk(directory)):
+        for root, dirs, files in os.walk(directory):  # top-down, each level in order
             dirs[:] = sorted(name for name in dirs if name != "__pycache__")  # Python's byte-code caches of what it imported
             for name in sorted(files):
                 path = os.path.join(root, name)
