@@ -80,6 +80,13 @@ class ActionModule(RunbookStep):
     # -- begin ---------------------------------------------------------------------------------------------------------
 
     def begin(self, args):
+        self.sessions = {}
+        try:
+            return self.begun(args)
+        finally:
+            self.sign_out()
+
+    def begun(self, args):
         plan = self.plan_to_carry_out(args) if args["plan"] else None
         nodes = plan["nodes"] if plan and args["nodes"] in (None, "", {}) else self.nodes_given(args)
         levels = app.levels_of(nodes)
@@ -134,7 +141,7 @@ class ActionModule(RunbookStep):
         for name in sorted(set(nodes) - set(moments)):
             connection = nodes[name]["connection"] if nodes[name]["connection"].get("url") else {}
             if connection.get("url") not in read:
-                read[connection.get("url")] = self.service_clock(connection)
+                read[connection.get("url")] = self.signed_in(connection)["service_time"]
             moments[name] = read[connection.get("url")]
         return moments
 
@@ -146,18 +153,27 @@ class ActionModule(RunbookStep):
         login.update((key, value) for key, value in self.connection.items() if key in HOW_TO_CONNECT)
         return login
 
-    def service_clock(self, connection):
-        """The service's now, on its own clock, through a session of its own, ended at once."""
-        login = self.login_of(connection)
-        answer = self._execute_module(module_name="replication.recovery.service_login", module_args=dict(login, read_time=True),
-                                      task_vars=self.task_vars)
-        if answer.get("failed"):
-            raise StepFailed("The clock of the service at %s could not be read - every node's points in time are taken as of the moment "
-                             "the application's run begins: %s. Nothing was written." % (
-                                 connection.get("url") or "the run's connection", answer.get("msg") or "its sign-in failed"))
-        self._execute_module(module_name="replication.recovery.service_login", task_vars=self.task_vars,
-                             module_args=dict(login, state="absent", session=answer["session"]))
-        return answer["service_time"]
+    def signed_in(self, connection):
+        """A session of a node's connection (the run's, when it has none), with the service's clock read at its sign-in:
+        one a connection, kept for the nodes' checks and ended once begin is done (sign_out)."""
+        key = json.dumps(connection, sort_keys=True)
+        if key not in self.sessions:
+            login = self.login_of(connection)
+            answer = self._execute_module(module_name="replication.recovery.service_login", module_args=dict(login, read_time=True),
+                                          task_vars=self.task_vars)
+            if answer.get("failed"):
+                raise StepFailed("The clock of the service at %s could not be read - every node's points in time are taken as of the moment "
+                                 "the application's run begins: %s. Nothing was written." % (
+                                     connection.get("url") or "the run's connection", answer.get("msg") or "its sign-in failed"))
+            self.sessions[key] = dict(login=login, session=answer["session"], service_time=answer["service_time"])
+        return self.sessions[key]
+
+    def sign_out(self):
+        """End the sessions begin signed in with (best effort: service_login warns of a sign-out not answered)."""
+        for entry in self.sessions.values():
+            self._execute_module(module_name="replication.recovery.service_login", task_vars=self.task_vars,
+                                 module_args=dict(entry["login"], state="absent", session=entry["session"]))
+        self.sessions = {}
 
     def ended_in(self, state):
         """The nodes an earlier run of the application ended (its run state): adopted, never checked or run again."""
@@ -218,8 +234,10 @@ class ActionModule(RunbookStep):
                           policy.get("points"))[1]
 
     def as_node(self, node, module, **args):
-        """One of the collection's modules run with a node's connection (its own account, or the run's): its result, failed or not."""
-        connection, self.connection = self.connection, self.login_of(node["connection"])
+        """One of the collection's modules run in the session of a node's connection (its own account, or the run's): its
+        result, failed or not."""
+        signed_in = self.signed_in(node["connection"])
+        connection, self.connection = self.connection, dict(signed_in["login"], session=signed_in["session"])
         try:
             return self.service(module, failed_ok=True, **args)
         finally:

@@ -144,17 +144,19 @@ def test_begin_under_check_writes_only_the_plan(tmp_path):
 def test_every_node_takes_its_points_as_of_when_the_run_began_on_its_services_clock_and_a_resumed_run_keeps_it(tmp_path):
     del LOGINS[:]
     begun = begin(tmp_path)
-    # The run's own service (identity, db, app) and edge's, read with edge's own connection, each signed out at once.
+    # The run's own service (identity, db, app) and edge's, read with edge's own connection: one session each, for the clock and
+    # the nodes' checks, signed out once begin is done.
     assert begun["points_as_of"] == dict(identity=CLOCKS[None], db=CLOCKS[None], app=CLOCKS[None], edge=CLOCKS["https://other.example/api/latest"])
     assert dict((host["application_node"], host["runbook_points_as_of"]) for host in begun["hosts"]) == begun["points_as_of"]
     assert [(login.get("api_url"), login.get("password"), login.get("state")) for login in LOGINS] == [
-        (None, None, None), (None, None, "absent"), ("https://other.example/api/latest", "SECRET", None),
+        (None, None, None), ("https://other.example/api/latest", "SECRET", None), (None, None, "absent"),
         ("https://other.example/api/latest", "SECRET", "absent")]
     assert "Points in time: each machine's newest at or before 2026-11-27T02:59:58.000000+00:00 (edge); 2026-11-27T03:00:00.000000+00:00 " \
            "(app, db, identity), on its service's clock - when the application's run began - unless its node names its own." in begun["lines"]
     assert "SECRET" not in json.dumps(begun)
     del LOGINS[:]
-    assert begin(tmp_path)["points_as_of"] == begun["points_as_of"] and LOGINS == []  # the run did not end: resumed, its moments
+    assert begin(tmp_path)["points_as_of"] == begun["points_as_of"]  # the run did not end: resumed, its moments
+    assert [login.get("state") for login in LOGINS] == [None, None, "absent", "absent"]  # the nodes checked again, in one session each
 
 
 def test_a_clock_that_cannot_be_read_stops_the_run_before_anything_is_written(tmp_path):
