@@ -26,8 +26,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._files import
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, directory_of, to_read, verify
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import (
     COMMITTED, FAILED as FAILED_OUTCOME, PASSED as PASSED_OUTCOME, WAITING, of_report, said as said_outcome)
-from ansible_collections.replication.recovery.plugins.plugin_utils._page import page_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import forms_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import files_of, page_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, into_ledger, read_report
 
 
@@ -549,10 +548,10 @@ class ActionModule(RunbookStep):
             result = app.FAILED
         report = self.report(outcomes, result)
         name = "application_%s" % safe(self.run_["name"])
-        files = write_run(self.run_["report_dir"], name, self.run_["began"], [(".json", report)] + list(forms_of(report).items()))
+        files = write_run(self.run_["report_dir"], name, self.run_["began"], files_of(report))
         ledger = None
         if result != app.WAITING:
-            ledger = into_ledger(directory_of(args["ledger_dir"])[0], "application", report, files["own"][".json"])
+            ledger = into_ledger(directory_of(args["ledger_dir"])[0], report, files["own"][".json"])
         write_also(files, ".html", page_of(report, ledger))
         if result != app.WAITING:
             self.run_["ended"] = controller_now()

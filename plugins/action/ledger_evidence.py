@@ -11,8 +11,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils import _ledge
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, where_started, write_run
-from ansible_collections.replication.recovery.plugins.plugin_utils._page import evidence_page
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import evidence_markdown
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import files_of, page_of
 
 BREAKS_SHOWN = 10
 
@@ -54,12 +53,12 @@ class ActionModule(RunbookStep):
                 "a target of %s" % spoken(forecast["target_seconds"]) if forecast["target_seconds"] is not None else "no target"))
         files = None
         if args["report_dir"] and not self.check_mode:
-            written = write_run(where_started(args["report_dir"], "the report directory"), "evidence", controller_now(), [
-                (".json", summary), (".md", evidence_markdown(summary)), (".html", evidence_page(summary))])
-            files = dict(json=written["own"][".json"], markdown=written["own"][".md"], html=written["own"][".html"])
-            lines += ["Summary: " + files["json"], "To read: " + files["markdown"], "To look at: " + files["html"]]
+            written = write_run(where_started(args["report_dir"], "the report directory"), "evidence", controller_now(),
+                                files_of(summary) + [(".html", page_of)])
+            files = dict(json=written["own"][".json"], junit=written["own"][".junit.xml"], markdown=written["own"][".md"], html=written["own"][".html"])
+            lines += ["Summary: " + files["json"], "JUnit: " + files["junit"], "To read: " + files["markdown"], "To look at: " + files["html"]]
             if written["newest"]:
-                lines.append("The newest summary is also at %s (and .md, .html beside it)." % written["plain"][".json"])
+                lines.append("The newest summary is also at %s (and .junit.xml, .md, .html beside it)." % written["plain"][".json"])
         result = dict(report=files) if files else {}
         result.update(changed=False, verified=not breaks, breaks=breaks, entries=summary["entries"], head=summary["head"],
                       projects=summary["projects"], lines=lines)

@@ -10,8 +10,7 @@ import os
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import SCHEMA as LEDGER_SCHEMA
-from ansible_collections.replication.recovery.plugins.plugin_utils._page import page_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import forms_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import forms_of, page_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, read_report
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import write_atomically
 
@@ -40,6 +39,9 @@ class ActionModule(RunbookStep):
             forms = forms_of(report) if args["junit"] or args["markdown"] else {}
         except ValueError as error:
             raise StepFailed("The report %s has no page: %s." % (args["report"], to_text(error)))
+        except (KeyError, TypeError, AttributeError) as error:
+            raise StepFailed("The report %s is not a whole report of its runbook (%s %s): it has no page." % (
+                args["report"], "it lacks" if isinstance(error, KeyError) else "a member is not as its schema says:", to_text(error)))
         texts += [(args[option], forms[suffix]) for option, suffix in (("junit", ".junit.xml"), ("markdown", ".md")) if args[option]]
         changed = [written for written, text in texts if self.write(written, text)]
         return dict(changed=bool(changed), page=path, **dict((option, args[option]) for option in ("junit", "markdown") if args[option]))

@@ -9,12 +9,12 @@ would do and write nothing. Documented in plugins/modules/runbook_report.py."""
 import os
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._page import page
 from ansible_collections.replication.recovery.plugins.plugin_utils import _outcomes
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, REFUSED, STOPPED, said as said_outcome
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
     BEFORE_ANY_WRITE, failure_message, plan_of, report_of, write, write_plan)
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import span_said
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import page_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, collect_checked, end_run, into_ledger, note_stopped)
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
@@ -52,7 +52,7 @@ class ActionModule(RunbookStep):
             if args["write_plan"]:
                 plan = plan_of(record, BY_NAME[record["runbook"]].plan_schema)
                 # A plan the real run would refuse is kept as a file of its own, never under the plain name an approved plan has.
-                files = write_plan(plan, directory, name, title, newest=reached and not record.get("failure"))
+                files = write_plan(plan, directory, name, newest=reached and not record.get("failure"))
                 result.update(plan=files["own"])
                 result["lines"] = result["lines"][:1] + plan["first"][:10] + [
                     "Plan: " + files["own"][".plan.json"], "Plan, to read: " + files["own"][".plan.md"], "Page: " + files["own"][".plan.html"]]
@@ -67,14 +67,14 @@ class ActionModule(RunbookStep):
             result["lines"].append("Ledger: %s%s (nothing is entered under --check)" % (ledger_dir, " (the default)" if by_default else ""))
             return result
         report = report_of(record, BY_NAME[record["runbook"]].schema)
-        files = write(report, directory, name, suite_prefix=record["runbook"], title=title, newest=reached)
+        files = write(report, directory, name, newest=reached)
         ledger = None
         try:
             # Into the ledger before the run ends: a run stopped in between reports again, and is not appended twice.
-            ledger = into_ledger(ledger_dir, record["runbook"], report, files["own"][".json"])
+            ledger = into_ledger(ledger_dir, report, files["own"][".json"])
         finally:
             # The page names the ledger entry, so it comes after it (and without it, when the ledger refused the report).
-            write_also(files, ".html", page(report, title, ledger))
+            write_also(files, ".html", page_of(report, ledger))
         end_run(self.path)
         own = files["own"]
         outcome = dict(project=report["project"], result=report["result"], outcome=report["outcome"], next=report["next"],

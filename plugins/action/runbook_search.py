@@ -13,7 +13,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
     iso_time, moment_said, no_value, parse_flag, parse_list, parse_moment, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import Refused, take_part
-from ansible_collections.replication.recovery.plugins.plugin_utils._page import clean_point_page
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import page_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import (
     FOUND, current_round, judge_by_files, judge_round, load_journal, mark_cleaned, new_journal, not_cleaned, plan_round, result_of,
@@ -318,9 +318,9 @@ class ActionModule(RunbookStep):
         ledger_dir, by_default = directory_of(self.args["ledger_dir"])
         # A search that did not end is no run yet; a finished one is entered before its journal goes (a search stopped
         # in between reports again, and is not entered twice).
-        ledger = into_ledger(ledger_dir, "clean_point", report, files["json"]) if report["complete"] else None
+        ledger = into_ledger(ledger_dir, report, files["json"]) if report["complete"] else None
         # The page names the ledger entry, so it comes after it.
-        files["html"] = write_also(written, ".html", clean_point_page(report, ledger))
+        files["html"] = write_also(written, ".html", page_of(report, ledger))
         if report["complete"]:
             os.unlink(self.journal_path)  # the report holds all of it; the next search is a new one
         lines = ["Clean point search of %s: %s. %d of %d machines have a clean point; %d rounds, %d launches." % (

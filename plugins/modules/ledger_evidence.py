@@ -23,8 +23,9 @@ description:
     counted from 0). A full recovery ends with its slowest machine, so the project's forecast is the largest of its
     machines', against the RTO target of its newest run.
   - Writes the summary in O(report_dir) as C(evidence.<its time>.json) (schema C(replication.recovery.evidence/v1)),
-    C(.md) and C(.html), a page without outside resources - each run's files of its own, never over another's - and
-    copies them to the plain names C(evidence.json), C(evidence.md) and C(evidence.html) (the newest). In check mode
+    C(.junit.xml) (a case for the ledger, and per project its RTO forecast and its machines proven), C(.md) and C(.html), a
+    page without outside resources - each run's files of its own, never over another's - and copies them to the plain
+    names C(evidence.json), C(evidence.junit.xml), C(evidence.md) and C(evidence.html) (the newest). In check mode
     writes nothing.
 options:
   ledger_dir:
@@ -102,7 +103,7 @@ projects:
   type: list
   elements: dict
 report:
-  description: The paths of this run's summary files (C(json), C(markdown), C(html)), absolute.
+  description: The paths of this run's summary files (C(json), C(junit), C(markdown), C(html)), absolute.
   returned: with O(report_dir), not in check mode
   type: dict
 lines:

@@ -17,13 +17,24 @@ description:
     names C(<name><suffix>) are copies of the newest run's. No run writes over another run's files.
   - The kind of report - which JUnit, Markdown and page it has, and the runbook it is entered in the ledger as - is
     read from its C(schema) (C(replication.recovery.<runbook>/v1)).
+  - Given O(runbook) and O(facts) instead of O(report), the runbook's report shape makes the report of the facts its role
+    read - its judgement, in Python - and the step answers it as RV(made), in check mode too.
   - The engine's runbooks (DR test, failover, failback, clean point search, restore test) write theirs with
     M(replication.recovery.runbook_report).
 options:
   report:
-    description: The report, as the role made it.
+    description:
+      - The report, as the role made it.
+      - Give either O(report), or O(runbook) and O(facts).
     type: dict
-    required: true
+  runbook:
+    description: The runbook whose report shape makes the report of O(facts), by its name.
+    type: str
+  facts:
+    description:
+      - What the runbook's role read, as its report shape takes it (each shape documents its own, in
+        C(plugins/plugin_utils/_shape_<shape>.py)).
+    type: dict
   report_dir:
     description:
       - Where to write it (made if missing). A relative path is taken from the directory C(ansible-playbook) was
@@ -31,9 +42,11 @@ options:
     type: path
     required: true
   name:
-    description: The files' name without their suffix, for example V(health) or V(launch_policy_payroll).
+    description:
+      - The files' name without their suffix, for example V(health) or V(launch_policy_payroll).
+      - The runbook's name and the report's project (V(readiness_payroll)), or the runbook's name alone for a report of
+        no one project, if not given.
     type: str
-    required: true
   ledger_dir:
     description: The ledger of runs; the default one (see the ledger's documentation) when not given.
     type: path
@@ -60,6 +73,10 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+made:
+  description: The report the runbook's shape made of O(facts), as written (in check mode, as it would be).
+  returned: with O(facts)
+  type: dict
 report:
   description: This run's files, by form - C(json), C(junit), C(markdown), C(html) - each an absolute path.
   returned: success, not in check mode

@@ -24,11 +24,11 @@ import re
 from ansible.module_utils.common.text.converters import to_text
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_new
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import PROVING, VERIFYING
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, PROVING, VERIFYING
 
 
 SCHEMA = "replication.recovery.ledger/v1"
-SUMMARY_SCHEMA = "replication.recovery.evidence/v1"
+SUMMARY_SCHEMA = BY_NAME["evidence"].schema
 # What the collection writes is <number>.json; a file named like <number>-anything.json is read too, so that one
 # planted beside an entry of the same number is found.
 ENTRY_FILE = re.compile(r"^(\d{8})(-[^/]*)?\.json$")

@@ -9,7 +9,9 @@ Every member is in MEMBERS, with the step that makes it and what it holds (docs/
 with its first value. The members a later step makes are absent until it does. A step reads and writes the
 record only through these names: a member the table does not declare is a bug, and the record refuses it
 (``UndeclaredMember``), which the unit tests turn into a failure. No step changes what another judges except
-through a member named here; the table says who writes a member that another step reads.
+through a member named here; the table says who writes a member that another step reads. The unit tests read every
+step's code for the members it names; a member named by a variable, or written through ``update`` or ``|=``, the
+record itself refuses when the step runs.
 
 The record is kept on the controller beside the run (see plugin_utils._step): never in Ansible's variables (a
 thousand machines templated at every step cost seconds each time), and never with a secret in it.
@@ -160,6 +162,10 @@ class Record(dict):
         for name in changes:
             _declared(name)
         dict.update(self, changes)
+
+    def __ior__(self, other):  # record |= {...}, which dict's own would write unchecked
+        self.update(other)
+        return self
 
     # -- the parts many steps touch -------------------------------------------------------------------------------
 

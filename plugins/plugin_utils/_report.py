@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """The report of a run, from its record (a versioned schema, roles/runbook/files/report.schema.json), and the plan a run
-under --check writes; their files, in every form (plugin_utils._render writes JUnit XML and Markdown, _page the page).
+under --check writes; their files, in every form (each report shape's, plugin_utils._shapes).
 
 Times: a machine's RPO is its wave's launch request minus the date-time of the point in time it
 was launched from, both on the service's clock. Its RTO runs from the run's first launch request
@@ -20,7 +20,9 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import target_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import junit, markdown, plan_markdown, point_said
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import point_said
+from ansible_collections.replication.recovery.plugins.plugin_utils._shape_run import plan_markdown, plan_page
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import files_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import (
     FAILED, PASSED, SKIPPED, against, check_of, plus, seconds_between, worst)
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import (
@@ -554,13 +556,11 @@ def first_steps(record, machines):
     return steps
 
 
-def write_plan(plan, directory, name, title, newest=True):
+def write_plan(plan, directory, name, newest=True):
     """The plan's files (JSON, Markdown and an HTML page), as write_run writes a run's: their paths. A plan that would stop
     never takes the plain names, which an approved plan may hold."""
-    from ansible_collections.replication.recovery.plugins.plugin_utils._page import plan_page  # the page renders the report's words
-    return write_run(directory, name, plan["began"], [(".plan.json", plan), (".plan.md", lambda p: plan_markdown(p, title)),
-                                                      (".plan.html", lambda p: plan_page(p, title))], newest=newest,
-                     take_plain=plan.get("would") != "stop")
+    return write_run(directory, name, plan["began"], [(".plan.json", plan), (".plan.md", plan_markdown), (".plan.html", plan_page)],
+                     newest=newest, take_plain=plan.get("would") != "stop")
 
 
 def read_plan(path, runbook):
@@ -577,8 +577,7 @@ def read_plan(path, runbook):
     return dict(plan, path=os.path.realpath(os.path.expanduser(path)))
 
 
-def write(report, directory, name, suite_prefix, title, page=None, newest=True):
-    """The report's files - JSON, JUnit XML, Markdown and, given ``page`` (a function of the report), HTML - as
-    write_run writes a run's: their paths."""
-    forms = [(".json", report), (".junit.xml", lambda r: junit(r, suite_prefix)), (".md", lambda r: markdown(r, title))]
-    return write_run(directory, name, report["run_began"], forms + ([(".html", page)] if page else []), newest=newest)
+def write(report, directory, name, newest=True):
+    """The report's files - JSON, JUnit XML and Markdown, its shape's (plugin_utils._shapes) - as write_run writes a run's:
+    their paths. Its page comes after, once it is in the ledger (write_also)."""
+    return write_run(directory, name, report["run_began"], files_of(report), newest=newest)

@@ -26,7 +26,7 @@ import os
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import clean_point_markdown, junit
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import files_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_atomically, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
@@ -360,7 +360,7 @@ def _between(start, end):
 def write_report(report, directory, name, began):
     """The report's files (JSON, JUnit XML, Markdown), as _report.write_run writes a run's: their paths."""
     report["run_began"] = began
-    return write_run(directory, name, began, [(".json", report), (".junit.xml", lambda r: junit(r, "clean_point")), (".md", clean_point_markdown)])
+    return write_run(directory, name, began, files_of(report))
 
 
 def clean_points_of(path, project=None):

@@ -37,6 +37,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import PathRefused, write_json
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import ledger_kind_of
 
 display = Display()
 
@@ -173,13 +174,14 @@ def read_report(path):
     return report
 
 
-def into_ledger(directory, runbook, report, path):
-    """Enter a written report in the ledger of runs, if there is one: the entry (sequence, sha256, path), or None."""
+def into_ledger(directory, report, path):
+    """Enter a written report in the ledger of runs, if there is one, under its runbook's kind (plugin_utils._runbooks):
+    the entry (sequence, sha256, path), or None."""
     if not directory:
         return None
     try:
-        entry = append(directory, runbook, report)
-    except (LedgerError, OSError) as error:
+        entry = append(directory, ledger_kind_of(report), report)
+    except (LedgerError, OSError, ValueError) as error:
         raise StepFailed("The report was written (%s), but not entered in the ledger: %s" % (path, error))
     entry.pop("appended")
     return entry

@@ -2,22 +2,28 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The conventions every runbook keeps (docs/developing.md, "A runbook"), held for each runbook role and playbook."""
+"""The conventions every runbook keeps (docs/developing.md), held for each runbook role and playbook: first all that its row
+in the table of runbooks (plugins/plugin_utils/_runbooks.py) implies, then those of the runbooks on the engine of steps.
+tests/unit/test_conventions_breaks.py makes a break of each in a scratch copy of the collection and sees this test fail."""
 
 import json
 import os
 import re
 
+import jinja2
+import jsonschema
 import pytest
 import yaml
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import OUTCOMES
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import MEMBERS
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import RUN, RUNBOOKS, SEARCH
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, RUN, RUNBOOKS, SEARCH, runbook_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import forms_of, page_of, shape
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed, into_ledger
 
 COLLECTION = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ENGINE = "replication.recovery.runbook"
-ON_THE_ENGINE = [runbook for runbook in RUNBOOKS if runbook.shape in (RUN, SEARCH)]
+ON_THE_ENGINE = [runbook for runbook in RUNBOOKS if runbook.on_the_engine]
 WAVES = 12
 
 
@@ -55,15 +61,195 @@ def without_comments(text):
     return "\n".join(line.split(" #")[0] for line in text.split("\n") if not line.lstrip().startswith("#"))
 
 
-@pytest.mark.parametrize("runbook", RUNBOOKS, ids=lambda runbook: runbook.name)
+# -- the table: every runbook, and all its row implies ------------------------------------------------------------------
+
+# The variables a runbook's role may set or read besides its own (its row's prefix): the only exceptions, and why.
+SHARED_VARIABLES = (
+    ("runbook_", "the engine of steps' (roles/runbook): the runbooks on it give them and read what it answers"),
+    ("replication_service_", "the connection's, which every playbook gives the modules (module_defaults)"),
+    ("replication_recovery_ledger_dir", "the ledger of runs, which every runbook that enters a report enters it in"),
+    ("agent_machine_name", "a source host's machine name as the agent registers it: launch_policy's source hosts are matched by it"),
+)
+ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")
+BY_ID = dict(ids=lambda runbook: runbook.name)
+# The steps that write a report's files, each naming the entry point of the report: the ledger - page - set_stats - fail order.
+WRITERS = ("replication.recovery.report_write", "replication.recovery.runbook_report", "replication.recovery.runbook_search",
+           "replication.recovery.application_step", "replication.recovery.ledger_evidence")
+ROLE_ACTIONS = ("ansible.builtin.include_role", "ansible.builtin.import_role")
+
+
+def role_files(role, parts=("tasks", "defaults", "vars")):
+    return [path for part in parts for path in yaml_files("roles", role, part)]
+
+
+def argument_specs(role):
+    return yaml.safe_load(read("roles", role, "meta", "argument_specs.yml"))["argument_specs"]
+
+
+def rendered(name, given):
+    """A role's name as the variables a play gives make it (parts/runbook.yml runs replication.recovery.{{ runbook }}), or as
+    written when they do not."""
+    try:
+        return jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(name).render(**given)
+    except jinja2.TemplateError:
+        return name
+
+
+def roles_of_tasks(items, given):
+    return set(rendered(task[action]["name"], given) for task in every_task(items) for action in ROLE_ACTIONS if task.get(action))
+
+
+def roles_run(path, given=None):
+    """The roles a playbook runs - its plays' roles, the roles their tasks include, in the playbooks it imports - by name."""
+    given, names = dict(given or {}), set()
+    for play in yaml.safe_load(read(path)) or []:
+        if play.get("ansible.builtin.import_playbook"):
+            names |= roles_run(os.path.join(os.path.dirname(path), play["ansible.builtin.import_playbook"]), dict(given, **(play.get("vars") or {})))
+            continue
+        names |= set(rendered(role if isinstance(role, str) else role["role"], given) for role in play.get("roles") or [])
+        names |= roles_of_tasks([task for part in ("pre_tasks", "tasks", "post_tasks") for task in play.get(part) or []], given)
+    return names
+
+
+def variables_set(role):
+    """(file, name) of every variable the role makes: its defaults, vars and argument specs, and in its tasks set_fact,
+    register, vars and loop_var."""
+    found = [("meta/argument_specs.yml", name) for entry_point in argument_specs(role).values() for name in entry_point.get("options") or {}]
+    for path in role_files(role):
+        where = os.path.relpath(path, os.path.join(COLLECTION, "roles", role))
+        loaded = yaml.safe_load(read(path))
+        if os.sep + "tasks" + os.sep not in path:
+            found += [(where, name) for name in loaded or {}]
+            continue
+        for task in every_task(loaded or []):
+            names = list(task.get("ansible.builtin.set_fact") or {}) + list(task.get("vars") or {}) + [
+                task.get("register"), (task.get("loop_control") or {}).get("loop_var")]
+            found += [(where, name) for name in names if name and name != "cacheable"]
+    return found
+
+
+def shared(name):
+    return any(name.startswith(prefix) for prefix, unused in SHARED_VARIABLES)
+
+
+def an_option_of_a_runbook_it_uses(runbook, name):
+    """A variable named by a template, ``{{ application_options.runbook }}_machines``: an option of each runbook it can be."""
+    suffix = re.sub(r"^\{\{.*?\}\}", "", name)
+    return bool(runbook.uses) and "{{" not in suffix and all(
+        any(option == used + suffix for entry_point in argument_specs(used).values() for option in entry_point.get("options") or {})
+        for used in runbook.uses)
+
+
+def test_every_role_has_a_row_and_each_row_its_own_role_playbook_prefix_and_kind():
+    assert sorted(runbook.role for runbook in RUNBOOKS) == ROLES, "every role under roles/ but the engine's has a row in _runbooks.RUNBOOKS"
+    for runbook in RUNBOOKS:
+        assert os.path.isfile(os.path.join(COLLECTION, "playbooks", runbook.playbook + ".yml")), runbook.name
+        assert runbook.prefix == runbook.role + "_" and runbook.title and runbook.title[0].isupper(), runbook.name
+        assert runbook.ledger in (None, runbook.name), "%s enters its reports under its own name, or enters none" % runbook.name
+        assert runbook.ledger is None or runbook.shape, "%s enters in the ledger a report it does not write" % runbook.name
+        assert set(runbook.uses) <= set(BY_NAME) - {runbook.name}, runbook.name
+        assert not (runbook.proves or runbook.verifies) or (runbook.launches and runbook.ledger), runbook.name
+    assert len(BY_NAME) == len(RUNBOOKS) == len(set(runbook.playbook for runbook in RUNBOOKS))
+
+
+@pytest.mark.parametrize("runbook", RUNBOOKS, **BY_ID)
+def test_its_playbook_runs_its_role_and_only_the_runbooks_its_row_uses(runbook):
+    ran = roles_run(os.path.join(COLLECTION, "playbooks", runbook.playbook + ".yml"))
+    assert "replication.recovery." + runbook.role in ran
+    allowed = set("replication.recovery." + name for name in (runbook.role,) + runbook.uses + (("runbook",) if runbook.on_the_engine else ()))
+    assert ran - allowed == set()
+    included = roles_of_tasks([task for path in role_files(runbook.role, ("tasks",)) for task in yaml.safe_load(read(path)) or []], {})
+    templated = set(name for name in included if "{{" in name)
+    assert included - templated - allowed == set()
+    assert not templated or runbook.uses, "%s includes a role by a template, and its row uses no runbook" % runbook.name
+
+
+@pytest.mark.parametrize("runbook", RUNBOOKS, **BY_ID)
+def test_every_variable_its_role_makes_carries_its_prefix(runbook):
+    strays = ["%s: %s" % (where, name) for where, name in variables_set(runbook.role)
+              if not str(name).startswith(runbook.prefix) and not shared(str(name)) and not an_option_of_a_runbook_it_uses(runbook, str(name))]
+    assert strays == [], "roles/%s makes variables without its prefix %s" % (runbook.role, runbook.prefix)
+
+
+def test_no_role_reads_another_runbooks_variables():
+    """In its tasks and variables (its documentation may name another runbook's variable, to say how they go together),
+    but a variable the table lists as shared."""
+    found = []
+    for runbook in RUNBOOKS:
+        others = re.compile(r"\b((%s)[a-z_]+)" % "|".join(other.prefix for other in RUNBOOKS if other is not runbook))
+        for path in role_files(runbook.role):
+            for number, line in enumerate(without_comments(read(path)).split("\n"), 1):
+                found += ["%s:%d: %s" % (os.path.relpath(path, COLLECTION), number, name) for name, unused in others.findall(line)
+                          if not shared(name) and not name.startswith(runbook.prefix)]
+    assert found == []
+
+
+@pytest.mark.parametrize("runbook", [runbook for runbook in RUNBOOKS if runbook.shape], **BY_ID)
+def test_its_report_is_its_own_follows_its_shapes_schema_and_is_entered_under_its_kind(runbook, tmp_path):
+    """Its report as a real run wrote it (tests/unit/golden) is its runbook's, follows its shape's schema, renders in every
+    form, and is entered in the ledger under the row's kind - or refused there, for a runbook that enters none."""
+    report = json.loads(read("tests", "unit", "golden", runbook.name + ".json"))
+    assert runbook_of(report) is runbook
+    module = shape(runbook.shape)
+    jsonschema.validate(report, json.loads(read(*module.SCHEMA)))
+    assert set(forms_of(report)) == {".junit.xml", ".md"} and page_of(report).startswith("<!DOCTYPE html>")
+    if runbook.ledger:
+        entry = into_ledger(str(tmp_path), report, "/reports/%s.json" % runbook.name)
+        assert json.loads((tmp_path / ("%08d.json" % entry["sequence"])).read_text())["runbook"] == runbook.ledger
+    else:
+        with pytest.raises(StepFailed, match="enters no report in the ledger"):
+            into_ledger(str(tmp_path), report, "/reports/%s.json" % runbook.name)
+
+
+def every_shape_has_a_schema_of_its_runbooks():
+    return sorted(set(runbook.shape for runbook in RUNBOOKS if runbook.shape))
+
+
+@pytest.mark.parametrize("name", every_shape_has_a_schema_of_its_runbooks())
+def test_each_shapes_schema_names_the_runbooks_of_that_shape(name):
+    schema = json.loads(read(*shape(name).SCHEMA))
+    named = schema["properties"]["schema"]
+    assert sorted(named.get("enum") or [named.get("const")]) == sorted(runbook.schema for runbook in RUNBOOKS if runbook.shape == name)
+
+
+def writing_tasks(runbook):
+    """The task files of its role (and of the engine, for a runbook on it) with a step that writes a report: each as the
+    actions of its tasks, in order."""
+    roles = (runbook.role, "runbook") if runbook.on_the_engine else (runbook.role,)
+    for path in [path for role in roles for path in role_files(role, ("tasks",))]:
+        actions = [next((key for key in task if "." in key and key not in ("ansible.builtin.include_tasks",)), None)
+                   for task in every_task(yaml.safe_load(read(path)) or [])]
+        if any(action in WRITERS for action in actions):
+            yield os.path.relpath(path, COLLECTION), actions
+
+
+@pytest.mark.parametrize("runbook", [runbook for runbook in RUNBOOKS if runbook.shape], **BY_ID)
+def test_it_writes_and_enters_its_report_then_publishes_it_then_fails(runbook):
+    """The ledger entry and the page (one step), then set_stats, then the failing task: a run that fails has written its
+    report and told AWX first. Where its report files are named, they are its own (<runbook>_...) or its report_name option's."""
+    written = list(writing_tasks(runbook))
+    assert written, "roles/%s has no task that writes its report" % runbook.role
+    for path, actions in written:
+        wrote = max(index for index, action in enumerate(actions) if action in WRITERS)
+        published = [index for index, action in enumerate(actions) if action == "ansible.builtin.set_stats"]
+        failed = [index for index, action in enumerate(actions) if action == "ansible.builtin.fail"]
+        assert all(wrote < index for index in published), "%s: set_stats before the report is written" % path
+        assert all(index > max(published or [-1]) for index in failed if index > wrote), "%s: fails before set_stats" % path
+    for path in role_files(runbook.role, ("tasks",)):
+        for task in every_task(yaml.safe_load(read(path)) or []):
+            name = (task.get("replication.recovery.report_write") or {}).get("name")
+            if name is not None:
+                assert name == "{{ %soptions.report_name }}" % runbook.prefix or name.startswith(runbook.name + "_"), (
+                    "%s names its report %r: <runbook>_<project>, or its report_name option" % (os.path.relpath(path, COLLECTION), name))
+
+
+@pytest.mark.parametrize("runbook", RUNBOOKS, **BY_ID)
 def test_each_runbook_is_a_role_and_a_playbook_of_its_name(runbook):
-    assert os.path.isdir(os.path.join(COLLECTION, "roles", runbook.name))
-    assert os.path.isfile(os.path.join(COLLECTION, "playbooks", runbook.name + ".yml"))
-    entry_points = yaml.safe_load(read("roles", runbook.name, "meta", "argument_specs.yml"))["argument_specs"]
+    entry_points = argument_specs(runbook.role)
     assert "main" in entry_points
-    if runbook.shape in (RUN, SEARCH):  # on the engine; the fleet's health and a launch policy launch nothing
+    if runbook.on_the_engine:
         assert {"main", "start", "finish"} <= set(entry_points)
-        assert yaml.safe_load(read("roles", runbook.name, "defaults", "main.yml"))
+        assert yaml.safe_load(read("roles", runbook.role, "defaults", "main.yml"))
 
 
 @pytest.mark.parametrize("runbook", ON_THE_ENGINE, ids=lambda runbook: runbook.name)
@@ -124,22 +310,9 @@ def test_what_stopped_a_run_is_noted_in_one_place_and_no_runbook_role_sets_the_e
     assert all(path.startswith("roles/runbook/") for paths in setters.values() for path in paths), setters
 
 
-def test_no_runbook_role_reads_another_runbooks_variables():
-    """In its tasks and variables; its documentation may name another runbook's variable, to say how they go together."""
-    names = [runbook.name for runbook in RUNBOOKS]
-    found = []
-    for role in names:
-        others = re.compile(r"\b(%s)_[a-z]" % "|".join(name for name in names if name != role))
-        for path in [path for part in ("tasks", "defaults", "vars") for path in yaml_files("roles", role, part)]:
-            for number, line in enumerate(without_comments(read(path)).split("\n"), 1):
-                if others.search(line):
-                    found.append("%s:%d: %s" % (os.path.relpath(path, COLLECTION), number, line.strip()))
-    assert found == []
-
-
-def test_the_report_schema_of_the_engines_runs_names_each_runbook_of_that_shape():
-    schema = json.loads(read("roles", "runbook", "files", "report.schema.json"))
-    assert sorted(schema["properties"]["schema"]["enum"]) == sorted(runbook.schema for runbook in RUNBOOKS if runbook.shape == RUN)
+def test_the_maintainers_guide_lists_the_shared_variables_the_only_exceptions_to_a_runbooks_prefix():
+    listed = re.findall(r"^   \| `([a-z_]+)\*?` \| .+ \|$", read("docs", "developing.md"), re.M)
+    assert listed == [prefix for prefix, unused in SHARED_VARIABLES]
 
 
 def test_the_maintainers_guide_shows_every_outcome_word_with_its_return_code_and_meaning():

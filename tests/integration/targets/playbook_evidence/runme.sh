@@ -37,7 +37,8 @@ assert p['passed'] and f['meets_target'] is True and f['target_seconds'] == 7200
     "$work/reports/health.json"
 grep -q "<h1>Fleet health: PASSED</h1>" "$work/reports/health.html"
 grep -q "Entry 4, SHA-256" "$work/reports/health.html"
-echo '{"schema": "replication.recovery.evidence/v1"}' > "$ledger-summary.json"
+echo '{"schema": "replication.recovery.nothing/v1"}' > "$ledger-summary.json"
+echo '{"schema": "replication.recovery.evidence/v1"}' > "$ledger-partial.json"
 ansible-playbook modules.yml -e ledger="$ledger" -e reports="$work/reports"
 head="$(python -c "import json, sys; print(json.load(open(sys.argv[1]))['sha256'])" "$ledger/00000004.json")"
 
@@ -47,6 +48,7 @@ grep -q "The ledger is whole: 4 entries, head $head." output.txt
 python files/summary.py "$work/evidence/evidence.json" "$head"
 grep -q "^# Evidence: the ledger is whole" "$work/evidence/evidence.md"
 grep -q "The ledger is whole" "$work/evidence/evidence.html"
+python -c "import sys, xml.etree.ElementTree as tree; case = tree.parse(sys.argv[1]).find('testsuite/testcase'); sys.exit(case.get('name') != 'ledger whole' or case.find('failure') is not None)" "$work/evidence/evidence.junit.xml"
 
 # -- under --check: verified, nothing written -----------------------------------------------------------
 rm -rf "$work/evidence"
@@ -63,6 +65,7 @@ fi
 grep -q "Entry 2 (00000002.json: dr_test of proof, recorded [0-9T:Z-]*) was changed after it was written" output.txt
 if grep -q "Entry [134] " output.txt; then echo "an entry that was not edited was named"; exit 1; fi
 grep -q "THE LEDGER IS BROKEN" "$work/evidence/evidence.md"
+grep -q '<failure message="Entry 2 ' "$work/evidence/evidence.junit.xml"
 cp "$work/kept.json" "$ledger/00000002.json"
 ansible-playbook replication.recovery.evidence "${evidence[@]}"
 

@@ -7,8 +7,8 @@ node's verdict with optional machines, and the RTO forecast computed by hand fro
 import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils import _application as app
-from ansible_collections.replication.recovery.plugins.plugin_utils._page import application_page
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import forms_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._shape_application import page as application_page
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import forms_of
 
 SHOP = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"]), cache=dict(project="cache", after="identity"),
             app=dict(project="app", after=["db", "cache"], approval=True))

@@ -12,8 +12,7 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import (
     LedgerError, append, digest, entry_files, last_verified, rto_forecast, summary, verify)
-from ansible_collections.replication.recovery.plugins.plugin_utils._page import evidence_page as html
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import evidence_markdown as markdown
+from ansible_collections.replication.recovery.plugins.plugin_utils._shape_evidence import markdown, page as html
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
 
 
@@ -251,10 +250,10 @@ def test_the_summary_reads_and_shows_breaks(ledger):
 
 def test_a_runbook_step_says_its_report_was_written_when_the_ledger_refuses_it(ledger):
     from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed, into_ledger
-    assert into_ledger(None, "dr_test", dr_test("acme", "2026-11-09T10:00:00Z", dict(db=1)), "/reports/dr_test_acme.json") is None
-    entry = into_ledger(ledger, "dr_test", dr_test("acme", "2026-11-09T10:00:00Z", dict(db=1)), "/reports/dr_test_acme.json")
+    assert into_ledger(None, dr_test("acme", "2026-11-09T10:00:00Z", dict(db=1)), "/reports/dr_test_acme.json") is None
+    entry = into_ledger(ledger, dr_test("acme", "2026-11-09T10:00:00Z", dict(db=1)), "/reports/dr_test_acme.json")
     assert entry == dict(sequence=5, sha256=verify(ledger)[0][-1]["sha256"], path=path_of(ledger, 5))
     with open(path_of(ledger, 5), "w") as handle:
         handle.write("{")
     with pytest.raises(StepFailed, match=r"The report was written \(/reports/dr_test_acme.json\), but not entered in the ledger: .*newest entry 5"):
-        into_ledger(ledger, "dr_test", dr_test("acme", "2026-11-10T10:00:00Z", dict(db=1)), "/reports/dr_test_acme.json")
+        into_ledger(ledger, dr_test("acme", "2026-11-10T10:00:00Z", dict(db=1)), "/reports/dr_test_acme.json")

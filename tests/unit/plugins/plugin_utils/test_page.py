@@ -13,8 +13,9 @@ import pytest
 from ansible_collections.replication.recovery.plugins.filter.health import fleet_health
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils import _proof
-from ansible_collections.replication.recovery.plugins.plugin_utils._page import (
-    BLOCK, CLEANING, FAILED_BANNER, LAUNCHING, OVER, PASSED_BANNER, WITHIN, page, page_of)
+from ansible_collections.replication.recovery.plugins.plugin_utils._page import BLOCK, CLEANING, FAILED_BANNER, LAUNCHING, OVER, PASSED_BANNER, WITHIN
+from ansible_collections.replication.recovery.plugins.plugin_utils._shape_run import page
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import page_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import judge_round, new_journal, plan_round, result_of
 from ansible_collections.replication.recovery.tests.unit.plugins.filter.test_health import fleet, machine
 from ansible_collections.replication.recovery.tests.unit.plugins.plugin_utils.test_report import record, report_from
@@ -66,7 +67,7 @@ def whole(text, banner):
 
 def test_a_passed_run_leads_with_its_outcome_and_draws_each_machine_against_the_targets():
     report = report_from(record())
-    text = page(report, "DR test", ledger=dict(sequence=7, sha256="ab" * 32, path="/ledger/00000007.json"))
+    text = page(report, ledger=dict(sequence=7, sha256="ab" * 32, path="/ledger/00000007.json"))
     parsed = whole(text, PASSED_BANNER)
     words = " ".join(parsed.text)
     assert words.index("DR test of production: PASSED") < words.index("RTO and RPO") < words.index("Timeline") < words.index("Ledger")
@@ -82,7 +83,7 @@ def test_a_passed_run_leads_with_its_outcome_and_draws_each_machine_against_the_
 def test_a_failed_run_names_its_failures_and_draws_the_machines_over_target_apart():
     failed = record(targets={"rpo_seconds": 900, "rto_seconds": 60})
     report = report_from(failed)
-    parsed = Parsed(page(report, "DR test"))
+    parsed = Parsed(page(report))
     header = next(attrs for tag, attrs in parsed.tags if tag == "header")
     assert FAILED_BANNER in header["style"]
     words = " ".join(parsed.text)
@@ -94,7 +95,7 @@ def test_a_failed_run_names_its_failures_and_draws_the_machines_over_target_apar
 
 def test_a_target_far_beyond_every_machine_is_said_not_drawn():
     report = report_from(record(targets={"rpo_seconds": 86400, "rto_seconds": 86400}))
-    parsed = Parsed(page(report, "DR test"))
+    parsed = Parsed(page(report))
     assert not [attrs for tag, attrs in parsed.tags if tag == "line"]
     assert "RTO (per machine; target 24 h 0 min; 0 of 2 machines over it, the target beyond the scale)" in " ".join(parsed.text)
     # The bars use the width: the slowest machine's fills it.
@@ -104,7 +105,7 @@ def test_a_target_far_beyond_every_machine_is_said_not_drawn():
 def test_names_are_escaped():
     report = report_from(record())
     report["machines"][0]["name"] = "<b>web&1</b>"
-    text = page(report, "DR test")
+    text = page(report)
     assert "<b>web&1</b>" not in text and "&lt;b&gt;web&amp;1&lt;/b&gt;" in text
 
 
@@ -117,7 +118,7 @@ def test_a_thousand_machines_in_histograms_and_folded_blocks():
         machine.update(name="m-%04d" % number, wave=1 + number // 500, rto_seconds=100 + number % 400, rpo_seconds=30 + number % 50,
                        passed=number % 400 < 390)
         report["machines"].append(machine)
-    text = page(report, "DR test")
+    text = page(report)
     parsed = Parsed(text)
     assert parsed.open == [] and parsed.unbalanced == []
     self_contained(parsed)
@@ -156,7 +157,7 @@ def test_the_timeline_draws_each_machines_launch_its_checks_and_the_cleanup_job(
     web = next(m for m in report["machines"] if m["name"] == "web-1")
     assert (web["launch_requested"], web["running"], web["recovered"]) == (
         "2026-11-22T10:00:00+00:00", "2026-11-22T10:04:00+00:00", "2026-11-22T10:06:00.000000+00:00")
-    text = page(report, "DR test")
+    text = page(report)
     # The axis runs 12 minutes, to the cleanup's end: launch 0 to 4 min, checks to 6 (web-1) and 7.5 (db-1), cleanup 10 to 12.
     assert "the axis runs to 12 min 0 s after it" in text
     assert bars(text, LAUNCHING) == [(0.0, 33.33), (0.0, 33.33)]
@@ -167,10 +168,10 @@ def test_the_timeline_draws_each_machines_launch_its_checks_and_the_cleanup_job(
 def test_a_machine_kept_or_never_running_has_no_cleanup_or_checks_drawn():
     report = report_from(record(cleanup={"status": "skipped", "kept": ["web-1", "db-1"], "message": "kept, as asked"}))
     assert report["cleanup_job"] is None
-    text = page(report, "DR test")
+    text = page(report)
     assert bars(text, CLEANING) == [] and len(bars(text, LAUNCHING)) == 2
     report["machines"][0].update(running=None, recovered=None, passed=False)
-    text = page(report, "DR test")
+    text = page(report)
     assert len(bars(text, LAUNCHING)) == 1 and len(bars(text, OVER)) == 0
 
 
@@ -252,9 +253,11 @@ def test_the_clean_point_page_shows_each_machines_clean_point_and_the_data_it_gi
     assert "Entry 2, SHA-256" in words
 
 
-def test_a_report_of_no_runbook_has_no_page():
-    with pytest.raises(ValueError, match="schema is replication.recovery.evidence/v1"):
-        page_of({"schema": "replication.recovery.evidence/v1"})
+def test_a_report_of_no_runbook_or_of_one_that_writes_none_has_no_page():
+    with pytest.raises(ValueError, match="schema is replication.recovery.nothing/v1"):
+        page_of({"schema": "replication.recovery.nothing/v1"})
+    with pytest.raises(ValueError, match="the agent runbook writes no report"):
+        page_of({"schema": "replication.recovery.agent/v1"})
     with pytest.raises(ValueError, match="schema is missing"):
         page_of({})
     assert "Failover of production: PASSED" in page_of(dict(report_from(record()), schema="replication.recovery.failover/v1"))

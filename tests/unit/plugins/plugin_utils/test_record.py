@@ -57,6 +57,49 @@ def test_a_member_the_table_does_not_declare_is_refused(use):
         use(new(**BEGUN))
 
 
+def wave_count():
+    """A member's name as code may build it - from a variable, which no reading of the code can check."""
+    return "_".join(("wave", "count"))
+
+
+@pytest.mark.parametrize("write", [
+    lambda record, name: record.__setitem__(name, 3),
+    lambda record, name: record.update({name: 3}),
+    lambda record, name: record.update([(name, 3)]),
+    lambda record, name: record.update(**{name: 3}),
+    lambda record, name: record.__ior__({name: 3}),
+    lambda record, name: record.setdefault(name, 3),
+], ids=["setitem", "update-dict", "update-pairs", "update-keywords", "ior", "setdefault"])
+def test_a_member_named_by_a_variable_is_refused_when_it_is_written(write):
+    record = new(**BEGUN)
+    with pytest.raises(UndeclaredMember, match="no member 'wave_count'"):
+        write(record, wave_count())
+    assert "wave_count" not in dict(record)
+
+
+def test_a_record_written_with_the_operator_is_checked_too():
+    record = new(**BEGUN)
+    record |= {"started": "2026-11-27T10:00:00Z"}
+    assert isinstance(record, Record) and record["started"] == "2026-11-27T10:00:00Z"
+    with pytest.raises(UndeclaredMember):
+        record |= {wave_count(): 3}
+
+
+class WritesAMemberByAVariable(RunbookStep):
+    def step(self, args):
+        self.record[wave_count()] = 3
+        return {}
+
+
+def test_a_step_that_writes_a_member_by_a_variable_fails(tmp_path):
+    path = new_run(new(**BEGUN))
+    task = MagicMock(args=dict(run=path), check_mode=False, async_val=0)
+    action = WritesAMemberByAVariable(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None)
+    with pytest.raises(UndeclaredMember, match="wave_count"):
+        action.run(task_vars={})
+    assert "wave_count" not in dict(load(path))  # the record kept as it was
+
+
 def test_a_record_written_and_read_back_keeps_its_shape_and_names_its_parts(tmp_path):
     record = new(**dict(BEGUN, runbook="dr_test", settings={"poll_interval": 5}, test_network={"network": None}))
     record["waves"] = [{"machines": ["db-1"]}, {"machines": ["web-1"]}]

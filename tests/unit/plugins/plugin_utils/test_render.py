@@ -8,7 +8,8 @@ from xml.etree import ElementTree
 
 import pytest
 
-from ansible_collections.replication.recovery.plugins.plugin_utils._render import forms_of, junit_document, table
+from ansible_collections.replication.recovery.plugins.plugin_utils._render import junit_document, table
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import forms_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, runbook_of
 
 

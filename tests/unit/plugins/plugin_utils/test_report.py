@@ -12,7 +12,8 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import health_gate, service_view
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
-    failure_message, junit, markdown, plan_markdown, plan_of, report_of, write, write_plan)
+    failure_message, plan_of, report_of, write, write_plan)
+from ansible_collections.replication.recovery.plugins.plugin_utils._shape_run import junit, markdown, plan_markdown
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "runbook", "files", "report.schema.json")
 with open(SCHEMA_PATH) as schema_file:
@@ -313,10 +314,10 @@ def test_the_outcome_is_one_word_and_a_run_that_did_not_pass_says_what_running_i
 
 def test_a_plan_that_would_stop_never_takes_the_plain_names_an_approved_plan_has(tmp_path):
     approved = plan_of(record(), "replication.recovery.dr_test.plan/v1", generated="2026-11-22T10:08:00Z")
-    files = write_plan(dict(approved, began="2026-11-22T10:08:00Z"), str(tmp_path), "dr_test_production", "DR test")
+    files = write_plan(dict(approved, began="2026-11-22T10:08:00Z"), str(tmp_path), "dr_test_production")
     assert files["newest"] and json.load(open(files["plain"][".plan.json"]))["would"] == "launch"
     refused = plan_of(record(failure={"phase": "preflight", "message": "Project 'prodction' was not found"}), "replication.recovery.dr_test.plan/v1")
-    files = write_plan(dict(refused, began="2026-11-22T10:09:00Z"), str(tmp_path), "dr_test_production", "DR test")
+    files = write_plan(dict(refused, began="2026-11-22T10:09:00Z"), str(tmp_path), "dr_test_production")
     assert not files["newest"] and json.load(open(files["own"][".plan.json"]))["would"] == "stop"
     assert json.load(open(files["plain"][".plan.json"]))["would"] == "launch"  # the approved plan's, still
 
@@ -357,7 +358,7 @@ def test_a_failure_message_names_what_failed_for_the_run():
 def test_junit_has_a_suite_for_the_run_and_one_per_machine_with_a_case_per_check():
     checked = dict(record()["checked"], **{"web-1": {"began": T1, "ended": T2, "passed": False, "message": "<port> & \"443\""}})
     report = report_from(record(checked=checked))
-    root = ElementTree.fromstring(junit(report, "dr_test"))
+    root = ElementTree.fromstring(junit(report))
     assert root.get("name") == "dr_test production"
     suites = root.findall("testsuite")
     assert [suite.get("name") for suite in suites] == ["dr_test.production", "dr_test.production.web-1", "dr_test.production.db-1"]
@@ -369,25 +370,25 @@ def test_junit_has_a_suite_for_the_run_and_one_per_machine_with_a_case_per_check
 def test_each_run_writes_files_of_its_own_and_the_plain_names_are_the_newest_run_that_reached_the_service(tmp_path):
     directory = str(tmp_path / "reports")
     first = report_from(record(began="2026-11-25T03:12:00.000000+00:00"))
-    files = write(first, directory, "dr_test_production", "dr_test", "DR test")
+    files = write(first, directory, "dr_test_production")
     assert files["own"][".json"].endswith("dr_test_production.20261125T031200Z.json") and files["newest"]
     assert json.loads(open(files["own"][".json"]).read()) == first == json.loads(open(files["plain"][".json"]).read())
     assert first["run"] == {"began": "2026-11-25T03:12:00.000000+00:00", "files": "dr_test_production.20261125T031200Z", "reached": True}
     assert open(files["own"][".md"]).read().startswith("# DR test of production: PASSED")
     ElementTree.parse(files["own"][".junit.xml"])
     # Another run in the same second: files of its own, told apart.
-    second = write(report_from(record(began="2026-11-25T03:12:00.500000+00:00")), directory, "dr_test_production", "dr_test", "DR test")
+    second = write(report_from(record(began="2026-11-25T03:12:00.500000+00:00")), directory, "dr_test_production")
     assert second["own"][".json"].endswith("dr_test_production.20261125T031200Z-2.json")
     # A later run that never reached the service writes its own files, and leaves the plain names to the newest that did.
     failed = dict(report_from(record(began="2026-11-25T04:00:00.000000+00:00", project_id=None)), result="failed")
-    third = write(failed, directory, "dr_test_production", "dr_test", "DR test", newest=False)
+    third = write(failed, directory, "dr_test_production", newest=False)
     assert not third["newest"] and json.loads(open(third["plain"][".json"]).read())["run"]["files"] == "dr_test_production.20261125T031200Z-2"
     # Into a directory without a report yet, a run that never reached the service writes the plain names (CI reads its JUnit).
-    alone = write(dict(failed, run_began="2026-11-25T05:00:00.000000+00:00"), str(tmp_path / "alone"), "dr_test_production", "dr_test", "DR test",
+    alone = write(dict(failed, run_began="2026-11-25T05:00:00.000000+00:00"), str(tmp_path / "alone"), "dr_test_production",
                   newest=False)
     assert alone["newest"] and json.loads(open(alone["plain"][".json"]).read())["run"]["reached"] is False
     # An older run that ends last does not take the plain names from a newer one.
-    older = write(report_from(record(began="2026-11-25T02:00:00.000000+00:00")), directory, "dr_test_production", "dr_test", "DR test")
+    older = write(report_from(record(began="2026-11-25T02:00:00.000000+00:00")), directory, "dr_test_production")
     assert not older["newest"] and json.loads(open(files["plain"][".json"]).read())["run"]["began"] == "2026-11-25T03:12:00.500000+00:00"
     assert sorted(os.listdir(directory)) == sorted("dr_test_production%s%s" % (stem, suffix) for suffix in (".json", ".junit.xml", ".md")
                                                    for stem in ("", ".20261125T031200Z", ".20261125T031200Z-2", ".20261125T040000Z",
@@ -409,7 +410,7 @@ def test_a_committed_failover_keeps_its_machines_and_says_why():
     report = report_from(record(runbook="failover", launch_type="recovery", cleanup=kept, targets={}))
     assert report["result"] == "passed" and report["kept"] == ["web-1", "db-1"] and report["cleanup"] == kept["message"]
     assert all(machine["cleanup"] == "kept" for machine in report["machines"])
-    assert "Target machines kept: committed - fail back later: web-1, db-1." in markdown(report, "Failover")
+    assert "Target machines kept: committed - fail back later: web-1, db-1." in markdown(report)
 
 
 def test_the_plan_names_each_point_the_data_loss_it_implies_and_every_destructive_step_first():
@@ -428,13 +429,13 @@ def test_the_plan_names_each_point_the_data_loss_it_implies_and_every_destructiv
     assert plan["first"] == ["Terminates first the DR test machines in the way: web-1",
                              "Terminates first the target machines an earlier run of this DR test left: old-1",
                              "The largest data-loss window is 1 h 30 min (web-1)"]
-    text = plan_markdown(plan, "Failover")
+    text = plan_markdown(plan)
     assert "| db-1 | 1 | 2026-11-22T08:59:00Z (p-db) | 1 h 0 min | ready |" in text
     assert "## First, before anything else\n\n- Terminates first the DR test machines in the way: web-1." in text
 
     refused = plan_of(dict(data, failure={"phase": "preflight", "message": "The health gate stopped the run"}), "x")
     assert refused["would"] == "stop" and refused["refused"]["message"] == "The health gate stopped the run"
-    assert "**It would stop before launching anything** (preflight): The health gate stopped the run" in plan_markdown(refused, "failover")
+    assert "**It would stop before launching anything** (preflight): The health gate stopped the run" in plan_markdown(refused)
 
 
 def test_a_plan_that_replaces_production_says_so_first_with_its_token_and_one_that_stands_launches_nothing():
@@ -452,6 +453,6 @@ def test_a_plan_that_replaces_production_says_so_first_with_its_token_and_one_th
     assert plan["replace"] == {"machines": ["db-1"], "token": "ab12-cd34-ef56"} and plan["would"] == "launch"
     web = next(machine for machine in plan["machines"] if machine["name"] == "web-1")
     assert web["stands"] and web["data_loss_seconds"] == 600 and web["point_in_time"] == stands["web-1"]["point"]
-    assert "**Confirmation token: `ab12-cd34-ef56`**" in plan_markdown(plan, "Failover")
+    assert "**Confirmation token: `ab12-cd34-ef56`**" in plan_markdown(plan)
     nothing = plan_of(dict(data, replaced={}, replace={}, stands=dict(stands, **{"db-1": dict(replaced["db-1"], said="failed over")})), "x")
     assert nothing["would"] == "nothing" and nothing["replace"] is None
