@@ -236,6 +236,9 @@ class RunbookStep(ActionBase):
             said = str(failure)
             if recorded and self.PHASE != "report" and rescued(self._task):
                 said = "The run stops here (%s); its outcome, at its end, says why and what to do next." % self.PHASE
+                # Why, for the rescue that notes what stopped the run (roles/runbook/tasks/stopped.yml): a search's rounds
+                # each have a record of their own, and the search reports the reason.
+                result["stopped_because"] = str(failure)
             result.update(failed=True, msg=said, **failure.result)
         finally:
             if self.record is not None and self.path and os.path.isdir(os.path.dirname(self.path)):

@@ -41,7 +41,7 @@ python files/waves.py "$reports/dr_test_shop.json" "$url"
 rm -rf "$reports"
 ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' faults.yml
 ansible-playbook replication.recovery.dr_test --check "${common[@]}" -e dr_test_project=shop | tee output.txt
-grep -q "Check mode: the DR test of shop would launch 3 machines (web-1, web-2, db-1)" output.txt
+grep -q "DR test of shop under --check: PLANNED. Would launch 3 machines (web-1, web-2, db-1). Nothing was launched" output.txt
 if grep -q "PASSED" output.txt || [ -e "$reports" ]; then echo "check mode said PASSED or wrote a report"; exit 1; fi
 ansible-playbook -i ../../inventory "${config[@]}" stats_no_writes.yml
 

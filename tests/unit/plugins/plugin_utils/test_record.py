@@ -11,10 +11,11 @@ import os
 from unittest.mock import MagicMock
 
 import pytest
+from ansible.playbook.block import Block
 
 from ansible_collections.replication.recovery.plugins.plugin_utils import _record
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import DECLARED, MEMBERS, Record, UndeclaredMember, as_record, new
-from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, load, new_run, save
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, load, new_run, save
 
 PLUGINS = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "plugins"))
 BEGUN = dict((name, "given") for name in _record.MADE_BY_BEGIN if name not in _record.EMPTY)
@@ -127,6 +128,26 @@ def test_a_step_that_reads_an_undeclared_member_fails(tmp_path):
     action = ReadsAnUndeclaredMember(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None)
     with pytest.raises(UndeclaredMember, match="wave_count"):
         action.run(task_vars={})
+
+
+class RefusesTheRun(RunbookStep):
+    PHASE = "preflight"
+    WITH_RUN = True
+
+    def step(self, args):
+        raise StepFailed("3 of the machines are failed over")
+
+
+def test_a_failure_a_rescue_takes_up_is_said_once_and_its_reason_goes_to_the_rescue(tmp_path):
+    """The step's task says the run stops there; the reason is the record's, and the rescue's (stopped.yml) to note."""
+    path = new_run(new(**BEGUN))
+    rescuing = Block()
+    rescuing.rescue = [MagicMock()]
+    task = MagicMock(args=dict(run=path), check_mode=False, async_val=0, _parent=rescuing)
+    result = RefusesTheRun(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None).run(task_vars={})
+    assert result["failed"] and result["msg"] == "The run stops here (preflight); its outcome, at its end, says why and what to do next."
+    assert result["stopped_because"] == "3 of the machines are failed over"
+    assert load(path)["failure"] == {"phase": "preflight", "message": "3 of the machines are failed over"}
 
 
 # -- every member the steps' code names ------------------------------------------------------------------------------
