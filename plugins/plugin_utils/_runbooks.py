@@ -54,6 +54,7 @@ RUNBOOKS = (
     row("evidence", "Evidence", "evidence", ledger=False),
     row("agent", "Replication agent", None, ledger=False),
     row("protect", "Protect", None, ledger=False, uses=("agent",)),
+    row("readiness", "Readiness", "readiness"),
 )
 BY_NAME = dict((runbook.name, runbook) for runbook in RUNBOOKS)
 # The runbooks whose passing runs prove their machines (the ledger's proofs, "changed since last proven").
