@@ -309,7 +309,10 @@ class ActionModule(RunbookStep):
             given = dict(given, **kept)
         unread = [machine for machine in machines if machine["name"] not in given and machine["id"] not in given]
         points_of = dict((machine["id"], read_points[machine["id"]]) for machine in unread if machine["id"] in (read_points or {}))
+        # And those of the machines that stand, whatever pinned them: each one's report says the point it stands on, or that
+        # the service thinned it out since.
         to_read = [machine["id"] for machine in unread if machine["id"] not in points_of]
+        to_read += sorted(entry["id"] for entry in record["stands"].values() if entry["id"] not in points_of and entry["id"] not in to_read)
         if to_read:
             read = self.service("service_point_in_time_info", project=record["project_id"], machines=to_read)
             points_of.update((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"])

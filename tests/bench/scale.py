@@ -411,6 +411,26 @@ def launch_policy_at(sim, size, work_dir):
         requests_at_most_n_plus_60=first["requests"] <= first["writes"] + 60, second_run_writes_nothing=again["writes"] == 0))
 
 
+def readiness_at(sim, sizes, work_dir):
+    """The readiness of a project of each of ``sizes`` machines (every one ready): wall time and requests against the
+    machines plus 12 (one read of the machines, one of each one's points), and no write."""
+    runs = []
+    for size in sizes:
+        sim.fresh(size)
+        seconds, requests_sent, status = playbook(sim, ["replication.recovery.readiness", "-e", "readiness_project=bench", "-e", "readiness_rpo_target=3600",
+                                                        "-e", "readiness_report_dir=%s" % os.path.join(work_dir, "readiness_report")])
+        stats = sim.control("GET", "/stats")
+        routes = dict(((row["method"], row["route"]), row["count"]) for row in stats["requests"])
+        with open(os.path.join(work_dir, "readiness_report", "readiness_bench.json")) as handle:
+            report = json.load(handle)
+        runs.append(dict(machines=size, seconds=round(seconds, 2), requests=requests_sent, writes=stats["writes"], exit_status=status,
+                         points_reads=routes.get(("GET", "/projects/{projectId}/machines/{machineId}/pointsintime"), 0),
+                         ready=report["counts"]["ready"], targets=dict(
+                             passed=status == 0 and report["counts"]["ready"] == size, no_write=stats["writes"] == 0,
+                             requests_at_most_machines_plus_12=requests_sent <= size + 12)))
+    return runs
+
+
 # The application of the bench: 10 nodes in 4 levels, a project of its own each.
 APPLICATION_LEVELS = (("app-01",), ("app-02", "app-03", "app-04"), ("app-05", "app-06", "app-07"), ("app-08", "app-09", "app-10"))
 
@@ -524,6 +544,7 @@ def main():
     parser.add_argument("--agent", type=int, default=200, help="local hosts the agent role installs on (0: none)")
     parser.add_argument("--launch-policy", type=int, default=1000, help="machines whose launch settings a policy sets (0: none)")
     parser.add_argument("--application", type=int, default=100, help="machines of each of the application's 10 nodes (0: none)")
+    parser.add_argument("--readiness", default="200,1000", help="machines of each project whose readiness is read (0: none)")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
     fleet_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "fleet_scale")
@@ -542,6 +563,7 @@ def main():
                        agent=agent_at(sim, args.agent, fleet_dir) if args.agent else None,
                        launch_policy=launch_policy_at(sim, args.launch_policy, fleet_dir) if args.launch_policy else None,
                        application=application_at(sim, args.application, fleet_dir) if args.application else None,
+                       readiness=readiness_at(sim, [int(size) for size in args.readiness.split(",")], fleet_dir) if args.readiness != "0" else None,
                        simulator=simulator_under_load(sim))
     finally:
         sim.stop()
@@ -619,6 +641,10 @@ def main():
                                  application["levels_alone_seconds"], application["wall_time_ratio"], application["application"]["requests"],
                                  application["nodes_requests"],
                                  ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(application["targets"].items()))))
+    for row in results["readiness"] or []:
+        print("readiness, %d machines: %.2f s, %d requests (%d points reads), %d writes, %d ready; %s" % (
+            row["machines"], row["seconds"], row["requests"], row["points_reads"], row["writes"], row["ready"],
+            ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(row["targets"].items()))))
     load = results["simulator"]
     print("simulator, %d machines: list p95 %s ms, launch p95 %s ms, poll p95 %s ms" % (
         load["machines"], load["list_machines"]["p95_ms"], load["launch_all"]["p95_ms"], load["poll_job"]["p95_ms"]))
@@ -626,7 +652,7 @@ def main():
     passed = all(row["dr_test"]["result"] == "passed" for row in results["dr_test"]) and (not failover or failover["targets"]["passed"]) and (
         not network or network["targets"]["passed"]) and (not search or all(search["targets"].values())) and (
         not agent or agent["targets"]["passed"]) and (not policy or policy["targets"]["passed"]) and (
-        not application or application["targets"]["passed"])
+        not application or application["targets"]["passed"]) and all(row["targets"]["passed"] for row in results["readiness"] or [])
     return 0 if passed and fleet["health"]["exit_status"] == 0 and fleet["health_with_ledger"]["exit_status"] == 0 else 1
 
 

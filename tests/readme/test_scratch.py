@@ -30,6 +30,8 @@ NODES = {"application_nodes": {"db": {"project": "orders-db"}, "app": {"project"
 # writes where it is started (relative to the scratch directory).
 RUNS = [
     ("health", ["-e", "health_fail=false"], ["health_report/health.json"]),
+    ("readiness", ["-e", "readiness_project=storefront", "-e", "readiness_rpo_target=3600", "-e", "readiness_fail=false"],
+     ["readiness_report/readiness_storefront.json"]),
     ("dr_test", ["-e", "dr_test_project=storefront", "-e", "dr_test_poll_interval=1"], ["dr_test_report/dr_test_storefront.json"]),
     ("application", ["-e", json.dumps(NODES), "-e", "dr_test_poll_interval=1"], ["application_report/application_application.json"]),
     ("clean_point", ["-e", "clean_point_project=orders-app", "-e", "clean_point_checks_tasks=checks.yml", "-e", "clean_point_poll_interval=1"],

@@ -50,7 +50,7 @@ if REPLICATION_SERVICE_PASSWORD=wrong-password ansible-playbook replication.reco
         >output.txt 2>&1; then
     echo "a DR test with wrong credentials must fail"; exit 1
 fi
-grep -q "The DR test of shop failed. login: POST /login failed: HTTP 401" output.txt
+grep -q "DR test of shop: REFUSED. login: POST /login failed: HTTP 401" output.txt
 ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=failed -e '{"run_checks": ["login", "cleanup"]}' outcome.yml
 grep -q '<testcase classname="dr_test.shop" name="login">' "$reports/dr_test_shop.junit.xml"
 # As ansible-runner (AWX) starts it, without PWD in the environment: the default report directory is

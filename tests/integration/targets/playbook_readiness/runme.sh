@@ -23,7 +23,16 @@ ledger="$XDG_DATA_HOME/replication.recovery/ledger"
 
 # -- a steady project: ready, read once, nothing written ------------------------------------------------------------------
 "${sim[@]}" clear
-ansible-playbook replication.recovery.readiness -e readiness_project=steady -e readiness_rpo_target=1800 | tee output.txt
+ANSIBLE_SHOW_CUSTOM_STATS=true ansible-playbook replication.recovery.readiness -e readiness_project=steady -e readiness_rpo_target=1800 | tee output.txt
+# The default callback shows what set_stats published as one line of JSON: "	RUN: {...}".
+python - output.txt "$(pwd)" <<'PY'
+import json, sys
+line = next(line for line in open(sys.argv[1]) if line.lstrip().startswith("RUN: "))
+stats = json.loads(line.split("RUN: ", 1)[1])["readiness"]
+assert (stats["project"], stats["result"], stats["outcome"], stats["not_ready"]) == ("steady", "passed", "passed", []), stats
+assert stats["counts"] == {"machines": 3, "ready": 3, "not_ready": 0, "failed_over": 0}, stats
+assert stats["report"]["json"].startswith(sys.argv[2] + "/readiness_report/readiness_steady.20") and stats["ledger"]["sequence"] == 1, stats
+PY
 grep -q "Readiness of steady: PASSED. 3 of 3 machines could fail over now." output.txt
 grep -q "Every machine of steady could fail over now, from a point in time within 30 min 0 s. Nothing was changed." output.txt
 "${sim[@]}" requests 3

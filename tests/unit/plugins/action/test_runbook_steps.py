@@ -1076,6 +1076,20 @@ def test_a_failover_run_again_reports_what_stands_and_launches_nothing(tmp_path)
     assert [m["cleanup"] for m in report["machines"]] == ["kept", "kept"] and report["machines"][0]["addresses"] == ["public 203.0.113.9"]
 
 
+def test_a_failover_run_again_names_the_point_each_stands_on_from_the_pin_mark_of_the_run_that_launched_it(tmp_path):
+    """The run it takes up pinned the points, so they are not read again: each machine's pin mark names the one it stands on."""
+    marked = []
+    for name in ("web-1", "db-1"):
+        found = recovered(name)
+        found["tags"].append(pin_mark(name, name + "-point", T0, runbook="failover"))
+        marked.append(found)
+    run = failover(tmp_path)
+    result = read(run, marked, [job("j1", ["web-1", "db-1"], job_type="RECOVERY_LAUNCH")], service_point_in_time_info=points_info({}))
+    assert not result.get("failed") and result["stands"] == ["db-1", "web-1"]
+    assert load(run)["stands"]["db-1"]["said"] == ("failed over since 2026-11-22T10:04:00Z, from the point in time of 2026-11-22T10:00:00Z "
+                                                   "(db-1-point), recovery machine i-db-1")
+
+
 def test_a_failover_asked_for_another_point_than_what_stands_is_refused_before_any_write(tmp_path):
     run = failover(tmp_path, point_in_time="latest")
     newer = {"web-1": [point("web-1", T1, "-newer"), point("web-1")]}

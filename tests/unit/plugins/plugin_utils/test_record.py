@@ -92,12 +92,16 @@ class WritesAMemberByAVariable(RunbookStep):
         return {}
 
 
+def run_of(step, path, **task):
+    """The step run on the run's record at ``path``, as a task of a play runs it."""
+    task = MagicMock(args=dict(run=path), check_mode=False, async_val=0, **task)
+    return step(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None).run(task_vars={})
+
+
 def test_a_step_that_writes_a_member_by_a_variable_fails(tmp_path):
     path = new_run(new(**BEGUN))
-    task = MagicMock(args=dict(run=path), check_mode=False, async_val=0)
-    action = WritesAMemberByAVariable(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None)
     with pytest.raises(UndeclaredMember, match="wave_count"):
-        action.run(task_vars={})
+        run_of(WritesAMemberByAVariable, path)
     assert "wave_count" not in dict(load(path))  # the record kept as it was
 
 
@@ -123,11 +127,8 @@ class ReadsAnUndeclaredMember(RunbookStep):
 
 
 def test_a_step_that_reads_an_undeclared_member_fails(tmp_path):
-    path = new_run(new(**BEGUN))
-    task = MagicMock(args=dict(run=path), check_mode=False, async_val=0)
-    action = ReadsAnUndeclaredMember(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None)
     with pytest.raises(UndeclaredMember, match="wave_count"):
-        action.run(task_vars={})
+        run_of(ReadsAnUndeclaredMember, new_run(new(**BEGUN)))
 
 
 class RefusesTheRun(RunbookStep):
@@ -143,8 +144,7 @@ def test_a_failure_a_rescue_takes_up_is_said_once_and_its_reason_goes_to_the_res
     path = new_run(new(**BEGUN))
     rescuing = Block()
     rescuing.rescue = [MagicMock()]
-    task = MagicMock(args=dict(run=path), check_mode=False, async_val=0, _parent=rescuing)
-    result = RefusesTheRun(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None).run(task_vars={})
+    result = run_of(RefusesTheRun, path, _parent=rescuing)
     assert result["failed"] and result["msg"] == "The run stops here (preflight); its outcome, at its end, says why and what to do next."
     assert result["stopped_because"] == "3 of the machines are failed over"
     assert load(path)["failure"] == {"phase": "preflight", "message": "3 of the machines are failed over"}
