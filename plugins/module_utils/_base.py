@@ -5,6 +5,10 @@
 """The base of every module: connection options, a logged-in client, name-to-ID look-ups,
 the desired-versus-current comparison, check mode, --diff, errors and the exit.
 
+The base is plumbing only - options, the client, look-ups, check mode, the diff and the exit. What a module reads of the
+domain is in named modules it imports: module_utils._machine_reads (a project's machines, their target machines and
+restore servers), _points (points in time), _regions (the target region, blueprints proven), _fleet (the service's clock).
+
 A module subclasses ``ServiceModule``, declares its options and implements ``work()``;
 ``run()`` does the rest. A state module's options are a table: each row is AnsibleModule's
 argument spec of the option plus how it maps to the API (see TABLE_KEYS). ``desired()`` builds
@@ -23,12 +27,8 @@ from ansible_collections.replication.recovery.plugins.module_utils._client impor
     HAS_REQUESTS, PAGE_LIMIT, REQUESTS_IMPORT_ERROR, ServiceError, WriteInCheckMode)
 from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, make_client
-from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    BEFORE, LATEST, POINT, looks_like_id, moment_said, parse_moment, parse_point_policy)
-from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
-from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems, left_to_defaults, unchecked
-from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
-from ansible_collections.replication.recovery.plugins.module_utils._test_network import StashUnreadable, settings_of, stash_of
+from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id, parse_moment
+from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
 # In check mode, what an earlier task of the same run would create is not there yet: a look-up of it
 # is predicted (an ID made of the name and this mark) instead of failing the task.
@@ -366,105 +366,7 @@ class ServiceModule(AnsibleModule):
             return "%s (%s)" % (value, self._names[value])
         return value
 
-    def project(self, value):
-        """The project named (or with the ID) ``value``; the task fails if there is none."""
-        return self.lookup("project", value)
-
-    def machines(self, project):
-        """Every machine of the project, stopped ones included: one list call per run."""
-        return self.items_of("machine", project=project)
-
-    def target_region(self, project, value=None):
-        """The region ``value`` (name or ID; the region of the project's default replication configuration if None), as the
-        credentials of the project's configuration there (or the project's) see it."""
-        configs = self.list("/projects/%s/replicationConfigurations" % project["id"])
-        if value is None:
-            default = next((c for c in configs if c["id"] == project.get("replicationConfiguration")), None)
-            if default is None:
-                self.fail_json(msg="Project %r has no default replication configuration: give region." % project["name"])
-            value = default["region"]
-        credentials = [c["cloudCredentials"] for c in configs] + list(project.get("cloudCredentialsIDs", []))
-        for credentials_id in dict.fromkeys(credentials):
-            region = self.lookup("region", value, required=False, credentials=credentials_id)
-            if region is not None:
-                return region
-        self.fail_json(msg="Region %r is not one the cloud credentials of project %r can use." % (value, project["name"]))
-
-    def blueprints_proven(self, project, region=None, machine_ids=None):
-        """The region (by name or ID; the project's default if None) and the project's blueprints for it, of
-        ``machine_ids`` (all if None), each with its ``problems`` against what the region offers now, what of it the region
-        does not say enough to judge (``unchecked``), the members it leaves to the service's ``defaults`` (which cannot be
-        proven), and ``switched`` when it is switched to a test network (True; text when the record of what it was is
-        unreadable), with ``switched_to``: its switched members as they are (the test network's settings)."""
-        region = self.target_region(project, region)
-        blueprints = [blueprint for blueprint in self.list("/projects/%s/blueprints" % project["id"])
-                      if blueprint["region"] == region["id"] and (machine_ids is None or blueprint["machineId"] in machine_ids)]
-        for blueprint in blueprints:
-            # A blueprint switched to a test network launches as it was once it is put back: that is proven.
-            try:
-                stash = stash_of(blueprint)
-            except StashUnreadable as problem:
-                stash, blueprint["switched"] = None, str(problem)
-            if stash is not None:
-                blueprint["switched"] = True
-                # What it is switched to: its switched members as they are now (the test network's settings).
-                blueprint["switched_to"] = settings_of(blueprint, sorted(stash["members"]))
-            effective = dict(blueprint, **stash["members"]) if stash else blueprint
-            blueprint["problems"] = launch_setting_problems(effective, region)
-            blueprint["unchecked"] = unchecked(effective, region)
-            blueprint["defaults"] = left_to_defaults(effective)
-        return region, blueprints
-
-    def resolve_machines(self, project, values):
-        """The machines named (or with the IDs) in ``values``, all of them if None.
-
-        Unknown or ambiguous names fail the task before anything is written.
-        """
-        if values is None:
-            return list(self.machines(project))
-        found = [self.lookup("machine", value, required=False, project=project) for value in values]
-        unknown = [repr(value) for value, machine in zip(values, found) if machine is None]
-        if unknown:
-            self.fail_json(msg="Project %r has no machine %s. Known: %s." % (
-                project["name"], ", ".join(unknown), ", ".join(sorted(name_of(m) for m in self.machines(project))) or "none"))
-        return list(dict((machine["id"], machine) for machine in found).values())
-
-    def target_machine(self, project, machine):
-        """The machine's target machine, read once per run (the service has no list of them)."""
-        return self.lookup("target_machine", machine["replica"], project=project)
-
-    def restore_servers(self, project, machine):
-        """The machine's restore servers as the service describes them, oldest first: each read once per run, those of every
-        machine a few at a time (the service has no list of them); one gone meanwhile is left out."""
-        self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], server) for server in machine.get("restoreServers") or []])
-        servers = [self.lookup("target_machine", server, required=False, project=project) for server in machine.get("restoreServers") or []]
-        return sorted((server for server in servers if server), key=lambda server: server.get("cloudEndureCreationDateTime") or "")
-
-    def points_in_time(self, project, machine):
-        """The machine's points in time, newest first (the service lists them oldest first)."""
-        return list(reversed(self.list(self.points_path(project, machine))))
-
-    @staticmethod
-    def points_path(project, machine):
-        return "/projects/%s/machines/%s/pointsintime" % (project["id"], machine["id"])
-
-    def points_at(self, project, machines, moment):
-        """For each machine its newest point in time at or before ``moment`` ({machine ID: point}), and
-        the names of machines that have none."""
-        chosen, missing = {}, []
-        for machine in machines:
-            point = pick_point(self.points_in_time(project, machine), moment)
-            if point is None:
-                missing.append(name_of(machine))
-            else:
-                chosen[machine["id"]] = point
-        return chosen, missing
-
-    def service_now(self):
-        """The service's own time, in epoch seconds: lags are measured against it, not this host's clock."""
-        return service_time(self.client)
-
-    # -- moments -----------------------------------------------------------------------------
+    # -- an option given as a moment -------------------------------------------------------
 
     def moment(self, option, value):
         """A date-time option as epoch seconds (None when not given): RFC 3339 with a time and Z or an offset; the task
@@ -475,23 +377,6 @@ class ServiceModule(AnsibleModule):
             return parse_moment(value, option)
         except ValueError as error:
             self.fail_json(msg="%s. Nothing was changed." % error)
-
-    def point_in_time(self, option, value):
-        """A point-in-time option in the grammar of every runbook (module_utils._domain.parse_point_policy): (None, None) for
-        latest, (the ID, None) for the ID of a point in time, (None, epoch seconds) for before:<date-time> (or a bare
-        date-time) - the newest point at or before it. A moment later than the service's now fails the task, with that now."""
-        try:
-            policy = parse_point_policy(value, option)
-        except ValueError as error:
-            self.fail_json(msg="%s. Nothing was changed." % error)
-        if policy["kind"] not in (LATEST, POINT, BEFORE):
-            self.fail_json(msg="%s takes latest, the ID of a point in time, or before:<date-time> here, not %r." % (option, value))
-        if policy["kind"] == BEFORE:
-            now = self.service_now()
-            if policy["moment"] > now:
-                self.fail_json(msg="%s %s is later than the service's now, %s: give a moment at or before it, or latest. Nothing was changed." % (
-                    option, policy["at"], moment_said(now)))
-        return policy.get("id"), policy.get("moment")
 
     # -- state -------------------------------------------------------------------------------
 

@@ -8,6 +8,8 @@ or follow a job; and how far a job is with its machines."""
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
     CLEANUP_JOBS, LAUNCH_JOBS, LAUNCHING_JOBS, LIFE_CYCLE_MEMBERS, PRODUCTION_KINDS, RESTORE, active, kind_of, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import project_machines, restore_servers_of, target_machine_of
+from ansible_collections.replication.recovery.plugins.module_utils._points import points_of, points_path
 
 
 def _since(machine):
@@ -34,13 +36,13 @@ class TargetMachines:
         """The machine's target machine, if it is live (and of that launch type); else None. For a restore launch, its
         newest restore server."""
         if launch_type is not None and kind_of(launch_type) == RESTORE:
-            servers = [server for server in self.restore_servers(project, machine) if server.get("machineCloudState") != "terminated"]
+            servers = [server for server in restore_servers_of(self, project, machine) if server.get("machineCloudState") != "terminated"]
             return servers[-1] if servers else None
         if not machine.get("replica"):
             return None
         if launch_type is not None and launch_type_of_replica(machine) != kind_of(launch_type):
             return None
-        replica = self.target_machine(project, machine)
+        replica = target_machine_of(self, project, machine)
         return None if replica.get("machineCloudState") == "terminated" else replica
 
     def all_launched(self, project, machines, launch_type, points=None):
@@ -61,15 +63,15 @@ class TargetMachines:
             machine["replica"] for machine in machines if machine.get("replica")]
         with_target = [machine for machine in machines if machine.get("restoreServers" if restore else "replica")]
         self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], target) for target in targets],
-                        lists=[self.points_path(project, machine) for machine in with_target] if points else [])
+                        lists=[points_path(project, machine) for machine in with_target] if points else [])
         result = []
         for machine in machines:
             entry = dict(machine_id=machine["id"], machine_name=name_of(machine))
             replica = self.live_target(project, machine, launch_type) if restore else (
-                self.target_machine(project, machine) if machine.get("replica") else None)
+                target_machine_of(self, project, machine) if machine.get("replica") else None)
             if replica is not None:
                 entry["target_machine"] = replica
-                point = next((p for p in self.points_in_time(project, machine) if p["id"] == replica.get("pointInTime")), None) if points else None
+                point = next((p for p in points_of(self, project, machine) if p["id"] == replica.get("pointInTime")), None) if points else None
                 if point is not None:
                     entry["point_in_time_date_time"] = point["dateTime"]
             result.append(entry)
@@ -99,7 +101,7 @@ class TargetMachines:
         if job.get("type") == LAUNCH_JOBS[RESTORE]:
             began = parse_time(job["creationDateTime"])
             return [machine for machine in machines if not any(parse_time(server["cloudEndureCreationDateTime"]) >= began
-                                                               for server in self.restore_servers(project, machine)
+                                                               for server in restore_servers_of(self, project, machine)
                                                                if server.get("cloudEndureCreationDateTime"))]
         return [machine for machine in machines if not launched_since(job, machine)]
 
@@ -111,7 +113,7 @@ class TargetMachines:
         ended failed. Other jobs say nothing per machine until they end.
         """
         wanted = set(job.get("participatingMachines", []))
-        machines = [machine for machine in self.machines(project) if machine["id"] in wanted]
+        machines = [machine for machine in project_machines(self, project) if machine["id"] in wanted]
         if job["type"] in LAUNCHING_JOBS:
             done = sum(1 for machine in machines if launched_since(job, machine))
         elif job["type"] in CLEANUP_JOBS:

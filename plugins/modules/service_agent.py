@@ -123,7 +123,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._machines imp
 class AgentModule(ServiceModule):
     def work(self):
         params = self.params
-        project = self.project(params["project"])
+        project = self.lookup("project", params["project"])
         machines = self.list("/projects/%s/machines" % project["id"], dict(all="true"))
         hosts = {}
         for host, (machine, conflict) in sorted(match_hosts(params["hosts"], machines).items()):

@@ -58,14 +58,15 @@ entries:
 
 from ansible_collections.replication.recovery.plugins.module_utils._audit import read_audit_log
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
 
 
 class AuditLogInfoModule(ServiceModule):
     def work(self):
         params = self.params
-        project = self.project(params["project"])
+        project = self.lookup("project", params["project"])
         entries = read_audit_log(self.client, "/projects/%s/auditLog" % project["id"], self.moment("since", params["since"]),
-                                 self.moment("until", params["until"]), now=self.service_now)
+                                 self.moment("until", params["until"]), now=lambda: service_time(self.client))
         if params["events"]:
             entries = [entry for entry in entries if entry.get("eventName") in params["events"]]
         if params["limit"] is not None:

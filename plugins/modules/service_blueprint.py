@@ -127,6 +127,8 @@ blueprint:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._compare import key_values
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
+from ansible_collections.replication.recovery.plugins.module_utils._regions import target_region
 
 OPTIONS = dict(
     project=dict(type="str", required=True),
@@ -152,9 +154,9 @@ OPTIONS = dict(
 
 class BlueprintModule(ServiceModule):
     def work(self):
-        project = self.project(self.params["project"])
-        machine = self.resolve_machines(project, [self.params["machine"]])[0]
-        region = self.target_region(project, self.params["region"])
+        project = self.lookup("project", self.params["project"])
+        machine = resolve_machines(self, project, [self.params["machine"]])[0]
+        region = target_region(self, project, self.params["region"])
         path = "/projects/%s/blueprints" % project["id"]
         current = next((b for b in self.list(path) if b["machineId"] == machine["id"] and b["region"] == region["id"]), None)
         desired = self.desired(current, region=region)

@@ -94,14 +94,16 @@ unchecked:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import problems_by_machine, unchecked_by_machine
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
+from ansible_collections.replication.recovery.plugins.module_utils._regions import blueprints_proven
 
 
 class BlueprintInfoModule(ServiceModule):
     def work(self):
         params = self.params
-        project = self.project(params["project"])
-        wanted = None if params["machines"] is None else set(machine["id"] for machine in self.resolve_machines(project, params["machines"]))
-        region, blueprints = self.blueprints_proven(project, params["region"], wanted)
+        project = self.lookup("project", params["project"])
+        wanted = None if params["machines"] is None else set(machine["id"] for machine in resolve_machines(self, project, params["machines"]))
+        region, blueprints = blueprints_proven(self, project, params["region"], wanted)
         result = dict(region=dict(id=region["id"], name=region.get("name")), blueprints=blueprints)
         if params["validate"]:
             result.update(problems=problems_by_machine(blueprints), unchecked=unchecked_by_machine(blueprints))

@@ -106,16 +106,18 @@ from ansible_collections.replication.recovery.plugins.module_utils._base import 
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
 from ansible_collections.replication.recovery.plugins.module_utils._domain import FILE_RESTORE_JOB, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
+from ansible_collections.replication.recovery.plugins.module_utils._points import point_in_time_option
 
 
 class FileRestoreModule(ServiceModule):
     def work(self):
-        project = self.project(self.params["project"])
+        project = self.lookup("project", self.params["project"])
         if project.get("type") != "BACKUP":
             self.fail_json(msg="Project %r is a %s project; only backup projects have files to search and restore." % (
                 project["name"], project.get("type")))
         if self.params["query"] is not None:
-            machines = self.resolve_machines(project, self.params["machines"])
+            machines = resolve_machines(self, project, self.params["machines"])
             return dict(files=self.search_files(project, self.params["query"], machines))
         return self.restore(project)
 
@@ -130,7 +132,7 @@ class FileRestoreModule(ServiceModule):
     def restore(self, project):
         items, restored = [], []
         for wanted in self.params["files"]:
-            machine = self.resolve_machines(project, [wanted["machine"]])[0]
+            machine = resolve_machines(self, project, [wanted["machine"]])[0]
             point = self.point(project, machine, wanted)
             items.append(dict(machineId=machine["id"], filePath=wanted["path"], pointInTimeId=point["id"]))
             restored.append(dict(machine_name=name_of(machine), path=wanted["path"], point_in_time=point["id"],
@@ -142,7 +144,7 @@ class FileRestoreModule(ServiceModule):
 
     def point(self, project, machine, wanted):
         """The point in time to restore a file from: given, or the latest (at or before a moment) that has the file."""
-        point_id, moment = self.point_in_time("point_in_time of %s" % wanted["path"], wanted["point_in_time"])
+        point_id, moment = point_in_time_option(self, "point_in_time of %s" % wanted["path"], wanted["point_in_time"])
         if point_id is not None:
             return dict(id=point_id)
         found = [f for f in self.search_files(project, wanted["path"], [machine]) if f["path"] == wanted["path"]]

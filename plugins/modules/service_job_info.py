@@ -157,7 +157,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._launches imp
 class JobInfoModule(TargetMachines, ServiceModule):
     def work(self):
         params = self.params
-        project = self.project(params["project"])
+        project = self.lookup("project", params["project"])
         if params["job"] is not None:
             jobs = Jobs.of(self, project)
             job = jobs.get(params["job"])

@@ -221,12 +221,14 @@ from ansible_collections.replication.recovery.plugins.module_utils._launches imp
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
     LAUNCH_JOBS, LAUNCH_PATH, LAUNCH_PATHS, LAUNCH_TYPES, RESTORE, launch_job_type, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import project_machines, resolve_machines
+from ansible_collections.replication.recovery.plugins.module_utils._points import point_in_time_option, points_at, points_of
 
 
 class LaunchModule(TargetMachines, ServiceModule):
     def work(self):
         params = self.params
-        project = self.project(params["project"])
+        project = self.lookup("project", params["project"])
         jobs = Jobs.of(self, project)
         if params["job"] is not None:
             job = jobs.get(params["job"])
@@ -234,8 +236,8 @@ class LaunchModule(TargetMachines, ServiceModule):
                 self.fail_json(msg="Job %s is a %s job, not a launch." % (job["id"], job["type"]))
             ids = job.get("participatingMachines", [])
             return self.outcome(project, jobs.follow(job, self.failed(project, ids)), ids)
-        machines = self.resolve_machines(project, params["machines"]) if params["machines"] is not None else [
-            m for m in self.machines(project) if m.get("replicationStatus") != "STOPPED"]
+        machines = resolve_machines(self, project, params["machines"]) if params["machines"] is not None else [
+            m for m in project_machines(self, project) if m.get("replicationStatus") != "STOPPED"]
         if not machines:
             self.fail_json(msg="Project %r has no machine to launch." % project["name"])
         ids = [m["id"] for m in machines]
@@ -243,7 +245,7 @@ class LaunchModule(TargetMachines, ServiceModule):
         ours, waited = jobs.settle(matches)
         if waited:
             self.forget_targets(project)
-            machines = self.resolve_machines(project, ids)
+            machines = resolve_machines(self, project, ids)
         points = self.chosen_points(project, machines)
         chosen = dict(points_in_time=[dict(machine_id=m["id"], machine_name=name_of(m), point_in_time=points[m["id"]])
                                       for m in machines if m["id"] in points]) if points else {}
@@ -266,7 +268,7 @@ class LaunchModule(TargetMachines, ServiceModule):
     def outcome(self, project, job, ids):
         """What the launch job that COMPLETED launched."""
         self.forget_targets(project)
-        return dict(job=job, would_launch=[], launched=self.launched(project, self.resolve_machines(project, ids), points=self.params["check_points"],
+        return dict(job=job, would_launch=[], launched=self.launched(project, resolve_machines(self, project, ids), points=self.params["check_points"],
                                                                      launch_type=self.launch_type_of(job)))
 
     def launch_type_of(self, job):
@@ -277,17 +279,17 @@ class LaunchModule(TargetMachines, ServiceModule):
         """{machine ID: point} for the points asked for; empty for the latest (the service's default). The
         ID of a point in time picks it for its machine, and for the others their newest at or before it; a
         machine given a point of its own (points_in_time) takes that one."""
-        point_id, moment = self.point_in_time("point_in_time", self.params["point_in_time"])
+        point_id, moment = point_in_time_option(self, "point_in_time", self.params["point_in_time"])
         chosen = self.given_points(project, machines)
         if point_id is not None:
-            found = next(((m["id"], p) for m in machines for p in self.points_in_time(project, m) if p["id"] == point_id), None)
+            found = next(((m["id"], p) for m in machines for p in points_of(self, project, m) if p["id"] == point_id), None)
             if found is None:
                 self.fail_json(msg="%s is not a point in time of any of the machines." % point_id)
             chosen.setdefault(found[0], found[1])
             moment = parse_time(found[1]["dateTime"])
         if moment is None:
             return chosen
-        others, missing = self.points_at(project, [m for m in machines if m["id"] not in chosen], moment)
+        others, missing = points_at(self, project, [m for m in machines if m["id"] not in chosen], moment)
         if missing:
             self.fail_json(msg="No point in time at or before %s for %s; nothing was launched." % (self.params["point_in_time"], ", ".join(missing)))
         return dict(chosen, **others)
@@ -304,7 +306,7 @@ class LaunchModule(TargetMachines, ServiceModule):
             if not self.params["check_points"]:
                 chosen[found[0]["id"]] = dict(id=point_id)  # read just before by the caller
                 continue
-            point = next((p for p in self.points_in_time(project, found[0]) if p["id"] == point_id), None)
+            point = next((p for p in points_of(self, project, found[0]) if p["id"] == point_id), None)
             if point is None:
                 self.fail_json(msg="%s is not a point in time of %s; nothing was launched." % (point_id, name_of(found[0])))
             chosen[found[0]["id"]] = point
@@ -314,7 +316,7 @@ class LaunchModule(TargetMachines, ServiceModule):
         """What fails the task when the launch job fails: the machines without a target machine from it, with their log lines."""
         def fail(job):
             self.forget_targets(project)
-            machines = self.resolve_machines(project, ids)
+            machines = resolve_machines(self, project, ids)
             failed = [name_of(machine) for machine in self.failed_in(job, machines, project)]
             lines = " ".join(line["message"] for line in job.get("log", []) if any(name in line["message"] for name in failed))
             self.fail_json(msg="Launch job %s %s for %s: %s" % (job["id"], job["status"], ", ".join(failed) or "the project", lines or log_tail(job, 3)),

@@ -196,6 +196,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._launch_polic
 from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 from ansible_collections.replication.recovery.plugins.module_utils._test_network import StashUnreadable, settings_of, stash_of
+from ansible_collections.replication.recovery.plugins.module_utils._regions import target_region
 
 BACKUP_SCHEMA = "replication.recovery.launch_policy.backup/v1"
 LOOKUPS = dict(subnets="subnet", security_groups="security_group")
@@ -207,8 +208,8 @@ class LaunchPolicyModule(ServiceModule):
         params = self.params
         self.started = iso_time(time.time())
         self.mode = "restore" if params["restore"] else "export" if params["export"] else "import" if params["import_csv"] else "apply"
-        self.project_ = self.project(params["project"])
-        self.region = self.target_region(self.project_, params["region"])
+        self.project_ = self.lookup("project", params["project"])
+        self.region = target_region(self, self.project_, params["region"])
         self.machines_ = dict((machine["id"], machine) for machine in self.list("/projects/%s/machines" % self.project_["id"], dict(all="true")))
         self.path = "/projects/%s/blueprints" % self.project_["id"]
         self.blueprints = dict((b["machineId"], b) for b in self.list(self.path) if b["region"] == self.region["id"] and b["machineId"] in self.machines_)

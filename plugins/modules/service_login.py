@@ -107,6 +107,7 @@ ended:
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
+from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
 
 
 class LoginModule(ServiceModule):
@@ -119,7 +120,7 @@ class LoginModule(ServiceModule):
         session = client.session_value()
         answer = dict(session=session, user=user, api_url=client.api_url)
         if self.params["read_time"]:
-            answer["service_time"] = iso_time(self.service_now())
+            answer["service_time"] = iso_time(service_time(self.client))
         client.forget_session()  # the session outlives this task: do not log out
         return answer
 

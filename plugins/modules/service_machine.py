@@ -87,12 +87,13 @@ bandwidth_throttling:
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import BLOCKED_ARGUMENT_SPEC, Jobs
 from ansible_collections.replication.recovery.plugins.module_utils._marks import is_mark
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
 
 
 class MachineModule(ServiceModule):
     def work(self):
         params = self.params
-        project = self.project(params["project"])
+        project = self.lookup("project", params["project"])
         path = "/projects/%s/machines" % project["id"]
         if params["state"] == "absent":
             current = self.lookup("machine", params["machine"], required=False, project=project)
@@ -102,7 +103,7 @@ class MachineModule(ServiceModule):
         if params["move_to"] is not None:
             project = self.move(project, params["move_to"])
             path = "/projects/%s/machines" % project["id"]
-        machine = self.resolve_machines(project, [params["machine"]])[0]
+        machine = resolve_machines(self, project, [params["machine"]])[0]
         result = dict()
         if params["tags"] is not None:
             # The runbooks' marks are no tag of the user's: kept as they are (module_utils._marks).
@@ -119,13 +120,13 @@ class MachineModule(ServiceModule):
 
     def move(self, project, destination_name):
         """Move the machine to ``destination_name`` unless it is there already; answers the project it is in."""
-        destination = self.project(destination_name)
+        destination = self.lookup("project", destination_name)
         if destination["id"] == project["id"]:
             return project
         value = self.params["machine"]
         if self.lookup("machine", value, required=False, project=destination) is not None:
             return destination
-        machine = self.resolve_machines(project, [value])[0]
+        machine = resolve_machines(self, project, [value])[0]
         body = dict(machineIDs=[machine["id"]], destinationProjectId=destination["id"])
 
         def move():

@@ -213,34 +213,37 @@ service_time:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._domain import REPLICATION_STATES, iso_time
-from ansible_collections.replication.recovery.plugins.module_utils._fleet import read_next_to_the_clock
+from ansible_collections.replication.recovery.plugins.module_utils._fleet import read_next_to_the_clock, service_time
 from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import (
     defaults_by_machine, private_ips_by_machine, problems_by_machine, unchecked_by_machine)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import replication_facts
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines, restore_servers_of, target_machine_of
+from ansible_collections.replication.recovery.plugins.module_utils._points import points_of, points_path
+from ansible_collections.replication.recovery.plugins.module_utils._regions import blueprints_proven
 
 
 class MachineInfoModule(ServiceModule):
     def work(self):
         params = self.params
-        project = self.project(params["project"])
-        now, machines = read_next_to_the_clock(self.client, lambda: self.machines_anew(project, params["machines"]), self.service_now)
+        project = self.lookup("project", params["project"])
+        now, machines = read_next_to_the_clock(self.client, lambda: self.machines_anew(project, params["machines"]), lambda: service_time(self.client))
         result = list(self.chosen(machines, now))
         # What the service has no list of, read for every machine first, a few at a time.
         if params["include_restore_servers"]:
             self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], server) for machine in result
                                   for server in machine.get("restoreServers") or []])
         if params["include_points_in_time"]:
-            self.read_ahead(lists=[self.points_path(project, machine) for machine in result])
+            self.read_ahead(lists=[points_path(project, machine) for machine in result])
         for machine in result:
             if params["include_target_machine"] and machine.get("replica"):
-                machine["target_machine"] = self.target_machine(project, machine)
+                machine["target_machine"] = target_machine_of(self, project, machine)
             if params["include_restore_servers"]:
-                machine["restore_servers"] = self.restore_servers(project, machine)
+                machine["restore_servers"] = restore_servers_of(self, project, machine)
             if params["include_points_in_time"]:
-                machine["points_in_time"] = self.points_in_time(project, machine)
+                machine["points_in_time"] = points_of(self, project, machine)
         answer = dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=iso_time(now))
         if params["prove_launch_settings"]:
-            region, blueprints = self.blueprints_proven(project, machine_ids=set(machine["id"] for machine in machines))
+            region, blueprints = blueprints_proven(self, project, machine_ids=set(machine["id"] for machine in machines))
             answer["launch_settings"] = dict(region=dict(id=region["id"], name=region.get("name")), problems=problems_by_machine(blueprints),
                                              defaults=defaults_by_machine(blueprints), private_ips=private_ips_by_machine(blueprints),
                                              unchecked=unchecked_by_machine(blueprints),
@@ -263,7 +266,7 @@ class MachineInfoModule(ServiceModule):
     def machines_anew(self, project, values):
         """The machines as the service has them now: read again, not what an earlier attempt kept."""
         self.forget("/projects/%s/machines" % project["id"])
-        return self.resolve_machines(project, values)
+        return resolve_machines(self, project, values)
 
 
 def main():

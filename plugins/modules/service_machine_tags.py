@@ -79,6 +79,7 @@ tags:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
 
 TAG_LENGTH = (1, 127)
 
@@ -90,14 +91,14 @@ def _matches(tag, pattern):
 class MachineTagsModule(ServiceModule):
     def work(self):
         params = self.params
-        project = self.project(params["project"])
+        project = self.lookup("project", params["project"])
         not_lists = sorted(str(value) for value, tags in params["tags"].items() if not isinstance(tags, list))
         if not_lists:
             self.fail_json(msg="tags maps each machine to a list of tags; %s %s not given a list. Nothing was written." % (
                 ", ".join(not_lists), "is" if len(not_lists) == 1 else "are"))
-        machines = self.resolve_machines(project, list(params["tags"]))
+        machines = resolve_machines(self, project, list(params["tags"]))
         wanted = dict((machine["id"], [str(tag) for tag in params["tags"][value] or []])
-                      for value in params["tags"] for machine in self.resolve_machines(project, [value]))
+                      for value in params["tags"] for machine in resolve_machines(self, project, [value]))
         bad = sorted(set(tag for tags in wanted.values() for tag in tags if not TAG_LENGTH[0] <= len(tag) <= TAG_LENGTH[1]))
         if bad:
             self.fail_json(msg="A tag has %d to %d characters; %s %s not. Nothing was written." % (

@@ -86,6 +86,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._base import 
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_duration, parse_duration
 from ansible_collections.replication.recovery.plugins.module_utils._plans import canonical_steps
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import project_machines, resolve_machines
 
 OPTIONS = dict(
     project=dict(type="str", required=True),
@@ -101,10 +102,10 @@ OPTIONS = dict(
 
 class RecoveryPlanModule(ServiceModule):
     def work(self):
-        project = self.project(self.params["project"])
+        project = self.lookup("project", self.params["project"])
         path = "/projects/%s/recoveryPlans" % project["id"]
         current = self.lookup("recovery_plan", self.params["name"], required=False, project=project)
-        names = dict((m["id"], name_of(m)) for m in self.machines(project))
+        names = dict((m["id"], name_of(m)) for m in project_machines(self, project))
         if self.params["state"] == "absent":
             self.ensure_absent(current, lambda plan: self.client.delete("%s/%s" % (path, plan["id"])), shown=lambda plan: readable(plan, names))
             return dict()
@@ -123,7 +124,7 @@ class RecoveryPlanModule(ServiceModule):
             wait = iso_duration(parse_duration(step["wait_before"], "wait_before"))
         except ValueError as error:
             self.fail_json(msg="Step %r: wait_before: %s." % (step["name"], error))
-        return dict(name=step["name"], machineIDs=[m["id"] for m in self.resolve_machines(project, step["machines"])], waitBefore=wait)
+        return dict(name=step["name"], machineIDs=[m["id"] for m in resolve_machines(self, project, step["machines"])], waitBefore=wait)
 
 
 def same_steps(current, desired):

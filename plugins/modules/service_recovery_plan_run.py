@@ -119,12 +119,14 @@ from ansible_collections.replication.recovery.plugins.module_utils._jobs import 
 from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
 from ansible_collections.replication.recovery.plugins.module_utils._domain import PLAN_JOBS, PLAN_MODES, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
+from ansible_collections.replication.recovery.plugins.module_utils._points import point_in_time_option, points_at
 
 
 class PlanRunModule(TargetMachines, ServiceModule):
     def work(self):
         params = self.params
-        project = self.project(params["project"])
+        project = self.lookup("project", params["project"])
         plan = self.lookup("recovery_plan", params["plan"], project=project)
         ids = list(dict.fromkeys(mid for step in plan["steps"]["items"] for mid in step["machineIDs"]))
         jobs = Jobs.of(self, project)
@@ -138,7 +140,7 @@ class PlanRunModule(TargetMachines, ServiceModule):
         ours, waited = jobs.settle(matches)
         if waited:
             self.forget_targets(project)
-        machines = self.resolve_machines(project, ids)
+        machines = resolve_machines(self, project, ids)
         if ours is None and self.nothing_to_do(project, machines, params["mode"]):
             return dict()
         if ours is None:
@@ -155,7 +157,7 @@ class PlanRunModule(TargetMachines, ServiceModule):
     def outcome(self, project, plan, job, ids, mode):
         """The run that ended: its job and, in a launch mode, each step's target machines; fails unless it COMPLETED."""
         self.forget_targets(project)
-        machines = self.resolve_machines(project, ids)
+        machines = resolve_machines(self, project, ids)
         result = dict(job=job)
         if mode != "cleanup":
             failed = [m["id"] for m in self.failed_in(job, machines)] if job["status"] != "COMPLETED" else []
@@ -178,10 +180,10 @@ class PlanRunModule(TargetMachines, ServiceModule):
         """The pointInTimeID to send: the one given, or the newest of the plan's points at or before a date-time."""
         if self.params["mode"] == "cleanup":
             return None
-        point_id, moment = self.point_in_time("point_in_time", self.params["point_in_time"])
+        point_id, moment = point_in_time_option(self, "point_in_time", self.params["point_in_time"])
         if moment is None:
             return point_id
-        picks = self.points_at(project, machines, moment)[0].values()
+        picks = points_at(self, project, machines, moment)[0].values()
         if not picks:
             self.fail_json(msg="None of the plan's machines has a point in time at or before %s; nothing ran." % self.params["point_in_time"])
         return max(picks, key=lambda p: parse_time(p["dateTime"]))["id"]

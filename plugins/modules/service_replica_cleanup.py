@@ -109,17 +109,18 @@ from ansible_collections.replication.recovery.plugins.module_utils._base import 
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
 from ansible_collections.replication.recovery.plugins.module_utils._domain import CLEANUP_JOB, LAUNCH_TYPES, PRODUCTION_KINDS, kind_of, looks_like_id
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
 
 
 class CleanupModule(ServiceModule):
     def work(self):
         params = self.params
-        project = self.project(params["project"])
+        project = self.lookup("project", params["project"])
         jobs = Jobs.of(self, project)
         # Any running job (a launch, an earlier cleanup) is waited for, so the machines settle first.
         if jobs.wait_until_idle():
             self.forget("/projects/%s/machines" % project["id"])
-        machines = self.resolve_machines(project, params["machines"])
+        machines = resolve_machines(self, project, params["machines"])
         targets = self.targets(machines)
         if params["replicas"] is not None:
             targets = self.chosen(project, targets, params["replicas"])

@@ -76,6 +76,7 @@ invalid_machine_ids:
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import BLOCKED_ARGUMENT_SPEC, Jobs
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
 
 ACTIONS = {"started": ("STARTED", "startReplication"), "stopped": ("STOPPED", "stopReplication"), "paused": ("PAUSED", "pauseReplication")}
 
@@ -84,8 +85,8 @@ class ReplicationModule(ServiceModule):
     def work(self):
         params = self.params
         status, action = ACTIONS[params["state"]]
-        project = self.project(params["project"])
-        machines = self.resolve_machines(project, params["machines"])
+        project = self.lookup("project", params["project"])
+        machines = resolve_machines(self, project, params["machines"])
         to_change = [m for m in machines if m.get("replicationStatus") != status]
         invalid = []
         if to_change:

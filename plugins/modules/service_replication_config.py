@@ -188,7 +188,7 @@ OPTIONS = dict(
 
 class ReplicationConfigModule(ServiceModule):
     def work(self):
-        project = self.project(self.params["project"])
+        project = self.lookup("project", self.params["project"])
         path = "/projects/%s/replicationConfigurations" % project["id"]
         configs = self.list(path)
         credentials_id = self.credentials_id(project, configs)

@@ -63,7 +63,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 
 class ReplicationConfigInfoModule(ServiceModule):
     def work(self):
-        project = self.project(self.params["project"])
+        project = self.lookup("project", self.params["project"])
         configs = self.list("/projects/%s/replicationConfigurations" % project["id"])
         region = self.params["region"]
         if region is not None:

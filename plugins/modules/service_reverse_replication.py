@@ -68,7 +68,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._wait import 
 
 class ReverseReplicationModule(ServiceModule):
     def work(self):
-        project = self.project(self.params["project"])
+        project = self.lookup("project", self.params["project"])
         wanted = self.params["direction"] == "reversed"
         current = bool(project.get("replicationReversed"))
         if current == wanted:

@@ -137,6 +137,8 @@ from ansible_collections.replication.recovery.plugins.module_utils._machines imp
 from ansible_collections.replication.recovery.plugins.module_utils._test_network import (
     LOOKUPS, StashUnreadable, changed_since_switch, network_members, restore_body, settings_of, stash_of, switch_body,
     without_stash)
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
+from ansible_collections.replication.recovery.plugins.module_utils._regions import target_region
 
 OPTIONS = dict(
     project=dict(type="str", required=True),
@@ -150,9 +152,9 @@ OPTIONS = dict(
 
 class TestNetworkModule(ServiceModule):
     def work(self):
-        project = self.project(self.params["project"])
-        machines = self.resolve_machines(project, self.params["machines"])
-        region = self.target_region(project, self.params["region"])
+        project = self.lookup("project", self.params["project"])
+        machines = resolve_machines(self, project, self.params["machines"])
+        region = target_region(self, project, self.params["region"])
         names = dict((machine["id"], name_of(machine)) for machine in machines)
         path = "/projects/%s/blueprints" % project["id"]
         blueprints = [b for b in self.list(path) if b["region"] == region["id"] and b["machineId"] in names]

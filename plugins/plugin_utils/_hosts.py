@@ -6,10 +6,11 @@
 checks play reads (docs/developing.md)."""
 
 
-# The host variables of the launched machines of the runbooks older than the engine's neutral names, by those older names
-# (<runbook>_source_name, ...; deprecated): the same values. A runbook newer than them has the neutral names only.
+# The host variables of the DR test's launched machines by their older names (dr_test_source_name, ...; deprecated since
+# 2.0.0): the same values. Every other runbook's machines have the neutral names only - those of the failover, the
+# failback and the clean point search never had others in a release.
 OLDER = ("project", "wave", "source_name", "source_id", "public_ips", "target", "target_id", "cloud_id", "launch_type")
-OLDER_NAMES = dict((runbook, OLDER) for runbook in ("dr_test", "failover", "failback", "clean_point"))
+OLDER_NAMES = {"dr_test": OLDER}
 
 
 def hosts_of(record, names, run_host="localhost"):

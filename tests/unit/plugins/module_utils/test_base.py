@@ -13,6 +13,8 @@ import os
 import pytest
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import TABLE_KEYS, ServiceModule, _empty_text, _structure_problem
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines, target_machine_of
+from ansible_collections.replication.recovery.plugins.module_utils._points import point_in_time_option, points_at, points_of
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient, set_up_without_ansible
 
@@ -41,25 +43,25 @@ class Module(ServiceModule):
 
 def test_a_project_named_by_its_id_costs_one_read_of_it():
     module = Module({"/projects/" + PROJECT_ID: {"id": PROJECT_ID, "name": "production"}})
-    assert module.project(PROJECT_ID)["name"] == "production"
+    assert module.lookup("project", PROJECT_ID)["name"] == "production"
     assert module.client.requests == ["/projects/" + PROJECT_ID]
 
 
 def test_an_unknown_project_id_fails_clearly():
     with pytest.raises(Failed, match="Project %s was not found" % PROJECT_ID):
-        Module({}).project(PROJECT_ID)
+        Module({}).lookup("project", PROJECT_ID)
 
 
 def test_other_errors_of_the_read_are_not_hidden():
     with pytest.raises(ServiceError):
-        Module({"/projects/" + PROJECT_ID: ServiceError("GET", "/projects", 503, "internalError", "busy")}).project(PROJECT_ID)
+        Module({"/projects/" + PROJECT_ID: ServiceError("GET", "/projects", 503, "internalError", "busy")}).lookup("project", PROJECT_ID)
 
 
 def test_a_project_named_by_its_name_is_found_in_one_list():
     module = Module({"/projects": [{"id": PROJECT_ID, "name": "production"}, {"id": "other", "name": "staging"}]})
-    assert module.project("production")["id"] == PROJECT_ID
+    assert module.lookup("project", "production")["id"] == PROJECT_ID
     with pytest.raises(Failed, match="Project 'nowhere' was not found. Known: production, staging."):
-        module.project("nowhere")
+        module.lookup("project", "nowhere")
     assert module.client.requests == ["/projects"]  # the list is read once per run
 
 
@@ -94,12 +96,12 @@ def test_the_diff_shows_the_names_of_what_was_looked_up_beside_the_ids():
 def test_a_name_not_found_fails_a_real_run():
     module = Module({"/projects": []})
     with pytest.raises(Failed, match="Project 'production' was not found. Known: none."):
-        module.project("production")
+        module.lookup("project", "production")
 
 
 def test_check_mode_predicts_what_an_earlier_task_would_create_and_reads_nothing_under_it():
     module = Module({"/projects": [], "/cloudCredentials": []}, check_mode=True)
-    project = module.project("production")
+    project = module.lookup("project", "production")
     assert project == {"id": "production (predicted)", "name": "production"}
     assert module.list("/projects/%s/replicationConfigurations" % project["id"]) == []
     credentials = module.lookup("cloud_credentials", "aws-dr")
@@ -117,7 +119,7 @@ def test_check_mode_says_where_it_cannot_go_further_when_a_read_needs_what_it_pr
     module = Module({"/projects": []}, check_mode=True)
 
     def work():
-        project = module.project("production")
+        project = module.lookup("project", "production")
         module.client.get("/projects/%s/jobs" % project["id"])
     module.work = work
     with pytest.raises(Failed, match=r"^Check mode cannot go further: this task reads /projects/production, which does not exist yet"):
@@ -127,7 +129,7 @@ def test_check_mode_says_where_it_cannot_go_further_when_a_read_needs_what_it_pr
 def test_check_mode_still_fails_for_an_unknown_id_or_an_item_missing_from_a_real_region():
     module = Module({REGIONS: [US_EAST]}, check_mode=True)
     with pytest.raises(Failed, match="Project %s was not found" % PROJECT_ID):
-        module.project(PROJECT_ID)
+        module.lookup("project", PROJECT_ID)
     region = module.lookup("region", "us-east-1", credentials=CREDENTIALS_ID)
     with pytest.raises(Failed, match="Region us-east-1 has no subnet 'private-z'. Known: private-a, private-b."):
         module.resolve("subnet", "private-z", region=region)
@@ -212,25 +214,25 @@ def test_a_name_not_found_fails_naming_what_is_known(kind, scope, path, items, n
 def test_ambiguous_machines_name_their_project():
     module = Module({MACHINES: [WEB_1, dict(WEB_1, id="00000000-0000-4000-8000-000000000000")]})
     with pytest.raises(Failed, match="Machine name 'web-1' is ambiguous: 2 machines of project 'production' have it"):
-        module.resolve_machines(PROJECT, ["web-1"])
+        resolve_machines(module, PROJECT, ["web-1"])
 
 
 def test_a_target_machine_is_read_once_per_run_and_again_after_a_job():
     target = "/projects/%s/replicas/%s" % (PROJECT_ID, WEB_1["replica"])
     module = Module({target: {"id": WEB_1["replica"], "machineCloudState": "running"}})
-    assert module.target_machine(PROJECT, WEB_1)["machineCloudState"] == "running"
-    assert module.target_machine(PROJECT, WEB_1)["machineCloudState"] == "running"
+    assert target_machine_of(module, PROJECT, WEB_1)["machineCloudState"] == "running"
+    assert target_machine_of(module, PROJECT, WEB_1)["machineCloudState"] == "running"
     assert module.client.requests == [target]
     module.forget("/projects/%s/replicas/" % PROJECT_ID)
-    module.target_machine(PROJECT, WEB_1)
+    target_machine_of(module, PROJECT, WEB_1)
     assert module.client.requests == [target, target]
 
 
 def test_machines_are_resolved_in_the_order_given_without_repeats():
     module = Module({MACHINES: [WEB_1, DB_1]})
-    assert module.resolve_machines(PROJECT, ["db-1", WEB_1["id"], "web-1"]) == [DB_1, WEB_1]
+    assert resolve_machines(module, PROJECT, ["db-1", WEB_1["id"], "web-1"]) == [DB_1, WEB_1]
     with pytest.raises(Failed, match="Project 'production' has no machine 'app-1', 'app-2'. Known: db-1, web-1."):
-        module.resolve_machines(PROJECT, ["app-1", "web-1", "app-2"])
+        resolve_machines(module, PROJECT, ["app-1", "web-1", "app-2"])
 
 
 # -- the option table -------------------------------------------------------------------------
@@ -348,23 +350,23 @@ def test_a_moment_is_an_rfc_3339_date_time_with_a_time_and_a_zone():
 
 def test_a_point_in_time_is_latest_an_id_or_a_moment_not_later_than_the_services_now():
     module = Module({"/extendedAccountInfo": {"dateTime": {"dateTime": "2026-11-22T09:00:00.000000+00:00"}}})
-    assert module.point_in_time("point_in_time", "latest") == (None, None)
-    assert module.point_in_time("point_in_time", WEB_1["id"]) == (WEB_1["id"], None)
-    assert module.point_in_time("point_in_time", "2026-11-22T08:00:00Z") == (None, 1795334400.0)
-    assert module.point_in_time("point_in_time", "before:2026-11-22T08:00:00Z") == (None, 1795334400.0)
+    assert point_in_time_option(module, "point_in_time", "latest") == (None, None)
+    assert point_in_time_option(module, "point_in_time", WEB_1["id"]) == (WEB_1["id"], None)
+    assert point_in_time_option(module, "point_in_time", "2026-11-22T08:00:00Z") == (None, 1795334400.0)
+    assert point_in_time_option(module, "point_in_time", "before:2026-11-22T08:00:00Z") == (None, 1795334400.0)
     with pytest.raises(Failed, match="point_in_time must be latest, before:<date-time>"):
-        module.point_in_time("point_in_time", "soon")
+        point_in_time_option(module, "point_in_time", "soon")
     with pytest.raises(Failed, match="point_in_time takes latest, the ID of a point in time, or before:<date-time> here"):
-        module.point_in_time("point_in_time", "db-1=%s" % WEB_1["id"])
+        point_in_time_option(module, "point_in_time", "db-1=%s" % WEB_1["id"])
     with pytest.raises(Failed, match="point_in_time 2026-11-22T10:00:00Z is later than the service's now, 2026-11-22T09:00:00Z"):
-        module.point_in_time("point_in_time", "2026-11-22T10:00:00Z")
+        point_in_time_option(module, "point_in_time", "2026-11-22T10:00:00Z")
 
 
 def test_points_at_a_moment_are_each_machines_newest_at_or_before_it():
     points = "/projects/%s/machines/%%s/pointsintime" % PROJECT_ID
     module = Module({points % WEB_1["id"]: [{"id": "p1", "dateTime": "2026-11-22T07:00:00Z"}, {"id": "p2", "dateTime": "2026-11-22T08:30:00Z"}],
                      points % DB_1["id"]: [{"id": "p3", "dateTime": "2026-11-22T09:00:00Z"}]})
-    chosen, missing = module.points_at(PROJECT, [WEB_1, DB_1], module.moment("at", "2026-11-22T08:00:00Z"))
+    chosen, missing = points_at(module, PROJECT, [WEB_1, DB_1], module.moment("at", "2026-11-22T08:00:00Z"))
     assert chosen == {WEB_1["id"]: {"id": "p1", "dateTime": "2026-11-22T07:00:00Z"}} and missing == ["db-1"]
 
 
@@ -379,7 +381,7 @@ def test_reads_ahead_are_kept_and_not_read_again():
     module.read_ahead(ones=[replica, gone, replica], lists=[points])
     assert module.client.batches == [[replica, gone, points]]
     assert module.lookup("target_machine", "r1", project=PROJECT) == {"id": "r1"}
-    assert [point["id"] for point in module.points_in_time(PROJECT, WEB_1)] == ["p1"]
+    assert [point["id"] for point in points_of(module, PROJECT, WEB_1)] == ["p1"]
     assert module.client.requests == []  # both came from the read ahead
     assert module.lookup("target_machine", "gone", project=PROJECT, required=False) is None  # read again, and judged there
     module.read_ahead(ones=[replica], lists=[points])

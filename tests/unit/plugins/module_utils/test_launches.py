@@ -27,7 +27,8 @@ class Module(TargetMachines):
     def __init__(self, machines):
         self.listed = machines
 
-    def machines(self, project):
+    def items_of(self, kind, **scope):  # the module's one read of the project's machines
+        assert kind == "machine" and scope["project"] is not None
         return self.listed
 
 

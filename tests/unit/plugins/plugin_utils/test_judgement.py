@@ -345,8 +345,10 @@ def test_launched_machines_become_hosts_named_after_project_and_machine():
     older = ("project", "wave", "source_name", "source_id", "public_ips", "target", "target_id", "cloud_id", "launch_type")
     assert all(web["dr_test_" + key] == web["runbook_" + key] for key in older)
     assert "dr_test_checks_tasks" not in web and "dr_test_run_host" not in web
-    failover = hosts_of(run_record(runbook="failover"), ["web-1"])[0]
-    assert failover["runbook_source_name"] == failover["failover_source_name"] == "web-1"
+    # The failover's, the failback's and the search's never had older names in a release: the neutral names only.
+    for runbook in ("failover", "failback", "clean_point"):
+        later = hosts_of(run_record(runbook=runbook), ["web-1"])[0]
+        assert later["runbook_source_name"] == "web-1" and not [key for key in later if key.startswith(runbook + "_")]
     restored = hosts_of(run_record(runbook="restore_test"), ["web-1"])[0]  # newer than the older names: none
     assert restored["runbook_source_name"] == "web-1" and not [key for key in restored if key.startswith("restore_test_")]
 
