@@ -298,7 +298,9 @@ class ActionModule(RunbookStep):
         # A run that adopts a stopped (or failed) run's launches launches the rest from the points that run pinned, kept in the
         # service (its marks); what it does not cover is pinned now.
         kept, run = marked
-        kept = dict((name, point) for name, point in kept.items() if name not in given and not (record["policy"].get("planned")))
+        # Not for the machines that stand: what stands is compared with what this run was asked, as it pins it now.
+        kept = dict((name, point) for name, point in kept.items()
+                    if name not in given and name not in record["stands"] and not record["policy"].get("planned"))
         launching = [machine for machine in to_launch if machine["name"] in kept]
         if launching:
             self.same_points_asked(kept, launching)

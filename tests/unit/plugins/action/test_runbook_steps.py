@@ -1102,6 +1102,11 @@ def test_a_failover_asked_for_another_point_than_what_stands_is_refused_before_a
         "token the plan prints as failover_confirm.")
     run = failover(tmp_path, point_in_time="latest")
     assert not read(run, [recovered("web-1")]).get("failed")  # the same point: nothing differs
+    # The pin mark of the failover that launched it keeps the point it stands on: compared with what this run asks, not taken for it.
+    marked = recovered("web-1")
+    marked["tags"].append(pin_mark("web-1", "web-1-point", T0, runbook="failover"))
+    refused = read(failover(tmp_path, point_in_time="latest"), [marked], points=newer)
+    assert refused["failed"] and "asked latest, which is the point in time of 2026-11-22T10:04:00Z (web-1-point-newer)" in refused["msg"]
 
 
 def test_a_replacement_needs_the_token_its_plan_printed(tmp_path):
