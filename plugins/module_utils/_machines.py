@@ -8,7 +8,7 @@ The service has no lag or state member: lag is the service's now minus
 ``lastConsistencyDateTime``, and initial sync is done once that member is present.
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import LIFE_CYCLE_MEMBERS, RESTORE, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import LIFE_CYCLE_MEMBERS, PRODUCTION_KINDS, RESTORE, kind_of, parse_time
 
 
 def name_of(machine):
@@ -61,6 +61,28 @@ def has_targets_of(machine, kind):
     if kind == RESTORE:
         return bool(machine.get("restoreServers"))
     return bool(machine.get("replica")) and launch_type_of_replica(machine) == kind
+
+
+def live_targets(machines, launch_types=None):
+    """(target machine ID, machine) for every live target machine and restore server of ``machines``, of the launch types
+    given (all if None): what a cleanup terminates."""
+    kinds = set(kind_of(kind) for kind in launch_types or [])
+    found = []
+    for machine in machines:
+        if machine.get("replica") and (not kinds or launch_type_of_replica(machine) in kinds):
+            found.append((machine["replica"], machine))
+        if not kinds or RESTORE in kinds:
+            found.extend((server, machine) for server in machine.get("restoreServers", []))
+    return found
+
+
+def runs_production(replica, machine):
+    """Whether the target machine ``replica`` of ``machine`` runs production: a recovery or cutover machine."""
+    if replica in machine.get("restoreServers", []):
+        return False
+    if machine.get("replica") != replica:
+        return True  # no longer its machine's target machine: a failback's recovery machine, as far as anyone can tell
+    return launch_type_of_replica(machine) in PRODUCTION_KINDS
 
 
 def launched_targets(machine, kind):

@@ -6,7 +6,7 @@
 newest at or before a moment, and a point-in-time option in the runbooks' grammar. Each function takes the module
 (module_utils._base), whose reads it shares."""
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import BEFORE, LATEST, POINT, moment_said, parse_point_policy
+from ansible_collections.replication.recovery.plugins.module_utils._domain import BEFORE, LATEST, POINT, moment_said, parse_point_policy, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
 
@@ -49,3 +49,46 @@ def point_in_time_option(module, option, value):
             module.fail_json(msg="%s %s is later than the service's now, %s: give a moment at or before it, or latest. Nothing was changed." % (
                 option, policy["at"], moment_said(now)))
     return policy.get("id"), policy.get("moment")
+
+
+def points_asked(module, project, machines, point_in_time, given=None, check=True):
+    """{machine ID: point} for the points a launch asks for; empty for the latest (the service's default). ``point_in_time``
+    (module_utils._domain.parse_point_policy): the ID of a point in time picks it for its machine, and for the others their
+    newest at or before it; a moment, each one's newest at or before it. A machine given a point of its own (``given``,
+    {name or ID: point ID}) takes that one - checked among its points unless ``check`` is false (its caller read them
+    just before). The task fails, naming it, on a point or a machine that is not there."""
+    point_id, moment = point_in_time_option(module, "point_in_time", point_in_time)
+    chosen = {}
+    for named, given_id in (given or {}).items():
+        found = [m for m in machines if named in (m["id"], name_of(m))]
+        if not found:
+            module.fail_json(msg="points_in_time names %s, which is not among the machines to launch (%s); nothing was launched." % (
+                named, ", ".join(sorted(name_of(m) for m in machines))))
+        point = next((p for p in points_of(module, project, found[0]) if p["id"] == given_id), None) if check else dict(id=given_id)
+        if point is None:
+            module.fail_json(msg="%s is not a point in time of %s; nothing was launched." % (given_id, name_of(found[0])))
+        chosen[found[0]["id"]] = point
+    if point_id is not None:
+        found = next(((m["id"], p) for m in machines for p in points_of(module, project, m) if p["id"] == point_id), None)
+        if found is None:
+            module.fail_json(msg="%s is not a point in time of any of the machines." % point_id)
+        chosen.setdefault(found[0], found[1])
+        moment = parse_time(found[1]["dateTime"])
+    if moment is None:
+        return chosen
+    others, missing = points_at(module, project, [m for m in machines if m["id"] not in chosen], moment)
+    if missing:
+        module.fail_json(msg="No point in time at or before %s for %s; nothing was launched." % (point_in_time, ", ".join(missing)))
+    return dict(chosen, **others)
+
+
+def one_point_asked(module, project, machines, point_in_time):
+    """The one point in time a recovery plan's run takes for all its machines: the ID given, or the newest of the machines'
+    points at or before the moment asked; None for the latest."""
+    point_id, moment = point_in_time_option(module, "point_in_time", point_in_time)
+    if moment is None:
+        return point_id
+    picks = points_at(module, project, machines, moment)[0].values()
+    if not picks:
+        module.fail_json(msg="None of the plan's machines has a point in time at or before %s; nothing ran." % point_in_time)
+    return max(picks, key=lambda p: parse_time(p["dateTime"]))["id"]

@@ -6,7 +6,7 @@
 now. Each function takes the module (module_utils._base), whose reads it shares."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems, left_to_defaults, unchecked
-from ansible_collections.replication.recovery.plugins.module_utils._test_network import StashUnreadable, settings_of, stash_of
+from ansible_collections.replication.recovery.plugins.module_utils._test_network import LOOKUPS, StashUnreadable, settings_of, stash_of
 
 
 def target_region(module, project, value=None):
@@ -50,3 +50,10 @@ def blueprints_proven(module, project, region=None, machine_ids=None):
         blueprint["unchecked"] = unchecked(effective, region)
         blueprint["defaults"] = left_to_defaults(effective)
     return region, blueprints
+
+
+def with_ids(module, settings, region):
+    """Launch settings with the names of their subnets and security groups made IDs, looked up in the region (an ID is taken
+    as it is); an unknown name fails the task, naming what the region has."""
+    return dict(settings, **dict((option, [module.resolve(kind, value, region=region) for value in settings[option]])
+                                 for option, kind in LOOKUPS.items() if settings.get(option) is not None))

@@ -20,7 +20,7 @@ import hashlib
 import json
 
 from ansible_collections.replication.recovery.plugins.module_utils._compare import key_values
-from ansible_collections.replication.recovery.plugins.module_utils._domain import TEST_NETWORK_OPTIONS
+from ansible_collections.replication.recovery.plugins.module_utils._domain import TEST_NETWORK_OPTIONS, parse_test_network
 
 STASH_KEY = "replication.recovery/production"
 # What one tag value holds: the clouds' limit on a tag's value is 256 characters.
@@ -129,3 +129,17 @@ def restore_body(blueprint, stash):
 def changed_since_switch(blueprint, stash):
     """Whether somebody changed the switched members of ``blueprint`` since the switch."""
     return fingerprint(blueprint, stash["members"]) != stash["switched"]
+
+
+def test_networks(given, names, with_ids):
+    """The test settings of each machine of ``names``, as blueprint members with IDs, from the ``network`` option as given
+    (its settings for all, and ``machines``: each one's own); ``with_ids(settings)`` makes names IDs. A ValueError, in the
+    task's words, for unknown options or machines, or no network at all."""
+    network = dict(parse_test_network(given, "network") or {})
+    overrides = network.pop("machines", None) or {}
+    strangers = sorted(set(overrides) - set(names))
+    if strangers:
+        raise ValueError("network.machines names %s, not among the machines (%s)" % (", ".join(strangers), ", ".join(sorted(names))))
+    if not network and not overrides:
+        raise ValueError("state=switched needs a network: the service_blueprint options of the test network")
+    return dict((name, network_members(with_ids(dict(network, **(overrides.get(name) or {}))))) for name in names)

@@ -219,10 +219,10 @@ from ansible_collections.replication.recovery.plugins.module_utils._base import 
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
 from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    LAUNCH_JOBS, LAUNCH_PATH, LAUNCH_PATHS, LAUNCH_TYPES, RESTORE, launch_job_type, parse_time)
+    LAUNCH_JOBS, LAUNCH_PATH, LAUNCH_PATHS, LAUNCH_TYPES, RESTORE, launch_job_type)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import project_machines, resolve_machines
-from ansible_collections.replication.recovery.plugins.module_utils._points import point_in_time_option, points_at, points_of
+from ansible_collections.replication.recovery.plugins.module_utils._points import points_asked
 
 
 class LaunchModule(TargetMachines, ServiceModule):
@@ -246,7 +246,7 @@ class LaunchModule(TargetMachines, ServiceModule):
         if waited:
             self.forget_targets(project)
             machines = resolve_machines(self, project, ids)
-        points = self.chosen_points(project, machines)
+        points = points_asked(self, project, machines, params["point_in_time"], params["points_in_time"], params["check_points"])
         chosen = dict(points_in_time=[dict(machine_id=m["id"], machine_name=name_of(m), point_in_time=points[m["id"]])
                                       for m in machines if m["id"] in points]) if points else {}
         restore = params["launch_type"] == RESTORE
@@ -274,43 +274,6 @@ class LaunchModule(TargetMachines, ServiceModule):
     def launch_type_of(self, job):
         """The launch type of a launch job: the one asked for, or a restore's, whose job says so."""
         return RESTORE if job.get("type") == LAUNCH_JOBS[RESTORE] else self.params["launch_type"]
-
-    def chosen_points(self, project, machines):
-        """{machine ID: point} for the points asked for; empty for the latest (the service's default). The
-        ID of a point in time picks it for its machine, and for the others their newest at or before it; a
-        machine given a point of its own (points_in_time) takes that one."""
-        point_id, moment = point_in_time_option(self, "point_in_time", self.params["point_in_time"])
-        chosen = self.given_points(project, machines)
-        if point_id is not None:
-            found = next(((m["id"], p) for m in machines for p in points_of(self, project, m) if p["id"] == point_id), None)
-            if found is None:
-                self.fail_json(msg="%s is not a point in time of any of the machines." % point_id)
-            chosen.setdefault(found[0], found[1])
-            moment = parse_time(found[1]["dateTime"])
-        if moment is None:
-            return chosen
-        others, missing = points_at(self, project, [m for m in machines if m["id"] not in chosen], moment)
-        if missing:
-            self.fail_json(msg="No point in time at or before %s for %s; nothing was launched." % (self.params["point_in_time"], ", ".join(missing)))
-        return dict(chosen, **others)
-
-    def given_points(self, project, machines):
-        """{machine ID: point} for the machines given a point in time of their own (points_in_time)."""
-        given = self.params["points_in_time"] or {}
-        chosen = {}
-        for named, point_id in given.items():
-            found = [m for m in machines if named in (m["id"], name_of(m))]
-            if not found:
-                self.fail_json(msg="points_in_time names %s, which is not among the machines to launch (%s); nothing was launched." % (
-                    named, ", ".join(sorted(name_of(m) for m in machines))))
-            if not self.params["check_points"]:
-                chosen[found[0]["id"]] = dict(id=point_id)  # read just before by the caller
-                continue
-            point = next((p for p in points_of(self, project, found[0]) if p["id"] == point_id), None)
-            if point is None:
-                self.fail_json(msg="%s is not a point in time of %s; nothing was launched." % (point_id, name_of(found[0])))
-            chosen[found[0]["id"]] = point
-        return chosen
 
     def failed(self, project, ids):
         """What fails the task when the launch job fails: the machines without a target machine from it, with their log lines."""

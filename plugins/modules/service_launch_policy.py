@@ -183,294 +183,71 @@ report:
   type: dict
 """
 
-import json
 import os
 import time
 
-from ansible.module_utils.common.text.converters import to_text
-
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
-from ansible_collections.replication.recovery.plugins.module_utils._launch_policy import (
-    FINGERPRINT, MACHINE, OPTIONS, Policy, PolicyError, changes_of, csv_of, fingerprint, members_of, rows_of_csv)
-from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems
+from ansible_collections.replication.recovery.plugins.module_utils._launch_policy import PolicyError
+from ansible_collections.replication.recovery.plugins.module_utils._launch_policy_run import (
+    apply_plan, export_rows, new_result, report_of, restore_plan, shown, wanted_by_csv, wanted_by_policy, write_backup, write_export)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
-from ansible_collections.replication.recovery.plugins.module_utils._test_network import StashUnreadable, settings_of, stash_of
-from ansible_collections.replication.recovery.plugins.module_utils._regions import target_region
-
-BACKUP_SCHEMA = "replication.recovery.launch_policy.backup/v1"
-LOOKUPS = dict(subnets="subnet", security_groups="security_group")
-MEMBERS = dict((member, option) for option, member in OPTIONS.items())
+from ansible_collections.replication.recovery.plugins.module_utils._regions import target_region, with_ids
+from ansible_collections.replication.recovery.plugins.module_utils._test_network import settings_of
 
 
 class LaunchPolicyModule(ServiceModule):
     def work(self):
         params = self.params
-        self.started = iso_time(time.time())
+        self.started, self.result = iso_time(time.time()), None
         self.mode = "restore" if params["restore"] else "export" if params["export"] else "import" if params["import_csv"] else "apply"
         self.project_ = self.lookup("project", params["project"])
         self.region = target_region(self, self.project_, params["region"])
-        self.machines_ = dict((machine["id"], machine) for machine in self.list("/projects/%s/machines" % self.project_["id"], dict(all="true")))
+        machines = self.list("/projects/%s/machines" % self.project_["id"], dict(all="true"))
         self.path = "/projects/%s/blueprints" % self.project_["id"]
-        self.blueprints = dict((b["machineId"], b) for b in self.list(self.path) if b["region"] == self.region["id"] and b["machineId"] in self.machines_)
-        self.by_name = dict((name_of(machine), machine) for machine in self.machines_.values())
-        result = dict(machines=[], changed_machines=[], excluded=[], unaddressed={}, refused={},
-                      region=dict(id=self.region["id"], name=self.region.get("name")))
-        self.result = result
-        if params["restore"]:
-            self.restore(result)
-        elif params["export"]:
-            self.export(result)
-        else:
-            self.apply(self.from_csv(result) if params["import_csv"] else self.from_policy(result), result)
-        return dict(result, report=self.report(result))
-
-    def refuse(self, msg):
-        """Fail the task, before anything is written, with the report of the refusal."""
-        result = getattr(self, "result", None)
-        if result is None:
-            self.fail_json(msg=msg)
-        self.fail_json(msg=msg, report=self.report(result, failure=msg), **result)
-
-    def report(self, result, failure=None):
-        """The run's report (replication.recovery.launch_policy/v1): each machine's resolved settings and the layer that set
-        each one, what changed, what was refused or left out."""
-        failures = ([failure] if failure else []) + ["%s: %s" % (name, why) for name, why in sorted(result["refused"].items())]
-        machines = [dict(entry, status="refused" if entry["name"] in result["refused"] else "changed" if entry["options_changed"] else "unchanged")
-                    for entry in result["machines"]]
-        return dict(
-            schema="replication.recovery.launch_policy/v1", project=self.project_["name"], project_id=self.project_["id"],
-            region=result["region"], mode=self.mode, started=self.started, generated=iso_time(time.time()),
-            result="failed" if failures else "passed", failures=failures, machines=machines, excluded=result["excluded"],
-            unaddressed=result["unaddressed"], refused=result["refused"], backup=result.get("backup"), restored=result.get("restored"),
-            not_restorable=result.get("not_restorable"), exported=result.get("exported"),
-            counts=dict(machines=len(machines), machines_changed=len(result["changed_machines"]), excluded=len(result["excluded"]),
-                        refused=len(result["refused"]), unaddressed=len(result["unaddressed"])))
-
-    # -- what each machine's blueprint should be -----------------------------------------------------------------------
-
-    def from_policy(self, result):
-        params = self.params
+        self.blueprints = dict((b["machineId"], b) for b in self.list(self.path) if b["region"] == self.region["id"] and b["machineId"] in
+                               set(machine["id"] for machine in machines))
+        self.by_name = dict((name_of(machine), machine) for machine in machines)
+        self.result = result = new_result(self.region)
         try:
-            policy = Policy(params["defaults"], params["projects"], params["rules"], params["machines"], params["exclude"],
-                            params["subnet_map"], params["addresses"])
-        except PolicyError as error:
-            self.refuse("%s. Nothing was written." % error)
-        strangers = sorted((set(policy.machines) | set(policy.addresses)) - set(self.by_name))
-        if strangers:
-            self.refuse("The policy names %s, not machines of project %s (%s). Nothing was written." % (
-                ", ".join(strangers), self.project_["name"], ", ".join(sorted(self.by_name)) or "none"))
-        wanted = {}
-        for name in sorted(self.by_name):
-            if policy.excluded(name):
-                result["excluded"].append(name)
-                continue
-            settings, origin, unmapped = policy.resolve(self.project_["name"], name, self.by_name[name].get("tags") or [])
-            if unmapped:
-                result["unaddressed"][name] = unmapped
-            if settings:
-                wanted[name] = (settings, origin)
-        return wanted
+            if params["restore"]:
+                self.write_all(restore_plan(params["restore"], self.project_, self.region, self.blueprints, params["on_change"], result), "restored")
+            elif params["export"]:
+                self.export(export_rows(self.by_name, self.blueprints, result))
+            else:
+                wanted = (wanted_by_csv(params["import_csv"], params["subnet_map"], self.project_, self.by_name, self.blueprints, result)
+                          if params["import_csv"] else wanted_by_policy(params, self.project_, self.by_name, result))
+                self.write_all(apply_plan(wanted, self.by_name, self.blueprints, self.region, lambda settings: with_ids(self, settings, self.region), result))
+        except PolicyError as refused:
+            self.fail_json(msg=str(refused), report=report_of(self.project_, self.mode, self.started, result, failure=str(refused)), **result)
+        return dict(result, report=report_of(self.project_, self.mode, self.started, result))
 
-    def from_csv(self, result):
-        try:
-            with open(self.params["import_csv"], encoding="utf-8", newline="") as stream:
-                rows = rows_of_csv(stream.read())
-        except (IOError, OSError) as error:
-            self.refuse("The CSV %s cannot be read: %s. Nothing was written." % (self.params["import_csv"], to_text(error)))
-        except PolicyError as error:
-            self.refuse("The CSV %s: %s. Nothing was written." % (self.params["import_csv"], error))
-        wanted, problems = {}, []
-        if any(address for unused, unused_name, unused_print, unused_settings, address in rows) and not self.params["subnet_map"]:
-            self.refuse("The CSV %s gives addresses: re-addressing them needs the subnet map (subnet_map). Nothing was written." % (
-                self.params["import_csv"]))
-        try:
-            mapping = Policy(subnet_map=self.params["subnet_map"], addresses=dict((row[1], row[4]) for row in rows if row[4]))
-        except PolicyError as error:
-            self.refuse("%s. Nothing was written." % error)
-        for line, name, exported, settings, address in rows:
-            origin = dict((option, "csv row %d" % line) for option in settings)
-            if address:
-                mapped, unmapped = mapping.readdressed(name)
-                said = "%s (csv row %d)" % (mapped.pop("_said", "subnet_map"), line)
-                if unmapped:
-                    result["unaddressed"][name] = unmapped
-                # An address given is the intent: the map's subnet and private IP win over the row's cells of them.
-                origin = dict(origin, **dict((option, said) for option in mapped))
-                settings = dict(settings, **mapped)
-            machine = self.by_name.get(name)
-            blueprint = self.blueprints.get(machine["id"]) if machine else None
-            if machine is None:
-                problems.append("row %d: %s is no machine of project %s" % (line, name, self.project_["name"]))
-            elif name in wanted:
-                problems.append("row %d: %s has an earlier row" % (line, name))
-            elif blueprint is not None and exported and fingerprint(blueprint) != exported:
-                problems.append("row %d: the blueprint of %s changed since the export (its fingerprint is %s, the row's %s): export again "
-                                "and edit that" % (line, name, fingerprint(blueprint), exported))
-            elif settings:
-                wanted[name] = (settings, origin)
-        if problems:
-            self.refuse("The CSV %s is refused: %s. Nothing was written." % (self.params["import_csv"], "; ".join(problems)))
-        return wanted
-
-    # -- applying it: proven first, a backup, then one write a blueprint -----------------------------------------------
-
-    def apply(self, wanted, result):
-        plans, problems = [], []
-        for name, (settings, origin) in sorted(wanted.items()):
-            blueprint = self.blueprints.get(self.by_name[name]["id"])
-            entry = dict(name=name, settings=settings, origin=origin, options_changed=[], problems=[])
-            result["machines"].append(entry)
-            if blueprint is None:
-                entry["problems"].append("it has no blueprint for region %s" % self.region.get("name"))
-                problems.append("%s: %s" % (name, entry["problems"][-1]))
-                continue
-            if self.switched(blueprint, name, result):
-                continue
-            members = members_of(self.resolved(settings))
-            changes = changes_of(blueprint, members)
-            entry["options_changed"] = sorted(MEMBERS[member] for member in changes)
-            if changes:
-                entry["problems"] = [problem["message"] for problem in launch_setting_problems(dict(blueprint, **members), self.region)]
-                problems.extend("%s: %s" % (name, problem) for problem in entry["problems"])
-                plans.append((name, blueprint, changes))
-        if problems:
-            self.refuse("The resolved blueprints were proven against region %s, and %s stop%s them all; nothing was written: %s." % (
-                self.region.get("name"), "1 problem" if len(problems) == 1 else "%d problems" % len(problems), "s" if len(problems) == 1 else "",
-                "; ".join(problems)))
+    def write_all(self, plans, also=None):
+        """One write a blueprint; before the first of an apply, the backup of them all (not under check mode, which writes
+        nothing)."""
         for number, (name, blueprint, changes) in enumerate(plans):
-            self.change(lambda blueprint=blueprint, changes=changes, first=number == 0: self.write(blueprint, changes, plans if first else None),
-                        before={name: self.shown(settings_of(blueprint, changes))}, after={name: self.shown(changes)})
-            result["changed_machines"].append(name)
+            backup = number == 0 and not also and self.params["backup_dir"]
+            self.change(lambda blueprint=blueprint, changes=changes, backup=backup: self.write(blueprint, changes, plans if backup else None),
+                        before={name: shown(settings_of(blueprint, changes))}, after={name: shown(changes)})
+            self.result["changed_machines"].append(name)
+            if also:
+                self.result[also].append(name)
 
     def write(self, blueprint, changes, plans=None):
-        """One blueprint's write; the first write of a run writes the backup of them all before it (not under check mode,
-        which writes nothing)."""
-        if plans and self.params["backup_dir"]:
-            self.result["backup"] = self.backup(plans)
+        if plans:
+            self.result["backup"] = write_backup(self.params["backup_dir"], self.project_, self.region, plans)
         return self.client.patch("%s/%s" % (self.path, blueprint["id"]), changes)
 
-    def switched(self, blueprint, name, result):
-        try:
-            stash = stash_of(blueprint)
-        except StashUnreadable as problem:
-            stash = str(problem)
-        if stash is not None:
-            result["refused"][name] = "its blueprint is switched to a test network: put it back first (service_test_network state=restored)"
-        return stash is not None
-
-    def resolved(self, settings):
-        """The settings with subnet and security group names made IDs (looked up in the region)."""
-        settings = dict(settings)
-        for option, kind in LOOKUPS.items():
-            if settings.get(option):
-                settings[option] = [self.resolve(kind, value, region=self.region) for value in settings[option]]
-        return settings
-
-    @staticmethod
-    def shown(members):
-        return dict((MEMBERS[member], value) for member, value in members.items())
-
-    def backup(self, plans):
-        taken = time.time()
-        kept = dict(schema=BACKUP_SCHEMA, project=dict(id=self.project_["id"], name=self.project_["name"]),
-                    region=dict(id=self.region["id"], name=self.region.get("name")), taken=iso_time(taken),
-                    blueprints=dict((name, dict(id=blueprint["id"], machine_id=blueprint["machineId"],
-                                                before=settings_of(blueprint, sorted(OPTIONS.values())),
-                                                after=fingerprint(dict(blueprint, **changes)))) for name, blueprint, changes in plans))
-        stem = os.path.join(self.params["backup_dir"], "launch_policy_%s.%s" % (self.project_["name"], time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(taken))))
-        path = stem + ".backup.json"
-        try:
-            os.makedirs(self.params["backup_dir"], exist_ok=True)
-            number = 1
-            while os.path.exists(path):  # two runs in one second: each keeps its own
-                number += 1
-                path = "%s-%d.backup.json" % (stem, number)
-            with open(path + ".part", "w", encoding="utf-8") as stream:
-                json.dump(kept, stream, indent=1, sort_keys=True)
-            os.replace(path + ".part", path)
-        except (IOError, OSError) as error:
-            self.refuse("The backup %s cannot be written (%s); nothing was written to the service." % (path, to_text(error)))
-        return path
-
-    # -- a backup put back ---------------------------------------------------------------------------------------------
-
-    def restore(self, result):
-        path = self.params["restore"]
-        try:
-            with open(path, encoding="utf-8") as stream:
-                kept = json.load(stream)
-        except (IOError, OSError, ValueError) as error:
-            self.refuse("The backup %s cannot be read: %s. Nothing was written." % (path, to_text(error)))
-        if kept.get("schema") != BACKUP_SCHEMA or (kept.get("project") or {}).get("id") != self.project_["id"] or (
-                kept.get("region") or {}).get("id") != self.region["id"]:
-            self.refuse("The backup %s is not one of project %s in region %s. Nothing was written." % (
-                path, self.project_["name"], self.region.get("name")))
-        result.update(restored=[], kept=[], not_restorable={})
-        by_id = dict((blueprint["id"], blueprint) for blueprint in self.blueprints.values())
-        for name, entry in sorted(kept["blueprints"].items()):
-            blueprint = by_id.get(entry["id"])
-            if blueprint is None:
-                result["refused"][name] = "its blueprint is gone"
-                continue
-            # A member the blueprint did not have cannot be taken away again: the interface sends no nulls.
-            before = dict((member, value) for member, value in entry["before"].items() if value is not None)
-            unset = sorted(MEMBERS[member] for member, value in entry["before"].items() if value is None and blueprint.get(member) is not None)
-            if unset:
-                result["not_restorable"][name] = unset
-            changes = changes_of(blueprint, before)
-            settings = self.shown(before)
-            result["machines"].append(dict(name=name, settings=settings, origin=dict((option, "backup") for option in settings),
-                                           options_changed=sorted(MEMBERS[member] for member in changes), problems=[]))
-            if not changes:
-                continue
-            if fingerprint(blueprint) != entry["after"] and self.params["on_change"] != "restore":
-                if self.params["on_change"] == "keep":
-                    result["kept"].append(name)
-                else:
-                    result["refused"][name] = "its blueprint changed since the backup; left as it is now (on_change=restore puts it back)"
-                continue
-            self.change(lambda blueprint=blueprint, changes=changes: self.client.patch("%s/%s" % (self.path, blueprint["id"]), changes),
-                        before={name: self.shown(settings_of(blueprint, changes))}, after={name: self.shown(changes)})
-            result["restored"].append(name)
-            result["changed_machines"].append(name)
-        return result
-
-    # -- a spreadsheet ---------------------------------------------------------------------------------------------------
-
-    def export(self, result):
-        rows = []
-        for name in sorted(self.by_name):
-            blueprint = self.blueprints.get(self.by_name[name]["id"])
-            if blueprint is None:
-                continue
-            row = {MACHINE: name, FINGERPRINT: fingerprint(blueprint)}
-            for option, member in OPTIONS.items():
-                value = blueprint.get(member)
-                row[option] = dict((tag["key"], tag.get("value")) for tag in value) if option == "tags" and value else value
-            rows.append(row)
-            settings = dict((option, row[option]) for option in OPTIONS if row[option] not in (None, [], {}))
-            result["machines"].append(dict(name=name, settings=settings, origin=dict((option, "service") for option in settings),
-                                           options_changed=[], problems=[]))
+    def export(self, rows):
         path = self.params["export"]
         yaml_path = os.path.splitext(path)[0] + ".yml"
-        result["exported"] = [path, yaml_path]
-        # Files on the controller, written as any change is: not under check mode.
-        self.change(lambda: self.write_export(rows, path, yaml_path), after=dict(exported=result["exported"]))
-        return result
+        self.result["exported"] = [path, yaml_path]
 
-    def write_export(self, rows, path, yaml_path):
-        try:
-            with open(path, "w", encoding="utf-8", newline="") as stream:
-                stream.write(csv_of(rows))
-            with open(yaml_path, "w", encoding="utf-8") as stream:
-                # JSON is YAML: one document, the disks too (they are in the YAML only).
-                json.dump(dict(project=self.project_["name"], region=self.region.get("name"), blueprints=[dict(
-                    row, disks=self.blueprints[self.by_name[row[MACHINE]]["id"]].get("disks") or []) for row in rows]), stream, indent=1)
-                stream.write("\n")
-        except (IOError, OSError) as error:
-            self.refuse("The export %s cannot be written: %s." % (path, to_text(error)))
-        return True
+        def disks(name):  # in the YAML only
+            return self.blueprints[self.by_name[name]["id"]].get("disks") or []
+
+        # Files on the controller, written as any change is: not under check mode.
+        self.change(lambda: write_export(rows, path, yaml_path, self.project_, self.region, disks), after=dict(exported=self.result["exported"]))
 
 
 def main():

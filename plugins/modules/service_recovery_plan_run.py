@@ -117,10 +117,10 @@ failed_machines:
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, log_tail, same_job
 from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
-from ansible_collections.replication.recovery.plugins.module_utils._domain import PLAN_JOBS, PLAN_MODES, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import PLAN_JOBS, PLAN_MODES
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
-from ansible_collections.replication.recovery.plugins.module_utils._points import point_in_time_option, points_at
+from ansible_collections.replication.recovery.plugins.module_utils._points import one_point_asked
 
 
 class PlanRunModule(TargetMachines, ServiceModule):
@@ -146,7 +146,7 @@ class PlanRunModule(TargetMachines, ServiceModule):
         if ours is None:
             self.refuse_to_replace_production(project, machines)
         body = dict(recoveryPlanID=plan["id"], executionMode=params["mode"].upper())
-        point = self.point(project, machines)
+        point = None if params["mode"] == "cleanup" else one_point_asked(self, project, machines, params["point_in_time"])
         if point is not None:
             body["pointInTimeID"] = point
         job = jobs.run(lambda: self.client.post("/projects/%s/runRecoveryPlan" % project["id"], body), matches, wait=False, ours=ours)
@@ -175,18 +175,6 @@ class PlanRunModule(TargetMachines, ServiceModule):
         if mode == "cleanup":
             return not any(self.live_target(project, machine) for machine in machines)
         return not self.params["force"] and self.all_launched(project, machines, mode)
-
-    def point(self, project, machines):
-        """The pointInTimeID to send: the one given, or the newest of the plan's points at or before a date-time."""
-        if self.params["mode"] == "cleanup":
-            return None
-        point_id, moment = point_in_time_option(self, "point_in_time", self.params["point_in_time"])
-        if moment is None:
-            return point_id
-        picks = points_at(self, project, machines, moment)[0].values()
-        if not picks:
-            self.fail_json(msg="None of the plan's machines has a point in time at or before %s; nothing ran." % self.params["point_in_time"])
-        return max(picks, key=lambda p: parse_time(p["dateTime"]))["id"]
 
 
 def main():

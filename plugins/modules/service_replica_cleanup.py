@@ -107,8 +107,8 @@ kept_production:
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs, same_job
-from ansible_collections.replication.recovery.plugins.module_utils._domain import CLEANUP_JOB, LAUNCH_TYPES, PRODUCTION_KINDS, kind_of, looks_like_id
-from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, name_of
+from ansible_collections.replication.recovery.plugins.module_utils._domain import CLEANUP_JOB, LAUNCH_TYPES, looks_like_id
+from ansible_collections.replication.recovery.plugins.module_utils._machines import live_targets, name_of, runs_production
 from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
 
 
@@ -121,7 +121,7 @@ class CleanupModule(ServiceModule):
         if jobs.wait_until_idle():
             self.forget("/projects/%s/machines" % project["id"])
         machines = resolve_machines(self, project, params["machines"])
-        targets = self.targets(machines)
+        targets = live_targets(machines, params["launch_types"])
         if params["replicas"] is not None:
             targets = self.chosen(project, targets, params["replicas"])
         targets, kept = self.without_production(targets)
@@ -139,21 +139,13 @@ class CleanupModule(ServiceModule):
         """The targets less the recovery and cutover machines that terminate_production does not name: left, and named,
         when nothing selected them; refused, before anything is terminated, when a selection did."""
         allowed = set(self.params["terminate_production"] or ())
-        production = [(replica, machine) for replica, machine in targets if self.runs_production(replica, machine)
+        production = [(replica, machine) for replica, machine in targets if runs_production(replica, machine)
                       and not allowed & set((replica, machine["id"], name_of(machine)))]
         if production and any(self.params[option] is not None for option in ("replicas", "machines", "launch_types")):
             self.fail_json(msg="%s run%s production (recovery or cutover machines): name them in terminate_production to terminate them; "
                                "nothing was terminated." % (", ".join("%s's %s" % (name_of(machine), replica) for replica, machine in production),
                                                             "s" if len(production) == 1 else ""))
         return [target for target in targets if target not in production], list(dict.fromkeys(name_of(machine) for unused, machine in production))
-
-    @staticmethod
-    def runs_production(replica, machine):
-        if replica in machine.get("restoreServers", []):
-            return False
-        if machine.get("replica") != replica:
-            return True  # no longer its machine's target machine: a failback's recovery machine, as far as anyone can tell
-        return launch_type_of_replica(machine) in PRODUCTION_KINDS
 
     def chosen(self, project, targets, values):
         """The targets that ``values`` name: target machine IDs, or machines (by name or ID) for their targets."""
@@ -178,17 +170,6 @@ class CleanupModule(ServiceModule):
             return []
         owner = self.lookup("machine", target.get("machine"), required=False, project=project) if target.get("machine") else None
         return [(replica_id, owner or dict(id=target.get("machine"), sourceProperties=dict(name=target.get("name"))))]
-
-    def targets(self, machines):
-        """(replica ID, machine) for every live target machine and restore server chosen by the options."""
-        kinds = set(kind_of(kind) for kind in self.params["launch_types"] or [])
-        found = []
-        for machine in machines:
-            if machine.get("replica") and (not kinds or launch_type_of_replica(machine) in kinds):
-                found.append((machine["replica"], machine))
-            if not kinds or "restore" in kinds:
-                found.extend((server, machine) for server in machine.get("restoreServers", []))
-        return found
 
 
 def main():

@@ -132,13 +132,11 @@ still_switched:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_test_network
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 from ansible_collections.replication.recovery.plugins.module_utils._test_network import (
-    LOOKUPS, StashUnreadable, changed_since_switch, network_members, restore_body, settings_of, stash_of, switch_body,
-    without_stash)
+    StashUnreadable, changed_since_switch, restore_body, settings_of, stash_of, switch_body, test_networks, without_stash)
 from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
-from ansible_collections.replication.recovery.plugins.module_utils._regions import target_region
+from ansible_collections.replication.recovery.plugins.module_utils._regions import target_region, with_ids
 
 OPTIONS = dict(
     project=dict(type="str", required=True),
@@ -160,7 +158,10 @@ class TestNetworkModule(ServiceModule):
         blueprints = [b for b in self.list(path) if b["region"] == region["id"] and b["machineId"] in names]
         result = dict(region=dict(id=region["id"], name=region.get("name")), switched={}, restored=[], kept=[], refused={}, still_switched=[])
         if self.params["state"] == "switched":
-            networks = self.networks(names.values(), region)
+            try:
+                networks = test_networks(self.params["network"], names.values(), lambda settings: with_ids(self, settings, region))
+            except ValueError as problem:
+                self.fail_json(msg="%s." % problem)
         for blueprint in sorted(blueprints, key=lambda b: names[b["machineId"]]):
             name = names[blueprint["machineId"]]
             try:
@@ -173,26 +174,6 @@ class TestNetworkModule(ServiceModule):
             elif stash is not None:
                 self.restore(blueprint, name, stash, path, result)
         return result
-
-    def networks(self, names, region):
-        """The test settings of each machine, as blueprint members with IDs; unknown options or names fail the task."""
-        try:
-            network = dict(parse_test_network(self.params["network"], "network") or {})
-        except ValueError as problem:
-            self.fail_json(msg="%s." % problem)
-        overrides = network.pop("machines", None) or {}
-        strangers = sorted(set(overrides) - set(names))
-        if strangers:
-            self.fail_json(msg="network.machines names %s, not among the machines (%s)." % (", ".join(strangers), ", ".join(sorted(names))))
-        if not network and not overrides:
-            self.fail_json(msg="state=switched needs a network: the service_blueprint options of the test network.")
-        return dict((name, network_members(self.resolved(dict(network, **(overrides.get(name) or {})), region))) for name in names)
-
-    def resolved(self, network, region):
-        for option, kind in LOOKUPS.items():
-            if network.get(option) is not None:
-                network[option] = [self.resolve(kind, value, region=region) for value in network[option]]
-        return network
 
     def switch(self, blueprint, name, stash, members, path, result):
         if stash is not None:  # switched already: what it was is in our tags; switching again would lose it

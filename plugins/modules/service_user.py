@@ -121,13 +121,10 @@ invited:
   type: bool
 """
 
-import re
-
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._users import EMAIL, ROLES, roles_to_change
 
-ROLES = ("USER", "ACCOUNT_ADMIN", "GLOBAL_READONLY")
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
 class UserModule(ServiceModule):
@@ -181,10 +178,7 @@ class UserModule(ServiceModule):
     def set_roles(self, user_id, current):
         """Give the user exactly the wanted roles. ``current`` is None when the service did not say them."""
         wanted = sorted(set(self.params["roles"]))
-        known = current is not None
-        current = sorted(current or [])
-        add = [role for role in wanted if not known or role not in current]
-        remove = [role for role in ROLES if role not in wanted and (not known or role in current)]
+        add, remove = roles_to_change(wanted, current)
         if not add and not remove:
             return wanted
 
@@ -194,7 +188,7 @@ class UserModule(ServiceModule):
             if remove:
                 self.client.post("/users/revokeRoles", dict(items=[dict(userId=user_id, roles=remove)]))
 
-        self.change(write, before=dict(roles=current) if known else {}, after=dict(roles=wanted))
+        self.change(write, before=dict(roles=sorted(current)) if current is not None else {}, after=dict(roles=wanted))
         return wanted
 
     def delete(self, user_id):
