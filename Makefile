@@ -45,13 +45,14 @@ SMOKE_TARGETS := service_login service_project service_launch
 # second lane ended 11 minutes before the first; the other three (338 s) move half that gap to it.
 LATE_TARGETS := playbook_application playbook_evidence failover_safety flaky_clock client_under_faults
 
-.PHONY: help venv install simulator simulator-package demo bench test test-lane test-sanity test-units test-simulator test-integration test-integration-late test-lint \
-	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo test-browser test-controllers test-readme stage stage-checks clean
+.PHONY: help venv install simulator simulator-package demo docs bench test test-lane test-sanity test-units test-simulator test-integration test-integration-late test-lint \
+	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo test-browser test-docs test-controllers test-readme stage stage-checks clean
 
 help:
 	@echo "make install    build the collection from this clone and install it where ansible-playbook finds it (COLLECTIONS_PATH)"
 	@echo "make demo       run the demo playbook against the simulator (demo seed)"
 	@echo "make test       run every test (what CI runs)"
+	@echo "make docs       build the documentation site into $(BUILD)/docs/html"
 	@echo "make bench      requests per task; DR tests of 5, 200 and 1000 machines beside a uri playbook, with the time of each phase; the simulator at 1000"
 	@echo "make simulator  serve the simulator with the demo seed on $(SIMULATOR_HOST):$(SIMULATOR_PORT)"
 	@echo "make simulator-package  build the simulator's wheel into $(BUILD)/dist"
@@ -120,7 +121,7 @@ test: $(STAMP)
 
 test-lane:
 	MAKEFLAGS= $(MAKE) --no-print-directory STAGED=1 test-sanity test-units test-simulator test-lint test-build test-packaging test-simulator-package \
-		test-matrix test-demo test-browser test-controllers test-readme test-integration-late
+		test-matrix test-demo test-browser test-docs test-controllers test-readme test-integration-late
 
 test-sanity: stage-checks
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
@@ -143,12 +144,20 @@ test-integration-late: stage-checks
 test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q simulator/tests
 
-# The DR test's HTML page at 5 and 1000 machines in headless Chromium, from Debian's packages (installed when
-# missing: CI runs as root on a fresh machine); the screenshots are left in $(BUILD)/browser.
+# Headless Chromium, from Debian's packages: installed when missing (CI runs as root on a fresh machine), and said so.
+CHROMIUM := command -v chromium >/dev/null || { echo "make $@: installing Chromium from Debian's packages (apt-get)"; \
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core; }
+
+# The DR test's HTML page at 5 and 1000 machines in headless Chromium; the screenshots are left in $(BUILD)/browser.
 test-browser: stage
-	@command -v chromium >/dev/null || { echo "make test-browser: installing Chromium from Debian's packages (apt-get)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core; }
+	@$(CHROMIUM)
 	env $(PLAYBOOK_ENV) BROWSER_SHOTS=$(abspath $(BUILD))/browser $(BIN)/python -m pytest -q -p no:cacheprovider tests/browser
+
+# The documentation site built with no warning, every link between its pages followed, and the pages of a module, a
+# role and a guide drawn by Chromium.
+test-docs: docs
+	@$(CHROMIUM)
+	DOCS_SITE=$(abspath $(DOCS))/html $(BIN)/python -m pytest -q -p no:cacheprovider tests/docsite
 
 # The collection as the controllers run it, each against a simulator of its own: the example rulebook in
 # ansible-rulebook (the Event-Driven Ansible controller's runner), and the DR test through ansible-runner
@@ -212,6 +221,18 @@ test-packaging: test-build $(VENVS)/packaging/.installed
 	$(PACKAGING)/ansible-builder introspect $(abspath $(BUILD)) | grep -F 'requests>=2.25.0  # from collection replication.recovery'
 	$(PACKAGING)/ansible-builder create --file docs/awx/execution-environment.yml --context $(BUILD)/ee --output-filename Containerfile
 	grep -q 'replication.recovery' $(BUILD)/ee/_build/requirements.yml
+
+# The documentation site, in .build/docs/html: antsibull-docs writes the reference of every module, plugin and role, the
+# guides go beside it as they are in the repository (docs/docsite/assemble.py), and Sphinx builds it with every warning an
+# error - a broken link or reference fails it. In the packaging environment, which has antsibull-docs already.
+DOCS := $(BUILD)/docs
+docs: stage $(VENVS)/packaging/.installed
+	rm -rf $(DOCS) && mkdir -p $(DOCS) && mkdir -m 700 $(DOCS)/src
+	ANSIBLE_COLLECTIONS_PATH=$(abspath $(BUILD)) PATH=$(PACKAGING):$$PATH antsibull-docs collection --use-current --fail-on-error \
+		--dest-dir $(DOCS)/src replication.recovery >$(DOCS)/antsibull-docs.log 2>&1 || { cat $(DOCS)/antsibull-docs.log; exit 1; }
+	$(PACKAGING)/python docs/docsite/assemble.py $(COLLECTION) $(DOCS)/src
+	$(PACKAGING)/sphinx-build -q -W --keep-going -n -b html -c docs/docsite $(DOCS)/src $(DOCS)/html
+	@echo "The documentation site is in $(DOCS)/html (index.html)."
 
 # The simulator as a Python package: its wheel, built from its own directory (its tests left out).
 simulator-package: $(STAMP)

@@ -1,10 +1,11 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The README's examples, as a reader takes them. Those aimed at the simulator (they name 127.0.0.1:8080) run against
-one, as written - the port aside, and the simulator started by the test with the README's own arguments: running a
-playbook from a clone after `make install`, the ransomware walkthrough, the DR test in an isolated network. Those
-aimed at a real service pass `ansible-playbook --syntax-check`, and every YAML example parses.
+"""The examples of the README and the guides (docs/*.md; the estate walkthrough has a test of its own), as a reader takes
+them. Those aimed at the simulator (they name 127.0.0.1:8080) run against one, as written - the port aside, and the
+simulator started by the test with the page's own arguments: running a playbook from a clone after `make install`, the
+ransomware walkthrough, the DR test in an isolated network. Those aimed at a real service pass `ansible-playbook
+--syntax-check`, and every YAML example parses.
 
 Run by `make test-readme` (in `make test`), with the staged collection on ANSIBLE_COLLECTIONS_PATH."""
 
@@ -22,8 +23,8 @@ import yaml
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.path.dirname(sys.executable)
-README = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-BLOCKS = list(re.findall(r"^```(\w*)\n(.*?)^```", README, re.S | re.M))
+PAGES = ["README.md"] + sorted(os.path.join("docs", name) for name in os.listdir(os.path.join(ROOT, "docs")) if name.endswith(".md") and name != "estate.md")
+BLOCKS = [block for page in PAGES for block in re.findall(r"^```(\w*)\n(.*?)^```", open(os.path.join(ROOT, page), encoding="utf-8").read(), re.S | re.M)]
 SIMULATOR = "127.0.0.1:8080"
 
 
@@ -41,7 +42,7 @@ def free_port():
 
 @pytest.fixture(scope="module")
 def simulator():
-    """The simulator as the README starts it (its --seed and --time-scale), on a free port."""
+    """The simulator as the page starts it (its --seed and --time-scale), on a free port."""
     [line] = [line for language, text in BLOCKS for line in commands(text) if "replication_service_simulator" in line and "--seed ransomware" in line]
     words = shlex.split(line.rstrip("&").strip())
     arguments = words[words.index("replication_service_simulator") + 1:]
@@ -60,7 +61,7 @@ def environment(tmp_path, collections):
 
 
 def run_as_written(lines, where, address, collections, tmp_path):
-    """Shell lines of the README, in the directory ``where``: the simulator's address and the clone's .venv put right."""
+    """Shell lines of a page, in the directory ``where``: the simulator's address and the clone's .venv put right."""
     script = "\n".join(["set -euo pipefail"] + [line.replace(SIMULATOR, address).replace(".venv/bin/", BIN + "/") for line in lines])
     began = time.monotonic()
     done = subprocess.run(["bash", "-c", script], cwd=str(where), env=environment(tmp_path, collections), capture_output=True, text=True, check=False)
@@ -82,7 +83,7 @@ def test_from_a_clone_make_install_then_a_playbook_by_its_name(simulator, tmp_pa
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "replication.recovery 2" in done.stdout and "is installed in %s/ansible_collections/replication/recovery" % collections in done.stdout
-    # The installed copy, not the staged one, runs the README's playbook; the simulator is this test's (make simulator's in the README).
+    # The installed copy, not the staged one, runs the page's playbook; the simulator is this test's (make simulator's in the page).
     output, unused = run_as_written([line for line in lines if not line.startswith("make ")], tmp_path, simulator, str(collections), tmp_path)
     assert "DR test of demo: PASSED" in output
 
@@ -110,7 +111,7 @@ def test_the_ransomware_walkthrough_finds_each_machines_clean_point(simulator, t
     report = json.load(open(str(tmp_path / "clean_point_report" / "clean_point_demo.json")))
     found = dict((machine["name"], machine) for machine in report["machines"])
     assert report["result"] == "passed" and report["complete"], report["failures"]
-    # As the README says: web-1 clean at its newest point, app-1 and db-1 at their last points before 7 and 20 hours ago.
+    # As the page says: web-1 clean at its newest point, app-1 and db-1 at their last points before 7 and 20 hours ago.
     assert found["web-1"]["newest_failed"] is None
     for name, hours in (("app-1", 7), ("db-1", 20)):
         window_end = report["window"]["before"]
@@ -135,7 +136,7 @@ def test_the_examples_aimed_at_a_real_service_are_playbooks_ansible_reads(line, 
     takes_a_value = ("-i", "-e", "-f", "-l", "--limit", "--extra-vars", "--inventory", "--forks")
     playbook = next(word for before, word in zip(words, words[1:]) if not word.startswith("-") and before not in takes_a_value)
     if playbook.endswith(".yml"):
-        # The README's own playbook; or one of the reader's (configure-dns.yml), which only needs to exist here.
+        # The page's own playbook; or one of the reader's (configure-dns.yml), which only needs to exist here.
         texts = [text for language, text in BLOCKS if text.startswith("# %s" % playbook)] or ["- hosts: all\n  tasks: []\n"]
         (tmp_path / playbook).write_text(texts[0])
     done = subprocess.run([os.path.join(BIN, "ansible-playbook")] + words[1:] + ["--syntax-check"], cwd=str(tmp_path),

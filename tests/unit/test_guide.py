@@ -59,3 +59,14 @@ def test_every_file_the_guide_names_is_there():
     named = set(NAMED.findall(read(GUIDE)))
     missing = sorted(path for path in named if "<" not in path and "*" not in path and not os.path.exists(os.path.join(COLLECTION, path.rstrip("/"))))
     assert len(named) > 20 and missing == []
+
+
+def test_the_readme_is_a_front_page_that_leads_to_every_runbook():
+    """At most 250 lines: what the collection is, the two commands, the runbooks a line each with a link to its page, where
+    to go next."""
+    from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import RUNBOOKS
+    readme = read("README.md")
+    assert len(readme.split("\n")) <= 250
+    for runbook in RUNBOOKS:
+        assert re.search(r"^\| `%s` \| .+ \| \[%s\]\(roles/%s/README\.md\)" % (runbook.name, runbook.name, runbook.role), readme, re.M), runbook.name
+    assert "make demo" in readme and "make test" in readme
