@@ -126,7 +126,6 @@ from ansible_collections.replication.recovery.plugins.module_utils._client impor
 from ansible_collections.replication.recovery.plugins.module_utils._users import EMAIL, ROLES, roles_to_change
 
 
-
 class UserModule(ServiceModule):
     def work(self):
         params = self.params

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's first playbook and its drift step, run as the README shows them: with --check --diff
+# The guides' first playbook and its drift step, run as the guides show them: with --check --diff
 # on an empty account (nothing exists yet: look-ups of what earlier tasks would create are
 # predicted); applied; the drift step passing on the clean service (logging out is no change); the
 # service changed by hand; the drift step failing, its diff naming the subnets beside their IDs.
@@ -10,14 +10,14 @@ export REPLICATION_SERVICE_URL="$url/api/latest"
 export REPLICATION_SERVICE_API_TOKEN=drift-token-3f9a1c
 export ANSIBLE_ROLES_PATH=..
 config=(-e @../../integration_config.yml)
-# The README of the collection under test, where Ansible finds the collection.
-readme="$(ansible-galaxy collection list replication.recovery --format json | python -c \
-    "import json, sys; print(next('%s/replication/recovery/README.md' % path for path in json.load(sys.stdin)))")"
+# The guides of the collection under test, where Ansible finds the collection.
+docs="$(ansible-galaxy collection list replication.recovery --format json | python -c \
+    "import json, sys; print(next('%s/replication/recovery/docs' % path for path in json.load(sys.stdin)))")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-python readme_block.py "$readme" "A first playbook" yaml >"$work/first-playbook.yml"
-python readme_block.py "$readme" "Drift detection in CI" yaml \
+python guide_block.py "$docs/getting_started.md" "A first playbook" yaml >"$work/first-playbook.yml"
+python guide_block.py "$docs/drift.md" "Drift detection in CI" yaml \
     | python -c "import sys, yaml; print('\n'.join(yaml.safe_load(sys.stdin)['dr-drift']['script']))" >"$work/drift-step.sh"
 grep -q "ansible-playbook first-playbook.yml --check --diff" "$work/drift-step.sh"
 # The playbook's own variables, beside it as a project would keep them.
