@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 
+import ansible
 import pytest
 
 COLLECTION = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -52,7 +53,8 @@ def pristine(tmp_path_factory):
 def conventions(root, selected):
     """The conventions test run in the copy at ``root``, the tests named ``selected`` only: its exit code and output."""
     environment = dict((name, value) for name, value in os.environ.items() if not name.startswith(("PYTEST_", "PYTHON")))
-    environment["PYTHONPATH"] = str(root)
+    # The copy, and ansible-core where this test found it (ansible-test units puts it on the path, not in the venv).
+    environment["PYTHONPATH"] = os.pathsep.join([str(root), os.path.dirname(os.path.dirname(ansible.__file__))])
     test = os.path.join(str(root), "ansible_collections", "replication", "recovery", "tests", "unit", "test_conventions.py")
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(root), test, "-k", selected], check=False,
                           cwd=str(root), env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, timeout=600)
