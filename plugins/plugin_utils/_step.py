@@ -236,7 +236,7 @@ class RunbookStep(ActionBase):
             said = str(failure)
             if recorded and self.PHASE != "report" and rescued(self._task):
                 said = "The run stops here (%s); its outcome, at its end, says why and what to do next." % self.PHASE
-                # Why, for the rescue that notes what stopped the run (roles/runbook/tasks/stopped.yml): a search's rounds
+                # Why, for the rescue that notes what stopped the run (the filter stopped_by): a search's rounds
                 # each have a record of their own, and the search reports the reason.
                 result["stopped_because"] = str(failure)
             result.update(failed=True, msg=said, **failure.result)

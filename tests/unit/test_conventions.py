@@ -273,7 +273,9 @@ def test_its_finish_and_its_whole_run_in_one_play_are_the_engines(runbook):
     assert finished["vars"]["runbook_report_dir"] == "{{ %s_options.report_dir }}" % runbook.name
     main = tasks(runbook.name, "main")
     assert [task.get("ansible.builtin.include_tasks") for task in main] == ["start.yml", None, "finish.yml"]
-    assert engine_includes(main, "waves")
+    [waves] = engine_includes(main, "wave")
+    assert waves["loop_control"]["loop_var"] == "runbook_wave" and "runbook_read.waves" in waves["loop"]
+    assert waves["vars"] == {"runbook_check_here": True}
 
 
 @pytest.mark.parametrize("runbook", ON_THE_ENGINE, ids=lambda runbook: runbook.name)
@@ -296,17 +298,23 @@ def test_the_plays_unroll_twelve_waves_and_the_run_is_told_so():
     assert plays[0]["vars"]["runbook_max_waves"] == WAVES
 
 
-def test_what_stopped_a_run_is_noted_in_one_place_and_no_runbook_role_sets_the_engines_variables():
-    setters = {}
+def test_what_stopped_a_run_is_noted_by_one_rule_and_no_runbook_role_sets_the_engines_variables():
+    setters, noted = {}, []
     for path in yaml_files("roles"):
         if os.sep + "tasks" + os.sep not in path:
             continue
         for task in every_task(yaml.safe_load(read(path)) or []):
-            names = list((task.get("ansible.builtin.set_fact") or {})) + ([task["register"]] if task.get("register") else [])
-            for name in names:
+            facts = task.get("ansible.builtin.set_fact") or {}
+            for name in list(facts) + ([task["register"]] if task.get("register") else []):
                 if str(name).startswith("runbook_") or str(name).endswith("_stopped"):
                     setters.setdefault(name, set()).add(os.path.relpath(path, COLLECTION))
-    assert setters.pop("runbook_stopped") == {"roles/runbook/tasks/stopped.yml", "roles/runbook/tasks/forget.yml"}
+            if "runbook_stopped" in facts:
+                noted.append((os.path.relpath(path, COLLECTION), facts["runbook_stopped"]))
+    # Forgotten as a run begins; else noted by the filter stopped_by, in the engine's own tasks only.
+    assert setters.pop("runbook_stopped") == {"roles/runbook/tasks/" + name for name in ("forget.yml", "stopped.yml", "start.yml", "wave.yml",
+                                                                                         "wave_end.yml", "hook.yml")}
+    assert all(value is None or "| replication.recovery.stopped_by(ansible_failed_result" in value
+               for path, value in noted if path != "roles/runbook/tasks/forget.yml"), noted
     assert all(path.startswith("roles/runbook/") for paths in setters.values() for path in paths), setters
 
 

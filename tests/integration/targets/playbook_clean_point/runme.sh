@@ -3,7 +3,7 @@
 # different moments, each found at exactly its newest point before the damage within the round bound,
 # the plan under --check (no write), a search stopped by SIGTERM in a round and continued by the next
 # run (one launch a round in all), every round cleaned up before the next; the consistent search's
-# newest common moment; the hand-off to a failover that launches exactly those points; the refusal
+# newest common moment (the role in one play); the hand-off to a failover that launches exactly those points; the refusal
 # while a failover's machines are up; and a backup project searched by files, without a launch.
 set -euxo pipefail
 
@@ -99,8 +99,10 @@ ansible localhost -m replication.recovery.service_replica_cleanup -a "project=hi
 rm -f "$reports/clean_point_hit.search.json"
 
 # -- consistent: the machines move together; the newest common moment before the earliest damage -----
+# -- (the role in one play: every round, checks on this host) ---------------------------------------
 expected="$("${site[@]}" expect-common hit window.json db-1 app-1 web-1)"
-ansible-playbook replication.recovery.clean_point "${search[@]}" -e clean_point_consistent=true | tee output.txt
+ansible-playbook ../playbook_dr_test/one_play.yml -e one_play=clean_point "${search[@]}" -e clean_point_consistent=true | tee output.txt
+grep -q "clean_point : Each round, while the search goes on" output.txt
 "${site[@]}" found "$reports/clean_point_hit.json" "$expected"
 python -c "import json, math, sys; r = json.load(open(sys.argv[1])); assert r['consistent'] and r['common_moment'] and \
 len(r['rounds']) <= math.ceil(math.log2(r['moments'])) + 1 == r['rounds_at_most'] and r['launches'] == len(r['rounds']), r['rounds']" \

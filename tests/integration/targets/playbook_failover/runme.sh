@@ -237,8 +237,9 @@ grep -q "Failback of site: replication is reversed" stopped.txt
 grep -q "Wave 1 was launched by an earlier run of this failback" stopped.txt || not_adopted
 if grep -q "recovery machines terminated" stopped.txt; then cat stopped.txt; echo "the stopped run was not stopped in its cleanup"; exit 1; fi
 "${site[@]}" marked named  # the marks stay until the recovery machines are proven gone
-# Run from another directory, as another controller would: the recovery machines are named in the service.
-ansible-playbook replication.recovery.failback "${back[@]}" -e failback_accept_data_loss=true -e failback_clean_recovery=true \
+# Run from another directory, as another controller would: the recovery machines are named in the service (the role
+# in one play: the checks on this host).
+ansible-playbook ../playbook_dr_test/one_play.yml -e one_play=failback "${back[@]}" -e failback_accept_data_loss=true -e failback_clean_recovery=true \
     -e failback_report_dir="$(pwd)/elsewhere" | tee output.txt
 grep -q "Failback of site: the failback happened and replication runs in its original direction again." output.txt
 grep -q "Failback of site: 0 recovery machines terminated (3 by an earlier run), proven gone." output.txt

@@ -140,7 +140,7 @@ class RefusesTheRun(RunbookStep):
 
 
 def test_a_failure_a_rescue_takes_up_is_said_once_and_its_reason_goes_to_the_rescue(tmp_path):
-    """The step's task says the run stops there; the reason is the record's, and the rescue's (stopped.yml) to note."""
+    """The step's task says the run stops there; the reason is the record's, and the rescue's (the filter stopped_by) to note."""
     path = new_run(new(**BEGUN))
     rescuing = Block()
     rescuing.rescue = [MagicMock()]
