@@ -115,13 +115,17 @@ demo: stage
 # Two lanes side by side: the integration targets (which mostly wait on the simulator's clock), and
 # everything else, one after another. Each lane's output is shown whole when it ends.
 test: $(STAMP)
-	$(MAKE) --no-print-directory stage stage-checks
-	@echo "make test: the integration targets, and the other suites one after another, side by side; each lane's output follows when it ends"
-	$(MAKE) --no-print-directory -j2 --output-sync=target STAGED=1 INTEGRATION_EXCLUDE="$(LATE_TARGETS)" test-integration test-lane
+	@start=$$(date +%s); $(MAKE) --no-print-directory stage stage-checks && \
+	echo "make test: the integration targets, and the other suites one after another, side by side; each lane's output follows when it ends" && \
+	$(MAKE) --no-print-directory -j2 --output-sync=target STAGED=1 INTEGRATION_EXCLUDE="$(LATE_TARGETS)" test-integration test-lane && \
+	echo "make test: every suite passed in $$(( $$(date +%s) - start )) s"
 
+# The second lane's suites one after another, each said with its time (test-packaging builds the collection first).
+LANE := test-sanity test-units test-simulator test-lint test-packaging test-simulator-package test-matrix test-demo test-browser test-docs \
+	test-controllers test-readme test-integration-late
 test-lane:
-	MAKEFLAGS= $(MAKE) --no-print-directory STAGED=1 test-sanity test-units test-simulator test-lint test-build test-packaging test-simulator-package \
-		test-matrix test-demo test-browser test-docs test-controllers test-readme test-integration-late
+	@for suite in $(LANE); do start=$$(date +%s); MAKEFLAGS= $(MAKE) --no-print-directory STAGED=1 $$suite || exit 1; \
+		echo "make test: $$suite passed in $$(( $$(date +%s) - start )) s"; done
 
 test-sanity: stage-checks
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
@@ -134,12 +138,13 @@ test-units: stage-checks
 test-integration: stage
 	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(COLLECTION)/tests/integration/integration_config.yml -- \
 		env XDG_DATA_HOME=$(TEST_DATA) sh -c 'cd $(COLLECTION) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(TARGETS) \
-			$(addprefix --exclude ,$(INTEGRATION_EXCLUDE))'
+			$(addprefix --exclude ,$(INTEGRATION_EXCLUDE))'; status=$$?; $(BIN)/python tests/utils/target_times.py $(COLLECTION) "integration"; exit $$status
 
 # The second lane's integration targets (LATE_TARGETS), in the checks' copy of the collection, on a simulator of their own.
 test-integration-late: stage-checks
 	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(CHECKED)/tests/integration/integration_config.yml -- \
-		env XDG_DATA_HOME=$(TEST_DATA)-late sh -c 'cd $(CHECKED) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(LATE_TARGETS)'
+		env XDG_DATA_HOME=$(TEST_DATA)-late sh -c 'cd $(CHECKED) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(LATE_TARGETS)'; \
+		status=$$?; $(BIN)/python tests/utils/target_times.py $(CHECKED) "late integration"; exit $$status
 
 test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q simulator/tests
