@@ -55,9 +55,11 @@ options:
     default: 30
   retry_timeout:
     description:
-      - Seconds within which reads and logins are retried after a fault of the service - a connection
-        error, or an HTTP 429 or 5xx answer - with a jittered backoff, honouring C(Retry-After). V(0)
-        retries nothing.
+      - Seconds within which a call is retried after a passing fault of the service - reads and logins
+        after a connection error or an HTTP 429 or 5xx answer, writes after an HTTP 429 or 503 (answers
+        that say the service did not act) - after as long as a C(Retry-After) says (seconds or an HTTP
+        date), else after an exponential backoff with jitter. A wait that would end past it is not
+        begun - the call fails at once and says why. V(0) retries nothing.
       - If not set, the value of the environment variable E(REPLICATION_SERVICE_RETRY_TIMEOUT) is used.
     type: int
     default: 60
@@ -65,8 +67,9 @@ notes:
   - The first contact with the service is not retried when it cannot be made - a refused connection,
     a host name that does not resolve, a TLS certificate not trusted - or finds no service at O(api_url)
     (an answer 404, 405 or not JSON). The task then fails at once, naming the URL and the cause.
-  - After that, reads and logins are retried within O(retry_timeout); a call answered 401 is sent
-    again after a fresh login. A write that got no answer is never sent again.
+  - After that, reads and logins are retried within O(retry_timeout), and writes the service refused
+    without acting (HTTP 429, 503); a call answered 401 is sent again after a fresh login. A write
+    that got no answer, or an HTTP 500, 502 or 504 (the service may have acted), is never sent again.
 requirements:
   - requests
 """

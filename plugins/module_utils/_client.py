@@ -13,9 +13,14 @@ into ``ServiceError`` and retries what is safe to retry:
   name that does not resolve, a TLS failure, or an answer that is not the service's (404, 405,
   not JSON). Those mean a wrong URL, port or certificate, and waiting would not mend them;
 * after that, reads (GET) and logins are retried on connection errors, on 429 and on 5xx answers,
-  with a jittered backoff, within a time budget (``retry_budget``, 60 seconds, the option
-  ``retry_timeout``), honouring ``Retry-After``; a login creates nothing, so it is retried like a
-  read, also when a session ends mid-task;
+  within a time budget (``retry_budget``, 60 seconds, the option ``retry_timeout``): after as long
+  as a 429's or a 503's ``Retry-After`` says (seconds or an HTTP date), else after an exponential
+  backoff with jitter. A wait that would end past the budget is not begun: the call fails at once
+  and says so. A login creates nothing, so it is retried like a read, also when a session ends
+  mid-task;
+* a write answered 429 or 503 is retried the same way: those answers say the service did not act
+  on it (429: refused for the rate of requests, RFC 6585; 503: unable to handle it now, RFC 9110).
+  A 500, 502 or 504 may come after the service acted, so a write answered so is not sent again;
 * any call answered 401 is sent again after a fresh login (up to three times for one call),
   because a 401 means the service did nothing;
 * a write that went out and got no answer is never repeated here: the caller decides, because
@@ -54,10 +59,11 @@ USER_AGENT = "replication.recovery (Ansible collection; ansible-core %s)" % ANSI
 PAGE_LIMIT = 1500
 READ_METHODS = ("GET", "HEAD")
 RETRY_STATUSES = (429, 500, 502, 503, 504)
+# Answers that say the service did not act on the request: a write answered so is sent again.
+NOT_ACTED_ON = (429, 503)
 RETRY_BUDGET = 60.0
 MAX_LOGINS_PER_CALL = 3
 MAX_BACKOFF = 10.0
-MAX_RETRY_AFTER = 120.0
 # How many reads get_many has under way at once: the interface has no list of some things (target
 # machines, a machine's points in time), and one read after another costs a round trip each.
 READS_AT_ONCE = 8
@@ -300,10 +306,13 @@ class ServiceClient:
                                    maybe_done=not read)
             if not self._answered:
                 self._first_answer(method, path, response)
-            if response.status_code in RETRY_STATUSES and read and self._wait_to_retry(
-                    self._retry_after(response) or self._backoff(attempt), deadline):
-                continue
-            if response.status_code >= 400:
+            status = response.status_code
+            if status in RETRY_STATUSES and (read or status in NOT_ACTED_ON):
+                asked = self._retry_after(response)
+                if self._wait_to_retry(self._backoff(attempt) if asked is None else asked, deadline):
+                    continue
+                raise self._error(method, path, response, why=self._not_waited(asked, attempt, deadline))
+            if status >= 400:
                 raise self._error(method, path, response)
             if not response.content:
                 return None
@@ -333,27 +342,40 @@ class ServiceClient:
         self.retries += 1
         return True
 
+    def _not_waited(self, asked, attempt, deadline):
+        """Why a call answered with a passing fault is not sent again: its retry budget (none is said when it is 0)."""
+        if self.retry_budget <= 0:
+            return None
+        budget = "the retry budget of %g s (retry_timeout)" % self.retry_budget
+        if asked is not None:
+            return "the service asks to wait %g s before the next request (Retry-After); %g s are left of %s, so it was not waited" % (
+                asked, max(deadline - self._clock(), 0.0), budget)
+        return "still so after %d attempts, within %s" % (attempt, budget)
+
     @staticmethod
     def _retry_after(response):
+        """The seconds a 429 or a 503 asks to wait (RFC 9110: a number of seconds, or an HTTP date), or None."""
         value = response.headers.get("Retry-After")
-        if response.status_code != 429 or not value:
+        if response.status_code not in NOT_ACTED_ON or not value:
             return None
         try:
             seconds = float(value)
         except ValueError:
             try:
                 seconds = parsedate_to_datetime(value).timestamp() - time.time()
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, IndexError):
                 return None
-        return min(max(seconds, 0.0), MAX_RETRY_AFTER)
+        return max(seconds, 0.0)
 
     @staticmethod
-    def _error(method, path, response):
+    def _error(method, path, response, why=None):
         try:
             body = response.json()
             code, message = body.get("code"), body.get("message")
         except (ValueError, AttributeError):
             code, message = None, (response.reason or "").strip() or None
+        if why:
+            message = "%s - %s" % (message or "(no message)", why)
         return ServiceError(method, path, response.status_code, code, message)
 
 

@@ -7,6 +7,7 @@ one after another, with the steps' waits between them.
 
 from .catalog import cloud_refusal
 from .clock import iso, parse_duration
+from .errors import ServiceError, invalid
 from .jobs import Job
 from .state import launch_replica, replaced_by_launch, terminate_replica
 
@@ -14,7 +15,8 @@ KIND = {"TEST": "test", "DEBUG": "debug", "RECOVERY": "recovery", "CUTOVER": "cu
 
 
 def new_job(sim, project, user, job_type, machine_ids):
-    """A job in the project, with the fault rules for its type applied."""
+    """A job in the project, with the fault rules for its type applied - within the service's limits, if it has any."""
+    within_limits(sim, project, machine_ids)
     now = sim.now()
     rules = _job_rules(sim, job_type)  # picked once: a rule with a count is spent once per job
     slow = max([rule.slow or 1.0 for rule in rules] or [1.0])
@@ -26,6 +28,23 @@ def new_job(sim, project, user, job_type, machine_ids):
     else:
         job.start_at(now + job.seconds("start"))
     return job
+
+
+def within_limits(sim, project, machine_ids):
+    """Refuse a job past the limits set (none by default): the machines a job takes; the jobs, and the machines in
+    them, that run at once in the project's account. Said as the services of the family say it: 429 "Too many jobs"."""
+    limits = sim.limits
+    if limits.servers_per_job is not None and len(machine_ids) > limits.servers_per_job:
+        raise invalid("A job takes at most %d machines; this one would take %d." % (limits.servers_per_job, len(machine_ids)),
+                      code="tooManyMachines")
+    running = [job for other in sim.projects.values() if other.account_id == project.account_id for job in other.jobs if job.running]
+    if limits.concurrent_jobs is not None and len(running) >= limits.concurrent_jobs:
+        raise ServiceError(429, "tooManyJobs", "Too many jobs: %d run in this account, which runs at most %d at once." % (
+            len(running), limits.concurrent_jobs))
+    busy = sum(len(job.machine_ids) for job in running)
+    if limits.servers_in_active_jobs is not None and busy + len(machine_ids) > limits.servers_in_active_jobs:
+        raise ServiceError(429, "tooManyJobs", "Too many jobs: %d machines are in the jobs that run in this account, which "
+                           "takes at most %d; this job would add %d." % (busy, limits.servers_in_active_jobs, len(machine_ids)))
 
 
 def plan(job, work):

@@ -12,7 +12,7 @@ from fastapi import Depends, Request, Response
 from .errors import ServiceError, forbidden
 from .models import PasswordLogin, TokenLogin, User
 from .routing import ServiceRouter
-from .state import LOCKOUT_FAILURES, LOCKOUT_WINDOW, Session
+from .state import LOCKOUT_WINDOW, Session
 from . import views
 
 router = ServiceRouter()
@@ -97,7 +97,7 @@ def _fail_login(sim, username, now):
     if username is not None:
         recent = [t for t in sim.failed_logins.get(username, []) if now - t < LOCKOUT_WINDOW] + [now]
         sim.failed_logins[username] = recent
-        if len(recent) >= LOCKOUT_FAILURES:
+        if len(recent) >= sim.limits.failed_logins_before_lockout:
             sim.locked_until[username] = now + LOCKOUT_WINDOW
             sim.failed_logins[username] = []
     raise ServiceError(401, "unauthenticated", "The username and password, or the API token, are not valid.")

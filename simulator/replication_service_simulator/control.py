@@ -34,6 +34,7 @@ class FaultRule(Control):
     count: Optional[int] = Field(None, ge=1)
     latencyMs: int = Field(0, ge=0, le=60000)
     retryAfter: Optional[int] = Field(None, ge=0)
+    retryAfterDate: bool = False
     dropAfterWrite: bool = False
     # Faults of jobs: machines that fail (by name, or a rate), a whole job that fails, slow jobs.
     failMachines: List[str] = []
@@ -65,6 +66,13 @@ class Settings(Control):
     initiationStepSeconds: Optional[float] = Field(None, gt=0)
     keepEveryPointSeconds: Optional[float] = Field(None, ge=0, le=30 * 86400)
     unpublishedMembers: Optional[bool] = None
+    # The service's limits: none by default (the published interface states none), and none again after a reset. 0 turns
+    # one off again.
+    requestsPerSecond: Optional[float] = Field(None, ge=0)
+    serversPerJob: Optional[int] = Field(None, ge=0)
+    concurrentJobs: Optional[int] = Field(None, ge=0)
+    serversInActiveJobs: Optional[int] = Field(None, ge=0)
+    failedLoginsBeforeLockout: Optional[int] = Field(None, ge=1)
 
 
 class DriftRemoval(Control):
@@ -139,7 +147,8 @@ def _fault_wire(fault):
         return {"failMachines": fault.fail_machines, "failRate": fault.fail_rate, "failJob": fault.fail_job, "slowFactor": fault.slow,
                 "jobTypes": fault.job_types, "count": fault.count}
     return {"method": fault.method, "route": fault.route, "status": fault.status, "rate": fault.rate, "count": fault.count,
-            "latencyMs": fault.latency_ms, "retryAfter": fault.retry_after, "dropAfterWrite": fault.drop_after_write}
+            "latencyMs": fault.latency_ms, "retryAfter": fault.retry_after, "retryAfterDate": fault.retry_after_as_date,
+            "dropAfterWrite": fault.drop_after_write}
 
 
 @router.get("/faults")
@@ -153,7 +162,8 @@ async def add_faults(body: FaultRules, request: Request):
     sim = _sim(request)
     for rule in body.rules:
         sim.faults.append(Fault(method=rule.method.upper(), route=rule.route, status=rule.status, rate=rule.rate, count=rule.count,
-                                latency_ms=rule.latencyMs, retry_after=rule.retryAfter, drop_after_write=rule.dropAfterWrite,
+                                latency_ms=rule.latencyMs, retry_after=rule.retryAfter, retry_after_as_date=rule.retryAfterDate,
+                                drop_after_write=rule.dropAfterWrite,
                                 fail_machines=rule.failMachines, fail_rate=rule.failRate, fail_job=rule.failJob, slow=rule.slowFactor,
                                 job_types=rule.jobTypes))
     return {"rules": [_fault_wire(f) for f in sim.faults]}
@@ -168,15 +178,19 @@ async def clear_faults(request: Request):
 @router.get("/settings")
 async def get_settings(request: Request):
     sim = _sim(request)
+    limits = sim.limits
     return {"sessionLifetimeSeconds": sim.session_lifetime, "initiationStepSeconds": sim.step_seconds,
-            "keepEveryPointSeconds": sim.keep_every_point, "unpublishedMembers": sim.unpublished_members}
+            "keepEveryPointSeconds": sim.keep_every_point, "unpublishedMembers": sim.unpublished_members,
+            "requestsPerSecond": limits.requests_per_second, "serversPerJob": limits.servers_per_job, "concurrentJobs": limits.concurrent_jobs,
+            "serversInActiveJobs": limits.servers_in_active_jobs, "failedLoginsBeforeLockout": limits.failed_logins_before_lockout}
 
 
 @router.patch("/settings")
 async def change_settings(body: Settings, request: Request):
     """The session idle lifetime (virtual seconds) and, for machines seeded from now on, the initiation step length and
     how long every point in time is kept before thinning; and whether regions carry the members the simulator knows beyond the
-    published interface (a subnet's cidrBlock, a region's diskTypes), off by default and after every reset."""
+    published interface (a subnet's cidrBlock, a region's diskTypes), off by default and after every reset; and the
+    service's limits (state.Limits), none by default and after every reset."""
     sim = _sim(request)
     if body.sessionLifetimeSeconds is not None:
         sim.session_lifetime = body.sessionLifetimeSeconds
@@ -186,6 +200,12 @@ async def change_settings(body: Settings, request: Request):
         sim.keep_every_point = body.keepEveryPointSeconds
     if body.unpublishedMembers is not None:
         sim.unpublished_members = body.unpublishedMembers
+    for member, name in (("requestsPerSecond", "requests_per_second"), ("serversPerJob", "servers_per_job"),
+                         ("concurrentJobs", "concurrent_jobs"), ("serversInActiveJobs", "servers_in_active_jobs")):
+        if member in body.model_fields_set:
+            setattr(sim.limits, name, getattr(body, member) or None)
+    if body.failedLoginsBeforeLockout is not None:
+        sim.limits.failed_logins_before_lockout = body.failedLoginsBeforeLockout
     return await get_settings(request)
 
 

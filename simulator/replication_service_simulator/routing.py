@@ -12,8 +12,13 @@ own tests, ``--check-answers``) every answer is checked against its model, nulls
 """
 
 import asyncio
+import collections
 import contextvars
 import functools
+import math
+import time
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
 
 import pydantic_core
 from fastapi import APIRouter, Query, Request
@@ -92,6 +97,9 @@ class ServiceRoute(APIRoute):
             _SERVING.set(request)
             method = request.method
             sim.stats.record(method, template)
+            throttled = _throttled(sim, request)
+            if throttled is not None:
+                return throttled
             # Each rule that fires spends one of its count.
             rules = [rule for rule in sim.faults if rule.matches(method, template) and _fires(sim, rule)]
             delay = sum(rule.latency_ms for rule in rules) / 1000.0
@@ -135,11 +143,32 @@ def _fires(sim, rule):
     return True
 
 
+def _throttled(sim, request):
+    """A 429 with Retry-After for a session past its requests a second (the setting requestsPerSecond; none by default).
+    Its requests of the last second of the host's clock count; one refused does not."""
+    limit, session = sim.limits.requests_per_second, request.cookies.get("session")
+    if not limit or not session:
+        return None
+    now = time.monotonic()
+    recent = sim.requests_of_session.setdefault(session, collections.deque())
+    while recent and now - recent[0] >= 1.0:
+        recent.popleft()
+    if len(recent) >= limit:
+        wait = max(1, math.ceil(recent[0] + 1.0 - now))
+        return JSONResponse({"code": "tooManyRequests", "message": "Too many requests: this session sends at most %g a second." % limit},
+                            status_code=429, headers={"Retry-After": str(wait)})
+    recent.append(now)
+    return None
+
+
 def _fault_response(rule):
-    code = {429: "tooManyRequests", 401: "unauthenticated", 403: "forbidden", 404: "notFound", 409: "conflict"}
+    code = {429: "tooManyRequests", 401: "unauthenticated", 403: "forbidden", 404: "notFound", 409: "conflict", 503: "unavailable"}
     headers = {}
-    if rule.status == 429 and rule.retry_after is not None:
-        headers["Retry-After"] = str(rule.retry_after)
+    if rule.status in (429, 503) and rule.retry_after is not None:
+        # Seconds, or as an HTTP date (RFC 9110 allows both): that moment of the host's clock, which a client compares
+        # with its own.
+        headers["Retry-After"] = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=rule.retry_after), usegmt=True) \
+            if rule.retry_after_as_date else str(rule.retry_after)
     body = {"code": code.get(rule.status, "internalError" if rule.status >= 500 else "invalidInput"), "message": "Injected fault: status %d." % rule.status}
     return JSONResponse(body, status_code=rule.status, headers=headers)
 

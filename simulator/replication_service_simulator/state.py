@@ -176,6 +176,7 @@ class Fault:
     count: Optional[int] = None
     latency_ms: int = 0
     retry_after: Optional[int] = None
+    retry_after_as_date: bool = False
     drop_after_write: bool = False
     # Faults of jobs rather than of requests.
     fail_machines: List[str] = field(default_factory=list)
@@ -218,6 +219,17 @@ class Stats:
         return {"total": self.total, "writes": self.writes, "requests": requests}
 
 
+@dataclass
+class Limits:
+    """The service's limits (PATCH /_simulator/settings). None by default - the published interface states none - and
+    none again after a reset; the failed sign-ins before a lockout are the service's own (LOCKOUT_FAILURES)."""
+    requests_per_second: Optional[float] = None  # per session, of the host's clock
+    servers_per_job: Optional[int] = None
+    concurrent_jobs: Optional[int] = None  # per account
+    servers_in_active_jobs: Optional[int] = None  # per account
+    failed_logins_before_lockout: int = LOCKOUT_FAILURES
+
+
 class Simulator:
     """Everything the simulated service knows, and the settings of the simulator itself."""
 
@@ -255,6 +267,8 @@ class Simulator:
         # Serve the members the simulator knows beyond the published interface (catalog.published)? A setting that a
         # reset turns off again, so that no test leaves it on for the next.
         self.unpublished_members = False
+        self.limits = Limits()
+        self.requests_of_session: Dict[str, collections.deque] = {}  # the host's times of each session's recent requests
         self.stats.clear()
 
     def now(self):

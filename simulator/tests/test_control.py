@@ -1,6 +1,7 @@
 """The control interface under /_simulator/: reset, seed, clock, statistics, faults, cloud."""
 
 import time
+from email.utils import parsedate_to_datetime
 
 import pytest
 import requests
@@ -122,6 +123,15 @@ def test_429_with_retry_after(api, client):
     assert response.status_code == 429
     assert response.headers["Retry-After"] == "7"
     assert response.json()["code"] == "tooManyRequests"
+
+
+def test_503_with_retry_after_as_an_http_date(api, client):
+    _fault(client, route="/projects", status=503, retryAfter=30, retryAfterDate=True, count=1)
+    response = api.get("/projects")
+    assert response.status_code == 503 and response.json()["code"] == "unavailable"
+    ahead = parsedate_to_datetime(response.headers["Retry-After"]).timestamp() - time.time()
+    assert 28 <= ahead <= 30
+    assert api.get("/projects").status_code == 200
 
 
 def test_latency(api, client):

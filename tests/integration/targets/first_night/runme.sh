@@ -4,7 +4,7 @@
 #   policy     the launch policy run by its name from a scratch directory with its default paths
 #   approval   an application's approval given as JSON text, as an AWX survey gives it
 #   missing    an application whose node's project does not exist: --check and the real run refuse alike, no node acts
-#   logout     a 503 on the sign-out of a failover that passed
+#   logout     a 500 on the sign-out of a failover that passed (a 503 is sent again: the service did not act)
 #   pinned     a three-wave failover stopped by Ctrl-C in wave 2, run again: every machine from the points the first pinned
 #   rollback   a failover rolled back says so
 #   typo       a failover's --check of a mistyped project says what the real run says, and writes no plan over the plain name
@@ -103,7 +103,7 @@ case_missing() {
 }
 
 case_logout() {
-    "${night[@]}" faults '[{"method": "POST", "route": "/logout", "status": 503, "count": 1}]'
+    "${night[@]}" faults '[{"method": "POST", "route": "/logout", "status": 500, "count": 1}]'
     "${failover[@]}" -e failover_project=night > outputs/logout.txt 2>&1
     grep -q "Failover of night: COMMITTED. 3 of 3 machines passed." outputs/logout.txt
     grep -q "WARNING.*sign-out" outputs/logout.txt

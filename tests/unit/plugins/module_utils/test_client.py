@@ -195,13 +195,79 @@ def test_a_login_again_in_the_middle_of_a_task_is_retried_too(service):
     assert client.retries == 2  # logged in again, and that login retried once
 
 
-@pytest.mark.parametrize("answer", [Answer(503, {"code": "internalError", "message": "down"}), Answer(429, {}, headers={"Retry-After": "1"})])
-def test_a_write_answered_with_an_error_is_not_retried(service, answer):
-    service.on("POST", "/projects/p1/launchMachines", answer)
+@pytest.mark.parametrize("status", [500, 502, 504])
+def test_a_write_answered_with_an_error_it_may_have_acted_on_is_not_retried(service, status):
+    service.on("POST", "/projects/p1/launchMachines", Answer(status, {"code": "internalError", "message": "down"}), Answer(202, {}))
     with pytest.raises(ServiceError) as failure:
         make_client(service).post("/projects/p1/launchMachines", {})
     assert len(service.calls("POST", "/projects/p1/launchMachines")) == 1
-    assert failure.value.maybe_done is False
+    assert failure.value.maybe_done is False and failure.value.message == "down"
+
+
+@pytest.mark.parametrize("refused,waited", [
+    (Answer(429, {"code": "tooManyRequests", "message": "slow down"}, headers={"Retry-After": "3"}), [3.0]),
+    (Answer(503, {"code": "unavailable", "message": "busy"}, headers={"Retry-After": "3"}), [3.0]),
+    (Answer(429, {"code": "tooManyRequests", "message": "slow down"}), [0.5]),
+    (Answer(503, {"code": "unavailable", "message": "busy"}), [0.5]),
+])
+def test_a_write_the_service_refused_without_acting_is_sent_again(service, refused, waited):
+    """429 and 503 say the service did not act on the request: the launch is sent again, once, when it may be."""
+    service.on("POST", "/projects/p1/launchMachines", refused, Answer(202, {"id": "job-1"}))
+    sleeps = []
+    assert make_client(service, sleeps).post("/projects/p1/launchMachines", {}) == {"id": "job-1"}
+    assert len(service.calls("POST", "/projects/p1/launchMachines")) == 2 and sleeps == waited
+
+
+@pytest.mark.parametrize("status", [429, 503])
+def test_retry_after_as_an_http_date_is_waited_out_on_429_and_503(service, monkeypatch, status):
+    monkeypatch.setattr(client_module.time, "time", lambda: 1795651200.0)  # Thu, 26 Nov 2026 00:00:00 GMT
+    service.on("GET", "/me", Answer(status, {}, headers={"Retry-After": "Thu, 26 Nov 2026 00:00:12 GMT"}), Answer(200, {"id": "me"}))
+    sleeps = []
+    assert make_client(service, sleeps).get("/me") == {"id": "me"}
+    assert sleeps == [12.0]
+
+
+@pytest.mark.parametrize("value", ["Thu, 25 Nov 2026 23:59:00 GMT", "0"])
+def test_a_retry_after_already_past_is_no_wait(service, monkeypatch, value):
+    monkeypatch.setattr(client_module.time, "time", lambda: 1795651200.0)
+    service.on("GET", "/me", Answer(429, {}, headers={"Retry-After": value}), Answer(200, {}))
+    sleeps = []
+    make_client(service, sleeps).get("/me")
+    assert sleeps == [0.0]
+
+
+@pytest.mark.parametrize("value", ["soon", "Thu, 32 Nov 2026 25:00:00 XYZ", ""])
+def test_a_retry_after_that_is_no_time_leaves_the_backoff(service, value):
+    service.on("GET", "/me", Answer(503, {}, headers={"Retry-After": value}), Answer(200, {}))
+    sleeps = []
+    make_client(service, sleeps).get("/me")
+    assert sleeps == [0.5]
+
+
+def test_a_retry_after_past_the_budget_fails_at_once_and_says_why(service):
+    service.on("POST", "/projects/p1/launchMachines", Answer(429, {"code": "tooManyRequests", "message": "slow down"}, headers={"Retry-After": "90"}))
+    sleeps = []
+    with pytest.raises(ServiceError) as failure:
+        make_client(service, sleeps, retry_budget=60).post("/projects/p1/launchMachines", {})
+    assert sleeps == []  # never sleeps past the budget, nor a part of it for nothing
+    assert len(service.calls("POST", "/projects/p1/launchMachines")) == 1 and not failure.value.maybe_done
+    assert failure.value.status == 429 and failure.value.message == (
+        "slow down - the service asks to wait 90 s before the next request (Retry-After); 60 s are left of the retry budget "
+        "of 60 s (retry_timeout), so it was not waited")
+
+
+def test_a_budget_spent_by_the_backoff_says_so(service):
+    service.on("GET", "/me", Answer(503, {"code": "unavailable", "message": "busy"}))
+    with pytest.raises(ServiceError) as failure:
+        make_client(service, retry_budget=3).get("/me")
+    assert str(failure.value) == "GET /me failed: HTTP 503 unavailable: busy - still so after 3 attempts, within the retry budget of 3 s (retry_timeout)"
+
+
+def test_a_budget_of_zero_retries_nothing_and_adds_nothing(service):
+    service.on("GET", "/me", Answer(429, {"code": "tooManyRequests", "message": "slow down"}, headers={"Retry-After": "1"}))
+    with pytest.raises(ServiceError) as failure:
+        make_client(service, retry_budget=0).get("/me")
+    assert failure.value.message == "slow down" and len(service.calls("GET", "/me")) == 1
 
 
 def test_a_write_without_an_answer_is_not_retried_and_may_be_done(service):
