@@ -180,7 +180,8 @@ if wait "$tested"; then cat output.txt; echo "a DR test whose blueprint somebody
 grep -q "Not put back, changed by somebody else since the switch (left as they set it): web-1: somebody changed" output.txt
 python -c "import json, sys; r = json.load(open(sys.argv[1])); c = [c for c in r['checks'] if c['name'] == 'test network'][0]; \
 assert c['status'] == 'failed' and 'web-1' in c['message'] and 'db-1' not in c['message'], c" "$reports/dr_test_site.json"
-"${site[@]}" blueprints | grep -q '"AS_SUBNET"'
+"${site[@]}" blueprints > blueprints-now.json  # whole, before grep reads it: grep -q would close the pipe early
+grep -q '"AS_SUBNET"' blueprints-now.json
 ansible localhost -m replication.recovery.service_test_network -a "project=site state=restored on_change=restore"
 same_blueprints
 "${site[@]}" cloud > cloud-after.txt
@@ -262,4 +263,4 @@ grep -q "Failback of site: the failback happened and replication runs in its ori
 "${site[@]}" launches CUTOVER_LAUNCH 1
 "${site[@]}" direction original
 
-rm -rf "$reports" elsewhere output.txt stopped.txt cloud-before.txt cloud-after.txt hooks.log blueprints-before.json blueprints-after.json
+rm -rf "$reports" elsewhere output.txt stopped.txt cloud-before.txt cloud-after.txt hooks.log blueprints-before.json blueprints-after.json blueprints-now.json

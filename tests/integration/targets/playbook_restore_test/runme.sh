@@ -22,7 +22,7 @@ ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
 
 # -- under --check: what it would restore, and nothing launched ------------------------------------------------------
 ansible-playbook replication.recovery.restore_test --check "${common[@]}" | tee output.txt
-grep -q "would launch 3 machines (files-1, files-2, mail-1)" output.txt
+grep -q "PLANNED. Would launch 3 machines (files-1, files-2, mail-1)." output.txt
 "${backups[@]}" launches 0
 
 # -- a restore test that passes: validated as hosts, removed, proven gone, in the ledger ------------------------------
