@@ -69,6 +69,9 @@ class _Run:
         self.removed = set(self.cleanup.get("removed_machines") or [])
         self.stands = record.get("stands") or {}
         self.repinned = record.get("repinned") or {}
+        # The machines whose points the run pinned, and when (the service's clock as it read them).
+        self.pinned = set(record.get("pinned") or {}) if record.get("started") else set()
+        self.pinned_at = record.get("started")
         self.private_ips = self.launch_settings.get("private_ips") or {}
 
     def standing(self, machine):
@@ -160,7 +163,10 @@ class _Run:
 
         point = (entry or {}).get("point_in_time") or {}
         requested = (self.waves[entry["wave"] - 1].get("job") or {}).get("creationDateTime") if entry else None
-        rpo = seconds_between(point.get("date_time"), requested) if entry else None
+        # A machine launched from the point the run pinned lost the data after that point at the moment of pinning (the
+        # run's disaster): its RPO is the point's age then, wherever its launch request fell - waves, waits and throttling
+        # age nothing. One the service chose the point of at the launch (the latest, a recovery plan) is measured to it.
+        rpo = seconds_between(point.get("date_time"), self.pinned_at if name in self.pinned else requested) if entry else None
         rto = seconds_between(self.first_request, up)
         rto = round(rto + own_seconds, 3) if rto is not None and own_seconds is not None else None
         # A point thinned out by the service's retention before it was read leaves its time unknown.
