@@ -908,7 +908,7 @@ def failback_project(reversed_now):
     return {"projects": [{"id": "p-id", "name": "production", "replicationReversed": reversed_now, "sourceRegion": "home"}]}
 
 
-def reverse(tmp_path, machines, reversed_now, check_mode=False, **modules):
+def reverse(tmp_path, machines, reversed_now, check_mode=False, remove_recovery=False, **modules):
     run = begin(tmp_path, runbook="failback", title="failback", launch_type="cutover")
 
     def machine_info(args):
@@ -921,7 +921,8 @@ def reverse(tmp_path, machines, reversed_now, check_mode=False, **modules):
                    service_reverse_replication={"changed": True, "project": {}}, service_machine_tags={"changed": True})
     answers.update(modules)
     called = Modules(**answers)
-    result = step(runbook_reverse, called, check_mode=check_mode, run=run, session="s3ss10n", direction="reversed")
+    result = step(runbook_reverse, called, check_mode=check_mode, run=run, session="s3ss10n", direction="reversed",
+                  remove_recovery=remove_recovery)
     return run, result, called
 
 
@@ -1015,6 +1016,33 @@ def test_a_recovery_machine_left_after_its_cleanup_fails_the_return_and_keeps_it
     result = step(runbook_reverse, cleanups, run=launched_back(run), session="s3ss10n", direction="original", remove_recovery=True)
     assert result["failed"] and "After their cleanup, recovery machines were still there: db-1." in result["msg"]
     assert cleanups.called("service_machine_tags") == []  # the mark still names the recovery machine
+
+
+@pytest.mark.parametrize("check_mode", [False, True])
+def test_a_failback_that_happened_removes_the_recovery_machines_its_marks_still_name_when_asked(tmp_path, check_mode):
+    """A run stopped while it removed the recovery machines: run again, it finds the failback happened, and the marks
+    still name them - their cleanup job may have ended in the service since. Removed (here: proven gone), marks gone."""
+    back = marked(site_machine("db-1", "home", "lastCutoverDateTime", replica="db-1-new"), "db-1-away")
+    run, result, called = reverse(tmp_path, [back], reversed_now=False, check_mode=check_mode, remove_recovery=True,
+                                  service_replica_cleanup={"removed": [], "removed_machines": []})
+    assert result["stage"] == "returned" and result["machines"] == ["db-1"]
+    assert load(run)["asked"]["machines"] == []  # nothing is launched, adopted or checked again
+    if check_mode:
+        assert not called.called("service_replica_cleanup") and not called.called("service_machine_tags")
+        return
+    assert [(args["replicas"], args["terminate_production"]) for args in called.called("service_replica_cleanup")] == [(["db-1-away"], ["db-1-away"])]
+    assert called.called("service_machine_tags") == [{"session": "s3ss10n", "project": "p-id", "state": "absent",
+                                                      "tags": {"db-1-id": ["replication.recovery/recovered=*"]}}]
+    record = load(run)
+    assert record["failback"]["removed"] == ["db-1"]
+    assert [check["message"] for check in record["run_checks"] if check["name"] == "recovery machines"] == [
+        "0 recovery machines terminated (1 by an earlier run), proven gone: db-1"]
+
+
+def test_a_failback_that_happened_keeps_the_recovery_machines_unless_asked(tmp_path):
+    back = marked(site_machine("db-1", "home", "lastCutoverDateTime", replica="db-1-new"), "db-1-away")
+    unused, result, called = reverse(tmp_path, [back], reversed_now=False)
+    assert result["stage"] == "returned" and not called.called("service_replica_cleanup") and not called.called("service_machine_tags")
 
 
 def launched_back(run):
