@@ -217,7 +217,8 @@ ansible-playbook -i ../../inventory "${config[@]}" ../playbook_dr_test/stats_no_
 if ansible-playbook replication.recovery.failback "${back[@]}" -e failback_wait_timeout=15 | tee output.txt; then
     echo "a failback with a backlog must stop"; exit 1
 fi
-grep -q "The data-loss guard stopped the run; nothing was launched. Not ready (1 of 3): web-1: backlog of" output.txt
+# web-1 has a backlog; on a busy machine (the clock at 60x) its lag may be over the limit too, and said first.
+grep -Eq "The data-loss guard stopped the run; nothing was launched. Not ready \(1 of 3\): web-1: (.*, )?backlog of" output.txt
 "${site[@]}" direction reversed
 "${site[@]}" launches CUTOVER_LAUNCH 0
 "${site[@]}" marked yes
@@ -232,8 +233,14 @@ stop_when KILL running:CUTOVER_LAUNCH ansible-playbook replication.recovery.fail
 # -- machines; the run after it finds the failback happened, and finishes the removal --------------------
 ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"jobTypes": ["CLEANUP"], "slowFactor": 30, "count": 1}]}' \
     ../playbook_dr_test/faults.yml
+# Your tasks before and after run around the checks of the adopted launch, which run as a play over the machines
+# launched back.
+rm -f hooks.log
 stop_when KILL running:CLEANUP \
-    ansible-playbook replication.recovery.failback "${back[@]}" -e failback_accept_data_loss=true -e failback_clean_recovery=true
+    ansible-playbook replication.recovery.failback "${back[@]}" -e failback_accept_data_loss=true -e failback_clean_recovery=true \
+    -e hook_log="$(pwd)/hooks.log" -e failback_before_tasks="$(pwd)/files/before.yml" -e failback_after_tasks="$(pwd)/files/after.yml"
+python files/hooks_in_order.py hooks.log "before" \
+    "check app-1 as failback-site/app-1|check db-1 as failback-site/db-1|check web-1 as failback-site/web-1" "after"
 grep -q "Failback of site: replication is reversed" stopped.txt
 grep -q "Wave 1 was launched by an earlier run of this failback" stopped.txt || not_adopted
 if grep -q "recovery machines terminated" stopped.txt; then cat stopped.txt; echo "the stopped run was not stopped in its cleanup"; exit 1; fi
@@ -252,14 +259,14 @@ python -c "import json, sys; r = json.load(open(sys.argv[1])); f = r['failback']
 and sorted(f['recovery_removed']) == ['app-1', 'db-1', 'web-1'] and r['counts']['launched'] == 0, r" elsewhere/failback_site.json
 "${site[@]}" marked no  # the recovery machines are gone, and so are their marks
 
-# -- run again: the failback that happened is reported, nothing is launched or reversed again; your ------
-# -- tasks before and after run around the checks, which run as a play over the machines launched back ---
+# -- run again: the failback that happened is reported, nothing is launched, reversed, adopted or checked ---
+# -- again: NOTHING DONE ----------------------------------------------------------------------------------------
 rm -f hooks.log
 ansible-playbook replication.recovery.failback "${back[@]}" -e hook_log="$(pwd)/hooks.log" -e failback_before_tasks="$(pwd)/files/before.yml" \
     -e failback_after_tasks="$(pwd)/files/after.yml" | tee output.txt
-python files/hooks_in_order.py hooks.log "before" \
-    "check app-1 as failback-site/app-1|check db-1 as failback-site/db-1|check web-1 as failback-site/web-1" "after"
+if grep -q "^check" hooks.log; then cat hooks.log; echo "a failback that happened checked its machines again"; exit 1; fi
 grep -q "Failback of site: the failback happened and replication runs in its original direction again." output.txt
+grep -q "Failback of site: NOTHING DONE." output.txt
 "${site[@]}" launches CUTOVER_LAUNCH 1
 "${site[@]}" direction original
 

@@ -15,7 +15,8 @@ export ANSIBLE_ROLES_PATH="$(pwd)/.."
 export XDG_DATA_HOME="$(pwd)/work/data"  # the default ledger of runs, this test's own
 here="$(pwd)"
 sim=(python "$here/files/readiness.py" "$url")
-schema="$here/../../../../roles/readiness/files/report.schema.json"
+# The schema of the collection under test, where Ansible finds it (ansible-test runs a copy of this target elsewhere).
+schema="${ANSIBLE_COLLECTIONS_PATH%%:*}/ansible_collections/replication/recovery/roles/readiness/files/report.schema.json"
 rm -rf work && mkdir -p work/started-here
 ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
 cd work/started-here  # where ansible-playbook is started: the report directory is taken from here
