@@ -40,16 +40,17 @@ PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && pyt
 # The smoke test on those versions: login, project, launch and cleanup; then the demo's DR test (the
 # runbook steps, their plays and waves) with that ansible-core.
 SMOKE_TARGETS := service_login service_project service_launch
-# make test runs the integration targets in three streams side by side, each in a copy of the collection of its own against
+# make test runs the integration targets in four streams side by side, each in a copy of the collection of its own against
 # a simulator of its own: the targets mostly wait on the simulator's clock. The streams are balanced by the targets' measured
 # run times (make test prints them, longest first: tests/utils/target_times.py); the first stream runs every target the
-# other two do not name.
-STREAM_B := playbook_failover dr_test_stopped playbook_dr_test role_dr_test client_under_faults
-STREAM_C := playbook_application playbook_evidence failover_safety flaky_clock service_blueprint service_cloud_credentials \
-	service_file_restore service_info_modules service_launch service_login service_machine service_machine_info service_project \
-	service_recovery_plan service_replication service_replication_config service_reverse_replication service_user
+# others do not name.
+STREAM_B := playbook_failover dr_test_stopped playbook_dr_test playbook_restore_test role_health
+STREAM_C := playbook_application role_dr_test flaky_clock client_under_faults service_recovery_plan service_launch
+STREAM_D := failover_safety playbook_evidence role_protect service_blueprint service_cloud_credentials service_file_restore \
+	service_info_modules service_login service_machine service_machine_info service_project service_replication \
+	service_replication_config service_reverse_replication service_user
 
-.PHONY: help venv install simulator simulator-package demo docs bench test test-lane-checks test-lane-matrix test-lane-runs test-sanity test-units test-simulator test-integration test-integration-a test-integration-b test-integration-c test-lint \
+.PHONY: help venv install simulator simulator-package demo docs bench test test-lane-checks test-lane-matrix test-lane-runs test-sanity test-units test-simulator test-integration test-integration-a test-integration-b test-integration-c test-integration-d test-lint \
 	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo test-browser test-docs test-controllers test-readme stage stage-checks clean
 
 help:
@@ -116,17 +117,17 @@ demo: stage
 	@echo
 	@cat $(DEMO_REPORT)/dr_test_demo.md
 
-# make test: six lanes side by side, each lane's output shown whole when it ends - the three streams of integration
+# make test: seven lanes side by side, each lane's output shown whole when it ends - the four streams of integration
 # targets, and the other suites in three lanes, one after another in each (the checks; the other ansible-cores; the runs of
 # the demo, the pages and the controllers). Each lane has a data directory (a default ledger) of its own. What lanes
 # share is installed once, before the lanes that need it start: the tools' virtual environments are prerequisites.
 STREAMS := $(BUILD)/streams
 test: $(STAMP)
 	@start=$$(date +%s); $(MAKE) --no-print-directory stage stage-checks && \
-	for stream in b c matrix; do rm -rf $(STREAMS)/$$stream && mkdir -p $(STREAMS)/$$stream && cp -a $(BUILD)/ansible_collections $(STREAMS)/$$stream/ \
+	for stream in b c d matrix; do rm -rf $(STREAMS)/$$stream && mkdir -p $(STREAMS)/$$stream && cp -a $(BUILD)/ansible_collections $(STREAMS)/$$stream/ \
 		|| exit 1; done && \
-	echo "make test: three streams of integration targets and three lanes of the other suites, side by side; each lane's output follows when it ends" && \
-	$(MAKE) --no-print-directory -j6 --output-sync=target STAGED=1 test-integration-a test-integration-b test-integration-c \
+	echo "make test: four streams of integration targets and three lanes of the other suites, side by side; each lane's output follows when it ends" && \
+	$(MAKE) --no-print-directory -j7 --output-sync=target STAGED=1 test-integration-a test-integration-b test-integration-c test-integration-d \
 		test-lane-checks test-lane-matrix test-lane-runs && \
 	echo "make test: every suite passed in $$(( $$(date +%s) - start )) s"
 
@@ -136,13 +137,13 @@ define lane
 		MATRIX_BUILD=$(STREAMS)/matrix $$suite || exit 1; echo "make test: $$suite passed in $$(( $$(date +%s) - start )) s"; done
 endef
 test-lane-checks: $(VENVS)/packaging/.installed
-	$(call lane,test-sanity test-units test-lint test-packaging test-readme,checks)
+	$(call lane,test-sanity test-units test-lint test-packaging,checks)
 
 test-lane-matrix: $(VENVS)/core-$(CORE_OLDEST)/.installed $(VENVS)/core-$(CORE_NEWEST)/.installed
 	$(call lane,test-matrix,matrix)
 
 test-lane-runs: $(VENVS)/packaging/.installed $(VENVS)/controllers/.installed
-	$(call lane,test-simulator test-simulator-package test-demo test-docs test-browser test-controllers,runs)
+	$(call lane,test-simulator test-simulator-package test-demo test-docs test-browser test-controllers test-readme,runs)
 
 test-sanity: stage-checks
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
@@ -161,15 +162,18 @@ endef
 test-integration: stage
 	$(call integration,$(COLLECTION),$(TEST_DATA),$(INTEGRATION_EXCLUDE),$(TARGETS),integration)
 
-# make test's three streams (above, STREAM_B and STREAM_C), each in its copy.
+# make test's four streams (above, STREAM_B to STREAM_D), each in its copy.
 test-integration-a:
-	$(call integration,$(COLLECTION),$(TEST_DATA)-a,$(STREAM_B) $(STREAM_C),,stream A)
+	$(call integration,$(COLLECTION),$(TEST_DATA)-a,$(STREAM_B) $(STREAM_C) $(STREAM_D),,stream A)
 
 test-integration-b:
 	$(call integration,$(STREAMS)/b/ansible_collections/replication/recovery,$(TEST_DATA)-b,,$(STREAM_B),stream B)
 
 test-integration-c:
 	$(call integration,$(STREAMS)/c/ansible_collections/replication/recovery,$(TEST_DATA)-c,,$(STREAM_C),stream C)
+
+test-integration-d:
+	$(call integration,$(STREAMS)/d/ansible_collections/replication/recovery,$(TEST_DATA)-d,,$(STREAM_D),stream D)
 
 test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q simulator/tests
