@@ -40,17 +40,12 @@ PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && pyt
 # The smoke test on those versions: login, project, launch and cleanup; then the demo's DR test (the
 # runbook steps, their plays and waves) with that ansible-core.
 SMOKE_TARGETS := service_login service_project service_launch
-# make test runs the integration targets in four streams side by side, each in a copy of the collection of its own against
-# a simulator of its own: the targets mostly wait on the simulator's clock. The streams are balanced by the targets' measured
-# run times (make test prints them, longest first: tests/utils/target_times.py); the first stream runs every target the
-# others do not name.
-STREAM_B := playbook_failover dr_test_stopped playbook_dr_test playbook_restore_test role_health
-STREAM_C := playbook_application role_dr_test flaky_clock client_under_faults service_recovery_plan service_launch
-STREAM_D := failover_safety playbook_evidence role_protect service_blueprint service_cloud_credentials service_file_restore \
-	service_info_modules service_login service_machine service_machine_info service_project service_replication \
-	service_replication_config service_reverse_replication service_user
+# Integration targets that make test runs in its second lane, once that lane's suites ended, so that both lanes end
+# about together. Chosen by ansible-test's run_time_seconds (tests/output/data): with the first two alone (505 s) the
+# second lane ended 11 minutes before the first; the other three (338 s) move half that gap to it.
+LATE_TARGETS := playbook_application playbook_evidence failover_safety flaky_clock client_under_faults
 
-.PHONY: help venv install simulator simulator-package demo docs bench test test-lane-checks test-lane-matrix test-lane-runs test-sanity test-units test-simulator test-integration test-integration-a test-integration-b test-integration-c test-integration-d test-lint \
+.PHONY: help venv install simulator simulator-package demo docs bench test test-lane test-sanity test-units test-simulator test-integration test-integration-late test-lint \
 	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo test-browser test-docs test-controllers test-readme stage stage-checks clean
 
 help:
@@ -117,33 +112,20 @@ demo: stage
 	@echo
 	@cat $(DEMO_REPORT)/dr_test_demo.md
 
-# make test: seven lanes side by side, each lane's output shown whole when it ends - the four streams of integration
-# targets, and the other suites in three lanes, one after another in each (the checks; the other ansible-cores; the runs of
-# the demo, the pages and the controllers). Each lane has a data directory (a default ledger) of its own. What lanes
-# share is installed once, before the lanes that need it start: the tools' virtual environments are prerequisites.
-STREAMS := $(BUILD)/streams
+# Two lanes side by side: the integration targets (which mostly wait on the simulator's clock), and
+# everything else, one after another. Each lane's output is shown whole when it ends.
 test: $(STAMP)
 	@start=$$(date +%s); $(MAKE) --no-print-directory stage stage-checks && \
-	for stream in b c d matrix; do rm -rf $(STREAMS)/$$stream && mkdir -p $(STREAMS)/$$stream && cp -a $(BUILD)/ansible_collections $(STREAMS)/$$stream/ \
-		|| exit 1; done && \
-	echo "make test: four streams of integration targets and three lanes of the other suites, side by side; each lane's output follows when it ends" && \
-	$(MAKE) --no-print-directory -j7 --output-sync=target STAGED=1 test-integration-a test-integration-b test-integration-c test-integration-d \
-		test-lane-checks test-lane-matrix test-lane-runs && \
+	echo "make test: the integration targets, and the other suites one after another, side by side; each lane's output follows when it ends" && \
+	$(MAKE) --no-print-directory -j2 --output-sync=target STAGED=1 INTEGRATION_EXCLUDE="$(LATE_TARGETS)" test-integration test-lane && \
 	echo "make test: every suite passed in $$(( $$(date +%s) - start )) s"
 
-# A lane's suites one after another, each said with its time.
-define lane
-	@for suite in $(1); do start=$$(date +%s); MAKEFLAGS= $(MAKE) --no-print-directory STAGED=1 TEST_DATA=$(abspath $(BUILD))/data-$(2) \
-		MATRIX_BUILD=$(STREAMS)/matrix $$suite || exit 1; echo "make test: $$suite passed in $$(( $$(date +%s) - start )) s"; done
-endef
-test-lane-checks: $(VENVS)/packaging/.installed
-	$(call lane,test-sanity test-units test-lint test-packaging,checks)
-
-test-lane-matrix: $(VENVS)/core-$(CORE_OLDEST)/.installed $(VENVS)/core-$(CORE_NEWEST)/.installed
-	$(call lane,test-matrix,matrix)
-
-test-lane-runs: $(VENVS)/packaging/.installed $(VENVS)/controllers/.installed
-	$(call lane,test-simulator test-simulator-package test-demo test-docs test-browser test-controllers test-readme,runs)
+# The second lane's suites one after another, each said with its time (test-packaging builds the collection first).
+LANE := test-sanity test-units test-simulator test-lint test-packaging test-simulator-package test-matrix test-demo test-browser test-docs \
+	test-controllers test-readme test-integration-late
+test-lane:
+	@for suite in $(LANE); do start=$$(date +%s); MAKEFLAGS= $(MAKE) --no-print-directory STAGED=1 $$suite || exit 1; \
+		echo "make test: $$suite passed in $$(( $$(date +%s) - start )) s"; done
 
 test-sanity: stage-checks
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
@@ -151,29 +133,18 @@ test-sanity: stage-checks
 test-units: stage-checks
 	$(ANSIBLE_TEST) units --venv --python $(TEST_PYTHON) --requirements
 
-# Integration targets run against a simulator started for them on a free port, in a copy of the collection ($(1)), with a data
-# directory of their own ($(2)); TARGETS chooses some, and the exclusions ($(3)) leave some out. The clock runs 60 times real
-# time, so that jobs the modules wait for end in seconds. Each target's time follows.
-define integration
-	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(1)/tests/integration/integration_config.yml -- \
-		env XDG_DATA_HOME=$(2) sh -c 'cd $(1) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(4) \
-			$(addprefix --exclude ,$(3))'; status=$$?; $(BIN)/python tests/utils/target_times.py $(1) "$(5)"; exit $$status
-endef
+# Integration targets run against a simulator started for them on a free port.
+# The clock runs 60 times real time, so that jobs the modules wait for end in seconds.
 test-integration: stage
-	$(call integration,$(COLLECTION),$(TEST_DATA),$(INTEGRATION_EXCLUDE),$(TARGETS),integration)
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(COLLECTION)/tests/integration/integration_config.yml -- \
+		env XDG_DATA_HOME=$(TEST_DATA) sh -c 'cd $(COLLECTION) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(TARGETS) \
+			$(addprefix --exclude ,$(INTEGRATION_EXCLUDE))'; status=$$?; $(BIN)/python tests/utils/target_times.py $(COLLECTION) "integration"; exit $$status
 
-# make test's four streams (above, STREAM_B to STREAM_D), each in its copy.
-test-integration-a:
-	$(call integration,$(COLLECTION),$(TEST_DATA)-a,$(STREAM_B) $(STREAM_C) $(STREAM_D),,stream A)
-
-test-integration-b:
-	$(call integration,$(STREAMS)/b/ansible_collections/replication/recovery,$(TEST_DATA)-b,,$(STREAM_B),stream B)
-
-test-integration-c:
-	$(call integration,$(STREAMS)/c/ansible_collections/replication/recovery,$(TEST_DATA)-c,,$(STREAM_C),stream C)
-
-test-integration-d:
-	$(call integration,$(STREAMS)/d/ansible_collections/replication/recovery,$(TEST_DATA)-d,,$(STREAM_D),stream D)
+# The second lane's integration targets (LATE_TARGETS), in the checks' copy of the collection, on a simulator of their own.
+test-integration-late: stage-checks
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(CHECKED)/tests/integration/integration_config.yml -- \
+		env XDG_DATA_HOME=$(TEST_DATA)-late sh -c 'cd $(CHECKED) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(LATE_TARGETS)'; \
+		status=$$?; $(BIN)/python tests/utils/target_times.py $(CHECKED) "late integration"; exit $$status
 
 test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q simulator/tests
@@ -279,10 +250,7 @@ test-simulator-package: simulator-package
 	$(VENVS)/simulator-check/bin/python -m pip install --quiet $(BUILD)/dist/replication_service_simulator-*.whl
 	$(VENVS)/simulator-check/bin/python tests/utils/check_simulator_package.py
 
-# Sanity, units and the integration smoke test on the oldest and the newest ansible-core claimed: in the checks' copy of the
-# collection, or the one make test gives this lane (MATRIX_BUILD).
-MATRIX_BUILD ?= $(CHECKS_BUILD)
-MATRIX_COLLECTION = $(MATRIX_BUILD)/ansible_collections/replication/recovery
+# Sanity, units and the integration smoke test on the oldest and the newest ansible-core claimed.
 $(VENVS)/core-$(CORE_OLDEST)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENVS)/core-$(CORE_OLDEST)
 	$(VENVS)/core-$(CORE_OLDEST)/bin/python -m pip install --quiet ansible-core==$(CORE_OLDEST) -r requirements.txt
@@ -299,12 +267,12 @@ $(VENVS)/core-$(CORE_NEWEST)/.installed: requirements.txt
 # $(1): ansible-core version, $(2): its Python. The environment's bin comes first in PATH, so that
 # ansible-test finds that Python by its name.
 define core_leg
-	cd $(MATRIX_COLLECTION) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements
-	cd $(MATRIX_COLLECTION) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
-	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(MATRIX_COLLECTION)/tests/integration/integration_config.yml -- \
-		sh -c 'cd $(MATRIX_COLLECTION) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
+	cd $(CHECKED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements
+	cd $(CHECKED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(CHECKED)/tests/integration/integration_config.yml -- \
+		sh -c 'cd $(CHECKED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
 	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale $(TIME_SCALE) -- \
-		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(MATRIX_BUILD)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH XDG_DATA_HOME=$(TEST_DATA) \
+		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(CHECKS_BUILD)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH XDG_DATA_HOME=$(TEST_DATA) \
 		REPLICATION_SERVICE_USERNAME=demo@example.com REPLICATION_SERVICE_PASSWORD=demo-secret-1 \
 		ansible-playbook tests/demo/demo.yml $(DEMO_VARS) -e dr_test_report_dir=$(abspath $(BUILD))/demo-report-$(1) -e 'dr_test_waves=db-*;app-*;web-*'
 endef
