@@ -116,13 +116,15 @@ class ActionModule(RunbookStep):
             # Recovery machines its marks still name are removed as asked: a run stopped in their cleanup left them (or the
             # cleanup job it started ended in the service since) - removed, or proven gone, and their marks go.
             record["asked"]["machines"] = []
-            left = sorted(state["recovery"]) if self.remove else []
-            if left and not self.check_mode:
-                self.PHASE = "return"
-                self.remove_recovery(state)
+            rest = "nothing to do"
+            if self.remove and state["recovery"]:
+                rest = "the recovery machines an earlier run was removing would be removed"
+                if not self.check_mode:
+                    self.PHASE = "return"
+                    self.remove_recovery(state)
+                    rest = "nothing more to do"
             return self.at("returned", "the failback happened and replication runs in its original direction again, with every machine "
-                                       "launched back (%s): %s" % (shown(back), "nothing to do" if not left else "nothing more to do" if not self.check_mode
-                                                                   else "the recovery machines an earlier run was removing would be removed"))
+                                       "launched back (%s): %s" % (shown(back), rest))
         if reversed_now or not (back or nothing):
             # Before anything is launched back, when nothing but these marks will name the recovery machines.
             self.mark(project, unmarked)
