@@ -97,10 +97,20 @@ class ServiceRoute(APIRoute):
             _SERVING.set(request)
             method = request.method
             sim.stats.record(method, template)
-            throttled = _throttled(sim, request)
+            try:
+                response = await answer(request, method)
+            except ServiceError as error:
+                sim.stats.refused(error.status)
+                raise
+            sim.stats.refused(response.status_code)
+            return response
+
+        async def answer(request, method):
+            throttled = _throttled(request.app.state.sim, request)
             if throttled is not None:
                 return throttled
             # Each rule that fires spends one of its count.
+            sim = request.app.state.sim
             rules = [rule for rule in sim.faults if rule.matches(method, template) and _fires(sim, rule)]
             delay = sum(rule.latency_ms for rule in rules) / 1000.0
             if not delay:

@@ -204,6 +204,7 @@ class Stats:
         self.total = 0
         self.writes = 0
         self.per_route = collections.Counter()
+        self.refusals = collections.Counter()  # answers of 400 and above, by status
 
     # Requests that change nothing although they are not GETs.
     NOT_WRITES = ("/login", "/logout", "/projects/{projectId}/findFiles")
@@ -214,9 +215,15 @@ class Stats:
             self.writes += 1
         self.per_route[(method, route)] += 1
 
+    def refused(self, status):
+        """Count an answer that is an error (a refusal, a fault): what a client had to wait out or give up on."""
+        if status >= 400:
+            self.refusals[status] += 1
+
     def to_wire(self):
         requests = [{"method": m, "route": r, "count": n} for (m, r), n in sorted(self.per_route.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
-        return {"total": self.total, "writes": self.writes, "requests": requests}
+        return {"total": self.total, "writes": self.writes, "requests": requests,
+                "refused": dict((str(status), count) for status, count in sorted(self.refusals.items()))}
 
 
 @dataclass

@@ -81,7 +81,7 @@ def test_stats_count_per_method_and_route_template(api, world, client):
     assert counts == {("GET", "/projects/{projectId}"): 2, ("GET", "/projects/{projectId}/machines"): 1,
                       ("PATCH", "/projects/{projectId}"): 1, ("POST", "/logout"): 1, ("POST", "/login"): 1}
     assert client.delete("/_simulator/stats").status_code == 204
-    assert client.get("/_simulator/stats").json() == {"total": 0, "writes": 0, "requests": []}
+    assert client.get("/_simulator/stats").json() == {"total": 0, "writes": 0, "requests": [], "refused": {}}
 
 
 def test_stats_count_requests_that_fail(client, world):

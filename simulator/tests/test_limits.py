@@ -96,7 +96,12 @@ def test_a_session_past_its_requests_a_second_is_answered_429_with_retry_after(c
     answers = [api.get("/projects") for unused in range(4)]
     assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
     assert answers[-1].json()["code"] == "tooManyRequests" and answers[-1].headers["Retry-After"] == "1"
+    # The statistics count the refusals by status, the job limits' too.
+    settings(client, requestsPerSecond=None, serversPerJob=1)
+    assert launch(api, projects["one"], 2).status_code == 400
+    assert client.get("/_simulator/stats").json()["refused"] == {"400": 1, "429": 1}
     # Another session has its own count.
+    settings(client, requestsPerSecond=3)
     other = Api(client.__class__(client.app))
     assert other.login("owner@limits.test").status_code == 200 and other.get("/projects").status_code == 200
 
