@@ -11,6 +11,9 @@ request (the newest job) tells whether the project is busy. Starting a job:
 * another running job is waited for, within the timeout, instead of failing at once;
 * "busy" is recognised by what the interface documents - 400 (a job runs), 409 and 429 - and by
   looking at the project's jobs, whatever the error's body says;
+* a 429 while the project runs nothing says the account has no room for another job now (its jobs,
+  or machines in jobs, at once): the service did not act on it, so it is sent again, backing off,
+  within the timeout - never more jobs at once than the account allows, whatever runs beside;
 * a request that got no answer may have started the job, now or a little later: the job is
   looked for during a grace period, and the request is never sent again.
 """
@@ -52,6 +55,8 @@ class Jobs:
         self._deadline = self._clock() + timeout
         # [the newest job, ended (or None: no job yet)] as settle() last read it: what start() looks at first, once.
         self._idle = None
+        # The backing-off wait for room in the account (no_room_yet), made at its first refusal.
+        self._room = None
 
     def poll(self, seconds):
         return Poll(seconds, self.interval, clock=self._clock, sleep=self._sleep)
@@ -147,13 +152,26 @@ class Jobs:
             except ServiceError as error:
                 if error.maybe_done:
                     return self.made_late(newest, matches), True
-                if not self.busy(error):
+                if not self.busy(error) and not self.no_room_yet(error):
                     raise
-            # Another job started meanwhile: the loop waits for it too (or adopts it, if it is ours).
+            # Another job started meanwhile: the loop waits for it too (or adopts it, if it is ours). Or the account had no
+            # room for it: the loop sends it again once it waited.
 
     def busy(self, error):
         """Whether a refused write was refused because a job runs: by status, and by the project's jobs."""
         return error.status in BUSY_STATUSES and active(self.newest())
+
+    def no_room_yet(self, error):
+        """Whether a write refused with 429 (the service did not act on it) while the project is idle is to be sent again:
+        after a wait that backs off, while the timeout leaves room for one."""
+        if error.status != 429:
+            return False
+        if self._room is None:
+            self._room = self.poll(self._deadline - self._clock())
+        if self._clock() + self._room.interval >= self._deadline:
+            return False
+        self._room.sleep()
+        return True
 
     def retry_when_busy(self, send):
         """Send a write that the service refuses while a job runs (stop, pause, uninstall): when it is

@@ -165,6 +165,32 @@ def test_a_refusal_with_no_job_running_is_an_error():
         jobs.start(send, MATCH)
 
 
+def test_a_job_the_account_has_no_room_for_is_sent_again_backing_off_within_the_timeout():
+    """429 with the project idle: the account runs as many jobs as it allows (the service did not act on the request)."""
+    jobs, sleeps = make(FakeModule([job("old", "COMPLETED")]), timeout=30)
+    attempts = []
+
+    def send():
+        attempts.append(1)
+        if len(attempts) < 4:
+            raise ServiceError("POST", "/launch", 429, "anything", "Too many jobs.")
+        return job("new", "PENDING")
+
+    assert jobs.start(send, MATCH) == (job("new", "PENDING"), True)
+    assert len(attempts) == 4 and sleeps == [2, 3.0, 4.5]
+
+
+def test_no_room_in_the_account_within_the_timeout_fails_with_the_services_refusal_and_sleeps_no_further():
+    jobs, sleeps = make(FakeModule([job("old", "COMPLETED")]), timeout=10)
+
+    def send():
+        raise ServiceError("POST", "/launch", 429, "anything", "Too many jobs.")
+
+    with pytest.raises(ServiceError) as refused:
+        jobs.start(send, MATCH)
+    assert refused.value.status == 429 and sleeps == [2, 3.0, 4.5] and sum(sleeps) <= 10
+
+
 def test_a_stop_refused_while_a_job_runs_is_sent_again_after_it():
     module = FakeModule([job("launch")], job_states={"launch": ["STARTED", "COMPLETED"]})
     jobs, unused = make(module)
