@@ -10,6 +10,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._machines import has_targets_of, launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, RECOVERED
 from ansible_collections.replication.recovery.plugins.module_utils._wait import WAIT_OPTIONS
+from ansible_collections.replication.recovery.plugins.module_utils._limits import job_size, parts
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import production_machines, standing
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, collect_checked, load
@@ -138,21 +139,30 @@ class ActionModule(RunbookStep):
         return False
 
     def clean_up(self, project, machines, kind, settings, chosen=None, proof=None, production=None):
-        cleaned = self.service("service_replica_cleanup", project=project, machines=machines, replicas=chosen, launch_types=[kind],
-                               terminate_production=production or None,
-                               wait=False, wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
-        removed = cleaned.get("removed_machines") or []
-        job = cleaned.get("job")
-        if job:
-            job = self.follow_cleanup(project, job, settings)
-            if job["status"] != "COMPLETED":
-                raise StepFailed("Cleanup job %s %s: %s" % (job["id"], job["status"], " ".join(line["message"] for line in (job.get("log") or [])[-3:])))
-        if not self.check_mode and (removed or job):
+        # More machines than a job may take (the service's limits) are cleaned up in several jobs, one after another.
+        selection = chosen if chosen is not None else machines
+        groups = parts(selection, job_size(self.limits)) if selection else [selection]
+        removed, jobs = [], []
+        for group in groups:
+            cleaned = self.service("service_replica_cleanup", project=project, machines=machines if chosen is not None else group,
+                                   replicas=group if chosen is not None else None, launch_types=[kind], terminate_production=production or None,
+                                   wait=False, wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
+            removed.extend(cleaned.get("removed_machines") or [])
+            job = cleaned.get("job")
+            if job:
+                job = self.follow_cleanup(project, job, settings)
+                if job["status"] != "COMPLETED":
+                    raise StepFailed("Cleanup job %s %s: %s" % (job["id"], job["status"], " ".join(line["message"] for line in (job.get("log") or [])[-3:])))
+                jobs.append(job)
+        removed = list(dict.fromkeys(removed))
+        if not self.check_mode and (removed or jobs):
             # What was cleaned up, and what the run started, is gone: proven by reading those machines again.
             self.prove_gone(project, list(dict.fromkeys((proof or machines or []) + removed)), kind)
         self.say("%s %d target machines%s." % ("Would terminate" if self.check_mode else "Terminated", len(removed),
                                                ": " + shown(removed) if removed else ""))
-        job = dict(id=job["id"], status=job["status"], created=job.get("creationDateTime"), ended=job.get("endDateTime")) if job else None
+        # The cleanup's request and end: its first job's request, its last job's end.
+        job = dict(id=jobs[0]["id"], status=jobs[-1]["status"], created=jobs[0].get("creationDateTime"), ended=jobs[-1].get("endDateTime"),
+                   **(dict(jobs=[job["id"] for job in jobs]) if len(jobs) > 1 else {})) if jobs else None
         return dict(removed=removed, kept=[], changed=bool(removed), job=job)
 
     def follow_cleanup(self, project, job, settings):

@@ -16,9 +16,21 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._step import 
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._switching import SWITCHED_EARLIER, put_back_blueprints, switch_to_test_network
 from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
+from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
 
 # Points in time read this long before a wave's launch are read again: the service may have thinned them out since.
 POINTS_FRESH_SECONDS = 60
+
+
+def merged(diffs):
+    """One diff of the switches to the test network of a wave's jobs (each the module's before and after); None if none."""
+    if len(diffs) < 2:
+        return diffs[0] if diffs else None
+    whole = dict(before={}, after={})
+    for diff in diffs:
+        for side in whole:
+            whole[side].update(diff.get(side) or {})
+    return whole
 
 
 class ActionModule(RunbookStep):
@@ -55,44 +67,91 @@ class ActionModule(RunbookStep):
         if not names:
             wave.update(status="stands", message="every machine of the wave is failed over already: nothing to launch")
             return result
-        adopted = record["earlier"].get("adopted", {}).get(str(index))
-        if adopted:
-            job = adopted
-            wave["adopted"] = True
-            if record.test_network["network"]:  # the earlier run switched them for its launch; this run puts them back
-                for name in set(names) & set(record.test_network["found"]):
-                    record.test_network["tested_in"].setdefault(name, (record.test_network.get("found_in") or {}).get(name) or SWITCHED_EARLIER)
-            record["earlier"].setdefault("messages", []).append(
-                "wave %d: adopted the launch job %s of an earlier run, created %s" % (index + 1, job["id"], job["creationDateTime"]))
-        else:
-            launching = list(names)
-            self.points_still_there(index, launching)
-            # An isolated test: the blueprints take the test network just before the launch, and are put back once it ended.
-            diff = switch_to_test_network(self, launching) if record.test_network["network"] and launching else None
-            self.claim_the_drill(launching)
-            job = self.start(index, launching) if launching else None
-            if job is None and not launching:  # a search's round whose every candidate was thinned out
-                if record.test_network["network"]:
-                    put_back_blueprints(self, names)
-                wave.update(status="not launched", message="every candidate point was thinned out by the service before the launch")
-                return result
-            if job is None:  # check mode: nothing was launched
-                wave.update(status="would launch")
-                record.setdefault("predicted", []).extend(names)
-                # --check --diff shows the switch the test network would make (Ansible shows a diff of a change only).
-                # Under --check a wave that would launch is a change, as it is in the real run.
-                return dict(result, would_launch=names, changed=True, **(dict(diff=diff) if diff else {}))
-        wave["job"] = trimmed_job(job)
+        # A wave larger than a job may take goes out in several jobs, one after another (the service's limits: runbook_read).
+        adopted = record["earlier"].get("adopted", {}).get(str(index)) or []
+        jobs, would, diffs = [], [], []
+        for number, part in enumerate(parts_of(wave)):
+            launching = [name for name in part if name in names]
+            if not launching:
+                continue
+            if number < len(adopted):
+                job = self.adopt(index, adopted[number], launching)
+            else:
+                job, diff = self.launch_part(index, launching)
+                diffs.append(diff)
+                if job is None:  # check mode, or a search's round whose every candidate was thinned out: nothing was launched
+                    would.extend(launching if self.check_mode else [])
+                    continue
+            jobs.append(self.follow_part(index, job, launching, adopted=number < len(adopted)))
+            if jobs[-1]["status"] != "COMPLETED":
+                break  # the wave's other jobs are not sent: a job that failed as a whole is the wave's failure
+        if self.check_mode and would:
+            wave.update(status="would launch")
+            record.setdefault("predicted", []).extend(would)
+            # --check --diff shows the switch the test network would make (Ansible shows a diff of a change only).
+            # Under --check a wave that would launch is a change, as it is in the real run.
+            diff = merged([diff for diff in diffs if diff])
+            return dict(result, would_launch=would, changed=True, **(dict(diff=diff) if diff else {}))
+        if not jobs:  # a search's round whose every candidate was thinned out
+            wave.update(status="not launched", message="every candidate point was thinned out by the service before the launch")
+            return result
+        self.wave_outcome(wave, jobs, len(parts_of(wave)))
+        result.update(job=dict(id=jobs[0]["id"], status=wave["job"]["status"]), jobs=[dict(id=job["id"], status=job["status"]) for job in jobs],
+                      launched=sum(1 for name in names if name in record["launched"]), changed=not all(job.get("adopted") for job in jobs),
+                      failed_machines=[name for name in names if name in record["failed_machines"]][:10])
+        return result
+
+    def adopt(self, index, job, names):
+        """Take up the launch job of an earlier run that launched these machines of the wave (one of its jobs)."""
+        record = self.record
+        if record.test_network["network"]:  # the earlier run switched them for its launch; this run puts them back
+            for name in set(names) & set(record.test_network["found"]):
+                record.test_network["tested_in"].setdefault(name, (record.test_network.get("found_in") or {}).get(name) or SWITCHED_EARLIER)
+        record["earlier"].setdefault("messages", []).append(
+            "wave %d: adopted the launch job %s of an earlier run, created %s" % (index + 1, job["id"], job["creationDateTime"]))
+        return job
+
+    def launch_part(self, index, names):
+        """Launch these machines of the wave in one job, from their pinned points; answers the job (None in check mode, or
+        when every candidate of a search's round was thinned out) and the diff of the switch to a test network."""
+        record = self.record
+        launching = list(names)
+        self.points_still_there(index, launching)
+        # An isolated test: the blueprints take the test network just before the launch, and are put back once it ended.
+        diff = switch_to_test_network(self, launching) if record.test_network["network"] and launching else None
+        self.claim_the_drill(launching)
+        job = self.start(index, launching) if launching else None
+        if job is None and not launching and record.test_network["network"]:
+            put_back_blueprints(self, names)
+        return job, diff
+
+    def follow_part(self, index, job, names, adopted=False):
+        """Follow one of the wave's jobs to its end and record what it launched: answers the job as the record keeps it."""
+        record = self.record
+        wave = record["waves"][index]
+        # The wave's job from its first request on: a run stopped while it runs cleans up (or adopts) all the wave's machines.
+        wave.setdefault("job", trimmed_job(job))
         if active(job):
             self.say("Launch job %s of wave %d runs in the service. If this run is stopped, the job goes on there: run again to adopt it, "
                      "or with --check to see what the next run does." % (job["id"], index + 1))
             job = follow(self, job, "launch job", record.settings["launch_timeout"])
         if record.test_network["network"] or set(names) & set(record.test_network["found"]):
             put_back_blueprints(self, names)
-        self.record_outcome(wave, job, [name for name in names if name not in (record.get("thinned_out") or [])])
-        result.update(job=dict(id=job["id"], status=job["status"]), launched=sum(1 for name in names if name in record["launched"]), changed=not adopted,
-                      failed_machines=[name for name in names if name in record["failed_machines"]][:10])
-        return result
+        kept = self.record_outcome(index, job, [name for name in names if name not in (record.get("thinned_out") or [])], adopted)
+        return dict(kept, adopted=adopted)
+
+    def wave_outcome(self, wave, jobs, parts):
+        """The wave as its jobs ended: its ``job`` stands for them all (the first one's request, the last one's end, the
+        first status that is not COMPLETED), ``jobs`` lists each; a wave whose jobs did not all run is failed."""
+        failed = next((job for job in jobs if job["status"] != "COMPLETED"), None)
+        job = dict(jobs[0], endDateTime=jobs[-1].get("endDateTime"), status=(failed or jobs[-1])["status"],
+                   machines=sum(job["machines"] for job in jobs), lines=dict((name, line) for job in jobs for name, line in (job.get("lines") or {}).items()))
+        wave.update(job=job, adopted=all(job.get("adopted") for job in jobs), status="launched" if failed is None else "failed",
+                    message="" if failed is None else "%s %s %s" % (failed["type"], failed["id"], failed["status"]))
+        if len(jobs) > 1 or parts > 1:
+            wave["jobs"] = jobs
+            if failed is None and len(jobs) < parts:
+                wave.update(status="failed", message="%d of its %d jobs ran" % (len(jobs), parts))
 
     def points_still_there(self, index, names, rejected=False):
         """The wave's pinned points, read again unless they were read just now (or the service ``rejected`` the launch):
@@ -166,7 +225,10 @@ class ActionModule(RunbookStep):
         if started.get("failed"):
             refused = (started.get("error") or {}).get("status") == 400
             if not (refused and self.points_still_there(index, names, rejected=True)):
-                raise StepFailed(started.get("msg") or "The launch of wave %d failed." % (index + 1))
+                # A refusal is not read for its words: a service that limits the machines of a job says so in its own.
+                hint = " Nothing of it was launched. If the service takes fewer machines in a job, state its limits (replication_service_limits: " \
+                    "servers_per_job) and the run sends the wave in several jobs." if refused and len(names) > 1 and not self.limits else ""
+                raise StepFailed((started.get("msg") or "The launch of wave %d failed." % (index + 1)) + hint)
             if not names:  # a search's round whose every candidate was thinned out
                 return None
             started = self.launch(names)
@@ -193,8 +255,9 @@ class ActionModule(RunbookStep):
                             points_in_time=points or None, check_points=False if points else None,
                             replace_production=[ids[name] for name in replace] or None, **common)
 
-    def record_outcome(self, wave, job, names):
-        """What the job launched, and for each machine it did not, its last line in the job's log."""
+    def record_outcome(self, index, job, names, adopted):
+        """What one of the wave's jobs launched, and for each machine it did not, its last line in the job's log: answers
+        the job as the record keeps it."""
         record = self.record
         if record.get("plan"):
             outcome = self.service("service_recovery_plan_run", failed_ok=True, project=record["project_id"], plan=record["plan"]["id"],
@@ -202,7 +265,7 @@ class ActionModule(RunbookStep):
             entries = [entry for step in outcome.get("steps") or [] for entry in step["machines"]]
         else:
             # A launch from pinned points has their times in the record: the outcome reads no point again.
-            pinned = not wave.get("adopted") and any(name in (record.get("pinned") or {}) for name in names)
+            pinned = not adopted and any(name in (record.get("pinned") or {}) for name in names)
             outcome = self.service("service_launch", failed_ok=True, project=record["project_id"], job=job["id"],
                                    check_points=False if pinned or not record.get("pin", True) else None)
             entries = outcome.get("launched") or []
@@ -210,9 +273,7 @@ class ActionModule(RunbookStep):
             raise StepFailed(outcome.get("msg") or "The launch job %s could not be read." % job["id"])
         job = outcome.get("job") or job
         failed = outcome.get("failed_machines") or []
-        wave.update(job=trimmed_job(job, failed), status="launched" if job["status"] == "COMPLETED" else "failed",
-                    message="" if job["status"] == "COMPLETED" else "%s %s %s" % (job["type"], job["id"], job["status"]))
-        number = record["waves"].index(wave) + 1
+        kept = trimmed_job(job, failed)
         pinned = record.get("pinned") or {}
         for entry in entries:
             target = entry.get("target_machine") or {}
@@ -220,9 +281,11 @@ class ActionModule(RunbookStep):
             point = pinned.get(entry["machine_name"]) or {}
             date_time = entry.get("point_in_time_date_time") or (point.get("date_time") if point.get("id") == target.get("pointInTime") else None)
             record["launched"][entry["machine_name"]] = dict(
-                id=entry["machine_id"], wave=number, target=target, point_in_time=dict(id=target.get("pointInTime"), date_time=date_time))
+                id=entry["machine_id"], wave=index + 1, target=target, point_in_time=dict(id=target.get("pointInTime"), date_time=date_time),
+                requested=job.get("creationDateTime"))
         for name in failed:
-            record["failed_machines"][name] = wave["job"]["lines"].get(name) or outcome.get("msg") or "nothing was launched"
+            record["failed_machines"][name] = kept["lines"].get(name) or outcome.get("msg") or "nothing was launched"
         launched = sum(1 for name in names if name in record["launched"])
         self.say("Launch job %s %s: %d of %d machines launched%s." % (
             job["id"], job["status"], launched, len(names), ", failed: " + shown(failed) if failed else ""))
+        return kept

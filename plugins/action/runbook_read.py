@@ -7,6 +7,7 @@ which waves, whether they are ready, and what an earlier run left. Documented in
 plugins/modules/runbook_read.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import LATEST, RESTORE, TEST_NETWORK_OPTIONS, moment_said, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._limits import beyond, job_size, parts
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, PIN, marks_of, pin_of, pins_of
 from ansible_collections.replication.recovery.plugins.module_utils._words import joined, sentences, shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import stamp
@@ -18,6 +19,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._ledger impor
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import proofs_of, read_ledger, said, unproven
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, now_iso, trimmed_job
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import judged_by_audit
+from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
 
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
 JOBS_READ = 50
@@ -90,17 +92,22 @@ class ActionModule(RunbookStep):
             if on_failed_over == REFUSE and not entry["drill"] or on_failed_over == STAND and (entry["committed"] or entry["drill"])]
 
         def earlier_of(waves):
-            return earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"], plan=bool(plan),
-                               waves=[[ids[name] for name in wave] for wave in waves], adopt=record["adopt"], spare=spare,
-                               keeps=bool(record.get("keeps_launched")) or on_failed_over == STAND)
+            in_jobs = self.in_jobs(waves)
+            return in_jobs, earlier_run([by_name[name] for name in ids], jobs, record["username"], launch_type=record["launch_type"], plan=bool(plan),
+                                        waves=[[ids[name] for name in wave] for wave in waves], adopt=record["adopt"], spare=spare,
+                                        keeps=bool(record.get("keeps_launched")) or on_failed_over == STAND,
+                                        parts=[[[ids[name] for name in part] for part in wave] for wave in in_jobs])
 
-        earlier = earlier_of(chosen["waves"])
-        again = resumed_waves(chosen["waves"], earlier["launches"], dict((machine_id, name) for name, machine_id in ids.items()))
+        in_jobs, earlier = earlier_of(chosen["waves"])
+        again = resumed_waves(chosen["waves"], earlier["launches"], dict((machine_id, name) for name, machine_id in ids.items()), parts=in_jobs)
         if again is not None:
             chosen["waves"] = self.waves_as_launched(again, earlier["launches"])
-            earlier = earlier_of(chosen["waves"])
+            in_jobs, earlier = earlier_of(chosen["waves"])
+        for wave, wave_parts in zip(record["waves"], in_jobs):
+            if len(wave_parts) > 1:
+                wave["parts"] = wave_parts
         self.record_earlier(earlier)
-        adopted = set(name for index in earlier["adopted"] for name in chosen["waves"][index])
+        adopted = set(name for index, found in earlier["adopted"].items() for part in in_jobs[index][:len(found)] for name in part)
         if on_failed_over != OWN:
             self.judge_production(dict((name, entry) for name, entry in production.items() if name not in adopted), on_failed_over)
         to_launch = [machine for machine in chosen["machines"] if machine["name"] not in adopted and machine["name"] not in record["stands"]]
@@ -203,6 +210,20 @@ class ActionModule(RunbookStep):
                              len(production), record["title"], " and ".join(sorted(set(entry["kind"] for entry in production.values()))),
                              sentences(lines, UNHEALTHY_SHOWN), record["launch_type"], record["title"], advice))
 
+    def in_jobs(self, waves):
+        """Each wave's jobs (lists of names) within the service's limits (service_limits): a wave of more machines than a
+        job may take is sent in several, one after another. A recovery plan runs as one job: a plan past the limits is
+        refused here, before anything is written."""
+        limits = self.limits
+        if self.record.get("plan"):
+            problem = beyond(limits, len(self.record["machines"]))
+            if problem:
+                raise StepFailed("%s: the recovery plan %s runs in one job. Nothing was launched; run its machines as waves "
+                                 "(without %s_recovery_plan) to launch them in several jobs." % (
+                                     problem, self.record["plan"]["name"], self.record["runbook"]))
+            return [[wave] for wave in waves]
+        return [parts(wave, job_size(limits)) for wave in waves]
+
     def waves_as_launched(self, waves, launches):
         """The run's waves once it adopts an earlier run's launches that are not its leading waves (resumed_waves): said, and
         refused for a run that carries out a plan (its waves are the plan's) or has more waves than it unrolls."""
@@ -228,9 +249,10 @@ class ActionModule(RunbookStep):
         controller - finds them: before the first launch, when the run launches in more than one job and pinned anew. One
         write for all the machines."""
         record = self.record
-        pending = [wave for index, wave in enumerate(record["waves"]) if str(index) not in record["earlier"]["adopted"] and wave["machines"]]
+        adopted = record["earlier"]["adopted"]
+        pending = sum(len(parts_of(wave)) - len(adopted.get(str(index)) or []) for index, wave in enumerate(record["waves"]) if wave["machines"])
         pinned = record.get("pinned") or {}
-        if self.check_mode or record.get("pins_from") or len(pending) < 2 or not pinned:
+        if self.check_mode or record.get("pins_from") or pending < 2 or not pinned:
             return
         run = stamp(record["started"])
         tags = dict((machine["id"], ["%s%s=%s" % (MARK, PIN, pin_of(record["runbook"], run, pinned[machine["name"]]))])
@@ -417,7 +439,7 @@ class ActionModule(RunbookStep):
         """What an earlier run left, as the later steps act on it (resume, launch, clean up)."""
         self.record["earlier"] = dict(
             running=trimmed_job(earlier["running"]) if earlier["running"] else None, running_is=earlier["running_is"],
-            adopted=dict((str(index), trimmed_job(job)) for index, job in earlier["adopted"].items()),
+            adopted=dict((str(index), [trimmed_job(job) for job in found]) for index, found in earlier["adopted"].items()),
             clean=[dict(name=left["name"], replica=left["replica"]) for left in earlier["clean"]],
             foreign=[dict(name=left["name"], replica=left["replica"]) for left in earlier["foreign"]],
             ours=[left["replica"] for left in earlier["ours"]],
@@ -438,10 +460,16 @@ class ActionModule(RunbookStep):
         for line in unhealthy[:UNHEALTHY_SHOWN]:
             self.say(line)
         running = earlier.get("running")
-        for index, job in sorted(earlier["adopted"].items()):
-            self.say("Wave %d was launched by an earlier run of this %s (%s %s, %s): this run adopts it%s." % (
-                int(index) + 1, record["title"], job["type"], job["id"], job["status"],
-                ", and follows it to its end" if running and running["id"] == job["id"] else ""))
+        for number, wave in enumerate(record["waves"], 1):
+            if wave.get("parts"):
+                self.say("Wave %d goes out in %d jobs (%s machines), one after another: a job takes at most %d machines (service_limits)." % (
+                    number, len(wave["parts"]), ", ".join(str(len(part)) for part in wave["parts"]), job_size(self.limits)))
+        for index, jobs in sorted(earlier["adopted"].items()):
+            count = len(parts_of(record["waves"][int(index)]))
+            for number, job in enumerate(jobs, 1):
+                self.say("Wave %d%s was launched by an earlier run of this %s (%s %s, %s): this run adopts it%s." % (
+                    int(index) + 1, " (job %d of %d)" % (number, count) if count > 1 else "", record["title"], job["type"], job["id"],
+                    job["status"], ", and follows it to its end" if running and running["id"] == job["id"] else ""))
         if running and earlier.get("running_is") != "launch":
             earlier["running_said"] = "%s %s (%s, started %s by %s) still runs in the service: %s" % (
                 running["type"], running["id"], running["status"], running.get("creationDateTime") or "-", running.get("initiatedBy") or "?",

@@ -7,10 +7,12 @@ its cleanup to the end, and clean up the target machines of its that this run do
 someone else's, when the run was told to). Documented in plugins/modules/runbook_resume.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active
+from ansible_collections.replication.recovery.plugins.module_utils._limits import job_size, parts
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 from ansible_collections.replication.recovery.plugins.module_utils._words import reasons, shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._switching import put_back_blueprints
 from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
+from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
 
 
 class ActionModule(RunbookStep):
@@ -33,16 +35,19 @@ class ActionModule(RunbookStep):
         # as such; anything else that runs production is refused by the cleanup, and stops the run.
         own = [left["replica"] for left in earlier.get("clean", [])] + [left["replica"] for left in blocking.get("machines", [])
                                                                         if blocking.get("clean") and "drill" in left["kind"]]
-        cleaned = self.service("service_replica_cleanup", project=record["project_id"], replicas=[left["replica"] for left in leftovers],
-                               terminate_production=own or None,
-                               wait=False, wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
-        if cleaned.get("job"):
-            job = follow(self, cleaned["job"], "cleanup job", settings["cleanup_timeout"])
-            if job["status"] != "COMPLETED":
-                raise StepFailed("The cleanup of what an earlier run left, job %s, %s: %s" % (job["id"], job["status"], " ".join(
-                    line["message"] for line in (job.get("log") or [])[-3:])))
-        removed = cleaned.get("removed_machines") or []
-        earlier["cleaned"] = dict(job=(cleaned.get("job") or {}).get("id"), removed_machines=removed)
+        removed, jobs = [], []
+        # More than a job may take (the service's limits) are cleaned up in several jobs, one after another.
+        for replicas in parts([left["replica"] for left in leftovers], job_size(self.limits)):
+            cleaned = self.service("service_replica_cleanup", project=record["project_id"], replicas=replicas, terminate_production=own or None,
+                                   wait=False, wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
+            if cleaned.get("job"):
+                job = follow(self, cleaned["job"], "cleanup job", settings["cleanup_timeout"])
+                if job["status"] != "COMPLETED":
+                    raise StepFailed("The cleanup of what an earlier run left, job %s, %s: %s" % (job["id"], job["status"], " ".join(
+                        line["message"] for line in (job.get("log") or [])[-3:])))
+                jobs.append(job["id"])
+            removed.extend(cleaned.get("removed_machines") or [])
+        earlier["cleaned"] = dict(job=jobs[0] if jobs else None, removed_machines=removed, **(dict(jobs=jobs) if len(jobs) > 1 else {}))
         messages.append("%s the target machines an earlier run left, of %s" % (
             "would clean up" if self.check_mode else "cleaned up", shown(removed)))
         self.say(messages[-1][0].upper() + messages[-1][1:] + ".")
@@ -53,8 +58,8 @@ class ActionModule(RunbookStep):
         failover never launches into a test network. Those of a launch this run adopts and that still runs
         are put back once it ends (runbook_launch). One changed by somebody else since stops the run."""
         record = self.record
-        running = set(name for index, job in (record["earlier"].get("adopted") or {}).items() if active(job)
-                      for name in record["waves"][int(index)]["machines"])
+        running = set(name for index, jobs in (record["earlier"].get("adopted") or {}).items() for number, job in enumerate(jobs) if active(job)
+                      for name in parts_of(record["waves"][int(index)])[number])
         first = [name for name in record.test_network["found"] if name not in running]
         if not first:
             return

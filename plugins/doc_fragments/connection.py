@@ -63,6 +63,25 @@ options:
       - If not set, the value of the environment variable E(REPLICATION_SERVICE_RETRY_TIMEOUT) is used.
     type: int
     default: 60
+  service_limits:
+    description:
+      - The limits of the service's account, as its operator states them (the published interface states none). A
+        launch of more machines than a job may take is refused before anything is written, naming the limit; the
+        runbooks launch a larger wave as several jobs, one after another, and adopt them as one wave when run again.
+      - Without it a launch takes the whole wave in one job. A job the account has no room for (HTTP 429, the service
+        did not act) is sent again once one ends, within the launch's timeout, whatever this says.
+      - If not set, the value of the environment variable E(REPLICATION_SERVICE_LIMITS) (JSON) is used.
+    type: dict
+    suboptions:
+      servers_per_job:
+        description: The most machines one job may take.
+        type: int
+      concurrent_jobs:
+        description: The most jobs the account runs at once. Informational - the service's refusal is what is obeyed.
+        type: int
+      servers_in_active_jobs:
+        description: The most machines in the account's running jobs at once; no job takes more.
+        type: int
 notes:
   - The first contact with the service is not retried when it cannot be made - a refused connection,
     a host name that does not resolve, a TLS certificate not trusted - or finds no service at O(api_url)

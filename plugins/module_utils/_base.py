@@ -28,6 +28,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._client impor
 from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, make_client
 from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id, parse_moment
+from ansible_collections.replication.recovery.plugins.module_utils._limits import beyond, limits_of
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
 # In check mode, what an earlier task of the same run would create is not there yet: a look-up of it
@@ -173,6 +174,10 @@ class ServiceModule(AnsibleModule):
         empty = _empty_text(self.argument_spec, params, self.ALLOW_EMPTY)
         if empty:
             self.fail_json(msg="%s must not be empty." % empty)
+        try:
+            self.limits = limits_of(params.get("service_limits"))
+        except ValueError as error:
+            self.fail_json(msg=str(error))
         for option in NOT_NEGATIVE:
             if params.get(option) is not None and params[option] < 0:
                 self.fail_json(msg="%s must be 0 or more, not %s." % (option, params[option]))
@@ -237,6 +242,13 @@ class ServiceModule(AnsibleModule):
 
     def work(self):
         raise NotImplementedError
+
+    def within_limits(self, count):
+        """Fail closed: a job of ``count`` machines past the service's limits (service_limits) is refused before
+        anything is written."""
+        problem = beyond(self.limits, count)
+        if problem:
+            self.fail_json(msg="%s. Nothing was sent: send them in jobs of fewer machines (the runbooks do)." % problem)
 
     # -- look-ups ----------------------------------------------------------------------------
 

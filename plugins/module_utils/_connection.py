@@ -10,7 +10,7 @@ action plugins all connect through here."""
 import os
 
 from ansible.module_utils.errors import AnsibleFallbackNotFound
-from ansible.module_utils.common.validation import check_type_bool, check_type_int, check_type_path, check_type_str
+from ansible.module_utils.common.validation import check_type_bool, check_type_dict, check_type_int, check_type_path, check_type_str
 
 from ansible_collections.replication.recovery.plugins.module_utils._client import RETRY_BUDGET, ServiceClient
 
@@ -39,9 +39,12 @@ CONNECTION_ARGUMENT_SPEC = dict(
     ca_path=dict(type="path", fallback=_env("CA_PATH")),
     timeout=dict(type="int", default=30, fallback=_env("TIMEOUT")),
     retry_timeout=dict(type="int", default=int(RETRY_BUDGET), fallback=_env("RETRY_TIMEOUT")),
+    # The service's limits as its operator states them (module_utils._limits): what a job may take, and the account at once.
+    service_limits=dict(type="dict", fallback=_env("LIMITS"), options=dict(
+        servers_per_job=dict(type="int"), concurrent_jobs=dict(type="int"), servers_in_active_jobs=dict(type="int"))),
 )
 
-_CONVERT = dict(str=check_type_str, bool=check_type_bool, int=check_type_int, path=check_type_path)
+_CONVERT = dict(str=check_type_str, bool=check_type_bool, int=check_type_int, path=check_type_path, dict=check_type_dict)
 
 
 def connection_settings(given):
@@ -59,6 +62,8 @@ def connection_settings(given):
         if value is None:
             value = spec.get("default")
         settings[name] = None if value is None else _CONVERT[spec["type"]](value)
+        if settings[name] is not None and spec.get("options"):  # as AnsibleModule gives it: every suboption, None when not set
+            settings[name] = dict(dict.fromkeys(spec["options"]), **settings[name])
     return settings
 
 

@@ -242,6 +242,7 @@ class LaunchModule(TargetMachines, ServiceModule):
             self.fail_json(msg="Project %r has no machine to launch." % project["name"])
         ids = [m["id"] for m in machines]
         matches = same_job(launch_job_type(params["launch_type"]), ids)
+        self.within_limits(len(ids))
         ours, waited = jobs.settle(matches)
         if waited:
             self.forget_targets(project)

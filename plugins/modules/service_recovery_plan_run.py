@@ -136,6 +136,7 @@ class PlanRunModule(TargetMachines, ServiceModule):
             if mode is None:
                 self.fail_json(msg="Job %s is a %s job, not a run of a recovery plan." % (job["id"], job["type"]))
             return self.outcome(project, plan, jobs.wait(job), ids, mode)
+        self.within_limits(len(ids))
         matches = same_job(PLAN_JOBS[params["mode"]], ids)
         ours, waited = jobs.settle(matches)
         if waited:

@@ -130,6 +130,7 @@ class CleanupModule(ServiceModule):
         result = dict(removed=removed, removed_machines=list(dict.fromkeys(name_of(machine) for unused_replica, machine in targets)),
                       kept_production=kept)
         if removed:
+            self.within_limits(len(machine_ids))
             job = jobs.run(lambda: self.client.delete("/projects/%s/replicas" % project["id"], dict(replicaIDs=removed)),
                            same_job(CLEANUP_JOB, machine_ids), wait=params["wait"], result=result)
             result.update(dict(job=job) if job else {})

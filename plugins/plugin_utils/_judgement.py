@@ -137,7 +137,7 @@ def ended_at(job):
     return parse_time(job["endDateTime"]) if job.get("endDateTime") else float("inf")
 
 
-def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=(), adopt=True, spare=(), keeps=False):
+def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=(), adopt=True, spare=(), keeps=False, parts=None):
     """What an earlier run of the same runbook started and left, and what this run does with it.
 
     ``machines`` are the run's (as listed, with their ``replica`` and ``lifeCycle``), ``jobs`` the
@@ -152,7 +152,9 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
     While the earlier run's machines are up and its cleanup has not begun, this run adopts them
     (``adopt``): a wave whose machines are exactly those of an earlier launch of ours - running, or
     ended with its machines up - is followed, checked and measured instead of launched again; only
-    a leading run of waves is adopted. Once the earlier run's cleanup has begun, its machines are
+    a leading run of waves is adopted. A wave sent in several jobs (``parts``: for each wave, the
+    machine IDs of each of its jobs) is adopted job by job: the leading jobs found, the others
+    launched by this run. Once the earlier run's cleanup has begun, its machines are
     cleaned up (``clean``) and this run is a new one. Target machines launched by anything else
     are someone else's (``foreign``): never touched on their own. Target machines in ``spare`` (IDs)
     are none of the run's business - for a failback, the recovered machines it replicates from.
@@ -162,7 +164,7 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
     machines of ours it does not adopt are never cleaned up but refused, as someone else's are.
 
     Answers ``running`` (the project's running job, or None), ``running_is`` (``launch``,
-    ``cleanup`` - ours - or ``other``), ``adopted`` ({wave index: job}), ``launches`` (every launch of ours that is up,
+    ``cleanup`` - ours - or ``other``), ``adopted`` ({wave index: [the jobs of its leading parts]}), ``launches`` (every launch of ours that is up,
     oldest first: what ``resumed_waves`` makes the leading waves of a run given other waves), ``clean`` (target
     machines of ours to clean up before launching: {id, name, replica}), ``foreign`` (the same,
     of someone else's), and ``ours`` (every target machine traced to an earlier run of ours).
@@ -208,13 +210,19 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
     adopted = {}
     if parse_flag(adopt, "adopt", default=True):
         for index, wave in enumerate(waves):
-            job = next((job for job in uncleaned if wave and set(job.get("participatingMachines") or []) == set(wave)), None)
-            up = job is not None and not spared & set(wave) and (active(job) or any(left["ours"] and left["job"]["id"] == job["id"]
-                                                                                    for left in leftovers))
-            if not up:
-                break
-            adopted[index] = job
-    adopted_jobs = set(job["id"] for job in adopted.values())
+            found = []
+            for part in (parts[index] if parts else [wave]):
+                job = next((job for job in uncleaned if part and set(job.get("participatingMachines") or []) == set(part)), None)
+                up = job is not None and not spared & set(wave) and (active(job) or any(left["ours"] and left["job"]["id"] == job["id"]
+                                                                                        for left in leftovers))
+                if not up:
+                    break
+                found.append(job)
+            if found:
+                adopted[index] = found
+            if not found or len(found) < len(parts[index] if parts else [wave]):
+                break  # a wave stopped between two of its jobs: this run launches the others
+    adopted_jobs = set(job["id"] for jobs in adopted.values() for job in jobs)
     # Every launch of ours that is still up, oldest first: what a run again adopts, whatever waves it was given.
     launches = sorted((job for job in uncleaned if not spared & set(job.get("participatingMachines") or []) and (
         active(job) or any(left["ours"] and left["job"]["id"] == job["id"] for left in leftovers))), key=lambda job: parse_time(job["creationDateTime"]))
@@ -229,14 +237,16 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
     )
 
 
-def resumed_waves(waves, launches, names):
+def resumed_waves(waves, launches, names, parts=None):
     """The waves of a run that adopts an earlier run's ``launches`` (earlier_run's: oldest first) when they are not the
     leading ``waves`` it was given (lists of names) - the earlier run had other waves, or a wave of it failed: each launch
     is a wave as it was launched, and the waves given follow without their machines (those left empty dropped). None when
-    the waves given lead with the launches already, or there is none to adopt, or a machine is in two launches (then each
-    wave stands as given). ``names`` maps machine IDs to names."""
+    the waves given (or their jobs, ``parts``) lead with the launches already, or there is none to adopt, or a machine is
+    in two launches (then each wave stands as given). ``names`` maps machine IDs to names."""
     launched = [[names[machine] for machine in job.get("participatingMachines") or [] if machine in names] for job in launches]
-    if not launched or [set(wave) for wave in waves[:len(launched)]] == [set(wave) for wave in launched]:
+    # The jobs of the waves given (``parts``: the names of each wave's jobs, when a wave is sent in several).
+    jobs = [part for wave_parts in parts for part in wave_parts] if parts else waves
+    if not launched or [set(wave) for wave in jobs[:len(launched)]] == [set(wave) for wave in launched]:
         return None
     taken = [name for wave in launched for name in wave]
     if len(taken) != len(set(taken)):

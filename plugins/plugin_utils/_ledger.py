@@ -296,7 +296,9 @@ def summary(entries, breaks, period="quarter", after=None, before=None, generate
 
 def launch_jobs(report):
     """The launch jobs a run's report names (its waves'): those it started and those it adopted."""
-    return set(wave["job"] for wave in report.get("waves") or [] if isinstance(wave, dict) and wave.get("job"))
+    # A wave larger than a job may take names each of its jobs (``jobs``); a report before that, its one job.
+    return set(job for wave in report.get("waves") or [] if isinstance(wave, dict)
+               for job in (wave.get("jobs") or ([wave["job"]] if wave.get("job") else [])))
 
 
 def _larger(current, value):

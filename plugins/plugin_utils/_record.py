@@ -199,3 +199,9 @@ def as_record(value):
     record = Record()
     record.update(value)
     return record
+
+
+def parts_of(wave):
+    """The machines of each job a wave of the record is sent in: several when it is larger than a job may take (the
+    service's limits: runbook_read)."""
+    return wave.get("parts") or [wave["machines"]]

@@ -25,6 +25,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._shape_run im
 from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import files_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import (
     FAILED, PASSED, SKIPPED, against, check_of, plus, seconds_between, worst)
+from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import (
     ADOPTED, COMMITTED, DATA_LOSS_ACCEPTED, FAILED as FAILED_OUTCOME, NOTHING_DONE, PASSED as PASSED_OUTCOME, REFUSED, ROLLED_BACK, STOPPED)
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
@@ -162,7 +163,8 @@ class _Run:
             unmeasured = "its checks did not run"
 
         point = (entry or {}).get("point_in_time") or {}
-        requested = (self.waves[entry["wave"] - 1].get("job") or {}).get("creationDateTime") if entry else None
+        # Its own job's request: a wave larger than a job may take is sent in several.
+        requested = (entry.get("requested") or (self.waves[entry["wave"] - 1].get("job") or {}).get("creationDateTime")) if entry else None
         # A machine launched from the point the run pinned lost the data after that point at the moment of pinning (the
         # run's disaster): its RPO is the point's age then, wherever its launch request fell - waves, waits and throttling
         # age nothing. One the service chose the point of at the launch (the latest, a recovery plan) is measured to it.
@@ -234,14 +236,14 @@ class _Run:
         for message in earlier.get("messages") or []:
             checks.append(check_of("earlier run", PASSED, message))
         for number, wave in enumerate(self.waves, 1):
-            job = wave.get("job")
-            if not job:
-                continue
-            took = seconds_between(job.get("creationDateTime"), job.get("endDateTime"))
-            name = "launch job" if len(self.waves) == 1 else "launch job, wave %d" % number
-            checks.append(check_of(name, PASSED if job.get("status") == "COMPLETED" else FAILED, "%s %s %s%s%s" % (
-                job.get("type"), job.get("id"), job.get("status"), "" if took is None else " after %s s" % took,
-                " (adopted from an earlier run)" if wave.get("adopted") else ""), took))
+            jobs = wave.get("jobs") or ([dict(wave["job"], adopted=wave.get("adopted"))] if wave.get("job") else [])
+            for part, job in enumerate(jobs, 1):
+                took = seconds_between(job.get("creationDateTime"), job.get("endDateTime"))
+                name = "launch job" + ("" if len(self.waves) == 1 else ", wave %d" % number) + (
+                    "" if len(jobs) == 1 else " (%d of %d jobs)" % (part, len(parts_of(wave))))
+                checks.append(check_of(name, PASSED if job.get("status") == "COMPLETED" else FAILED, "%s %s %s%s%s" % (
+                    job.get("type"), job.get("id"), job.get("status"), "" if took is None else " after %s s" % took,
+                    " (adopted from an earlier run)" if job.get("adopted") else ""), took))
         for number, wave in enumerate(self.waves, 1):
             if wave.get("status") == "not launched" and wave["machines"]:
                 checks.append(check_of("wave %d" % number, FAILED, wave.get("message") or "not launched"))
@@ -309,7 +311,9 @@ def report_of(record, schema, generated=None):
         job=dict(id=first_job.get("id"), type=first_job.get("type"), status=first_job.get("status"), created=first_job.get("creationDateTime"),
                  ended=first_job.get("endDateTime")) if first_job else None,
         waves=[dict(number=number, machines=wave["machines"], status=wave.get("status") or "pending", message=wave.get("message") or "",
-                    adopted=bool(wave.get("adopted")), job=(wave.get("job") or {}).get("id")) for number, wave in enumerate(run.waves, 1)],
+                    adopted=bool(wave.get("adopted")), job=(wave.get("job") or {}).get("id"),
+                    jobs=[job["id"] for job in wave.get("jobs") or []] or [wave["job"]["id"]] if wave.get("job") else [])
+               for number, wave in enumerate(run.waves, 1)],
         checks=run_checks,
         failback=_failback(record.get("failback")),
         replaced=sorted(record.get("replaced") or {}),
@@ -467,7 +471,8 @@ def plan_of(record, schema, generated=None):
     wave_of = dict((name, number) for number, wave in enumerate(record.get("waves") or [], 1) for name in wave["machines"])
     earlier, blocking = record.get("earlier") or {}, record.get("blocking") or {}
     adopted_waves = sorted(int(index) + 1 for index in earlier.get("adopted") or {})
-    adopted = set(name for number in adopted_waves for name in record["waves"][number - 1]["machines"])
+    adopted = set(name for index, jobs in (earlier.get("adopted") or {}).items() for part in parts_of(record["waves"][int(index)])[:len(jobs)]
+                  for name in part)
     machines = []
     for machine in record.get("machines") or []:
         name, gate = machine["name"], health.get(machine["name"]) or {}
@@ -496,7 +501,7 @@ def plan_of(record, schema, generated=None):
         refused=dict(phase=failure["phase"], message=failure["message"]) if failure else None,
         first=first_steps(record, machines),
         replace=dict(machines=sorted(replaced), token=replace.get("token")) if replaced else None,
-        waves=[dict(number=number, machines=wave["machines"]) for number, wave in enumerate(record.get("waves") or [], 1)],
+        waves=[dict(number=number, machines=wave["machines"], jobs=len(parts_of(wave))) for number, wave in enumerate(record.get("waves") or [], 1)],
         machines=machines, excluded=record.get("excluded") or [],
         points_span=points_span(machines), pins_from=(record.get("pins_from") or {}).get("run"),
         put_back_first=(record.get("test_network") or {}).get("found") or [],
@@ -541,9 +546,10 @@ def first_steps(record, machines):
         steps.append("Puts back first the blueprints an earlier run left switched to a test network: %s" % ", ".join(record["test_network"]["found"]))
     if earlier.get("running_said"):
         steps.append(earlier["running_said"][0].upper() + earlier["running_said"][1:])
-    for index, job in sorted((earlier.get("adopted") or {}).items()):
-        steps.append("Adopts the launch job %s of an earlier run as wave %d (%s): nothing of it is launched again" % (
-            job["id"], int(index) + 1, job.get("status")))
+    for index, jobs in sorted((earlier.get("adopted") or {}).items()):
+        for job in jobs:
+            steps.append("Adopts the launch job %s of an earlier run as %s wave %d (%s): nothing of it is launched again" % (
+                job["id"], "part of" if len(parts_of(record["waves"][int(index)])) > 1 else "", int(index) + 1, job.get("status")))
     stands = [machine for machine in machines if machine.get("stands")]
     if stands:
         steps.append("Launches nothing for %d machines that are failed over already, and reports them: %s" % (

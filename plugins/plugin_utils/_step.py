@@ -32,8 +32,9 @@ from ansible.playbook.task import Task
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
-from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
+from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, connection_settings
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
+from ansible_collections.replication.recovery.plugins.module_utils._limits import limits_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import PathRefused, write_json
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
@@ -252,6 +253,14 @@ class RunbookStep(ActionBase):
     @property
     def check_mode(self):
         return bool(self._task.check_mode)
+
+    @property
+    def limits(self):
+        """The service's limits the connection states (service_limits, or its environment variable): module_utils._limits."""
+        try:
+            return limits_of(connection_settings(self.connection)["service_limits"])
+        except ValueError as error:
+            raise StepFailed("%s Nothing was sent." % error)
 
     def service(self, module, failed_ok=False, **args):
         """Run one of the collection's modules with the step's connection and answer its result. A module

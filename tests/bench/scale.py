@@ -180,6 +180,27 @@ def dr_test_at(sim, size, repeat, report_dir):
     )
 
 
+def limits_at(sim, size, report_dir):
+    """A DR test of ``size`` machines on a service without limits, then with those of the services of its family (100
+    servers a job, 2 jobs at once, 10 requests a second a session) stated in replication_service_limits: wall time,
+    requests, the service's refusals (429s answered), launch jobs."""
+    runs = {}
+    for name, limits in (("off", None), ("on", dict(servers_per_job=100, concurrent_jobs=2))):
+        sim.fresh(size)
+        if limits:
+            sim.control("PATCH", "/settings", {"serversPerJob": 100, "concurrentJobs": 2, "requestsPerSecond": 10})
+        args = ["replication.recovery.dr_test", "-e", "dr_test_project=bench", "-e", "dr_test_poll_interval=1", "-e", "dr_test_rpo_target=%d" % DAY,
+                "-e", "dr_test_rto_target=%d" % DAY, "-e", "dr_test_report_dir=%s" % report_dir]
+        seconds, requests_sent, status = playbook(sim, args + (["-e", json.dumps(dict(replication_service_limits=limits))] if limits else []))
+        refused = sim.control("GET", "/stats").get("refused") or {}
+        with open(os.path.join(report_dir, "dr_test_bench.json")) as handle:
+            report = json.load(handle)
+        runs[name] = dict(seconds=round(seconds, 2), requests=requests_sent, answered_429=refused.get("429", 0), refused=refused,
+                          launch_jobs=sum(len(wave.get("jobs") or []) for wave in report["waves"]), result=report["result"], exit_status=status)
+    return dict(machines=size, off=runs["off"], on=runs["on"], targets=dict(
+        passed_both=runs["off"]["result"] == runs["on"]["result"] == "passed", jobs_within_the_limit=runs["on"]["launch_jobs"] == -(-size // 100)))
+
+
 def failover_and_failback_at(sim, size, report_dir):
     """A committed failover of ``size`` machines, then the failback that removes the recovery machines."""
     sim.fresh(size)
@@ -545,6 +566,7 @@ def main():
     parser.add_argument("--launch-policy", type=int, default=1000, help="machines whose launch settings a policy sets (0: none)")
     parser.add_argument("--application", type=int, default=100, help="machines of each of the application's 10 nodes (0: none)")
     parser.add_argument("--readiness", default="200,1000", help="machines of each project whose readiness is read (0: none)")
+    parser.add_argument("--limits", type=int, default=1000, help="machines of a DR test run without and within the service's limits (0: none)")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
     fleet_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "fleet_scale")
@@ -554,6 +576,7 @@ def main():
     sim = Simulator(time_scale=600)
     try:
         results = dict(time_scale=600, dr_test=[dr_test_at(sim, int(size), args.repeat, report_dir) for size in args.sizes.split(",")],
+                       limits=limits_at(sim, args.limits, report_dir) if args.limits else None,
                        failover=failover_and_failback_at(sim, args.failover, report_dir) if args.failover else None,
                        test_network=test_network_at(sim, args.test_network, report_dir) if args.test_network else None,
                        clean_point=clean_point_at(sim, *(int(part) for part in args.clean_point.split("x")), report_dir=report_dir)
@@ -585,6 +608,13 @@ def main():
     for row in results["dr_test"]:
         print("targets at %d machines: %s" % (row["machines"], ", ".join(
             "%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(row["targets"].items()))))
+    limits = results["limits"]
+    if limits:
+        print("DR test of %d machines without limits: %.2f s, %d requests, %d launch job(s); within 100 a job, 2 jobs at once, 10 requests a "
+              "second: %.2f s, %d requests, %d answered 429, %d launch jobs; %s" % (
+                  limits["machines"], limits["off"]["seconds"], limits["off"]["requests"], max(1, limits["off"]["launch_jobs"]), limits["on"]["seconds"],
+                  limits["on"]["requests"], limits["on"]["answered_429"], limits["on"]["launch_jobs"],
+                  ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(limits["targets"].items()))))
     failover = results["failover"]
     if failover:
         for runbook in ("failover", "failback"):

@@ -663,7 +663,7 @@ def test_a_launch_that_ends_between_the_reads_of_the_jobs_and_the_machines_is_ad
                                   dict(project={"id": "p-id", "name": "production"}, service_time=T1,
                                        machines=[machine("web-1", replica="r1", launched_at=T1)]))), run=run, session="s3ss10n")
     assert result["adopted"] == [1] and result["to_clean"] == []
-    assert load(run)["earlier"]["adopted"]["0"]["id"] == "j1"
+    assert load(run)["earlier"]["adopted"]["0"][0]["id"] == "j1"
 
 
 def test_after_a_wave_that_failed_no_wave_is_launched(tmp_path):

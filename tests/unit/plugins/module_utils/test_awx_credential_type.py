@@ -59,12 +59,12 @@ def test_a_credential_with_every_field_gives_the_settings(monkeypatch, credentia
     environment = injected(credential_type, {"api_url": "https://dr.example.com/api/latest", "username": "awx@example.com",
                                              "password": "s3cret", "api_token": "t0ken", "validate_certs": False,
                                              "ca_cert": "-----BEGIN CERTIFICATE-----", "timeout": "45",
-                                             "retry_timeout": "120"})
+                                             "retry_timeout": "120", "service_limits": '{"servers_per_job": 100, "concurrent_jobs": 20}'})
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     expected = {"api_url": "https://dr.example.com/api/latest", "username": "awx@example.com", "password": "s3cret",
                 "api_token": "t0ken", "session": None, "validate_certs": False, "ca_path": "/runner/env/tmp_ca_cert", "timeout": 45,
-                "retry_timeout": 120}
+                "retry_timeout": 120, "service_limits": {"servers_per_job": 100, "concurrent_jobs": 20, "servers_in_active_jobs": None}}
     assert connection_settings({}) == expected
     assert ArgumentSpecValidator(CONNECTION_ARGUMENT_SPEC).validate({}).validated_parameters == expected
 
@@ -75,7 +75,7 @@ def test_blank_fields_count_as_not_set_for_modules_and_plugins(monkeypatch, cred
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     expected = {"api_url": "https://dr.example.com/api/latest", "username": None, "password": None, "api_token": "t0ken",
-                "session": None, "validate_certs": True, "ca_path": None, "timeout": 30, "retry_timeout": 60}
+                "session": None, "validate_certs": True, "ca_path": None, "timeout": 30, "retry_timeout": 60, "service_limits": None}
     assert connection_settings({}) == expected
     result = ArgumentSpecValidator(CONNECTION_ARGUMENT_SPEC).validate({})
     assert result.error_messages == []

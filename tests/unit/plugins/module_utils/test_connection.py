@@ -36,4 +36,5 @@ def test_every_connection_option_but_the_session_falls_back_to_one_environment_v
     names = dict((option, spec["fallback"][1][0]) for option, spec in CONNECTION_ARGUMENT_SPEC.items() if "fallback" in spec)
     assert set(CONNECTION_ARGUMENT_SPEC) - set(names) == {"session"}
     assert names["retry_timeout"] == "REPLICATION_SERVICE_RETRY_TIMEOUT"
-    assert all(variable == "REPLICATION_SERVICE_" + ("URL" if option == "api_url" else option.upper()) for option, variable in names.items())
+    short = dict(api_url="URL", service_limits="LIMITS")
+    assert all(variable == "REPLICATION_SERVICE_" + short.get(option, option.upper()) for option, variable in names.items())

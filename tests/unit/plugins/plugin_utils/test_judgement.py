@@ -169,13 +169,13 @@ def test_nothing_left_nothing_to_do():
 def test_a_launch_of_ours_that_still_runs_is_adopted():
     machines = [machine("web-1"), machine("web-2")]
     found = earlier(machines, [job("j1", T0, ["web-1", "web-2"], status="STARTED")])
-    assert found["running_is"] == "launch" and found["adopted"][0]["id"] == "j1"
+    assert found["running_is"] == "launch" and found["adopted"][0][0]["id"] == "j1"
 
 
 def test_machines_an_earlier_run_launched_and_did_not_clean_up_are_adopted():
     machines = [machine("web-1", replica="r1", launched_at=T1), machine("web-2", replica="r2", launched_at=T1)]
     found = earlier(machines, [job("j1", T0, ["web-1", "web-2"])])
-    assert found["adopted"][0]["id"] == "j1" and found["clean"] == [] and [left["replica"] for left in found["ours"]] == ["r1", "r2"]
+    assert found["adopted"][0][0]["id"] == "j1" and found["clean"] == [] and [left["replica"] for left in found["ours"]] == ["r1", "r2"]
 
 
 def test_a_machine_launched_after_a_launch_of_ours_ended_is_not_traced_to_it():
@@ -184,7 +184,7 @@ def test_a_machine_launched_after_a_launch_of_ours_ended_is_not_traced_to_it():
     found = earlier(machines, [job("j1", T0, ["web-1"], ended=T1)])
     assert found["adopted"] == {} and found["ours"] == [] and [left["name"] for left in found["foreign"]] == ["web-1"]
     found = earlier([machine("web-1", replica="r1", launched_at=T1)], [job("j1", T0, ["web-1"], ended=T1)])
-    assert found["adopted"][0]["id"] == "j1"
+    assert found["adopted"][0][0]["id"] == "j1"
 
 
 def test_adopting_can_be_turned_off():
@@ -206,7 +206,7 @@ def test_waves_are_adopted_in_order_up_to_the_first_that_was_not_launched():
     jobs = [job("j2", "2026-11-22T10:59:00+00:00", ["app-1"], status="STARTED"), job("j1", T0, ["db-1"])]
     waves = [["db-1-id"], ["app-1-id"], ["web-1-id"]]
     found = earlier(machines, jobs, waves=waves)
-    assert sorted(found["adopted"]) == [0, 1] and found["adopted"][1]["id"] == "j2"
+    assert sorted(found["adopted"]) == [0, 1] and found["adopted"][1][0]["id"] == "j2"
     # A later wave's launch without the first's is not adopted: its machines are cleaned up.
     found = earlier(machines, [job("j2", "2026-11-22T10:59:00+00:00", ["app-1"])], waves=waves)
     assert found["adopted"] == {} and [left["name"] for left in found["clean"]] == ["app-1"]
@@ -250,13 +250,13 @@ def test_target_machines_of_another_kind_are_not_leftovers():
 def test_a_plan_run_is_the_earlier_run_of_a_run_by_plan():
     machines = [machine("web-1", replica="r1", launched_at=T1)]
     jobs = [job("j1", T0, ["web-1"], job_type="RECOVERY_PLAN_TEST")]
-    assert earlier(machines, jobs, plan=True)["adopted"][0]["id"] == "j1"
+    assert earlier(machines, jobs, plan=True)["adopted"][0][0]["id"] == "j1"
     assert earlier(machines, jobs, plan=False)["foreign"][0]["name"] == "web-1"
 
 
 def test_a_debug_launch_is_a_test_launch():
     machines = [machine("web-1", replica="r1", launched_at=T1)]
-    assert earlier(machines, [job("j1", T0, ["web-1"])], launch_type="debug")["adopted"][0]["id"] == "j1"
+    assert earlier(machines, [job("j1", T0, ["web-1"])], launch_type="debug")["adopted"][0][0]["id"] == "j1"
 
 
 def test_without_a_user_nothing_is_an_earlier_runs():
@@ -270,7 +270,7 @@ def test_a_runbook_that_keeps_what_it_launches_adopts_it_after_any_cleanup_and_n
     jobs = [job("j2", T2, ["web-1"], job_type="CLEANUP"), job("j1", T0, ["web-1"], job_type="CUTOVER_LAUNCH")]
     assert earlier(machines, jobs, launch_type="cutover")["clean"][0]["replica"] == "r1"  # a DR test's rule
     found = earlier(machines, jobs, launch_type="cutover", keeps=True)
-    assert found["adopted"][0]["id"] == "j1" and found["clean"] == [] and found["foreign"] == []
+    assert found["adopted"][0][0]["id"] == "j1" and found["clean"] == [] and found["foreign"] == []
     # Not adopted (the run is web-1 and web-2): never cleaned up, refused as someone else's would be.
     found = earlier(machines + [machine("web-2")], jobs, launch_type="cutover", keeps=True)
     assert found["adopted"] == {} and found["clean"] == [] and [left["name"] for left in found["foreign"]] == ["web-1"]
@@ -506,3 +506,32 @@ def test_a_run_again_with_other_waves_adopts_each_launch_as_it_was_launched_and_
     assert resumed_waves([["db-1"], ["db-2"]], [], names) is None  # nothing to adopt
     twice = job("j3", T1, ["db-2", "app-1"], job_type="RECOVERY_LAUNCH")
     assert resumed_waves([["db-1", "db-2", "app-1"]], [first, twice], names) is None  # a machine in two launches: as given
+
+
+# -- a wave sent in several jobs (the service's limits) is adopted job by job ---------------------------------------
+
+
+def test_a_wave_sent_in_several_jobs_adopts_the_jobs_it_finds_and_launches_the_others():
+    machines = [machine(name, replica="r-" + name, launched_at=T1) for name in ("m-1", "m-2", "m-3", "m-4", "m-5")]
+    wave = [m["id"] for m in machines]
+    parts = [["m-1-id", "m-2-id"], ["m-3-id", "m-4-id"], ["m-5-id"]]
+    first, second = job("j1", T0, ["m-1", "m-2"], ended=T2), job("j2", T0, ["m-3", "m-4"], status="RUNNING")
+    # Stopped while its second job ran: both adopted, the third launched by the run again.
+    found = earlier(machines[:4] + [machine("m-5")], [second, first], waves=[wave], parts=[parts])
+    assert [job["id"] for job in found["adopted"][0]] == ["j1", "j2"] and found["clean"] == []
+    # Every job found: the whole wave is adopted, in the order of its jobs.
+    third = job("j3", T1, ["m-5"], ended=T2)
+    found = earlier(machines, [third, second, first], waves=[wave, []], parts=[parts, []])
+    assert [job["id"] for job in found["adopted"][0]] == ["j1", "j2", "j3"]
+    # The first job not found: nothing is adopted, and what a later job launched is cleaned up, never launched over.
+    found = earlier([machine(name) for name in ("m-1", "m-2")] + machines[2:4] + [machine("m-5")], [second], waves=[wave], parts=[parts])
+    assert found["adopted"] == {} and sorted(left["name"] for left in found["clean"]) == ["m-3", "m-4"]
+
+
+def test_a_run_again_whose_jobs_are_those_of_its_waves_keeps_its_waves():
+    names = dict(("m-%d-id" % number, "m-%d" % number) for number in range(1, 6))
+    first, second = job("j1", T0, ["m-1", "m-2"]), job("j2", T1, ["m-3", "m-4"])
+    waves = [["m-1", "m-2", "m-3", "m-4", "m-5"]]
+    assert resumed_waves(waves, [first, second], names, parts=[[["m-1", "m-2"], ["m-3", "m-4"], ["m-5"]]]) is None
+    # Without its jobs (no limits now): each launch a wave, as it was launched, and the rest follows.
+    assert resumed_waves(waves, [first, second], names) == [["m-1", "m-2"], ["m-3", "m-4"], ["m-5"]]

@@ -105,7 +105,7 @@ def test_a_run_that_passed():
     assert [check["name"] for check in report["checks"]] == ["launch job", "cleanup"]
     assert report["checks"][0]["message"] == "TEST_LAUNCH job-1 COMPLETED after 240.0 s"
     assert report["waves"] == [{"number": 1, "machines": ["web-1", "db-1"], "status": "launched", "message": "", "adopted": False,
-                                "job": "job-1"}]
+                                "job": "job-1", "jobs": ["job-1"]}]
 
 
 def test_the_rto_does_not_depend_on_when_or_in_which_order_the_checks_ran():
