@@ -18,6 +18,7 @@ import json
 import os
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value, parse_flag
+from ansible_collections.replication.recovery.plugins.module_utils._limits import job_size, parts
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.module_utils._marks import MARK, RECOVERED, recovered_by_mark
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import wave_failure
@@ -194,26 +195,31 @@ class ActionModule(RunbookStep):
         if not ids:
             self.add_check("recovery machines", PASSED, "none left to remove")
             return []
-        # The recovery machines are production until the machines launched back took their place: named, they go.
-        cleaned = self.service("service_replica_cleanup", project=record["project_id"], replicas=ids, terminate_production=ids, wait=True,
-                               wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
-        job = cleaned.get("job") or {}
-        if job and job.get("status") != "COMPLETED":
-            raise StepFailed("The cleanup job %s of the recovery machines %s." % (job.get("id"), job.get("status")))
-        # Proof. Those not sent were read gone before the cleanup. Those sent are gone when the job completed with
-        # their machines in it (a job with any machine failed ends FAILED); otherwise the service is asked again, and
+        # The recovery machines are production until the machines launched back took their place: named, they go - in
+        # several jobs, one after another, when there are more than a job may take (the service's limits).
+        size, sent, participants = job_size(self.limits), set(), set()
+        for replicas in parts(ids, size):
+            cleaned = self.service("service_replica_cleanup", project=record["project_id"], replicas=replicas, terminate_production=replicas,
+                                   wait=True, wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
+            job = cleaned.get("job") or {}
+            if job and job.get("status") != "COMPLETED":
+                raise StepFailed("The cleanup job %s of the recovery machines %s." % (job.get("id"), job.get("status")))
+            sent |= set(cleaned.get("removed") or [])
+            participants |= set(job.get("participatingMachines") or [])
+        # Proof. Those not sent were read gone before the cleanup. Those sent are gone when their jobs completed with
+        # their machines in them (a job with any machine failed ends FAILED); otherwise the service is asked again, and
         # has none of them left to terminate (one read each: the interface has no list of target machines).
-        sent = set(cleaned.get("removed") or [])
         machines = set(entry.get("id") for entry in state["recovery"].values() if entry["replica"] in sent)
-        if sent and not machines <= set(job.get("participatingMachines") or []):
-            again = self.service("service_replica_cleanup", project=record["project_id"], replicas=ids, terminate_production=ids, wait=True,
-                                 wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
-            if again.get("removed"):
-                raise StepFailed("After their cleanup, recovery machines were still there: %s." % shown(again["removed_machines"]))
+        if sent and not machines <= participants:
+            for replicas in parts(ids, size):
+                again = self.service("service_replica_cleanup", project=record["project_id"], replicas=replicas, terminate_production=replicas,
+                                     wait=True, wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
+                if again.get("removed"):
+                    raise StepFailed("After their cleanup, recovery machines were still there: %s." % shown(again["removed_machines"]))
         # Every recovery machine of the memo is gone now; an earlier run stopped in its cleanup may have
         # terminated some of them.
         removed = sorted(state["recovery"])
-        terminated = len(cleaned.get("removed") or [])
+        terminated = len(sent)
         state["removed"] = removed
         self.forget_memo(removed)
         message = "%d recovery machines terminated%s, proven gone" % (

@@ -599,6 +599,37 @@ def test_a_wave_an_earlier_run_launched_is_adopted_not_launched_again(tmp_path):
     assert record["earlier"]["messages"] == ["wave 1: adopted the launch job j1 of an earlier run, created %s" % T0]
 
 
+def test_a_wave_larger_than_a_job_may_take_goes_out_in_several_jobs_and_a_run_again_adopts_them_job_by_job(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPLICATION_SERVICE_LIMITS", '{"servers_per_job": 2}')  # as an AWX credential gives it
+    run = begin(tmp_path)
+    read(run, [machine("m-1"), machine("m-2"), machine("m-3")])
+    assert load(run)["waves"][0]["parts"] == [["m-1", "m-2"], ["m-3"]]
+    modules = Modules(service_launch=[{"job": job("j1", ["m-1", "m-2"])}, {"job": job("j1", ["m-1", "m-2"]), "launched": launched("m-1", "m-2")},
+                                      {"job": job("j2", ["m-3"], created=T1)}, {"job": job("j2", ["m-3"], created=T1), "launched": launched("m-3")}])
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    assert result["launched"] == 3 and result["jobs"] == [{"id": "j1", "status": "COMPLETED"}, {"id": "j2", "status": "COMPLETED"}]
+    assert [args["machines"] for args in modules.called("service_launch") if "machines" in args] == [["m-1-id", "m-2-id"], ["m-3-id"]]
+    wave = load(run)["waves"][0]
+    assert [job["id"] for job in wave["jobs"]] == ["j1", "j2"] and wave["status"] == "launched" and wave["job"]["creationDateTime"] == T0
+    assert load(run)["launched"]["m-3"]["requested"] == T1  # its own job's request
+    # Stopped after the first job: a run again adopts it and launches the second only.
+    again = begin(tmp_path)
+    read(again, [machine("m-1", replica="r1", launched_at=T1), machine("m-2", replica="r2", launched_at=T1), machine("m-3")],
+         [job("j1", ["m-1", "m-2"])])
+    assert load(again)["earlier"]["adopted"]["0"][0]["id"] == "j1"
+    modules = Modules(service_launch=[{"job": job("j1", ["m-1", "m-2"]), "launched": launched("m-1", "m-2")}, {"job": job("j3", ["m-3"])},
+                                      {"job": job("j3", ["m-3"]), "launched": launched("m-3")}])
+    result = step(runbook_launch, modules, run=again, session="s3ss10n", wave=1)
+    assert [args.get("machines") for args in modules.called("service_launch")] == [None, ["m-3-id"], None] and result["changed"] is True
+    assert [(job["id"], job["adopted"]) for job in load(again)["waves"][0]["jobs"]] == [("j1", True), ("j3", False)]
+
+
+def test_a_limit_that_is_no_number_stops_the_run_before_anything_is_sent(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPLICATION_SERVICE_LIMITS", '{"servers_per_job": "all"}')
+    result = read(begin(tmp_path), [machine("m-1")])
+    assert result["failed"] and "service_limits.servers_per_job must be a whole number of 1 or more, not 'all'. Nothing was sent." in result["msg"]
+
+
 EARLIER_POINT = "2026-11-22T09:40:00.000000+00:00"
 
 
@@ -1016,6 +1047,20 @@ def test_a_recovery_machine_left_after_its_cleanup_fails_the_return_and_keeps_it
     result = step(runbook_reverse, cleanups, run=launched_back(run), session="s3ss10n", direction="original", remove_recovery=True)
     assert result["failed"] and "After their cleanup, recovery machines were still there: db-1." in result["msg"]
     assert cleanups.called("service_machine_tags") == []  # the mark still names the recovery machine
+
+
+def test_more_recovery_machines_than_a_job_may_take_are_removed_in_several_jobs_each_proven(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPLICATION_SERVICE_LIMITS", '{"servers_per_job": 1}')
+    run = reverse(tmp_path, [marked(site_machine(name, "away"), name + "-away") for name in ("db-1", "web-1")], reversed_now=False)[0]
+    cleanups = Modules(service_reverse_replication={"changed": True, "project": {}}, service_machine_tags={"changed_machines": []},
+                       service_replica_cleanup=[{"removed": [name + "-away"], "removed_machines": [name], "job": dict(
+                           job("c-" + name, [name], job_type="CLEANUP"))} for name in ("db-1", "web-1")])
+    result = step(runbook_reverse, cleanups, run=launched_back(run), session="s3ss10n", direction="original", remove_recovery=True)
+    assert not result.get("failed"), result
+    # One job each; their machines in their jobs prove them gone, with no read again.
+    assert [args["replicas"] for args in cleanups.called("service_replica_cleanup")] == [["db-1-away"], ["web-1-away"]]
+    assert [check["message"] for check in load(run)["run_checks"] if check["name"] == "recovery machines"] == [
+        "2 recovery machines terminated, proven gone: db-1, web-1"]
 
 
 @pytest.mark.parametrize("check_mode", [False, True])
