@@ -69,7 +69,7 @@ class ActionModule(RunbookStep):
             return result
         # A wave larger than a job may take goes out in several jobs, one after another (the service's limits: runbook_read).
         adopted = record["earlier"].get("adopted", {}).get(str(index)) or []
-        jobs, would, diffs = [], [], []
+        jobs, would, diffs, cut_short = [], [], [], False
         for number, part in enumerate(parts_of(wave)):
             launching = [name for name in part if name in names]
             if not launching:
@@ -84,6 +84,7 @@ class ActionModule(RunbookStep):
                     continue
             jobs.append(self.follow_part(index, job, launching, adopted=number < len(adopted)))
             if jobs[-1]["status"] != "COMPLETED":
+                cut_short = number + 1 < len(parts_of(wave))
                 break  # the wave's other jobs are not sent: a job that failed as a whole is the wave's failure
         if self.check_mode and would:
             wave.update(status="would launch")
@@ -95,7 +96,7 @@ class ActionModule(RunbookStep):
         if not jobs:  # a search's round whose every candidate was thinned out
             wave.update(status="not launched", message="every candidate point was thinned out by the service before the launch")
             return result
-        self.wave_outcome(wave, jobs, len(parts_of(wave)))
+        self.wave_outcome(wave, jobs, len(parts_of(wave)) > 1, cut_short)
         result.update(job=dict(id=jobs[0]["id"], status=wave["job"]["status"]), jobs=[dict(id=job["id"], status=job["status"]) for job in jobs],
                       launched=sum(1 for name in names if name in record["launched"]), changed=not all(job.get("adopted") for job in jobs),
                       failed_machines=[name for name in names if name in record["failed_machines"]][:10])
@@ -140,18 +141,18 @@ class ActionModule(RunbookStep):
         kept = self.record_outcome(index, job, [name for name in names if name not in (record.get("thinned_out") or [])], adopted)
         return dict(kept, adopted=adopted)
 
-    def wave_outcome(self, wave, jobs, parts):
+    def wave_outcome(self, wave, jobs, in_parts, cut_short):
         """The wave as its jobs ended: its ``job`` stands for them all (the first one's request, the last one's end, the
-        first status that is not COMPLETED), ``jobs`` lists each; a wave whose jobs did not all run is failed."""
+        first status that is not COMPLETED), ``jobs`` lists each when it was sent in several; ``cut_short``: a job failed
+        before the last, and the later ones were not sent."""
         failed = next((job for job in jobs if job["status"] != "COMPLETED"), None)
         job = dict(jobs[0], endDateTime=jobs[-1].get("endDateTime"), status=(failed or jobs[-1])["status"],
                    machines=sum(job["machines"] for job in jobs), lines=dict((name, line) for job in jobs for name, line in (job.get("lines") or {}).items()))
         wave.update(job=job, adopted=all(job.get("adopted") for job in jobs), status="launched" if failed is None else "failed",
-                    message="" if failed is None else "%s %s %s" % (failed["type"], failed["id"], failed["status"]))
-        if len(jobs) > 1 or parts > 1:
+                    message="" if failed is None else "%s %s %s%s" % (failed["type"], failed["id"], failed["status"],
+                                                                     "; the wave's later jobs were not sent" if cut_short else ""))
+        if in_parts:
             wave["jobs"] = jobs
-            if failed is None and len(jobs) < parts:
-                wave.update(status="failed", message="%d of its %d jobs ran" % (len(jobs), parts))
 
     def points_still_there(self, index, names, rejected=False):
         """The wave's pinned points, read again unless they were read just now (or the service ``rejected`` the launch):

@@ -16,6 +16,9 @@ description:
     what it launched.
   - A wave an earlier run of the runbook launched (see M(replication.recovery.runbook_read)) is adopted - its job is
     followed, or read when it has ended - and nothing is launched again.
+  - A wave larger than a job may take (the connection option O(service_limits)) is sent in several jobs, one after another,
+    as even as they go; a job that did not complete stops the wave's later jobs. A run again adopts the jobs an earlier run
+    sent, job by job, and sends only the others. A job the account has no room for now is sent again once others end.
   - Before a later wave, the wave before it is judged from the record, including the user's checks of its machines. A
     wave fails when one of its machines did not launch, does not run, or failed its checks; then no later wave is
     launched, and the report says why. After a failure recorded by an earlier step, or one given as O(stopped) (your
@@ -71,10 +74,18 @@ failed_machines:
   type: list
   elements: str
 job:
-  description: The wave's launch job, C(id) and C(status).
+  description: The wave's launch job, C(id) and C(status); of a wave sent in several jobs, the first one's C(id) and the status of the wave.
   returned: when a job was started or adopted
   type: dict
   sample: {id: 6a1f8c2e-0d4b-4e1a-9a55-2c7e3f0b9d11, status: COMPLETED}
+jobs:
+  description:
+    - Each launch job of the wave, C(id) and C(status), in order. A wave larger than a job may take (the connection option
+      O(service_limits)) is sent in several, one after another.
+  returned: when a job was started or adopted
+  type: list
+  elements: dict
+  sample: [{id: 6a1f8c2e-0d4b-4e1a-9a55-2c7e3f0b9d11, status: COMPLETED}, {id: 0b7d2e41-5f3a-4c1e-8e2d-9a1b3c4d5e6f, status: COMPLETED}]
 would_launch:
   description: In check mode, the machines the wave would launch.
   returned: in check mode

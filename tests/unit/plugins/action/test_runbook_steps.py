@@ -624,6 +624,19 @@ def test_a_wave_larger_than_a_job_may_take_goes_out_in_several_jobs_and_a_run_ag
     assert [(job["id"], job["adopted"]) for job in load(again)["waves"][0]["jobs"]] == [("j1", True), ("j3", False)]
 
 
+def test_a_job_of_a_wave_that_failed_as_a_whole_stops_the_wave_later_jobs_not_sent(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPLICATION_SERVICE_LIMITS", '{"servers_per_job": 1}')
+    run = begin(tmp_path)
+    read(run, [machine("m-1"), machine("m-2")])
+    failed = job("j1", ["m-1"], status="FAILED")
+    modules = Modules(service_launch=[{"job": failed}, {"job": failed, "launched": [], "failed_machines": ["m-1"], "failed": True, "msg": "m-1 failed"}])
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    assert [args["machines"] for args in modules.called("service_launch") if "machines" in args] == [["m-1-id"]]
+    wave = load(run)["waves"][0]
+    assert wave["status"] == "failed" and wave["message"] == "TEST_LAUNCH j1 FAILED; the wave's later jobs were not sent"
+    assert result["jobs"] == [{"id": "j1", "status": "FAILED"}] and result["failed_machines"] == ["m-1"]
+
+
 def test_a_limit_that_is_no_number_stops_the_run_before_anything_is_sent(tmp_path, monkeypatch):
     monkeypatch.setenv("REPLICATION_SERVICE_LIMITS", '{"servers_per_job": "all"}')
     result = read(begin(tmp_path), [machine("m-1")])
