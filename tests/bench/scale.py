@@ -51,6 +51,7 @@ import time
 from datetime import datetime, timezone
 
 import requests
+from replication_service_simulator.local import LocalSimulator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 USERNAME, PASSWORD = "bench@example.test", "bench-password-0"
@@ -81,26 +82,11 @@ def world(size, projects=("bench",), age=2 * DAY):
     }]}
 
 
-class Simulator:
-    def __init__(self, time_scale):
-        self.process = subprocess.Popen([sys.executable, "-m", "replication_service_simulator", "--port", "0", "--time-scale", str(time_scale)],
-                                        stdout=subprocess.PIPE, text=True)
-        self.api = self.process.stdout.readline().strip()
-        self.root = self.api[: -len("/api/latest")]
-
-    def control(self, method, path, body=None):
-        answer = requests.request(method, self.root + "/_simulator" + path, json=body, timeout=60)
-        answer.raise_for_status()
-        return answer.json() if answer.content else None
-
+class Simulator(LocalSimulator):
     def fresh(self, size, projects=("bench",), age=2 * DAY, keep_every_point=HOUR):
         self.control("POST", "/reset")
         self.control("PATCH", "/settings", {"sessionLifetimeSeconds": 100 * DAY, "keepEveryPointSeconds": keep_every_point})
         return self.control("POST", "/seed", world(size, projects, age))
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=30)
 
 
 def playbook(sim, args, env_extra=None, command="ansible-playbook"):

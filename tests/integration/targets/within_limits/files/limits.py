@@ -15,6 +15,7 @@ import sys
 import time
 
 import requests
+from replication_service_simulator.local import LocalSimulator
 
 USERNAME, PASSWORD = "limits@example.test", "limits-password"
 PROJECTS, SIZE = ("east", "west"), 250
@@ -22,17 +23,8 @@ LIMITS = {"servers_per_job": 100, "concurrent_jobs": 2}
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-class Simulator:
-    def __init__(self):
-        self.process = subprocess.Popen([sys.executable, "-m", "replication_service_simulator", "--host", "127.0.0.1", "--port", "0",
-                                         "--seed", "empty", "--time-scale", "60"], stdout=subprocess.PIPE, text=True)
-        self.api = self.process.stdout.readline().strip()
-        self.root = self.api[: -len("/api/latest")]
-
-    def control(self, method, path, body=None):
-        answer = requests.request(method, self.root + "/_simulator" + path, json=body, timeout=60)
-        answer.raise_for_status()
-        return answer.json() if answer.content else None
+class Simulator(LocalSimulator):
+    """The target's own simulator, and a user's view of it."""
 
     def jobs(self, project_id):
         """Every job of the project, oldest first (read as a user would, past the limit of requests a second)."""
@@ -52,10 +44,6 @@ class Simulator:
         answer = self.user.post(self.api + "/login", json={"username": USERNAME, "password": PASSWORD}, timeout=30)
         answer.raise_for_status()
         self.user.headers["X-XSRF-TOKEN"] = self.user.cookies.get("XSRF-TOKEN", "")
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=30)
 
 
 def world():
@@ -211,7 +199,7 @@ def main():
     work = parser.parse_args().work
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    sim = Simulator()
+    sim = Simulator(time_scale=60)
     try:
         sim.control("PATCH", "/settings", {"sessionLifetimeSeconds": 100 * 86400})
         seeded = sim.control("POST", "/seed", world())
