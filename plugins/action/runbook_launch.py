@@ -20,6 +20,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._record impor
 
 # Points in time read this long before a wave's launch are read again: the service may have thinned them out since.
 POINTS_FRESH_SECONDS = 60
+# The most times a launch is sent whose pinned points the service thinned out before it (each time with those replaced).
+LAUNCH_ATTEMPTS = 5
 
 
 def merged(diffs):
@@ -221,20 +223,19 @@ class ActionModule(RunbookStep):
     def start(self, index, names):
         """Start the wave's launch job from the points pinned when the run began (or run the recovery plan, from the
         point the service picks); in check mode, None. The service may thin a pinned point out between its last read
-        and the launch: a launch it refuses (HTTP 400, nothing started) is tried once more when a point was replaced."""
-        started = self.launch(names)
-        if started.get("failed"):
+        and the launch: a launch it refuses (HTTP 400, nothing started) is tried again when a point was replaced - as
+        often as points are read gone (a slow read may outlast another point), up to LAUNCH_ATTEMPTS."""
+        started, attempts = self.launch(names), 1
+        while started.get("failed"):
             refused = (started.get("error") or {}).get("status") == 400
-            if not (refused and self.points_still_there(index, names, rejected=True)):
+            if not (refused and attempts < LAUNCH_ATTEMPTS and self.points_still_there(index, names, rejected=True)):
                 # A refusal is not read for its words: a service that limits the machines of a job says so in its own.
                 hint = " Nothing of it was launched. If the service takes fewer machines in a job, state its limits (replication_service_limits: " \
                     "servers_per_job) and the run sends the wave in several jobs." if refused and len(names) > 1 and not self.limits else ""
                 raise StepFailed((started.get("msg") or "The launch of wave %d failed." % (index + 1)) + hint)
             if not names:  # a search's round whose every candidate was thinned out
                 return None
-            started = self.launch(names)
-            if started.get("failed"):
-                raise StepFailed(started.get("msg") or "The launch of wave %d failed." % (index + 1))
+            started, attempts = self.launch(names), attempts + 1
         return started.get("job")
 
     def launch(self, names):

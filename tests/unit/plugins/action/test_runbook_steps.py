@@ -1330,6 +1330,29 @@ def test_a_launch_refused_because_a_point_was_thinned_out_since_its_last_read_is
     assert load(run)["repinned"]["web-1"]["extra_seconds"] == 3600.0
 
 
+def test_a_point_thinned_again_while_the_points_were_read_again_is_replaced_again_and_the_launch_sent_once_more(tmp_path):
+    run = begin(tmp_path)
+    read(run, [machine("web-1"), machine("db-1")])
+    older = point("web-1", "2026-11-22T09:00:00.000000+00:00", "-older")
+    oldest = point("web-1", "2026-11-22T08:00:00.000000+00:00", "-oldest")
+    outcome = {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}
+    modules = Modules(service_launch=[REFUSED, REFUSED, {"job": job("j1", ["web-1", "db-1"])}, outcome],
+                      service_point_in_time_info=[points_info({"web-1": [point("web-1", T1, "-newer"), older]}),
+                                                  points_info({"web-1": [point("web-1", T1, "-newer"), oldest]})])
+    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    assert not result.get("failed"), result
+    assert [args["points_in_time"]["web-1-id"] for args in modules.called("service_launch")[:3]] == ["web-1-point", "web-1-point-older", "web-1-point-oldest"]
+    assert load(run)["repinned"]["web-1"]["extra_seconds"] == 3600.0  # from the older point to the oldest
+    # As often as a point is read gone, and no more than LAUNCH_ATTEMPTS: then the refusal stops the wave.
+    run = begin(tmp_path)
+    read(run, [machine("web-1"), machine("db-1")])
+    gone = [points_info({"web-1": [point("web-1", T1, "-newer"), point("web-1", "2026-11-22T0%d:00:00.000000+00:00" % hour, "-%d" % hour)]})
+            for hour in (9, 8, 7, 6, 5)]
+    modules = Modules(service_launch=REFUSED, service_point_in_time_info=gone)
+    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    assert result["failed"] and len(modules.called("service_launch")) == runbook_launch.LAUNCH_ATTEMPTS
+
+
 def test_a_search_round_never_launches_a_machine_from_another_point_than_its_candidate(tmp_path):
     candidates = {"web-1-id": {"id": "web-1-point", "date_time": T0}, "db-1-id": {"id": "db-1-point", "date_time": T0}}
     run = begin(tmp_path, runbook="clean_point", round=2, pinned=candidates,

@@ -161,6 +161,31 @@ def two_projects_side_by_side(sim, work, ids):
         len(every), overlapping(every), time.time() - began))
 
 
+def one_job_at_a_time_in_the_account(sim, work, ids):
+    """Two projects side by side in an account that runs one job at a time, the first launch slowed down so that the
+    other project's launch is refused (HTTP 429) while it runs: both pass, the refused one sent again once there is room."""
+    began = time.time()
+    # No limit of requests a second here: every 429 is a job the account had no room for.
+    sim.control("PATCH", "/settings", {"concurrentJobs": 1, "requestsPerSecond": 0})
+    sim.control("POST", "/faults", {"rules": [{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 6, "count": 1}]})
+    before = dict((project, set(job["id"] for job in sim.jobs(ids[project]))) for project in PROJECTS)
+    sim.control("DELETE", "/stats")
+    try:
+        code, output = run(sim, work, "one_at_a_time", runbook("dr_test", PROJECTS, work, "-e", "dr_test_machines=*-00?"))
+        refused = sim.control("GET", "/stats")["refused"]
+    finally:
+        sim.control("DELETE", "/faults")
+        sim.control("PATCH", "/settings", {"concurrentJobs": LIMITS["concurrent_jobs"], "requestsPerSecond": 10})
+    assert code == 0, output[-4000:]
+    jobs = [job for project in PROJECTS for job in sim.jobs(ids[project]) if job["id"] not in before[project]]
+    assert overlapping(jobs) == 1 and refused.get("429", 0) >= 1, (overlapping(jobs), refused)
+    for project in PROJECTS:
+        assert report(work, "dr_test", project)["result"] == "passed"
+    nothing_left(sim)
+    print("two projects in an account of one job at a time: both passed, %d jobs one after another, %d launches or cleanups answered 429 "
+          "and sent again (%.0f s)" % (len(jobs), refused["429"], time.time() - began))
+
+
 def stopped_in_the_second_job(sim, work, ids, runbook_name, project, job_type, *extra):
     """Start the runbook, stop it (SIGINT, as AWX cancels) once its second launch job runs, run it again."""
     before = set(job["id"] for job in sim.jobs(ids[project]))
@@ -208,6 +233,7 @@ def main():
         sim.sign_in()
         refused_before_any_write(sim, work, ids)
         two_projects_side_by_side(sim, work, ids)
+        one_job_at_a_time_in_the_account(sim, work, ids)
         found, unused = stopped_in_the_second_job(sim, work, ids, "dr_test", "west", "TEST_LAUNCH")
         assert found["result"] == "passed" and found["counts"]["passed"] == SIZE, found["failures"][:3]
         nothing_left(sim)
