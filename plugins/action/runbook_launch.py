@@ -150,9 +150,9 @@ class ActionModule(RunbookStep):
         failed = next((job for job in jobs if job["status"] != "COMPLETED"), None)
         job = dict(jobs[0], endDateTime=jobs[-1].get("endDateTime"), status=(failed or jobs[-1])["status"],
                    machines=sum(job["machines"] for job in jobs), lines=dict((name, line) for job in jobs for name, line in (job.get("lines") or {}).items()))
-        wave.update(job=job, adopted=all(job.get("adopted") for job in jobs), status="launched" if failed is None else "failed",
-                    message="" if failed is None else "%s %s %s%s" % (failed["type"], failed["id"], failed["status"],
-                                                                     "; the wave's later jobs were not sent" if cut_short else ""))
+        message = "" if failed is None else "%s %s %s%s" % (failed["type"], failed["id"], failed["status"],
+                                                            "; the wave's later jobs were not sent" if cut_short else "")
+        wave.update(job=job, adopted=all(job.get("adopted") for job in jobs), status="launched" if failed is None else "failed", message=message)
         if in_parts:
             wave["jobs"] = jobs
 
