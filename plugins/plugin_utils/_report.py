@@ -548,8 +548,8 @@ def first_steps(record, machines):
         steps.append(earlier["running_said"][0].upper() + earlier["running_said"][1:])
     for index, jobs in sorted((earlier.get("adopted") or {}).items()):
         for job in jobs:
-            steps.append("Adopts the launch job %s of an earlier run as %s wave %d (%s): nothing of it is launched again" % (
-                job["id"], "part of" if len(parts_of(record["waves"][int(index)])) > 1 else "", int(index) + 1, job.get("status")))
+            steps.append("Adopts the launch job %s of an earlier run as %swave %d (%s): nothing of it is launched again" % (
+                job["id"], "part of " if len(parts_of(record["waves"][int(index)])) > 1 else "", int(index) + 1, job.get("status")))
     stands = [machine for machine in machines if machine.get("stands")]
     if stands:
         steps.append("Launches nothing for %d machines that are failed over already, and reports them: %s" % (
