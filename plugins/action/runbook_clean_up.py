@@ -10,14 +10,13 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._machines import has_targets_of, launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, RECOVERED
 from ansible_collections.replication.recovery.plugins.module_utils._wait import WAIT_OPTIONS
-from ansible_collections.replication.recovery.plugins.module_utils._limits import job_size, parts
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import production_machines, standing
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, collect_checked, load
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
 from ansible_collections.replication.recovery.plugins.plugin_utils._switching import put_back_blueprints
-from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
+from ansible_collections.replication.recovery.plugins.plugin_utils._following import cleaned_in_jobs, follow
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
 
 
@@ -140,21 +139,13 @@ class ActionModule(RunbookStep):
 
     def clean_up(self, project, machines, kind, settings, chosen=None, proof=None, production=None):
         # More machines than a job may take (the service's limits) are cleaned up in several jobs, one after another.
-        selection = chosen if chosen is not None else machines
-        groups = parts(selection, job_size(self.limits)) if selection else [selection]
-        removed, jobs = [], []
-        for group in groups:
-            cleaned = self.service("service_replica_cleanup", project=project, machines=machines if chosen is not None else group,
-                                   replicas=group if chosen is not None else None, launch_types=[kind], terminate_production=production or None,
-                                   wait=False, wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
-            removed.extend(cleaned.get("removed_machines") or [])
-            job = cleaned.get("job")
-            if job:
-                job = self.follow_cleanup(project, job, settings)
-                if job["status"] != "COMPLETED":
-                    raise StepFailed("Cleanup job %s %s: %s" % (job["id"], job["status"], " ".join(line["message"] for line in (job.get("log") or [])[-3:])))
-                jobs.append(job)
-        removed = list(dict.fromkeys(removed))
+        removed, jobs = cleaned_in_jobs(
+            self, chosen if chosen is not None else machines,
+            lambda group: self.service("service_replica_cleanup", project=project, machines=machines if chosen is not None else group,
+                                       replicas=group if chosen is not None else None, launch_types=[kind],
+                                       terminate_production=production or None, wait=False, wait_timeout=settings["cleanup_timeout"],
+                                       poll_interval=settings["poll_interval"]),
+            lambda job: self.follow_cleanup(project, job, settings), lambda job: "Cleanup job %s %s" % (job["id"], job["status"]))
         if not self.check_mode and (removed or jobs):
             # What was cleaned up, and what the run started, is gone: proven by reading those machines again.
             self.prove_gone(project, list(dict.fromkeys((proof or machines or []) + removed)), kind)

@@ -461,7 +461,7 @@ class ActionModule(RunbookStep):
             self.say(line)
         running = earlier.get("running")
         for number, wave in enumerate(record["waves"], 1):
-            if wave.get("parts"):
+            if wave.get("parts") and set(wave["machines"]) - set(record["stands"]):
                 self.say("Wave %d goes out in %d jobs (%s machines), one after another: a job takes at most %d machines (service_limits)." % (
                     number, len(wave["parts"]), ", ".join(str(len(part)) for part in wave["parts"]), job_size(self.limits)))
         for index, jobs in sorted(earlier["adopted"].items()):

@@ -7,11 +7,10 @@ its cleanup to the end, and clean up the target machines of its that this run do
 someone else's, when the run was told to). Documented in plugins/modules/runbook_resume.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active
-from ansible_collections.replication.recovery.plugins.module_utils._limits import job_size, parts
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 from ansible_collections.replication.recovery.plugins.module_utils._words import reasons, shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._switching import put_back_blueprints
-from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
+from ansible_collections.replication.recovery.plugins.plugin_utils._following import cleaned_in_jobs, follow
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
 
 
@@ -35,18 +34,15 @@ class ActionModule(RunbookStep):
         # as such; anything else that runs production is refused by the cleanup, and stops the run.
         own = [left["replica"] for left in earlier.get("clean", [])] + [left["replica"] for left in blocking.get("machines", [])
                                                                         if blocking.get("clean") and "drill" in left["kind"]]
-        removed, jobs = [], []
         # More than a job may take (the service's limits) are cleaned up in several jobs, one after another.
-        for replicas in parts([left["replica"] for left in leftovers], job_size(self.limits)):
-            cleaned = self.service("service_replica_cleanup", project=record["project_id"], replicas=replicas, terminate_production=own or None,
-                                   wait=False, wait_timeout=settings["cleanup_timeout"], poll_interval=settings["poll_interval"])
-            if cleaned.get("job"):
-                job = follow(self, cleaned["job"], "cleanup job", settings["cleanup_timeout"])
-                if job["status"] != "COMPLETED":
-                    raise StepFailed("The cleanup of what an earlier run left, job %s, %s: %s" % (job["id"], job["status"], " ".join(
-                        line["message"] for line in (job.get("log") or [])[-3:])))
-                jobs.append(job["id"])
-            removed.extend(cleaned.get("removed_machines") or [])
+        removed, jobs = cleaned_in_jobs(
+            self, [left["replica"] for left in leftovers],
+            lambda replicas: self.service("service_replica_cleanup", project=record["project_id"], replicas=replicas,
+                                          terminate_production=own or None, wait=False, wait_timeout=settings["cleanup_timeout"],
+                                          poll_interval=settings["poll_interval"]),
+            lambda job: follow(self, job, "cleanup job", settings["cleanup_timeout"]),
+            lambda job: "The cleanup of what an earlier run left, job %s, %s" % (job["id"], job["status"]))
+        jobs = [job["id"] for job in jobs]
         earlier["cleaned"] = dict(job=jobs[0] if jobs else None, removed_machines=removed, **(dict(jobs=jobs) if len(jobs) > 1 else {}))
         messages.append("%s the target machines an earlier run left, of %s" % (
             "would clean up" if self.check_mode else "cleaned up", shown(removed)))

@@ -6,6 +6,7 @@
 the service shows them now. Functions of the step (plugin_utils._step.RunbookStep) that runs them."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import RESTORE, active
+from ansible_collections.replication.recovery.plugins.module_utils._limits import job_size, parts
 from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed
 
@@ -51,3 +52,20 @@ def machines_now(step, names=None, targets=False):
             if ours:
                 machine["target_machine"] = ours[0]
     return looked
+
+
+def cleaned_in_jobs(step, selection, clean, follow_job, failed):
+    """Clean up ``selection`` (machines, or target machines; None: what ``clean`` picks) in jobs of no more machines than a
+    job may take (the service's limits), one after another: ``clean(group)`` runs the cleanup module for a group and
+    answers its result, ``follow_job(job)`` follows a job to its end. A job that did not complete stops the cleanup with
+    ``failed(job)`` and its last lines. Answers the machines removed (each once) and the jobs as they ended."""
+    removed, jobs = [], []
+    for group in (parts(selection, job_size(step.limits)) if selection else [selection]):
+        cleaned = clean(group)
+        removed.extend(cleaned.get("removed_machines") or [])
+        if cleaned.get("job"):
+            job = follow_job(cleaned["job"])
+            if job["status"] != "COMPLETED":
+                raise StepFailed("%s: %s" % (failed(job), " ".join(line["message"] for line in (job.get("log") or [])[-3:])))
+            jobs.append(job)
+    return list(dict.fromkeys(removed)), jobs

@@ -186,8 +186,9 @@ def one_job_at_a_time_in_the_account(sim, work, ids):
           "and sent again (%.0f s)" % (len(jobs), refused["429"], time.time() - began))
 
 
-def stopped_in_the_second_job(sim, work, ids, runbook_name, project, job_type, *extra):
-    """Start the runbook, stop it (SIGINT, as AWX cancels) once its second launch job runs, run it again."""
+def stopped_in_the_second_job(sim, work, ids, runbook_name, project, job_type, number, *extra):
+    """Start the runbook, stop it with the signal ``number`` once its second launch job runs (SIGTERM: a stopped
+    container; SIGKILL: a lost node, the whole process group), run it again."""
     before = set(job["id"] for job in sim.jobs(ids[project]))
     began = time.time()
     process, unused = run(sim, work, "%s_stopped" % runbook_name, runbook(runbook_name, [project], work, *extra), background=True)
@@ -198,9 +199,12 @@ def stopped_in_the_second_job(sim, work, ids, runbook_name, project, job_type, *
             break
         time.sleep(0.2)
     assert process.poll() is None, "the run ended before its second job"
-    process.send_signal(signal.SIGINT)
+    if number == signal.SIGKILL:
+        os.killpg(process.pid, signal.SIGKILL)
+    else:
+        process.send_signal(number)
     process.wait(timeout=120)
-    print("%s stopped during its second job after %.0f s" % (runbook_name, time.time() - began))
+    print("%s stopped by %s during its second job after %.0f s" % (runbook_name, signal.Signals(number).name, time.time() - began))
     code, output = run(sim, work, "%s_again" % runbook_name, runbook(runbook_name, [project], work, *extra))
     print("%s run again in %.0f s" % (runbook_name, time.time() - began))
     assert code == 0, output[-4000:]
@@ -234,11 +238,11 @@ def main():
         refused_before_any_write(sim, work, ids)
         two_projects_side_by_side(sim, work, ids)
         one_job_at_a_time_in_the_account(sim, work, ids)
-        found, unused = stopped_in_the_second_job(sim, work, ids, "dr_test", "west", "TEST_LAUNCH")
+        found, unused = stopped_in_the_second_job(sim, work, ids, "dr_test", "west", "TEST_LAUNCH", signal.SIGTERM)
         assert found["result"] == "passed" and found["counts"]["passed"] == SIZE, found["failures"][:3]
         nothing_left(sim)
         print("a DR test stopped during its second job, run again: 3 launch jobs, each machine launched once, nothing left")
-        found, output = stopped_in_the_second_job(sim, work, ids, "failover", "east", "RECOVERY_LAUNCH")
+        found, output = stopped_in_the_second_job(sim, work, ids, "failover", "east", "RECOVERY_LAUNCH", signal.SIGINT)
         assert "Failover of east: COMMITTED" in output, output[-3000:]
         print("a failover stopped during its second job, run again: COMMITTED, 3 launch jobs, each machine launched once")
     finally:
