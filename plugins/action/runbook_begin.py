@@ -69,6 +69,7 @@ class ActionModule(RunbookStep):
         checks_name=dict(type="str", default="checks"),
         check_public_ip=dict(type="raw", default=True),
         keep_on_failure=dict(type="raw", default=False),
+        add_hosts=dict(type="raw", default=True),
         host_prefix=dict(type="str", default="dr-test-"),
         group=dict(type="str", default="dr_test_machines"),
         max_waves=dict(type="int"),
@@ -128,6 +129,8 @@ class ActionModule(RunbookStep):
         if unknown:
             raise ValueError("blocking_launch_types are %s, not %s" % (", ".join(KINDS), ", ".join(map(str, unknown))))
         replace = parse_list(args["replace"], "replace") if not plan else plan["replace"]
+        checks_tasks = None if no_value(args["checks_tasks"]) else args["checks_tasks"]
+        keep_on_failure = parse_flag(args["keep_on_failure"], "keep_on_failure")
         return new(
             runbook=args["runbook"], title=args["title"] or args["runbook"].replace("_", " "),
             project=args["project"],
@@ -155,9 +158,11 @@ class ActionModule(RunbookStep):
             targets=dict(rpo_seconds=parse_number(targets.get("rpo_seconds"), "targets.rpo_seconds"),
                          rto_seconds=parse_number(targets.get("rto_seconds"), "targets.rto_seconds")),
             settings=dict(
-                checks_tasks=None if no_value(args["checks_tasks"]) else args["checks_tasks"], checks_name=args["checks_name"],
+                checks_tasks=checks_tasks, checks_name=args["checks_name"],
                 check_public_ip=parse_flag(args["check_public_ip"], "check_public_ip", default=True),
-                keep_on_failure=parse_flag(args["keep_on_failure"], "keep_on_failure"),
+                keep_on_failure=keep_on_failure,
+                # Hosts of the launched machines cost the controller time at the size of an estate: made when something uses them.
+                add_hosts=parse_flag(args["add_hosts"], "add_hosts", default=True) or bool(checks_tasks) or keep_on_failure,
                 host_prefix=args["host_prefix"], group=args["group"], clean_leftovers_option=args["clean_leftovers_option"] or None,
                 **dict((name, _wait_setting(args, name, default, positive)) for name, default, positive in DURATIONS)),
             max_waves=args["max_waves"], began=now_iso(),

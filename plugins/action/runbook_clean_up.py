@@ -147,8 +147,10 @@ class ActionModule(RunbookStep):
                                        poll_interval=settings["poll_interval"]),
             lambda job: self.follow_cleanup(project, job, settings), lambda job: "Cleanup job %s %s" % (job["id"], job["status"]))
         if not self.check_mode and (removed or jobs):
-            # What was cleaned up, and what the run started, is gone: proven by reading those machines again.
-            self.prove_gone(project, list(dict.fromkeys((proof or machines or []) + removed)), kind)
+            # What was cleaned up, and what the run started, is gone: proven by the jobs, or by reading those machines again.
+            expected = list(dict.fromkeys((proof or machines or []) + removed))
+            if not self.taken_by(expected, jobs):
+                self.prove_gone(project, expected, kind)
         self.say("%s %d target machines%s." % ("Would terminate" if self.check_mode else "Terminated", len(removed),
                                                ": " + shown(removed) if removed else ""))
         # The cleanup's request and end: its first job's request, its last job's end.
@@ -165,6 +167,14 @@ class ActionModule(RunbookStep):
             return follow(self, job, "cleanup job", settings["cleanup_timeout"])
         finally:
             self.record = None
+
+    def taken_by(self, names, jobs):
+        """Whether cleanup jobs that completed took every one of the run's machines ``names``: a cleanup job terminates the
+        target machines of the machines it names, and ends FAILED when one of them fails - so their target machines are
+        gone without a read. A name the run's record has no ID of (none without a run) is proven by the read."""
+        ids = dict((machine["name"], machine["id"]) for machine in (self.record or {}).get("machines") or [])
+        taken = set(machine for job in jobs if job.get("status") == "COMPLETED" for machine in job.get("participatingMachines") or [])
+        return bool(names) and all(ids.get(name) in taken for name in names)
 
     def prove_gone(self, project, machines, kind):
         """Nothing of the kind is left on the machines: read them again."""

@@ -31,7 +31,8 @@ class ActionModule(RunbookStep):
         waiting = [name for name in names if not record["view"][name]["running"]]
         self.say("%d of %d launched machines of wave %d run, as the service sees them%s." % (
             len(names) - len(waiting), len(names), args["wave"], "; not: " + shown(waiting) if waiting else ""))
-        hosts = hosts_of(record, names, run_host=self.task_vars.get("inventory_hostname", "localhost"))
+        # A run that began before the setting was kept made hosts always.
+        hosts = hosts_of(record, names, run_host=self.task_vars.get("inventory_hostname", "localhost")) if record.settings.get("add_hosts", True) else []
         group = record.settings["group"] + "_to_check"
         return dict(hosts=hosts, running=len(names) - len(waiting), not_running=waiting,
                     to_check=sum(1 for host in hosts if group in host["groups"]))

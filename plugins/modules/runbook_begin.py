@@ -262,6 +262,15 @@ options:
     description: Whether the run's target machines are kept, rather than cleaned up, when it fails.
     type: raw
     default: false
+  add_hosts:
+    description:
+      - Whether the launched machines become inventory hosts (M(replication.recovery.runbook_look) answers them) even when
+        nothing of the run uses them. They always do when the run has checks of the user's (O(checks_tasks)) or may keep its
+        machines (O(keep_on_failure)).
+      - A run of a DR test without either sets it false (C(dr_test_add_hosts)); at the size of an estate, hosts nothing uses
+        cost the controller seconds.
+    type: raw
+    default: true
   host_prefix:
     description: The start of the inventory hosts made of launched machines (C(<host_prefix><project>/<machine>)).
     type: str

@@ -51,7 +51,9 @@ EXAMPLES = r"""
 
 RETURN = r"""
 hosts:
-  description: The hosts, as M(ansible.builtin.add_host) takes them (C(name), C(groups) and the host's variables).
+  description:
+    - The hosts, as M(ansible.builtin.add_host) takes them (C(name), C(groups) and the host's variables).
+    - None when the run makes no hosts of its machines (O(replication.recovery.runbook_begin#module:add_hosts)).
   returned: success
   type: list
   elements: dict

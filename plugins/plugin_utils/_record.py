@@ -61,7 +61,7 @@ MEMBERS = (
     ("test_network", BEGIN, "The test network (network), the blueprints switched for this run (tested_in), found switched by an earlier run "
                             "(found) and what to (found_in), put back (restored) and left as somebody else set them (refused)."),
     ("targets", BEGIN, "The RPO and RTO targets in seconds (rpo_seconds, rto_seconds), or None each."),
-    ("settings", BEGIN, "How the run works: checks_tasks, checks_name, check_public_ip, keep_on_failure, host_prefix, group, "
+    ("settings", BEGIN, "How the run works: checks_tasks, checks_name, check_public_ip, keep_on_failure, add_hosts, host_prefix, group, "
                         "clean_leftovers_option, and the waits "
                         "(launch_timeout, boot_timeout, cleanup_timeout, poll_interval, progress_interval)."),
     ("max_waves", BEGIN, "The most waves this way of running unrolls (the playbook's), or None for any number."),

@@ -805,20 +805,30 @@ def launched_run(tmp_path, **inputs):
     return run
 
 
-def test_clean_up_removes_what_the_run_started_and_proves_it(tmp_path):
+def test_clean_up_removes_what_the_run_started_and_the_job_proves_it(tmp_path):
     run = launched_run(tmp_path)
-    modules = Modules(service_replica_cleanup={"removed_machines": ["web-1", "db-1"], "job": job("j2", ["web-1", "db-1"], job_type="CLEANUP")},
-                      service_machine_info={"machines": [machine("web-1"), machine("db-1")]})
+    modules = Modules(service_replica_cleanup={"removed_machines": ["web-1", "db-1"], "job": job("j2", ["web-1", "db-1"], job_type="CLEANUP")})
     result = step(runbook_clean_up, modules, run=run, session="s")
     assert result["removed"] == ["web-1", "db-1"]
     assert modules.called("service_replica_cleanup")[0]["replicas"] == ["web-1", "db-1"]
-    assert modules.called("service_machine_info")[0]["machines"] == ["web-1", "db-1"]
+    # The cleanup job completed naming every machine of the run: their target machines are gone without a read.
+    assert modules.called("service_machine_info") == []
     assert load(run)["cleanup"]["status"] == "passed"
+
+
+def test_a_cleanup_job_that_names_not_every_machine_is_proven_by_reading_them(tmp_path):
+    run = launched_run(tmp_path)
+    modules = Modules(service_replica_cleanup={"removed_machines": ["web-1", "db-1"], "job": job("j2", ["db-1"], job_type="CLEANUP")},
+                      service_machine_info={"machines": [machine("web-1"), machine("db-1")]})
+    result = step(runbook_clean_up, modules, run=run, session="s")
+    assert result["removed"] == ["web-1", "db-1"] and load(run)["cleanup"]["status"] == "passed"
+    assert modules.called("service_machine_info")[0]["machines"] == ["web-1", "db-1"]
 
 
 def test_a_machine_still_there_after_the_cleanup_fails_it(tmp_path):
     run = launched_run(tmp_path)
-    modules = Modules(service_replica_cleanup={"removed_machines": ["web-1", "db-1"], "job": job("j2", ["web-1", "db-1"], job_type="CLEANUP")},
+    # The job leaves web-1 out: the read finds its test machine still there.
+    modules = Modules(service_replica_cleanup={"removed_machines": ["web-1", "db-1"], "job": job("j2", ["db-1"], job_type="CLEANUP")},
                       service_machine_info={"machines": [machine("web-1", replica="r9", launched_at=T2), machine("db-1")]})
     result = step(runbook_clean_up, modules, run=run, session="s")
     assert result["failed"] and "After the cleanup, 1 machines still have a test machine: web-1" in result["msg"]
