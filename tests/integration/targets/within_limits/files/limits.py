@@ -17,10 +17,13 @@ import time
 import requests
 from replication_service_simulator.local import LocalSimulator
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "dr_test_stopped", "files"))
+from stopped import kill_run  # noqa: E402  pylint: disable=wrong-import-position
+
 USERNAME, PASSWORD = "limits@example.test", "limits-password"
 PROJECTS, SIZE = ("east", "west"), 250
 LIMITS = {"servers_per_job": 100, "concurrent_jobs": 2}
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 class Simulator(LocalSimulator):
@@ -188,7 +191,8 @@ def one_job_at_a_time_in_the_account(sim, work, ids):
 
 def stopped_in_the_second_job(sim, work, ids, runbook_name, project, job_type, number, *extra):
     """Start the runbook, stop it with the signal ``number`` once its second launch job runs (SIGTERM: a stopped
-    container; SIGKILL: a lost node, the whole process group), run it again."""
+    container; SIGINT: an operator's Ctrl-C; SIGKILL: a lost node, every process of the run at once - its workers
+    included, which leave the run's process group), run it again."""
     before = set(job["id"] for job in sim.jobs(ids[project]))
     began = time.time()
     process, unused = run(sim, work, "%s_stopped" % runbook_name, runbook(runbook_name, [project], work, *extra), background=True)
@@ -200,7 +204,7 @@ def stopped_in_the_second_job(sim, work, ids, runbook_name, project, job_type, n
         time.sleep(0.2)
     assert process.poll() is None, "the run ended before its second job"
     if number == signal.SIGKILL:
-        os.killpg(process.pid, signal.SIGKILL)
+        kill_run(process.pid)
     else:
         process.send_signal(number)
     process.wait(timeout=120)
@@ -242,9 +246,15 @@ def main():
         assert found["result"] == "passed" and found["counts"]["passed"] == SIZE, found["failures"][:3]
         nothing_left(sim)
         print("a DR test stopped during its second job, run again: 3 launch jobs, each machine launched once, nothing left")
-        found, output = stopped_in_the_second_job(sim, work, ids, "failover", "east", "RECOVERY_LAUNCH", signal.SIGINT)
+        found, unused = stopped_in_the_second_job(sim, work, ids, "dr_test", "west", "TEST_LAUNCH", signal.SIGINT)
+        assert found["result"] == "passed" and found["counts"]["passed"] == SIZE, found["failures"][:3]
+        nothing_left(sim)
+        print("a DR test stopped by Ctrl-C during its second job, run again: 3 launch jobs, each machine launched once, nothing left")
+        found, output = stopped_in_the_second_job(sim, work, ids, "failover", "east", "RECOVERY_LAUNCH", signal.SIGKILL)
         assert "Failover of east: COMMITTED" in output, output[-3000:]
-        print("a failover stopped during its second job, run again: COMMITTED, 3 launch jobs, each machine launched once")
+        assert not [line for line in output.splitlines() if "runs production" in line], output[-3000:]
+        print("a failover whose every process was killed during its second job, run again: COMMITTED, 3 launch jobs, "
+              "each machine launched once")
     finally:
         sim.stop()
 
