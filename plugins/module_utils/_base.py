@@ -20,6 +20,7 @@ import os
 from functools import partial
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+from ansible.module_utils.common.parameters import remove_values
 from ansible.module_utils.common.validation import check_type_dict
 
 from ansible_collections.replication.recovery.plugins.module_utils._agent import without_token
@@ -28,6 +29,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._client impor
 from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, make_client
 from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id, parse_moment
+from ansible_collections.replication.recovery.plugins.module_utils._in_process import Answered, arguments, here
 from ansible_collections.replication.recovery.plugins.module_utils._limits import beyond, limits_of
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
@@ -160,6 +162,12 @@ class ServiceModule(AnsibleModule):
             self.fail_json(msg=missing_required_lib("requests"), exception=REQUESTS_IMPORT_ERROR)
         self._check_inputs()
 
+    def _load_params(self):
+        """The module's arguments: given in this process by a runbook step (module_utils._in_process), else its input."""
+        self.params = arguments()
+        if self.params is None:
+            super(ServiceModule, self)._load_params()
+
     def _set_internal_properties(self):
         """Check the structured options as they were given, before AnsibleModule validates them: its
         own messages do not always name the option, and a list given for a dictionary crashes it."""
@@ -215,13 +223,21 @@ class ServiceModule(AnsibleModule):
     def exit_json(self, **kwargs):
         self._close()
         # A project's agent installation token is a secret: no result shows it (service_agent names it apart).
+        self._answer_here(without_token(kwargs))
         super(ServiceModule, self).exit_json(**without_token(kwargs))
 
     def fail_json(self, msg, **kwargs):
         """Fail the task; it reports changed when it wrote something before failing."""
         self._close()
         kwargs.setdefault("changed", getattr(self, "changed", False))
+        self._answer_here(dict(without_token(kwargs), msg=msg, failed=True))
         super(ServiceModule, self).fail_json(msg=msg, **without_token(kwargs))
+
+    def _answer_here(self, result):
+        """Run in the controller's process (module_utils._in_process): the result, its secrets hidden as AnsibleModule
+        hides them, goes back to the step that runs the module, instead of out."""
+        if here():
+            raise Answered(remove_values(result, getattr(self, "no_log_values", set())))
 
     def run(self):
         """Do the module's work and exit with its result; service errors fail the task cleanly."""

@@ -37,6 +37,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._limits import limits_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import PathRefused, write_json
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
+from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import can_run_here, run_here
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import ledger_kind_of
 
@@ -249,6 +250,13 @@ class RunbookStep(ActionBase):
 
     def step(self, args):
         raise NotImplementedError
+
+    def _execute_module(self, module_name=None, module_args=None, task_vars=None, **kwargs):
+        """The collection's modules run in this process where they would run on the controller anyway: a process of their
+        own for each of a run's service calls cost the controller more than the calls (plugin_utils._modules_here)."""
+        if can_run_here(self, module_name):
+            return run_here(self, module_name, module_args, task_vars)
+        return super(RunbookStep, self)._execute_module(module_name=module_name, module_args=module_args, task_vars=task_vars, **kwargs)
 
     @property
     def check_mode(self):

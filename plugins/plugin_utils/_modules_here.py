@@ -1,0 +1,51 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The collection's modules, run by a runbook step in the controller's own process where they would run on the controller
+anyway - the same code, its arguments made as Ansible makes them, its result as Ansible would read it (module_utils._in_process
+says how and why)."""
+
+import datetime
+import importlib
+import json
+import traceback
+
+from ansible_collections.replication.recovery.plugins.module_utils._client import HAS_REQUESTS
+from ansible_collections.replication.recovery.plugins.module_utils._in_process import Answered, given
+
+COLLECTION = "replication.recovery."
+MODULES = "ansible_collections.replication.recovery.plugins.modules."
+
+
+def can_run_here(action, module_name):
+    """Whether the module may run in this process: one of the collection's, on a host reached by Ansible's local connection,
+    as this process's user (no become) and in its environment (no environment of the task's own)."""
+    return bool(module_name and module_name.startswith(COLLECTION) and HAS_REQUESTS
+                and getattr(action._connection, "transport", None) == "local" and not action._play_context.become
+                and not action._compute_environment_string())
+
+
+def run_here(action, module_name, module_args, task_vars):
+    """Run the module and answer its result, as plain as JSON makes it (what the module's own process would have printed)."""
+    arguments = dict(module_args or {})
+    action._update_module_args(module_name, arguments, task_vars or {})
+    code = importlib.import_module(MODULES + module_name[len(COLLECTION):])
+    with given(arguments):
+        try:
+            code.main()
+        except Answered as answered:
+            return json.loads(json.dumps(answered.result, default=_plain))
+        except Exception as error:  # pylint: disable=broad-except
+            # What the module's own process would have ended with: a failure with the traceback.
+            return dict(failed=True, msg="The module %s failed: %s" % (module_name, error), exception=traceback.format_exc())
+    return dict(failed=True, msg="Bug in the module %s: it ended without a result." % module_name)
+
+
+def _plain(value):
+    """What JSON has no form of, as AnsibleModule's own output gives it."""
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    if isinstance(value, (datetime.datetime, datetime.date)):
+        return value.isoformat()
+    return str(value)

@@ -1,0 +1,76 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The collection's modules run in the controller's process by a runbook step: the same validation, check mode and hidden
+secrets as in a process of their own, and only where the module would run on the controller anyway."""
+
+from unittest.mock import MagicMock
+
+import pytest
+
+from ansible_collections.replication.recovery.plugins.action import runbook_look
+from ansible_collections.replication.recovery.plugins.module_utils import _in_process
+from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import can_run_here, run_here
+
+
+def action(check_mode=False, transport="local", become=False, environment=""):
+    task = MagicMock()
+    task.check_mode, task.no_log, task.diff, task.async_val = check_mode, False, False, 0
+    connection = MagicMock()
+    connection.transport, connection.socket_path, connection._shell.tmpdir = transport, None, None
+    play_context = MagicMock()
+    play_context.become, play_context.executable = become, "/bin/sh"
+    step = runbook_look.ActionModule(task, connection, play_context, loader=None, templar=None, shared_loader_obj=None)
+    step._compute_environment_string = lambda *unused: environment
+    step.get_shell_option = lambda option, default=None: default
+    return step
+
+
+@pytest.mark.parametrize("changed, expected", [
+    (dict(), True),
+    (dict(transport="ssh"), False),        # the module runs on another host
+    (dict(become=True), False),            # as another user
+    (dict(environment="PROXY=x"), False),  # in an environment of the task's own
+])
+def test_a_module_runs_here_only_where_it_would_run_on_the_controller_anyway(changed, expected):
+    assert can_run_here(action(**changed), "replication.recovery.service_machine_info") is expected
+
+
+def test_a_module_of_another_collection_never_runs_here():
+    assert not can_run_here(action(), "ansible.builtin.command")
+
+
+def test_arguments_are_validated_as_in_a_process_of_its_own():
+    result = run_here(action(), "replication.recovery.service_machine_info", dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test"), {})
+    assert result["failed"] and result["msg"] == "missing required arguments: project"
+    assert not _in_process.here()  # the hand-off ends with the module
+
+
+def test_a_secret_in_a_failure_is_hidden():
+    result = run_here(action(), "replication.recovery.service_machine_info",
+                      dict(api_url="http://127.0.0.1:9", username="u", password="not-a-state", project="p", states=["not-a-state"]), {})
+    assert result["failed"] and "states" in result["msg"]
+    assert "not-a-state" not in str(result) and "********" in result["msg"]
+
+
+def test_check_mode_reaches_the_module(monkeypatch):
+    seen = {}
+    from ansible_collections.replication.recovery.plugins.modules import service_machine_info
+
+    def work(module):
+        seen["check_mode"] = module.check_mode
+        return dict(machines=[("a", "tuple")])
+    monkeypatch.setattr(service_machine_info.MachineInfoModule, "work", work)
+    result = run_here(action(check_mode=True), "replication.recovery.service_machine_info",
+                      dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test", project="p"), {})
+    assert seen == {"check_mode": True}
+    # As JSON gives it from a process of its own: lists, not tuples.
+    assert result["machines"] == [["a", "tuple"]] and result["changed"] is False
+
+
+def test_an_error_of_the_module_fails_it_with_its_traceback(monkeypatch):
+    from ansible_collections.replication.recovery.plugins.modules import service_machine_info
+    monkeypatch.setattr(service_machine_info.MachineInfoModule, "work", lambda module: {}["missing"])
+    result = run_here(action(), "replication.recovery.service_machine_info",
+                      dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test", project="p"), {})
+    assert result["failed"] and "KeyError" in result["exception"] and not _in_process.here()
