@@ -8,6 +8,7 @@ import base64
 import collections
 import random
 import secrets
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
@@ -204,6 +205,7 @@ class Stats:
         self.total = 0
         self.writes = 0
         self.per_route = collections.Counter()
+        self.first = {}  # (method, route): when it was first asked, on the host's clock (time.time())
         self.refusals = collections.Counter()  # answers of 400 and above, by status
 
     # Requests that change nothing although they are not GETs.
@@ -214,6 +216,7 @@ class Stats:
         if method not in ("GET", "HEAD") and route not in self.NOT_WRITES:
             self.writes += 1
         self.per_route[(method, route)] += 1
+        self.first.setdefault((method, route), time.time())
 
     def refused(self, status):
         """Count an answer that is an error (a refusal, a fault): what a client had to wait out or give up on."""
@@ -221,7 +224,7 @@ class Stats:
             self.refusals[status] += 1
 
     def to_wire(self):
-        requests = [{"method": m, "route": r, "count": n} for (m, r), n in sorted(self.per_route.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+        requests = [{"method": m, "route": r, "count": n, "first": self.first[(m, r)]} for (m, r), n in sorted(self.per_route.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
         return {"total": self.total, "writes": self.writes, "requests": requests,
                 "refused": dict((str(status), count) for status, count in sorted(self.refusals.items()))}
 

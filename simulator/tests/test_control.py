@@ -80,6 +80,9 @@ def test_stats_count_per_method_and_route_template(api, world, client):
     counts = {(r["method"], r["route"]): r["count"] for r in stats["requests"]}
     assert counts == {("GET", "/projects/{projectId}"): 2, ("GET", "/projects/{projectId}/machines"): 1,
                       ("PATCH", "/projects/{projectId}"): 1, ("POST", "/logout"): 1, ("POST", "/login"): 1}
+    # When each route was first asked, on the host's clock: in the order they were asked.
+    first = {(r["method"], r["route"]): r["first"] for r in stats["requests"]}
+    assert first[("GET", "/projects/{projectId}")] <= first[("PATCH", "/projects/{projectId}")] <= first[("POST", "/login")] <= time.time()
     assert client.delete("/_simulator/stats").status_code == 204
     assert client.get("/_simulator/stats").json() == {"total": 0, "writes": 0, "requests": [], "refused": {}}
 
@@ -87,7 +90,8 @@ def test_stats_count_per_method_and_route_template(api, world, client):
 def test_stats_count_requests_that_fail(client, world):
     client.delete("/_simulator/stats")
     client.get("/api/latest/projects")  # 401
-    assert client.get("/_simulator/stats").json()["requests"] == [{"method": "GET", "route": "/projects", "count": 1}]
+    assert [dict(method=row["method"], route=row["route"], count=row["count"]) for row in client.get("/_simulator/stats").json()["requests"]] == [
+        {"method": "GET", "route": "/projects", "count": 1}]
 
 
 def _fault(client, **rule):

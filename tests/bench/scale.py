@@ -8,11 +8,20 @@ simulator, the hand-written uri playbook (tests/bench/uri_dr_test.yml: log in, l
 up, wait) and the collection's dr_test playbook with its built-in checks, RPO and RTO targets of a
 day. Measured for each: wall time, HTTP requests, and the controller's time in each phase (the
 callback in tests/bench/callback_plugins); for the DR test also its result and the RTO of the
-slowest and the fastest machine (one launch job launches them all). The best of --repeat runs counts.
+slowest and the fastest machine (one launch job launches them all). Each of --repeat (3) pairs - the uri playbook, then the
+DR test - gives a ratio; the median pair counts.
 With Chromium installed (make test-browser installs it), the time it takes to open the run's HTML page.
 
 Then a committed failover of --failover machines (200), and the failback that removes the recovery
 machines: wall time, requests, result.
+
+Then the time to the first launch request of a failover of --first-launch machines (1000), beside a hand-written uri
+failover that also reads every machine's points first (tests/bench/uri_failover.yml): from the start of ansible-playbook to the
+service's first launch request.
+
+Then an estate (--estate, 20 projects of 500 machines, and the same projects' size at a tenth of them): the inventory plugin's
+machines and projects, the health playbook, and a DR test of every project side by side (the projects as hosts, one fork
+each) - wall time, requests a machine, and the controller's peak memory (ansible-playbook and its workers).
 
 Then the blueprints of --test-network machines (1000) switched to an isolated test network and put back, each a
 module run (wall time, requests), and a whole DR test in that network.
@@ -91,17 +100,63 @@ class Simulator(LocalSimulator):
 
 def playbook(sim, args, env_extra=None, command="ansible-playbook"):
     """Run ansible-playbook (or another of Ansible's commands); answers (seconds, requests, its exit status)."""
+    run = measured(sim, args, env_extra, command)
+    return run["seconds"], run["requests"], run["exit_status"]
+
+
+def measured(sim, args, env_extra=None, command="ansible-playbook", memory=False):
+    """Run ansible-playbook (or another of Ansible's commands) and answer what it took: seconds, requests, exit_status, the
+    seconds from its start to the service's first launch request (first_launch_seconds, None without one) and, with
+    ``memory``, the controller's peak memory - the proportional set size of the command and all its processes together
+    (peak_bytes), sampled every half second."""
     env = dict(os.environ, REPLICATION_SERVICE_URL=sim.api, REPLICATION_SERVICE_USERNAME=USERNAME,
                REPLICATION_SERVICE_PASSWORD=PASSWORD, ANSIBLE_CALLBACK_PLUGINS=os.path.join(ROOT, "tests", "bench", "callback_plugins"),
                ANSIBLE_CALLBACKS_ENABLED="phase_times", **(env_extra or {}))
     sim.control("DELETE", "/stats")
-    began = time.monotonic()
-    run = subprocess.run([os.path.join(os.path.dirname(sys.executable), command)] + args, env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+    began, began_at, peak = time.monotonic(), time.time(), [0]
+    process = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), command)] + args, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sampler = None
+    if memory:
+        def sample():
+            while process.poll() is None:
+                peak[0] = max(peak[0], tree_memory(process.pid))
+                time.sleep(0.5)
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+    output = process.communicate()[0]
     seconds = time.monotonic() - began
-    if run.returncode != 0:
-        sys.stdout.write(run.stdout[-4000:])
-    return seconds, sim.control("GET", "/stats")["total"], run.returncode
+    if sampler:
+        sampler.join()
+    if process.returncode != 0:
+        sys.stdout.write(output[-4000:])
+    stats = sim.control("GET", "/stats")
+    launches = [row["first"] for row in stats["requests"] if row["method"] == "POST" and row["route"].endswith("/launchMachines")]
+    return dict(seconds=round(seconds, 2), requests=stats["total"], exit_status=process.returncode,
+                first_launch_seconds=round(min(launches) - began_at, 2) if launches else None, peak_bytes=peak[0] if memory else None)
+
+
+def tree_memory(pid):
+    """The memory of the process ``pid`` and all its descendants: the sum of their proportional set sizes (the pages a
+    forked worker shares with its parent count once between them), in bytes."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as handle:
+                    children.setdefault(int(handle.read().rsplit(")", 1)[1].split()[1]), []).append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+    total, todo = 0, [pid]
+    while todo:
+        member = todo.pop()
+        todo.extend(children.get(member, []))
+        try:
+            with open("/proc/%d/smaps_rollup" % member) as handle:
+                total += next(int(line.split()[1]) for line in handle if line.startswith("Pss:")) * 1024
+        except (OSError, StopIteration, ValueError):
+            continue
+    return total
 
 
 def phases(path):
@@ -149,7 +204,9 @@ def dr_test_at(sim, size, repeat, report_dir):
         dr_runs.append(dict(seconds=round(seconds, 2), requests=requests_sent, result=report["result"], exit_status=status,
                             rto_slowest=max(rtos) if rtos else None, rto_fastest=min(rtos) if rtos else None,
                             rto_spread=round(max(rtos) / min(rtos), 3) if rtos else None, phases=phases(timings)))
-    uri, dr = min(uri_runs, key=lambda run: run["seconds"]), min(dr_runs, key=lambda run: run["seconds"])
+    # Each DR test beside the uri playbook run just before it (the machine's load changes between pairs): the median pair.
+    pairs = sorted(zip(uri_runs, dr_runs), key=lambda pair: pair[1]["seconds"] / pair[0]["seconds"])
+    uri, dr = pairs[(len(pairs) - 1) // 2]
     ratio = round(dr["seconds"] / uri["seconds"], 2)
     targets = dict(requests_at_most_2n_plus_30=dr["requests"] <= 2 * size + 30,
                    rto_spread_at_most_1_5=dr["rto_spread"] is not None and dr["rto_spread"] <= 1.5, passed=dr["result"] == "passed")
@@ -162,7 +219,7 @@ def dr_test_at(sim, size, repeat, report_dir):
     return dict(
         machines=size, uri_playbook=uri, dr_test=dr, wall_time_ratio=ratio, page_seconds=page_seconds,
         requests_per_machine=round(dr["requests"] / size, 2), targets=targets,
-        runs=dict(uri_playbook=uri_runs, dr_test=dr_runs),
+        runs=dict(uri_playbook=uri_runs, dr_test=dr_runs), pair_ratios=[round(dr_run["seconds"] / uri_run["seconds"], 2) for uri_run, dr_run in pairs],
     )
 
 
@@ -189,6 +246,74 @@ def limits_at(sim, size, report_dir):
     sim.control("POST", "/clock", {"advanceSeconds": 0, "timeScale": 600})
     return dict(machines=size, off=runs["off"], on=runs["on"], targets=dict(
         passed_both=runs["off"]["result"] == runs["on"]["result"] == "passed", jobs_within_the_limit=runs["on"]["launch_jobs"] == -(-size // 100)))
+
+
+def first_launch_at(sim, size, report_dir):
+    """What the collection adds to a failover's RTO before the service starts working: the seconds from the start of
+    ansible-playbook to the first launch request, for a failover of ``size`` machines and a hand-written uri failover that
+    also reads every machine's points in time first."""
+    runs = {}
+    for name, args in (("uri_failover", [os.path.join(ROOT, "tests", "bench", "uri_failover.yml"), "-e", "project=bench"]),
+                       ("failover", ["replication.recovery.failover", "-e", "failover_project=bench", "-e", "failover_poll_interval=1",
+                                     "-e", "failover_report_dir=%s" % report_dir])):
+        # Every point kept: the uri playbook reads points for minutes, hours of the service's time at 600x, and a launch
+        # from a point thinned meanwhile is refused (the collection reads again; a hand-written playbook does not).
+        sim.fresh(size, keep_every_point=30 * DAY)
+        runs[name] = measured(sim, args)
+    ratio = round(runs["failover"]["first_launch_seconds"] / runs["uri_failover"]["first_launch_seconds"], 2) \
+        if runs["failover"]["first_launch_seconds"] and runs["uri_failover"]["first_launch_seconds"] else None
+    return dict(machines=size, uri_failover=runs["uri_failover"], failover=runs["failover"], ratio=ratio,
+                targets=dict(first_launch_within_1_5x_uri=ratio is not None and ratio <= 1.5,
+                             passed=runs["failover"]["exit_status"] == 0 and runs["uri_failover"]["exit_status"] == 0))
+
+
+def estate_at(sim, projects, per_project, work_dir):
+    """An estate of ``projects`` projects of ``per_project`` machines, each step on its own: the inventory of its machines
+    and of its projects, the fleet's health, and a DR test of every project side by side (the inventory plugin's project
+    hosts, a fork each)."""
+    names = ["estate-%02d" % number for number in range(projects)]
+    sim.fresh(per_project, names)
+    machines = projects * per_project
+    figures = dict(projects=projects, machines=machines)
+    directory = os.path.join(work_dir, "estate-%d" % machines)
+    os.makedirs(directory, exist_ok=True)
+    configs = {}
+    for kind in ("machines", "projects"):
+        configs[kind] = os.path.join(directory, "%s.service.yml" % kind)
+        with open(configs[kind], "w") as handle:
+            handle.write("plugin: replication.recovery.service\nhosts: %s\n" % kind)
+        figures["inventory_" + kind] = measured(sim, ["-i", configs[kind], "--list", "--output", os.path.join(directory, kind + ".json")],
+                                                command="ansible-inventory", memory=True)
+    figures["health"] = measured(sim, ["replication.recovery.health", "-e", "health_report_dir=%s" % directory, "-e", "health_fail=false"],
+                                 memory=True)
+    figures["dr_test"] = measured(sim, ["replication.recovery.dr_test", "-i", configs["projects"], "-e", "dr_test_hosts=service_projects",
+                                        "-f", str(projects), "-e", "dr_test_poll_interval=1", "-e", "dr_test_rpo_target=%d" % DAY,
+                                        "-e", "dr_test_rto_target=%d" % DAY, "-e", "dr_test_report_dir=%s" % directory], memory=True)
+    passed = 0
+    for name in names:
+        with open(os.path.join(directory, "dr_test_%s.json" % name)) as handle:
+            report = json.load(handle)
+        passed += report["counts"]["passed"] if report["result"] == "passed" else 0
+    figures["dr_test"].update(passed=passed, requests_per_machine=round(figures["dr_test"]["requests"] / machines, 2))
+    figures["peak_bytes"] = max(figures[run]["peak_bytes"] for run in ("inventory_machines", "inventory_projects", "health", "dr_test"))
+    figures["targets"] = dict(
+        every_machine_passed=passed == machines,
+        dr_test_requests_at_most_2_1_a_machine=figures["dr_test"]["requests"] <= 2.1 * machines,
+        # The reads: a few requests a project, whatever its size (a page holds a project's machines).
+        reads_at_most_5_a_project=all(figures[run]["requests"] <= 5 * projects + 5 for run in ("inventory_machines", "inventory_projects", "health")),
+        peak_memory_under_2_gib=figures["peak_bytes"] < 2 * 1024 ** 3)
+    return figures
+
+
+def estates(sim, shape, work_dir):
+    """The estate at its size and at a tenth of its projects: wall time at the size within 12 times that at the tenth."""
+    projects, per_project = (int(part) for part in shape.split("x"))
+    small, large = estate_at(sim, max(1, projects // 10), per_project, work_dir), estate_at(sim, projects, per_project, work_dir)
+    for figures in (small, large):
+        figures["seconds"] = round(sum(figures[run]["seconds"] for run in ("inventory_machines", "inventory_projects", "health", "dr_test")), 2)
+    ratio = round(large["seconds"] / small["seconds"], 2)
+    return dict(small=small, large=large, wall_time_ratio=ratio, targets=dict(
+        wall_time_within_12x=ratio <= 12, every_machine_passed=small["targets"]["every_machine_passed"] and large["targets"]["every_machine_passed"]))
 
 
 def failover_and_failback_at(sim, size, report_dir):
@@ -546,7 +671,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--output", required=True)
     parser.add_argument("--sizes", default="5,200,1000")
-    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3, help="pairs of the uri playbook and the DR test at each size: the median counts")
     parser.add_argument("--fleet", default="10x100", help="projects x machines per project, for the inventory and the health report")
     parser.add_argument("--failover", type=int, default=200, help="machines of the failover and the failback (0: none)")
     parser.add_argument("--test-network", type=int, default=1000, help="machines whose blueprints switch to a test network and back (0: none)")
@@ -557,6 +682,8 @@ def main():
     parser.add_argument("--application", type=int, default=100, help="machines of each of the application's 10 nodes (0: none)")
     parser.add_argument("--readiness", default="200,1000", help="machines of each project whose readiness is read (0: none)")
     parser.add_argument("--limits", type=int, default=1000, help="machines of a DR test run without and within the service's limits (0: none)")
+    parser.add_argument("--first-launch", type=int, default=1000, help="machines of the failover timed to its first launch request (0: none)")
+    parser.add_argument("--estate", default="20x500", help="projects x machines per project of the estate, also with a tenth of them (0: none)")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
     fleet_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "fleet_scale")
@@ -567,6 +694,8 @@ def main():
     try:
         results = dict(time_scale=600, dr_test=[dr_test_at(sim, int(size), args.repeat, report_dir) for size in args.sizes.split(",")],
                        limits=limits_at(sim, args.limits, report_dir) if args.limits else None,
+                       first_launch=first_launch_at(sim, args.first_launch, report_dir) if args.first_launch else None,
+                       estate=estates(sim, args.estate, fleet_dir) if args.estate != "0" else None,
                        failover=failover_and_failback_at(sim, args.failover, report_dir) if args.failover else None,
                        test_network=test_network_at(sim, args.test_network, report_dir) if args.test_network else None,
                        clean_point=clean_point_at(sim, *(int(part) for part in args.clean_point.split("x")), report_dir=report_dir)
@@ -583,12 +712,13 @@ def main():
     with open(args.output, "w") as handle:
         json.dump(results, handle, indent=2)
         handle.write("\n")
-    print("%8s %12s %12s %7s %10s %9s %12s %s" % ("machines", "dr_test (s)", "uri (s)", "ratio", "requests", "per mach.", "RTO spread", "result"))
+    columns = ("machines", "dr_test (s)", "uri (s)", "ratio", "requests", "per mach.", "RTO spread", "result", "ratio of each pair")
+    print("%8s %12s %12s %7s %10s %9s %12s %-8s %s" % columns)
     for row in results["dr_test"]:
         dr = row["dr_test"]
-        print("%8d %12.2f %12.2f %7.2f %10d %9.2f %12s %s" % (
+        print("%8d %12.2f %12.2f %7.2f %10d %9.2f %12s %-8s %s" % (
             row["machines"], dr["seconds"], row["uri_playbook"]["seconds"], row["wall_time_ratio"], dr["requests"], row["requests_per_machine"],
-            dr["rto_spread"], dr["result"]))
+            dr["rto_spread"], dr["result"], ", ".join("%.2f" % ratio for ratio in row["pair_ratios"])))
     print()
     names = ["sign in", "read", "resume", "launch", "look", "hosts", "checks", "cleanup", "report", "sign out", "other"]
     print("controller time per phase of the DR test (s):")
@@ -605,6 +735,27 @@ def main():
                   limits["machines"], limits["off"]["seconds"], limits["off"]["requests"], max(1, limits["off"]["launch_jobs"]), limits["on"]["seconds"],
                   limits["on"]["requests"], limits["on"]["answered_429"], limits["on"]["launch_jobs"],
                   ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(limits["targets"].items()))))
+    first = results["first_launch"]
+    if first:
+        print("time to the first launch request, failover of %d machines: %.2f s (the whole run %.2f s, %d requests); a uri failover that reads "
+              "every machine's points first: %.2f s (%.2f s, %d requests); %.2fx; %s" % (
+                  first["machines"], first["failover"]["first_launch_seconds"], first["failover"]["seconds"], first["failover"]["requests"],
+                  first["uri_failover"]["first_launch_seconds"], first["uri_failover"]["seconds"], first["uri_failover"]["requests"], first["ratio"],
+                  ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(first["targets"].items()))))
+    estate = results["estate"]
+    if estate:
+        for figures in (estate["small"], estate["large"]):
+            print("estate of %d machines in %d projects: %.2f s in all; inventory of machines %.2f s, %d requests, of projects %.2f s, %d requests; "
+                  "health %.2f s, %d requests; DR test of every project side by side %.2f s, %d requests (%.2f a machine), %d passed; controller "
+                  "peak memory %.0f MiB; %s" % (
+                      figures["machines"], figures["projects"], figures["seconds"], figures["inventory_machines"]["seconds"],
+                      figures["inventory_machines"]["requests"], figures["inventory_projects"]["seconds"], figures["inventory_projects"]["requests"],
+                      figures["health"]["seconds"], figures["health"]["requests"], figures["dr_test"]["seconds"], figures["dr_test"]["requests"],
+                      figures["dr_test"]["requests_per_machine"], figures["dr_test"]["passed"], figures["peak_bytes"] / 1024 ** 2,
+                      ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(figures["targets"].items()))))
+        print("estate: wall time at %d machines %.2fx that at %d; %s" % (
+            estate["large"]["machines"], estate["wall_time_ratio"], estate["small"]["machines"],
+            ", ".join("%s %s" % (name, "met" if met else "MISSED") for name, met in sorted(estate["targets"].items()))))
     failover = results["failover"]
     if failover:
         for runbook in ("failover", "failback"):
@@ -672,7 +823,8 @@ def main():
     passed = all(row["dr_test"]["result"] == "passed" for row in results["dr_test"]) and (not failover or failover["targets"]["passed"]) and (
         not network or network["targets"]["passed"]) and (not search or all(search["targets"].values())) and (
         not agent or agent["targets"]["passed"]) and (not policy or policy["targets"]["passed"]) and (
-        not application or application["targets"]["passed"]) and all(row["targets"]["passed"] for row in results["readiness"] or [])
+        not application or application["targets"]["passed"]) and all(row["targets"]["passed"] for row in results["readiness"] or []) and (
+        not first or first["targets"]["passed"]) and (not estate or estate["targets"]["every_machine_passed"])
     return 0 if passed and fleet["health"]["exit_status"] == 0 and fleet["health_with_ledger"]["exit_status"] == 0 else 1
 
 
