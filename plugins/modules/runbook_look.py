@@ -53,7 +53,7 @@ RETURN = r"""
 hosts:
   description:
     - The hosts, as M(ansible.builtin.add_host) takes them (C(name), C(groups) and the host's variables).
-    - None when the run makes no hosts of its machines (O(replication.recovery.runbook_begin#module:add_hosts)).
+    - Empty when the run makes no hosts of its machines (O(replication.recovery.runbook_begin#module:add_hosts)).
   returned: success
   type: list
   elements: dict
