@@ -224,7 +224,8 @@ class Stats:
             self.refusals[status] += 1
 
     def to_wire(self):
-        requests = [{"method": m, "route": r, "count": n, "first": self.first[(m, r)]} for (m, r), n in sorted(self.per_route.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+        requests = [{"method": m, "route": r, "count": n, "first": self.first[(m, r)]}
+                    for (m, r), n in sorted(self.per_route.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
         return {"total": self.total, "writes": self.writes, "requests": requests,
                 "refused": dict((str(status), count) for status, count in sorted(self.refusals.items()))}
 
