@@ -43,14 +43,14 @@ PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && pyt
 # The smoke test on those versions: login, project, launch and cleanup; then the demo's DR test (the
 # runbook steps, their plays and waves) with that ansible-core.
 SMOKE_TARGETS := service_login service_project service_launch
-# Integration targets that make test runs in its second lane, once that lane's suites ended, so that both lanes end
-# about together, by the times make test prints: the second lane's suites take about 1,900 s, the first lane's targets
-# about 2,550 s; these three (about 940 s) end the second lane near the first.
-LATE_TARGETS := playbook_application playbook_evidence failover_safety
+# The three lanes of make test end about together by the times it prints (at 4847984, two cores): the first lane's targets
+# take about 2,150 s without these below; the second lane's suites about 1,300 s, then these (about 540 s) in it.
+LATE_TARGETS := playbook_application playbook_evidence
 # Integration targets that wait most of their time - on a service that answers ten requests a second a session, or
-# that fails and throttles - and so take little of the two cores: make test runs them in a third lane, beside the other
-# two, on a simulator of their own (within_limits starts its own).
-SIDE_TARGETS := within_limits flaky_clock client_under_faults
+# that fails and throttles - and so take little of the two cores, and then two of the first lane's (about 460 s): make
+# test runs them in a third lane (about 1,300 s, then the other ansible-core versions, about 580 s), beside the other two,
+# on a simulator of their own (within_limits starts its own).
+SIDE_TARGETS := within_limits flaky_clock client_under_faults failover_safety first_night
 
 .PHONY: help venv install simulator simulator-package demo docs bench test test-lane test-side-lane test-sanity test-units test-simulator test-integration test-integration-late test-lint \
 	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo test-browser test-docs test-controllers test-readme stage stage-checks \
