@@ -17,6 +17,7 @@
     python site.py URL thin-now FILE                   the clock moves on until the first two points of the window FILE are over a day
                                                        old and its third is 45 minutes short of it
     python site.py URL plant-journal PROJECT FILE      a search's journal of PROJECT's ID in another account, at FILE
+    python site.py URL time-scale N                    the service's clock runs N times real time from now on
 """
 
 import json
@@ -178,6 +179,10 @@ def thin_now(url, window_file):
     third = moment(json.load(open(window_file))["third"])
     age = (now(url) - third).total_seconds()
     requests.post(url + "/_simulator/clock", json={"advanceSeconds": max(0, DAY - 45 * 60 - age)}, timeout=30).raise_for_status()
+
+
+def time_scale(url, scale):
+    requests.post(url + "/_simulator/clock", json={"advanceSeconds": 0, "timeScale": float(scale)}, timeout=30).raise_for_status()
 
 
 def plant_journal(url, project, path):
