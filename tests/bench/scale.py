@@ -20,8 +20,8 @@ failover that also reads every machine's points first (tests/bench/uri_failover.
 service's first launch request.
 
 Then an estate (--estate, 20 projects of 500 machines, and the same projects' size at a tenth of them): the inventory plugin's
-machines and projects, the health playbook, and a DR test of every project side by side (the projects as hosts, one fork
-each) - wall time, requests a machine, and the controller's peak memory (ansible-playbook and its workers).
+machines and projects, the health playbook, and a DR test of every project side by side (the projects as hosts, --estate-forks
+of them at once, 10) - wall time, requests a machine, and the controller's peak memory (ansible-playbook and its workers).
 
 Then the blueprints of --test-network machines (1000) switched to an isolated test network and put back, each a
 module run (wall time, requests), and a whole DR test in that network.
@@ -267,16 +267,16 @@ def first_launch_at(sim, size, report_dir):
                              passed=runs["failover"]["exit_status"] == 0 and runs["uri_failover"]["exit_status"] == 0))
 
 
-def estate_at(sim, projects, per_project, work_dir):
+def estate_at(sim, projects, per_project, work_dir, forks):
     """An estate of ``projects`` projects of ``per_project`` machines, each step on its own: the inventory of its machines
     and of its projects, the fleet's health, and a DR test of every project side by side (the inventory plugin's project
-    hosts, a fork each)."""
+    hosts, ``forks`` of them at once)."""
     names = ["estate-%02d" % number for number in range(projects)]
     # Every point kept: at 600x a DR test of 20 projects side by side on two cores lasts hours of the service's time, and
     # points pinned at its start would thin out under it - read again and launched again, which is not what this measures.
     sim.fresh(per_project, names, keep_every_point=30 * DAY)
     machines = projects * per_project
-    figures = dict(projects=projects, machines=machines)
+    figures = dict(projects=projects, machines=machines, forks=min(forks, projects))
     directory = os.path.join(work_dir, "estate-%d" % machines)
     os.makedirs(directory, exist_ok=True)
     configs = {}
@@ -289,7 +289,7 @@ def estate_at(sim, projects, per_project, work_dir):
     figures["health"] = measured(sim, ["replication.recovery.health", "-e", "health_report_dir=%s" % directory, "-e", "health_fail=false"],
                                  memory=True)
     figures["dr_test"] = measured(sim, ["replication.recovery.dr_test", "-i", configs["projects"], "-e", "dr_test_hosts=service_projects",
-                                        "-f", str(projects), "-e", "dr_test_poll_interval=1", "-e", "dr_test_rpo_target=%d" % DAY,
+                                        "-f", str(min(forks, projects)), "-e", "dr_test_poll_interval=1", "-e", "dr_test_rpo_target=%d" % DAY,
                                         "-e", "dr_test_rto_target=%d" % DAY, "-e", "dr_test_report_dir=%s" % directory], memory=True)
     passed = 0
     for name in names:
@@ -307,10 +307,10 @@ def estate_at(sim, projects, per_project, work_dir):
     return figures
 
 
-def estates(sim, shape, work_dir):
+def estates(sim, shape, work_dir, forks):
     """The estate at its size and at a tenth of its projects: wall time at the size within 12 times that at the tenth."""
     projects, per_project = (int(part) for part in shape.split("x"))
-    small, large = estate_at(sim, max(1, projects // 10), per_project, work_dir), estate_at(sim, projects, per_project, work_dir)
+    small, large = estate_at(sim, max(1, projects // 10), per_project, work_dir, forks), estate_at(sim, projects, per_project, work_dir, forks)
     for figures in (small, large):
         figures["seconds"] = round(sum(figures[run]["seconds"] for run in ("inventory_machines", "inventory_projects", "health", "dr_test")), 2)
     ratio = round(large["seconds"] / small["seconds"], 2)
@@ -685,6 +685,7 @@ def main():
     parser.add_argument("--readiness", default="200,1000", help="machines of each project whose readiness is read (0: none)")
     parser.add_argument("--limits", type=int, default=1000, help="machines of a DR test run without and within the service's limits (0: none)")
     parser.add_argument("--first-launch", type=int, default=1000, help="machines of the failover timed to its first launch request (0: none)")
+    parser.add_argument("--estate-forks", type=int, default=10, help="forks of the estate's DR test (a project a fork)")
     parser.add_argument("--estate", default="20x500", help="projects x machines per project of the estate, also with a tenth of them (0: none)")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
@@ -697,7 +698,7 @@ def main():
         results = dict(time_scale=600, dr_test=[dr_test_at(sim, int(size), args.repeat, report_dir) for size in args.sizes.split(",")],
                        limits=limits_at(sim, args.limits, report_dir) if args.limits else None,
                        first_launch=first_launch_at(sim, args.first_launch, report_dir) if args.first_launch else None,
-                       estate=estates(sim, args.estate, fleet_dir) if args.estate != "0" else None,
+                       estate=estates(sim, args.estate, fleet_dir, args.estate_forks) if args.estate != "0" else None,
                        failover=failover_and_failback_at(sim, args.failover, report_dir) if args.failover else None,
                        test_network=test_network_at(sim, args.test_network, report_dir) if args.test_network else None,
                        clean_point=clean_point_at(sim, *(int(part) for part in args.clean_point.split("x")), report_dir=report_dir)
@@ -747,10 +748,10 @@ def main():
     estate = results["estate"]
     if estate:
         for figures in (estate["small"], estate["large"]):
-            print("estate of %d machines in %d projects: %.2f s in all; inventory of machines %.2f s, %d requests, of projects %.2f s, %d requests; "
+            print("estate of %d machines in %d projects (%d forks): %.2f s in all; inventory of machines %.2f s, %d requests, of projects %.2f s, %d requests; "
                   "health %.2f s, %d requests; DR test of every project side by side %.2f s, %d requests (%.2f a machine), %d passed; controller "
                   "peak memory %.0f MiB; %s" % (
-                      figures["machines"], figures["projects"], figures["seconds"], figures["inventory_machines"]["seconds"],
+                      figures["machines"], figures["projects"], figures["forks"], figures["seconds"], figures["inventory_machines"]["seconds"],
                       figures["inventory_machines"]["requests"], figures["inventory_projects"]["seconds"], figures["inventory_projects"]["requests"],
                       figures["health"]["seconds"], figures["health"]["requests"], figures["dr_test"]["seconds"], figures["dr_test"]["requests"],
                       figures["dr_test"]["requests_per_machine"], figures["dr_test"]["passed"], figures["peak_bytes"] / 1024 ** 2,
