@@ -21,7 +21,7 @@ service's first launch request.
 
 Then an estate (--estate, 20 projects of 500 machines, and the same projects' size at a tenth of them): the inventory plugin's
 machines and projects, the health playbook, and a DR test of every project side by side (the projects as hosts, --estate-forks
-of them at once, 10) - wall time, requests a machine, and the controller's peak memory (ansible-playbook and its workers).
+of them at once, 20) - wall time, requests a machine, and the controller's peak memory (ansible-playbook and its workers).
 
 Then the blueprints of --test-network machines (1000) switched to an isolated test network and put back, each a
 module run (wall time, requests), and a whole DR test in that network.
@@ -685,7 +685,7 @@ def main():
     parser.add_argument("--readiness", default="200,1000", help="machines of each project whose readiness is read (0: none)")
     parser.add_argument("--limits", type=int, default=1000, help="machines of a DR test run without and within the service's limits (0: none)")
     parser.add_argument("--first-launch", type=int, default=1000, help="machines of the failover timed to its first launch request (0: none)")
-    parser.add_argument("--estate-forks", type=int, default=10, help="forks of the estate's DR test (a project a fork)")
+    parser.add_argument("--estate-forks", type=int, default=20, help="forks of the estate's DR test (20: a project a fork)")
     parser.add_argument("--estate", default="20x500", help="projects x machines per project of the estate, also with a tenth of them (0: none)")
     args = parser.parse_args()
     report_dir = os.path.join(os.path.dirname(os.path.abspath(args.output)), "dr_test_scale")
