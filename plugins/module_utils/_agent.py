@@ -17,11 +17,14 @@ INSTALLERS = {LINUX: "installer_linux.py", WINDOWS: "installer_win.exe"}
 
 def without_token(value):
     """``value`` - a result, a project, anything a module answers - without any agent installation token in it:
-    what every module of the collection answers (module_utils._base)."""
+    what every module of the collection answers (module_utils._base). What holds none is answered itself, not a copy: a
+    result can be a project's machines and all their points in time."""
     if isinstance(value, dict):
-        return dict((key, without_token(item)) for key, item in value.items() if key != TOKEN)
+        kept = [(key, without_token(item)) for key, item in value.items() if key != TOKEN]
+        return value if len(kept) == len(value) and all(item is value[key] for key, item in kept) else dict(kept)
     if isinstance(value, list):
-        return [without_token(item) for item in value]
+        kept = [without_token(item) for item in value]
+        return value if all(item is was for item, was in zip(kept, value)) else kept
     return value
 
 

@@ -20,7 +20,6 @@ import os
 from functools import partial
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
-from ansible.module_utils.common.parameters import remove_values
 from ansible.module_utils.common.validation import check_type_dict
 
 from ansible_collections.replication.recovery.plugins.module_utils._agent import without_token
@@ -234,10 +233,10 @@ class ServiceModule(AnsibleModule):
         super(ServiceModule, self).fail_json(msg=msg, **without_token(kwargs))
 
     def _answer_here(self, result):
-        """Run in the controller's process (module_utils._in_process): the result, its secrets hidden as AnsibleModule
-        hides them, goes back to the step that runs the module, instead of out."""
+        """Run in the controller's process (module_utils._in_process): the result and the values to hide in it go back to
+        the step that runs the module, instead of out."""
         if here():
-            raise Answered(remove_values(result, getattr(self, "no_log_values", set())))
+            raise Answered(result, set(getattr(self, "no_log_values", set())))
 
     def run(self):
         """Do the module's work and exit with its result; service errors fail the task cleanly."""

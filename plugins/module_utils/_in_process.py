@@ -18,11 +18,13 @@ _GIVEN = []  # the arguments of the module running in this process now, if one d
 
 
 class Answered(Exception):
-    """The result of a module run in this process."""
+    """The result of a module run in this process, and the values it must not show (AnsibleModule's no_log_values): the
+    step hides them as AnsibleModule would (plugin_utils._modules_here), once the module and what it read are gone."""
 
-    def __init__(self, result):
+    def __init__(self, result, no_log_values):
         super(Answered, self).__init__("the module answered")
         self.result = result
+        self.no_log_values = no_log_values
 
 
 @contextmanager

@@ -11,6 +11,8 @@ import importlib
 import json
 import traceback
 
+from ansible.module_utils.common.parameters import remove_values
+
 from ansible_collections.replication.recovery.plugins.module_utils._client import HAS_REQUESTS
 from ansible_collections.replication.recovery.plugins.module_utils._in_process import Answered, given
 
@@ -27,19 +29,38 @@ def can_run_here(action, module_name):
 
 
 def run_here(action, module_name, module_args, task_vars):
-    """Run the module and answer its result, as plain as JSON makes it (what the module's own process would have printed)."""
+    """Run the module and answer its result, as plain as JSON makes it and its secrets hidden (what the module's own process
+    would have printed)."""
     arguments = dict(module_args or {})
     action._update_module_args(module_name, arguments, task_vars or {})
     code = importlib.import_module(MODULES + module_name[len(COLLECTION):])
+    answer = []
     with given(arguments):
         try:
             code.main()
         except Answered as answered:
-            return json.loads(json.dumps(answered.result, default=_plain))
+            answer = [answered.result, answered.no_log_values]
         except Exception as error:  # pylint: disable=broad-except
             # What the module's own process would have ended with: a failure with the traceback.
             return dict(failed=True, msg="The module %s failed: %s" % (module_name, error), exception=traceback.format_exc())
-    return dict(failed=True, msg="Bug in the module %s: it ended without a result." % module_name)
+    if not answer:
+        return dict(failed=True, msg="Bug in the module %s: it ended without a result." % module_name)
+    return _printed(answer)
+
+
+def _printed(answer):
+    """The result ([result, no_log_values], emptied here) as its own process would have printed it - one copy of it at a time: a
+    read of a project's machines and their points is tens of megabytes, in each of a run's forks. The module, its client and
+    what the client read went with the exception that answered; the secrets are hidden as AnsibleModule hides them, where the
+    text holds one."""
+    text = json.dumps(answer[0], default=_plain)
+    no_log_values = answer.pop()
+    answer.pop()  # the result's last reference: the module and its client are gone already
+    result = json.loads(text)
+    # A hidden value shows in the text escaped as JSON escapes it, wherever it is in the result: in no other text, none to hide.
+    if any(json.dumps(str(value))[1:-1] in text for value in no_log_values if value):
+        result = remove_values(result, no_log_values)
+    return result
 
 
 def _plain(value):

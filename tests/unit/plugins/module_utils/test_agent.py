@@ -62,3 +62,11 @@ def test_no_result_carries_the_token():
                   diff=dict(before={"agentInstallationToken": "s"}, after={}), installation_token="named apart")
     assert without_token(result) == dict(projects=[{"id": "p1", "name": "x"}], project={}, diff=dict(before={}, after={}),
                                          installation_token="named apart")
+
+
+def test_a_result_without_a_token_is_answered_itself_not_copied():
+    # A result can be a project's machines and all their points in time: what holds no token is not copied.
+    machines = [{"id": "m%d" % number, "points_in_time": [{"id": "p", "dateTime": "t"}]} for number in range(3)]
+    result = dict(machines=machines, project={"agentInstallationToken": "s", "id": "p1"})
+    answered = without_token(result)
+    assert answered["machines"] is machines and answered["project"] == {"id": "p1"} and "agentInstallationToken" in result["project"]

@@ -4,9 +4,11 @@
 """The collection's modules run in the controller's process by a runbook step: the same validation, check mode and hidden
 secrets as in a process of their own, and only where the module would run on the controller anyway."""
 
+import json
 from unittest.mock import MagicMock
 
 import pytest
+from ansible.module_utils.common.parameters import remove_values
 
 from ansible_collections.replication.recovery.plugins.action import runbook_look
 from ansible_collections.replication.recovery.plugins.module_utils import _in_process
@@ -74,3 +76,28 @@ def test_an_error_of_the_module_fails_it_with_its_traceback(monkeypatch):
     result = run_here(action(), "replication.recovery.service_machine_info",
                       dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test", project="p"), {})
     assert result["failed"] and "KeyError" in result["exception"] and not _in_process.here()
+
+
+@pytest.mark.parametrize("password, answered", [
+    # A secret in a successful result: a value, inside a longer text, escaped as JSON escapes it, a number.
+    ("pw-\"of\u00e9-the-test", dict(machines=[{"note": "pw-\"of\u00e9-the-test"}])),
+    ("pw-\"of\u00e9-the-test", dict(machines=[{"note": "before pw-\"of\u00e9-the-test after"}])),
+    ("4711", dict(machines=[{"count": 4711}], other="4711")),
+])
+def test_a_secret_in_a_result_is_hidden_as_ansible_module_hides_it(monkeypatch, password, answered):
+    from ansible_collections.replication.recovery.plugins.modules import service_machine_info
+    monkeypatch.setattr(service_machine_info.MachineInfoModule, "work", lambda module: answered)
+    result = run_here(action(), "replication.recovery.service_machine_info",
+                      dict(api_url="http://127.0.0.1:9", username="u", password=password, project="p"), {})
+    assert password not in str(result) and password not in json.dumps(result)
+    expected = remove_values(answered, {password})
+    assert dict((key, result[key]) for key in expected) == expected
+
+
+def test_a_result_holding_no_secret_comes_back_whole_and_apart_from_the_modules_own(monkeypatch):
+    from ansible_collections.replication.recovery.plugins.modules import service_machine_info
+    answered = dict(machines=[{"name": "web-%d" % number, "points_in_time": [{"id": "p", "dateTime": "t"}]} for number in range(3)])
+    monkeypatch.setattr(service_machine_info.MachineInfoModule, "work", lambda module: answered)
+    result = run_here(action(), "replication.recovery.service_machine_info",
+                      dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test", project="p"), {})
+    assert result["machines"] == answered["machines"] and result["machines"][0] is not answered["machines"][0]
