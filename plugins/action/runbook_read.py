@@ -42,7 +42,7 @@ class ActionModule(RunbookStep):
                             prove_launch_settings=record["launch_settings"]["check"] or bool(record.test_network["network"]),
                             # What an earlier restore test left is traced by its restore servers' creation: read those too.
                             include_restore_servers=record["kind"] == RESTORE,
-                            include_points_in_time=self.pins_every_machine())
+                            include_points_in_time=self.pins_every_machine(), points_in_time_limit=self.newest_point_enough())
         record.update(project_id=view["project"]["id"], started=view["service_time"])
         future = later_than_now(record["policy"], parse_time(view["service_time"]))
         if future:
@@ -111,7 +111,9 @@ class ActionModule(RunbookStep):
         if on_failed_over != OWN:
             self.judge_production(dict((name, entry) for name, entry in production.items() if name not in adopted), on_failed_over)
         to_launch = [machine for machine in chosen["machines"] if machine["name"] not in adopted and machine["name"] not in record["stands"]]
-        read_points = dict((machine["id"], machine["points_in_time"]) for machine in view["machines"] if "points_in_time" in machine)
+        # A machine that stands is judged on the point it stands on: only its own read has every one.
+        read_points = dict((machine["id"], machine["points_in_time"]) for machine in view["machines"] if "points_in_time" in machine
+                           and not (self.newest_point_enough() and machine["name"] in record["stands"]))
         # The points a run that this one takes up pinned: it adopts its launches, or they stand, failed over by it.
         resumes = bool(earlier["adopted"]) or bool(record["stands"])
         self.pin([machine for machine in chosen["machines"] if machine["name"] not in adopted], to_launch, read_points,
@@ -304,6 +306,14 @@ class ActionModule(RunbookStep):
         record, asked = self.record, self.record["asked"]
         return bool(record.get("pin", True) and not record["recovery_plan"] and not record.get("pinned") and not record.get("points_from")
                     and asked.get("machines") is None and not asked.get("unproven") and not asked.get("exclude") and not asked.get("waves"))
+
+    def newest_point_enough(self):
+        """1 where every machine read pins its newest point (the policy latest, no point named): the read keeps no other -
+        a project's thousands of machines each have hundreds. None otherwise, for every point."""
+        record = self.record
+        if self.pins_every_machine() and record["policy"]["kind"] == LATEST and not record.get("points_as_of") and not record.get("points_in_time"):
+            return 1
+        return None
 
     def pin(self, machines, to_launch, read_points=None, marked=({}, None), adopted=()):
         """Every machine's point in time, resolved once when the run begins, before the first launch: each wave

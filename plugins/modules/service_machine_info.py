@@ -67,6 +67,13 @@ options:
     type: bool
     default: false
     version_added: 2.0.0
+  points_in_time_limit:
+    description:
+      - With O(include_points_in_time=true), return only each machine's newest so many points in time - all of them when
+        not set. The service lists a machine's points oldest first, so every one is still read; what is not returned is
+        not kept (a machine can have hundreds of points, and a project thousands of machines).
+    type: int
+    version_added: 2.0.0
   prove_launch_settings:
     description:
       - Also prove the machines' blueprints for the project's target region against what the region offers now,
@@ -158,7 +165,9 @@ machines:
       type: list
       elements: dict
     points_in_time:
-      description: The machine's points in time as the service describes them (C(id), C(dateTime)), newest first.
+      description:
+        - The machine's points in time as the service describes them (C(id), C(dateTime)), newest first.
+        - Only the newest O(points_in_time_limit) of them when that is set.
       returned: with O(include_points_in_time=true)
       type: list
       elements: dict
@@ -221,10 +230,17 @@ from ansible_collections.replication.recovery.plugins.module_utils._machine_read
 from ansible_collections.replication.recovery.plugins.module_utils._points import points_of, points_path
 from ansible_collections.replication.recovery.plugins.module_utils._regions import blueprints_proven
 
+# Machines whose points are read together: enough to keep the client's reads at once busy, few enough to hold.
+POINTS_READ_AT_ONCE = 100
+
 
 class MachineInfoModule(ServiceModule):
     def work(self):
         params = self.params
+        if params["points_in_time_limit"] is not None and (params["points_in_time_limit"] < 1 or not params["include_points_in_time"]):
+            self.fail_json(msg="points_in_time_limit is a number of points, 1 or more, and is given with include_points_in_time=true; "
+                               "it was %s%s." % (params["points_in_time_limit"], "" if params["include_points_in_time"] else
+                                                 " and include_points_in_time false"))
         project = self.lookup("project", params["project"])
         now, machines = read_next_to_the_clock(self.client, lambda: self.machines_anew(project, params["machines"]), lambda: service_time(self.client))
         result = list(self.chosen(machines, now))
@@ -232,15 +248,13 @@ class MachineInfoModule(ServiceModule):
         if params["include_restore_servers"]:
             self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], server) for machine in result
                                   for server in machine.get("restoreServers") or []])
-        if params["include_points_in_time"]:
-            self.read_ahead(lists=[points_path(project, machine) for machine in result])
         for machine in result:
             if params["include_target_machine"] and machine.get("replica"):
                 machine["target_machine"] = target_machine_of(self, project, machine)
             if params["include_restore_servers"]:
                 machine["restore_servers"] = restore_servers_of(self, project, machine)
-            if params["include_points_in_time"]:
-                machine["points_in_time"] = points_of(self, project, machine)
+        if params["include_points_in_time"]:
+            self.add_points(project, result, params["points_in_time_limit"])
         answer = dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=iso_time(now))
         if params["prove_launch_settings"]:
             region, blueprints = blueprints_proven(self, project, machine_ids=set(machine["id"] for machine in machines))
@@ -251,6 +265,17 @@ class MachineInfoModule(ServiceModule):
                                              switched_to=dict((b.get("machineName") or b["machineId"], b["switched_to"])
                                                               for b in blueprints if b.get("switched_to")))
         return answer
+
+    def add_points(self, project, machines, limit):
+        """Each machine's points in time, read a batch of machines at a time: with a limit, what a batch read and the
+        limit leaves out is let go before the next batch is read."""
+        for start in range(0, len(machines), POINTS_READ_AT_ONCE):
+            batch = machines[start:start + POINTS_READ_AT_ONCE]
+            self.read_ahead(lists=[points_path(project, machine) for machine in batch])
+            for machine in batch:
+                machine["points_in_time"] = points_of(self, project, machine)[:limit]
+                if limit:
+                    self.forget(points_path(project, machine))
 
     def chosen(self, machines, now):
         """The machines asked for, each with its replication facts."""
@@ -281,6 +306,7 @@ def main():
             include_target_machine=dict(type="bool", default=False, aliases=["include_target"]),
             include_restore_servers=dict(type="bool", default=False),
             include_points_in_time=dict(type="bool", default=False),
+            points_in_time_limit=dict(type="int"),
             prove_launch_settings=dict(type="bool", default=False),
         ),
     ).run()

@@ -8,13 +8,15 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
+from ansible_collections.replication.recovery.plugins.modules import service_machine_info
 from ansible_collections.replication.recovery.plugins.modules.service_machine_info import MachineInfoModule
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import ClockedClient, set_up_without_ansible
 
 NOW = parse_time("2026-11-22T10:00:00+00:00")
 PROJECT = {"id": "p1", "name": "production"}
 PARAMS = dict(project="production", machines=None, states=None, tags=None, lag_threshold=600, stale_after=900, include_target_machine=False,
-              include_restore_servers=False, include_points_in_time=False, prove_launch_settings=False)
+              include_restore_servers=False, include_points_in_time=False, points_in_time_limit=None,
+              prove_launch_settings=False)
 
 
 class Info(MachineInfoModule):
@@ -73,3 +75,46 @@ def test_without_include_points_in_time_no_point_is_read():
     client = ClockedClient({"/projects": [PROJECT], "/projects/p1/machines": replicating}, now=NOW)
     answer = Info(client).work()
     assert "points_in_time" not in answer["machines"][0] and client.batches == []
+
+
+def many(now, count=5):
+    return [machine("m-%d" % number, now - 60, now - 5) for number in range(count)]
+
+
+def points_of_each(count):
+    """Three points of each of ``count`` machines m-0, m-1, ..., listed oldest first."""
+    return dict(("/projects/p1/machines/m-%d-id/pointsintime" % machine_number,
+                 [{"id": "m-%d-p%d" % (machine_number, number), "dateTime": iso_time(NOW - 600 * (3 - number))} for number in (1, 2, 3)])
+                for machine_number in range(count))
+
+
+def test_a_limit_returns_each_machines_newest_points_and_reads_them_a_batch_at_a_time(monkeypatch):
+    monkeypatch.setattr(service_machine_info, "POINTS_READ_AT_ONCE", 2)
+    client = ClockedClient(dict({"/projects": [PROJECT], "/projects/p1/machines": many}, **points_of_each(5)), now=NOW)
+    module = Info(client, include_points_in_time=True, points_in_time_limit=1)
+    answer = module.work()
+    assert [(m["name"], [p["id"] for p in m["points_in_time"]]) for m in answer["machines"]] == [
+        ("m-%d" % number, ["m-%d-p3" % number]) for number in range(5)]
+    assert [len(batch) for batch in client.batches] == [2, 2, 1]
+    # What the limit left out is not kept once its batch is done.
+    assert not [key for key in module._lists if key[0].endswith("/pointsintime")]
+
+
+def test_without_a_limit_every_point_is_returned_whatever_the_batches(monkeypatch):
+    monkeypatch.setattr(service_machine_info, "POINTS_READ_AT_ONCE", 2)
+    client = ClockedClient(dict({"/projects": [PROJECT], "/projects/p1/machines": many}, **points_of_each(5)), now=NOW)
+    answer = Info(client, include_points_in_time=True).work()
+    assert [[p["id"] for p in m["points_in_time"]] for m in answer["machines"]] == [
+        ["m-%d-p3" % number, "m-%d-p2" % number, "m-%d-p1" % number] for number in range(5)]
+
+
+def test_a_limit_below_one_or_without_the_points_is_refused_before_any_read():
+    for params in (dict(include_points_in_time=True, points_in_time_limit=0), dict(points_in_time_limit=2)):
+        client = ClockedClient({"/projects": [PROJECT], "/projects/p1/machines": replicating}, now=NOW)
+        try:
+            Info(client, **params).work()
+        except AssertionError as refused:
+            assert "points_in_time_limit is a number of points, 1 or more" in str(refused)
+        else:
+            raise AssertionError("%s was not refused" % params)
+        assert client.requests == [] and client.batches == []
