@@ -127,7 +127,7 @@ def read(run, machines, jobs=(), launch_settings=None, points=None, modules=None
         if args.get("include_target_machine"):
             listed = [dict(m, target_machine=dict(target(m["name"]), id=m["replica"])) if m.get("replica") else m for m in listed]
         if args.get("include_points_in_time"):
-            listed = [dict(m, points_in_time=(points or {}).get(m["name"], [point(m["name"])])) for m in listed]
+            listed = [dict(m, points_in_time=(points or {}).get(m["name"], [point(m["name"])])[:args.get("points_in_time_limit")]) for m in listed]
         found = {"project": {"id": "p-id", "name": "production"}, "service_time": T0, "machines": listed}
         if args.get("prove_launch_settings"):
             found["launch_settings"] = launch_settings or SETTINGS_HOLD
@@ -1184,6 +1184,19 @@ def test_a_failover_run_again_names_the_point_each_stands_on_from_the_pin_mark_o
     assert not result.get("failed") and result["stands"] == ["db-1", "web-1"]
     assert load(run)["stands"]["db-1"]["said"] == ("failed over since 2026-11-22T10:04:00Z, from the point in time of 2026-11-22T10:00:00Z "
                                                    "(db-1-point), recovery machine i-db-1")
+
+
+@pytest.mark.parametrize("point_in_time, limit", [(None, 1), ("latest", 1), ("before:2026-11-22T10:02:00Z", None), ("web-1=web-1-point", None)])
+def test_a_run_that_pins_every_newest_point_reads_only_those_with_its_machines(tmp_path, point_in_time, limit):
+    listed = {"web-1": [point("web-1", T1, "-newer"), point("web-1")], "db-1": [point("db-1")]}
+    run = begin(tmp_path, point_in_time=point_in_time)
+    modules = Modules(service_job_info={"jobs": []}, service_machine_tags={"changed_machines": []},
+                      service_machine_info=lambda args: {"project": {"id": "p-id", "name": "production"}, "service_time": T1, "machines": [
+                          dict(m, points_in_time=listed[m["name"]][:args.get("points_in_time_limit")]) for m in (machine("web-1"), machine("db-1"))]})
+    assert not read(run, [], modules=modules).get("failed")
+    assert [call.get("points_in_time_limit") for call in modules.called("service_machine_info")] == [limit]
+    assert load(run)["pinned"]["web-1"]["id"] == ("web-1-point-newer" if point_in_time in (None, "latest")
+                                                  else "web-1-point")
 
 
 def test_a_failover_asked_for_another_point_than_what_stands_is_refused_before_any_write(tmp_path):
