@@ -9,18 +9,16 @@ REQUIREMENTS := requirements.txt requirements-dev.txt simulator/requirements.txt
 
 # ansible-test wants the collection at ansible_collections/<namespace>/<name>; it is staged there from
 # the files git knows (tracked, or new and not ignored). The integration targets, the build and the
-# demo use one staged copy; sanity and units another, and make test's third and fourth lanes a copy each,
-# so that its lanes run side by side without any one's output in another's way.
+# demo use one staged copy; sanity, units and the other ansible-cores another, so that make test runs
+# the two lanes side by side without either's output in the other's way.
 BUILD := .build
 COLLECTION := $(BUILD)/ansible_collections/replication/recovery
 CHECKS_BUILD := $(BUILD)/checks
 CHECKED := $(CHECKS_BUILD)/ansible_collections/replication/recovery
 ANSIBLE_TEST := cd $(CHECKED) && $(BIN)/ansible-test
-# A third and a fourth copy for the integration targets of the third and fourth lanes (SIDE_TARGETS, SPLIT_TARGETS).
+# A third copy for the integration targets that mostly wait (SIDE_TARGETS), in a lane of their own.
 SIDE_BUILD := $(BUILD)/side
 SIDED := $(SIDE_BUILD)/ansible_collections/replication/recovery
-SPLIT_BUILD := $(BUILD)/split
-SPLIT := $(SPLIT_BUILD)/ansible_collections/replication/recovery
 TEST_PYTHON := 3.11
 
 SIMULATOR_HOST ?= 127.0.0.1
@@ -45,19 +43,18 @@ PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && pyt
 # The smoke test on those versions: login, project, launch and cleanup; then the demo's DR test (the
 # runbook steps, their plays and waves) with that ansible-core.
 SMOKE_TARGETS := service_login service_project service_launch
-# make test's four lanes end about together by the times it prints (at ea5479a, two cores, three lanes then): the first
-# lane's integration targets take about 1,000 s without those of the other lanes, then the oldest ansible-core (about 350 s).
-# The second lane's suites take about 880 s, then these (about 430 s):
+# The three lanes of make test end about together by the times it prints (at 4847984, two cores): the first lane's targets
+# take about 2,150 s without these below; the second lane's suites about 1,300 s, then these (about 540 s) in it.
 LATE_TARGETS := playbook_application playbook_evidence
-# Integration targets that wait most of their time - on a service that answers ten requests a second a session, or that fails
-# and throttles - and so take little of the two cores (about 1,140 s), then the newest ansible-core (about 350 s): the third lane.
+# Integration targets that wait most of their time - on a service that answers ten requests a second a session, or
+# that fails and throttles - and so take little of the two cores, and then two of the first lane's (about 460 s): make
+# test runs them in a third lane (about 1,300 s, then the other ansible-core versions, about 580 s), beside the other two,
+# on a simulator of their own (within_limits starts its own).
 SIDE_TARGETS := within_limits flaky_clock client_under_faults failover_safety first_night
-# The fourth lane: the longest of the other targets, about 980 s. They too mostly wait on the simulator's clock.
-SPLIT_TARGETS := playbook_failover playbook_clean_point dr_test_stopped role_dr_test
 
-.PHONY: help venv install simulator simulator-package demo docs bench test test-lane-1 test-lane-2 test-lane-3 test-lane-4 test-sanity test-units test-simulator test-integration test-integration-late test-integration-side test-integration-split test-lint \
+.PHONY: help venv install simulator simulator-package demo docs bench test test-lane test-side-lane test-sanity test-units test-simulator test-integration test-integration-late test-lint \
 	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo test-browser test-docs test-controllers test-readme stage stage-checks \
-	stage-side stage-split clean
+	stage-side test-integration-side clean
 
 help:
 	@echo "make install    build the collection from this clone and install it where ansible-playbook finds it (COLLECTIONS_PATH)"
@@ -100,11 +97,8 @@ stage-checks: $(STAMP)
 
 stage-side: $(STAMP)
 	$(call stage_into,$(SIDE_BUILD))
-
-stage-split: $(STAMP)
-	$(call stage_into,$(SPLIT_BUILD))
 else
-stage stage-checks stage-side stage-split: ;
+stage stage-checks stage-side: ;
 endif
 
 # The collection is installed where ansible-playbook finds it: the staged tree. The runs of the tests and the demo enter
@@ -129,25 +123,23 @@ demo: stage
 	@echo
 	@cat $(DEMO_REPORT)/dr_test_demo.md
 
-# Four lanes side by side, each in a copy of the collection of its own, its integration targets on a simulator of its own;
-# each lane's output is shown whole when it ends. The integration targets mostly wait on the simulator's clock: three lanes
-# of them keep the two cores busy where one would leave them idle.
+# Two lanes side by side: the integration targets (which mostly wait on the simulator's clock), and
+# everything else, one after another. Each lane's output is shown whole when it ends.
 test: $(STAMP)
-	@start=$$(date +%s); $(MAKE) --no-print-directory stage stage-checks stage-side stage-split && \
-	echo "make test: four lanes side by side - the integration targets, then the oldest ansible-core; the other suites; the targets that mostly wait, then the newest ansible-core; the longest targets. Each lane's output follows when it ends" && \
-	$(MAKE) --no-print-directory -j4 --output-sync=target STAGED=1 test-lane-1 test-lane-2 test-lane-3 test-lane-4 && \
+	@start=$$(date +%s); $(MAKE) --no-print-directory stage stage-checks stage-side && \
+	echo "make test: the integration targets, the other suites one after another, and the targets that mostly wait, side by side; each lane's output follows when it ends" && \
+	$(MAKE) --no-print-directory -j3 --output-sync=target STAGED=1 INTEGRATION_EXCLUDE="$(LATE_TARGETS) $(SIDE_TARGETS)" test-integration test-lane \
+		test-side-lane && \
 	echo "make test: every suite passed in $$(( $$(date +%s) - start )) s"
 
-# The suites of each lane, one after another, each said with its time (test-packaging builds the collection first).
-LANE_1 := test-integration test-oldest
-LANE_2 := test-sanity test-units test-simulator test-lint test-packaging test-simulator-package test-demo test-browser test-docs \
+# The second lane's suites one after another, each said with its time (test-packaging builds the collection first).
+LANE := test-sanity test-units test-simulator test-lint test-packaging test-simulator-package test-demo test-browser test-docs \
 	test-controllers test-readme test-integration-late
-LANE_3 := test-integration-side test-newest
-LANE_4 := test-integration-split
-test-lane-1 test-lane-2 test-lane-3 test-lane-4:
-	@for suite in $(LANE_$(lastword $(subst -, ,$@))); do start=$$(date +%s); MAKEFLAGS= $(MAKE) --no-print-directory STAGED=1 \
-		INTEGRATION_EXCLUDE="$(LATE_TARGETS) $(SIDE_TARGETS) $(SPLIT_TARGETS)" $$suite || exit 1; \
-		echo "make test: $$suite passed in $$(( $$(date +%s) - start )) s"; done
+# The third lane's: the targets that mostly wait, then the other ansible-core versions (each in the side copy of the collection).
+SIDE_LANE := test-integration-side test-matrix
+test-lane test-side-lane:
+	@for suite in $(if $(filter test-lane,$@),$(LANE),$(SIDE_LANE)); do start=$$(date +%s); MAKEFLAGS= $(MAKE) --no-print-directory STAGED=1 \
+		$$suite || exit 1; echo "make test: $$suite passed in $$(( $$(date +%s) - start )) s"; done
 
 test-sanity: stage-checks
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
@@ -155,27 +147,24 @@ test-sanity: stage-checks
 test-units: stage-checks
 	$(ANSIBLE_TEST) units --venv --python $(TEST_PYTHON) --requirements
 
-# $(1): the copy of the collection, $(2): the data directory of its runs (their default ledger), $(3): what its targets' times
-# are said as, $(4): which targets. On a simulator started for the run on a free port, its clock at 60 times real time, so that
-# the jobs the modules wait for end in seconds.
-define integration_in
-	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(1)/tests/integration/integration_config.yml -- \
-		env XDG_DATA_HOME=$(2) sh -c 'cd $(1) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(4)'; \
-		status=$$?; $(BIN)/python tests/utils/target_times.py $(1) "$(3)"; exit $$status
-endef
-
-# Every integration target (TARGETS=... to choose); make test's first lane leaves out those of the other lanes.
+# Integration targets run against a simulator started for them on a free port.
+# The clock runs 60 times real time, so that jobs the modules wait for end in seconds.
 test-integration: stage
-	$(call integration_in,$(COLLECTION),$(TEST_DATA),integration,$(TARGETS) $(addprefix --exclude ,$(INTEGRATION_EXCLUDE)))
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(COLLECTION)/tests/integration/integration_config.yml -- \
+		env XDG_DATA_HOME=$(TEST_DATA) sh -c 'cd $(COLLECTION) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(TARGETS) \
+			$(addprefix --exclude ,$(INTEGRATION_EXCLUDE))'; status=$$?; $(BIN)/python tests/utils/target_times.py $(COLLECTION) "integration"; exit $$status
 
+# The second lane's integration targets (LATE_TARGETS), in the checks' copy of the collection, on a simulator of their own.
 test-integration-late: stage-checks
-	$(call integration_in,$(CHECKED),$(TEST_DATA)-late,late integration,$(LATE_TARGETS))
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(CHECKED)/tests/integration/integration_config.yml -- \
+		env XDG_DATA_HOME=$(TEST_DATA)-late sh -c 'cd $(CHECKED) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(LATE_TARGETS)'; \
+		status=$$?; $(BIN)/python tests/utils/target_times.py $(CHECKED) "late integration"; exit $$status
 
+# The targets that mostly wait (SIDE_TARGETS), in a copy of their own, on a simulator of their own.
 test-integration-side: stage-side
-	$(call integration_in,$(SIDED),$(TEST_DATA)-side,side integration,$(SIDE_TARGETS))
-
-test-integration-split: stage-split
-	$(call integration_in,$(SPLIT),$(TEST_DATA)-split,split integration,$(SPLIT_TARGETS))
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(SIDED)/tests/integration/integration_config.yml -- \
+		env XDG_DATA_HOME=$(TEST_DATA)-side sh -c 'cd $(SIDED) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(SIDE_TARGETS)'; \
+		status=$$?; $(BIN)/python tests/utils/target_times.py $(SIDED) "side integration"; exit $$status
 
 test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q simulator/tests
@@ -295,25 +284,24 @@ $(VENVS)/core-$(CORE_NEWEST)/.installed: requirements.txt
 	$(VENVS)/core-$(CORE_NEWEST)/bin/python tests/utils/install_get_pip.py
 	touch $@
 
-# $(1): ansible-core version, $(2): its Python, $(3): the root of the copy of the collection it runs in. The environment's bin
-# comes first in PATH, so that ansible-test finds that Python by its name.
+# $(1): ansible-core version, $(2): its Python. The environment's bin comes first in PATH, so that
+# ansible-test finds that Python by its name.
 define core_leg
-	cd $(3)/ansible_collections/replication/recovery && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements
-	cd $(3)/ansible_collections/replication/recovery && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
-	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(3)/ansible_collections/replication/recovery/tests/integration/integration_config.yml -- \
-		sh -c 'cd $(3)/ansible_collections/replication/recovery && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
+	cd $(SIDED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements
+	cd $(SIDED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(SIDED)/tests/integration/integration_config.yml -- \
+		sh -c 'cd $(SIDED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
 	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale $(TIME_SCALE) -- \
-		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(3)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH XDG_DATA_HOME=$(TEST_DATA) \
+		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(SIDE_BUILD)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH XDG_DATA_HOME=$(TEST_DATA) \
 		REPLICATION_SERVICE_USERNAME=demo@example.com REPLICATION_SERVICE_PASSWORD=demo-secret-1 \
 		ansible-playbook tests/demo/demo.yml $(DEMO_VARS) -e dr_test_report_dir=$(abspath $(BUILD))/demo-report-$(1) -e 'dr_test_waves=db-*;app-*;web-*'
 endef
 
-# Each in the copy of the lane that runs it in make test (the first's, the third's), after that lane's integration targets.
-test-oldest: stage $(VENVS)/core-$(CORE_OLDEST)/.installed
-	$(call core_leg,$(CORE_OLDEST),$(PYTHON_OLDEST),$(BUILD))
+test-oldest: stage-side $(VENVS)/core-$(CORE_OLDEST)/.installed
+	$(call core_leg,$(CORE_OLDEST),$(PYTHON_OLDEST))
 
 test-newest: stage-side $(VENVS)/core-$(CORE_NEWEST)/.installed
-	$(call core_leg,$(CORE_NEWEST),$(PYTHON_NEWEST),$(SIDE_BUILD))
+	$(call core_leg,$(CORE_NEWEST),$(PYTHON_NEWEST))
 
 test-matrix: test-oldest test-newest
 
