@@ -112,8 +112,9 @@ class ActionModule(RunbookStep):
             self.judge_production(dict((name, entry) for name, entry in production.items() if name not in adopted), on_failed_over)
         to_launch = [machine for machine in chosen["machines"] if machine["name"] not in adopted and machine["name"] not in record["stands"]]
         # A machine that stands is judged on the point it stands on: only its own read has every one.
+        trimmed = bool(self.newest_point_enough())
         read_points = dict((machine["id"], machine["points_in_time"]) for machine in view["machines"] if "points_in_time" in machine
-                           and not (self.newest_point_enough() and machine["name"] in record["stands"]))
+                           and not (trimmed and machine["name"] in record["stands"]))
         # The points a run that this one takes up pinned: it adopts its launches, or they stand, failed over by it.
         resumes = bool(earlier["adopted"]) or bool(record["stands"])
         self.pin([machine for machine in chosen["machines"] if machine["name"] not in adopted], to_launch, read_points,
