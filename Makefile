@@ -126,11 +126,10 @@ demo: stage
 # Two lanes side by side: the integration targets (which mostly wait on the simulator's clock), and
 # everything else, one after another. Each lane's output is shown whole when it ends.
 test: $(STAMP)
-	@start=$$(date +%s); $(MAKE) --no-print-directory stage stage-checks stage-side && \
+	@$(MAKE) --no-print-directory stage stage-checks stage-side && \
 	echo "make test: the integration targets, the other suites one after another, and the targets that mostly wait, side by side; each lane's output follows when it ends" && \
-	$(MAKE) --no-print-directory -j3 --output-sync=target STAGED=1 INTEGRATION_EXCLUDE="$(LATE_TARGETS) $(SIDE_TARGETS)" test-integration test-lane \
-		test-side-lane && \
-	echo "make test: every suite passed in $$(( $$(date +%s) - start )) s"
+	$(BIN)/python tests/utils/timed.py "every suite" -- $(MAKE) --no-print-directory -j3 --output-sync=target STAGED=1 \
+		INTEGRATION_EXCLUDE="$(LATE_TARGETS) $(SIDE_TARGETS)" test-integration test-lane test-side-lane
 
 # The second lane's suites one after another, each said with its time (test-packaging builds the collection first).
 LANE := test-sanity test-units test-simulator test-lint test-packaging test-simulator-package test-demo test-browser test-docs \
@@ -138,8 +137,8 @@ LANE := test-sanity test-units test-simulator test-lint test-packaging test-simu
 # The third lane's: the targets that mostly wait, then the other ansible-core versions (each in the side copy of the collection).
 SIDE_LANE := test-integration-side test-matrix
 test-lane test-side-lane:
-	@for suite in $(if $(filter test-lane,$@),$(LANE),$(SIDE_LANE)); do start=$$(date +%s); MAKEFLAGS= $(MAKE) --no-print-directory STAGED=1 \
-		$$suite || exit 1; echo "make test: $$suite passed in $$(( $$(date +%s) - start )) s"; done
+	@for suite in $(if $(filter test-lane,$@),$(LANE),$(SIDE_LANE)); do MAKEFLAGS= $(BIN)/python tests/utils/timed.py $$suite -- \
+		$(MAKE) --no-print-directory STAGED=1 $$suite || exit 1; done
 
 test-sanity: stage-checks
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
