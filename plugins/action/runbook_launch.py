@@ -9,14 +9,17 @@ after one that failed is not launched. Documented in plugins/modules/runbook_lau
 import time
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import BEFORE, POINT, PRODUCTION_KINDS, active, moment_said, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, lever_said
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import thinned, wave_failure
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, note_stopped, trimmed_job)
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._switching import SWITCHED_EARLIER, put_back_blueprints, switch_to_test_network
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
 from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
 # Points in time read this long before a wave's launch are read again: the service may have thinned them out since.
 POINTS_FRESH_SECONDS = 60
@@ -78,6 +81,8 @@ class ActionModule(RunbookStep):
                 continue
             if number < len(adopted):
                 job = self.adopt(index, adopted[number], launching)
+            elif self.lever_pulled():
+                break
             else:
                 job, diff = self.launch_part(index, launching)
                 diffs.append(diff)
@@ -95,14 +100,42 @@ class ActionModule(RunbookStep):
             # Under --check a wave that would launch is a change, as it is in the real run.
             diff = merged([diff for diff in diffs if diff])
             return dict(result, would_launch=would, changed=True, **(dict(diff=diff) if diff else {}))
+        if jobs:
+            self.wave_outcome(wave, jobs, len(parts_of(wave)) > 1, cut_short or bool(self.lever_seen))
+        self.obey_the_lever(index)
         if not jobs:  # a search's round whose every candidate was thinned out
             wave.update(status="not launched", message="every candidate point was thinned out by the service before the launch")
             return result
-        self.wave_outcome(wave, jobs, len(parts_of(wave)) > 1, cut_short)
         result.update(job=dict(id=jobs[0]["id"], status=wave["job"]["status"]), jobs=[dict(id=job["id"], status=job["status"]) for job in jobs],
                       launched=sum(1 for name in names if name in record["launched"]), changed=not all(job.get("adopted") for job in jobs),
                       failed_machines=[name for name in names if name in record["failed_machines"]][:10])
         return result
+
+    lever_seen = None
+
+    def lever_pulled(self):
+        """Whether the project's safety lever is engaged under a rehearsal (module_utils._lever): read before each launch
+        and at each look at a running job, until it is seen engaged; a failover or a failback is never held back by it."""
+        record = self.record
+        if self.lever_seen is None and BY_NAME[record["runbook"]].rehearses and not self.check_mode:
+            lever = self.service("service_safety_lever", project=record["project_id"])["lever"]
+            if lever["state"] == ENGAGED:
+                self.lever_seen = dict(lever, obeyed=True, seen=controller_now())
+                self.say("Stopping: %s. Nothing more is launched; a job that runs ends first (the service cannot cancel it)." % (
+                    lever_said(lever, record["project"])))
+        return self.lever_seen is not None
+
+    def obey_the_lever(self, index):
+        """The run stops here when the lever was seen engaged: no later wave is launched, and its finish cleans up."""
+        if self.lever_seen is None:
+            return
+        record = self.record
+        record["lever"] = self.lever_seen
+        for later in record["waves"][index:]:
+            if later.get("status") == "pending":
+                later.update(status="not launched", message="the safety lever was engaged")
+        raise StepFailed("Stopped: %s (seen %s). Nothing was launched after it; what the run launched is cleaned up." % (
+            lever_said(self.lever_seen, record["project"]), self.lever_seen["seen"]))
 
     def adopt(self, index, job, names):
         """Take up the launch job of an earlier run that launched these machines of the wave (one of its jobs)."""
@@ -137,7 +170,7 @@ class ActionModule(RunbookStep):
         if active(job):
             self.say("Launch job %s of wave %d runs in the service. If this run is stopped, the job goes on there: run again to adopt it, "
                      "or with --check to see what the next run does." % (job["id"], index + 1))
-            job = follow(self, job, "launch job", record.settings["launch_timeout"])
+            job = follow(self, job, "launch job", record.settings["launch_timeout"], watch=self.lever_pulled)
         if record.test_network["network"] or set(names) & set(record.test_network["found"]):
             put_back_blueprints(self, names)
         kept = self.record_outcome(index, job, [name for name in names if name not in (record.get("thinned_out") or [])], adopted)

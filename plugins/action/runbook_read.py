@@ -7,6 +7,7 @@ which waves, whether they are ready, and what an earlier run left. Documented in
 plugins/modules/runbook_read.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import LATEST, RESTORE, TEST_NETWORK_OPTIONS, moment_said, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, lever_said
 from ansible_collections.replication.recovery.plugins.module_utils._limits import beyond, job_size, parts
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, PIN, marks_of, pin_of, pins_of
 from ansible_collections.replication.recovery.plugins.module_utils._words import joined, sentences, shown
@@ -20,6 +21,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._proof import
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, now_iso, trimmed_job
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import judged_by_audit
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
 JOBS_READ = 50
@@ -33,6 +35,7 @@ class ActionModule(RunbookStep):
 
     def step(self, args):
         record = self.record
+        self.obey_the_lever()
         plan = self.read_plan() if record["recovery_plan"] else None
         # The jobs first, then the machines: a launch job seen ended has its machines in the later read.
         # The other way round, a job that ended between the two reads looks like a launch whose machines
@@ -434,6 +437,19 @@ class ActionModule(RunbookStep):
                                                              if name in names),
                                               private_ips=dict((name, ips) for name, ips in (proven.get("private_ips") or {}).items()
                                                                if name in names))
+
+    def obey_the_lever(self):
+        """A rehearsal is cancelled, before its first write, while the project's safety lever is engaged; a failover or a
+        failback goes on, and says that it is engaged."""
+        record = self.record
+        lever = self.service("service_safety_lever", project=record["project"])["lever"]
+        if lever["state"] != ENGAGED:
+            return
+        said = lever_said(lever, record["project"])
+        record["lever"] = dict(lever, obeyed=BY_NAME[record["runbook"]].rehearses)
+        if record["lever"]["obeyed"]:
+            raise StepFailed("Cancelled: %s." % said)
+        self.say("%s%s. It holds back rehearsals only: the %s goes on." % (said[0].upper(), said[1:], record["title"].lower()))
 
     def read_plan(self):
         record = self.record

@@ -10,9 +10,9 @@ import os
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of
 from ansible_collections.replication.recovery.plugins.plugin_utils import _outcomes
-from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, REFUSED, STOPPED, said as said_outcome
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, STOPPED, said as said_outcome
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import (
-    BEFORE_ANY_WRITE, failure_message, plan_of, report_of, write, write_plan)
+    BEFORE_ANY_WRITE, before_any_write, failure_message, plan_of, report_of, write, write_plan)
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import span_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import page_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
@@ -113,7 +113,7 @@ class ActionModule(RunbookStep):
         that it passed."""
         failure = record.get("failure")
         if failure:
-            word = REFUSED if failure.get("phase") in BEFORE_ANY_WRITE else STOPPED
+            word = before_any_write(record) if failure.get("phase") in BEFORE_ANY_WRITE else STOPPED
             said = "As the real run would be: %s: %s." % (failure["phase"], failure["message"].rstrip("."))
         else:
             word = PLANNED

@@ -11,9 +11,10 @@ from ansible_collections.replication.recovery.plugins.module_utils._wait import 
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed
 
 
-def follow(step, job, label, timeout):
+def follow(step, job, label, timeout, watch=None):
     """Follow a job to its end, a line of progress every progress interval. Answers the job as it
-    ended; stops the step when it did not end within ``timeout`` seconds (it goes on in the service)."""
+    ended; stops the step when it did not end within ``timeout`` seconds (it goes on in the service).
+    ``watch()`` is called at each look (the safety lever): the job is followed to its end all the same."""
     settings = step.record.settings
     # Each look waits in service_job_info, up to the progress interval: no sleep of the step's own between looks. The
     # progress is said of a job that goes on only: the step reads what a job that ended did itself.
@@ -25,6 +26,8 @@ def follow(step, job, label, timeout):
                               return_after=min(settings["progress_interval"], poll.left()), wait_timeout=int(poll.left()) + 300,
                               poll_interval=settings["poll_interval"], progress=True, progress_when_ended=False)
         progress.update(looked.get("progress") or {})
+        if watch is not None and active(looked["job"]):
+            watch()
         return looked["job"]
 
     ended = Waiter("the %s ended" % label, look=look, done=lambda looked: not active(looked), said=lambda looked: (

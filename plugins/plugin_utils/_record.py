@@ -97,6 +97,8 @@ MEMBERS = (
     ("pins_from", READ, "The points kept in the service (pin marks): the run that pinned them (run), whether this run wrote them (marked), "
                         "the machines whose points it took from them (machines)."),
     ("plan", READ, "The recovery plan run, as read: id, name, steps."),
+    ("lever", READ, "The project's safety lever when it was seen engaged (module_utils._lever): state, by, at, reason; obeyed (a rehearsal "
+                    "cancelled or stopped by it, not a failover that went on); seen, when a running rehearsal saw it (runbook_launch)."),
     ("drill_marks", READ, "The machines whose target machine carries a drill mark (an earlier DR test's): a stale one is removed before "
                           "a failover launches over it."),
     ("predicted", LAUNCH, "Under --check, the machines the launches would launch, by name."),

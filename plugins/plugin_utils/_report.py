@@ -27,7 +27,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._measures imp
     FAILED, PASSED, SKIPPED, against, check_of, plus, seconds_between, worst)
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import (
-    ADOPTED, COMMITTED, DATA_LOSS_ACCEPTED, FAILED as FAILED_OUTCOME, NOTHING_DONE, PASSED as PASSED_OUTCOME, REFUSED, ROLLED_BACK, STOPPED)
+    ADOPTED, CANCELLED, COMMITTED, DATA_LOSS_ACCEPTED, FAILED as FAILED_OUTCOME, NOTHING_DONE, PASSED as PASSED_OUTCOME, REFUSED, ROLLED_BACK, STOPPED)
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
 WORST_SHOWN = 5
@@ -339,6 +339,11 @@ def launched_by_itself(record):
     return any(wave.get("job") and not wave.get("adopted") for wave in record.get("waves") or [])
 
 
+def before_any_write(record):
+    """What a run stopped before its first write came to: cancelled by the project's safety lever, else refused."""
+    return CANCELLED if (record.get("lever") or {}).get("obeyed") else REFUSED
+
+
 def outcome_of(record, result):
     """What the run came to, as one word of plugin_utils._outcomes: refused (stopped before its first write), stopped (after
     it), failed (a check); else nothing done, committed (production now on what it launched), data loss accepted (a failback
@@ -349,7 +354,7 @@ def outcome_of(record, result):
     failure = record.get("failure")
     reversed_ = (record.get("failback") or {}).get("stage") not in (None, "would reverse")
     if failure:
-        return REFUSED if failure.get("phase") in BEFORE_ANY_WRITE and not (launched or adopted or reversed_) else STOPPED
+        return before_any_write(record) if failure.get("phase") in BEFORE_ANY_WRITE and not (launched or adopted or reversed_) else STOPPED
     if result == FAILED:
         return FAILED_OUTCOME
     if not launched and not adopted:
@@ -369,6 +374,9 @@ def next_run(record, word):
     title = record.get("title") or "run"
     if word == REFUSED:
         return NOTHING_CHANGED + "running the %s again is safe, once what it refused is mended; it begins anew." % title
+    if word == CANCELLED:
+        return NOTHING_CHANGED + "run the %s again once the lever is released (the playbook replication.recovery.game_day with " \
+            "game_day_lever=released, or the module service_safety_lever)." % title
     if word not in (STOPPED, FAILED_OUTCOME):
         return None
     cleanup = record.get("cleanup") or {}

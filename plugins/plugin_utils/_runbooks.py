@@ -16,13 +16,15 @@ ON_THE_ENGINE = (RUN, SEARCH)
 PREFIX = "replication.recovery."
 
 
-class Runbook(namedtuple("Runbook", "name title role playbook prefix ledger shape launches proves verifies uses")):
+class Runbook(namedtuple("Runbook", "name title role playbook prefix ledger shape launches proves verifies uses rehearses")):
     """name: the runbook's, as its report's schema and its files say it; title: in words; role and playbook: where it is
     (roles/<role>, playbooks/<playbook>.yml); prefix: of every variable of its role; ledger: the kind its reports are
     entered in the ledger of runs under, or None when it enters none; shape: of its report (None: it writes none);
     launches: it launches machines; proves: a passing run proves its machines (the ledger's proofs, "changed since
     last proven"); verifies: a passing run verifies its project's backups (the health role's "last verified"); uses:
-    the other runbooks its playbook or role runs (an application's nodes, the agent a protect installs)."""
+    the other runbooks its playbook or role runs (an application's nodes, the agent a protect installs); rehearses: it
+    rehearses and obeys a project's safety lever (module_utils._lever) - cancelled at its start, stopped while it runs (an
+    application is a failover or a rehearsal by its nodes: each of its DR tests obeys the lever)."""
 
     @property
     def on_the_engine(self):
@@ -37,17 +39,18 @@ class Runbook(namedtuple("Runbook", "name title role playbook prefix ledger shap
         return "%s%s.plan/v1" % (PREFIX, self.name)
 
 
-def row(name, title, shape, ledger=True, launches=False, proves=False, verifies=False, uses=()):
+def row(name, title, shape, ledger=True, launches=False, proves=False, verifies=False, uses=(), rehearses=False):
     """A runbook's row, its role, playbook and prefix named after it, its ledger kind its name (ledger=False: none)."""
-    return Runbook(name, title, name, name, name + "_", name if ledger else None, shape, launches, proves, verifies, tuple(uses))
+    return Runbook(name, title, name, name, name + "_", name if ledger else None, shape, launches, proves, verifies, tuple(uses),
+                   rehearses)
 
 
 RUNBOOKS = (
-    row("dr_test", "DR test", "run", launches=True, proves=True),
+    row("dr_test", "DR test", "run", launches=True, proves=True, rehearses=True),
     row("failover", "Failover", "run", launches=True, proves=True),
     row("failback", "Failback", "run", launches=True),
-    row("restore_test", "Restore test", "run", launches=True, verifies=True),
-    row("clean_point", "Clean point search", "search", launches=True),
+    row("restore_test", "Restore test", "run", launches=True, verifies=True, rehearses=True),
+    row("clean_point", "Clean point search", "search", launches=True, rehearses=True),
     row("health", "Fleet health", "health"),
     row("launch_policy", "Launch policy", "policy"),
     row("application", "Application", "application", launches=True, uses=("dr_test", "failover")),
@@ -55,6 +58,7 @@ RUNBOOKS = (
     row("agent", "Replication agent", None, ledger=False),
     row("protect", "Protect", None, ledger=False, uses=("agent",)),
     row("readiness", "Readiness", "readiness"),
+    row("game_day", "Game day", None, ledger=False, rehearses=True),
 )
 BY_NAME = dict((runbook.name, runbook) for runbook in RUNBOOKS)
 # The runbooks whose passing runs prove their machines (the ledger's proofs, "changed since last proven").

@@ -20,10 +20,12 @@ from ansible_collections.replication.recovery.plugins.action import (
     runbook_reverse, runbook_wait_replication)
 from ansible_collections.replication.recovery.plugins.module_utils import _wait
 from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger
-from ansible_collections.replication.recovery.plugins.plugin_utils._report import report_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import next_run, outcome_of, report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import load, save
 
 USER = "dr@example.com"
+RELEASED_LEVER = {"lever": {"state": "released", "by": None, "at": None, "reason": None}}
+ENGAGED_LEVER = {"lever": {"state": "engaged", "by": "on-call", "at": "2026-11-22T10:02:00Z", "reason": "INC-7: payments"}}
 T0 = "2026-11-22T10:00:00.000000+00:00"
 T1 = "2026-11-22T10:04:00.000000+00:00"
 T2 = "2026-11-22T11:00:00.000000+00:00"
@@ -46,6 +48,8 @@ class Modules:
     """The collection's modules as a step runs them: answers scripted per module, calls noted."""
 
     def __init__(self, **answers):
+        # The project's safety lever, read by the read and each launch of a rehearsal: released unless a test engages it.
+        answers.setdefault("service_safety_lever", RELEASED_LEVER)
         self.answers = dict((name, list(value) if isinstance(value, list) else [value]) for name, value in answers.items())
         self.calls = []
 
@@ -404,7 +408,8 @@ def test_every_point_is_pinned_when_the_run_begins_and_a_missing_one_is_named_wi
     result = read(run, [], modules=modules)
     assert result["failed"] and result["msg"].startswith(
         "before:2026-11-22T11:30:00Z is later than the service's now, 2026-11-22T10:00:00Z: every point of every machine is before it")
-    assert [name for name, unused in modules.calls] == ["service_job_info", "service_machine_info"]  # nothing else read, nothing written
+    # The lever, the jobs and the machines: nothing else read, nothing written.
+    assert [name for name, unused in modules.calls] == ["service_safety_lever", "service_job_info", "service_machine_info"]
     run = begin(tmp_path, point_in_time="before:2026-11-22T09:30:00Z")
     listed = {"web-1": [point("web-1", T0, "-new"), point("web-1", "2026-11-22T09:20:00.000000+00:00", "-old")]}
     assert not read(run, [machine("web-1")], points=listed).get("failed")
@@ -487,6 +492,73 @@ def test_resume_follows_an_earlier_cleanup_then_cleans_up_what_is_left(tmp_path)
     assert messages[0].startswith("the cleanup job j2 of an earlier run was followed to its end")
 
 
+# -- the safety lever -----------------------------------------------------------------------------
+
+
+def test_a_rehearsal_begun_under_an_engaged_lever_is_cancelled_before_it_reads_or_writes_anything_more(tmp_path):
+    run = begin(tmp_path)
+    modules = Modules(service_safety_lever=ENGAGED_LEVER)
+    result = read(run, [machine("web-1")], modules=modules)
+    assert result["failed"] and result.get("stopped_because", result["msg"]) == (
+        "Cancelled: the safety lever of project production is engaged by on-call at 2026-11-22T10:02:00Z: INC-7: payments.")
+    assert [name for name, unused in modules.calls] == ["service_safety_lever"]
+    record = load(run)
+    assert record["lever"]["obeyed"] is True and record["failure"]["phase"] == "preflight"
+    assert outcome_of(record, "failed") == "cancelled"
+    assert "once the lever is released" in next_run(record, "cancelled")
+
+
+def test_a_failover_begun_under_an_engaged_lever_goes_on_and_says_so(tmp_path, capsys):
+    run = begin(tmp_path, runbook="failover", title="Failover", launch_type="recovery")
+    result = read(run, [machine("web-1")], service_safety_lever=ENGAGED_LEVER)
+    assert not result.get("failed"), result
+    record = load(run)
+    assert record["lever"]["obeyed"] is False and record["to_launch"] == ["web-1"] and not record.get("failure")
+    assert "INC-7: payments. It holds back rehearsals only: the failover goes on." in capsys.readouterr().out
+
+
+def test_a_rehearsal_that_finds_the_lever_engaged_before_a_wave_launches_nothing_more(tmp_path):
+    run = begin(tmp_path, waves="web-*; db-*")
+    read(run, [machine("web-1"), machine("db-1")])
+    modules = Modules(service_safety_lever=ENGAGED_LEVER)
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    assert result["failed"] and result.get("stopped_because", result["msg"]).startswith(
+        "Stopped: the safety lever of project production is engaged by on-call"), result
+    assert [name for name, unused in modules.calls] == ["service_safety_lever"]  # nothing launched
+    record = load(run)
+    assert [wave["status"] for wave in record["waves"]] == ["not launched", "not launched"] and record["lever"]["seen"]
+    assert outcome_of(record, "failed") == "stopped"
+
+
+def test_a_rehearsal_whose_lever_is_engaged_while_its_job_runs_follows_the_job_to_its_end_records_it_and_stops(tmp_path):
+    run = begin(tmp_path, waves="web-*; db-*")
+    read(run, [machine("web-1"), machine("db-1")])
+    # Released before the launch, engaged at the first look at the running job: read no more after that.
+    modules = Modules(service_safety_lever=[RELEASED_LEVER, ENGAGED_LEVER],
+                      service_launch=[{"job": job("j1", ["web-1"], status="STARTED")},
+                                      {"job": job("j1", ["web-1"]), "launched": launched("web-1")}],
+                      service_job_info=[{"job": job("j1", ["web-1"], status="STARTED"), "progress": dict(machines=1, done=0, running=1, failed=0)},
+                                        {"job": job("j1", ["web-1"])}])
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    assert result["failed"] and "Nothing was launched after it" in result.get("stopped_because", result["msg"]), result
+    assert [name for name, unused in modules.calls] == ["service_safety_lever", "service_launch", "service_job_info", "service_safety_lever",
+                                                        "service_job_info", "service_launch"]
+    record = load(run)
+    assert record["launched"]["web-1"]["wave"] == 1 and record["waves"][0]["status"] == "launched"  # the cleanup finds it
+    assert record["waves"][1]["status"] == "not launched" and record["failure"]["phase"] == "launch"
+    assert outcome_of(record, "failed") == "stopped"
+
+
+def test_a_failover_never_reads_the_lever_at_its_launch(tmp_path):
+    run = begin(tmp_path, runbook="failover", launch_type="recovery")
+    read(run, [machine("web-1")])
+    modules = Modules(service_safety_lever=ENGAGED_LEVER, service_machine_tags={"changed_machines": []},
+                      service_launch=[{"job": job("j1", ["web-1"], job_type="RECOVERY_LAUNCH")},
+                                      {"job": job("j1", ["web-1"], job_type="RECOVERY_LAUNCH"), "launched": launched("web-1")}])
+    assert not step(runbook_launch, modules, run=run, session="s3ss10n", wave=1).get("failed")
+    assert not modules.called("service_safety_lever")
+
+
 # -- launch ---------------------------------------------------------------------------------------
 
 
@@ -527,7 +599,9 @@ def test_with_a_test_network_the_blueprints_are_switched_just_before_the_launch_
                       service_launch=[{"job": job("j1", ["web-1", "db-1"])}, {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}])
     step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
     # The second service_launch reads what the ended job launched: the put back comes once it ended.
-    assert [name for name, args in modules.calls] == ["service_test_network", "service_launch", "service_test_network", "service_launch"]
+    # The lever is read before the launch (a rehearsal obeys it), then the switch, the launch, the switch back and the outcome.
+    assert [name for name, args in modules.calls] == ["service_safety_lever", "service_test_network", "service_launch", "service_test_network",
+                                                      "service_launch"]
     switch, put_back = modules.called("service_test_network")
     assert switch["state"] == "switched" and switch["network"] == NETWORK and sorted(switch["machines"]) == ["db-1", "web-1"]
     assert put_back["state"] == "restored" and "network" not in put_back
