@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The safety lever, as the on-call engineer pulls it with the game_day playbook and every rehearsal obeys it: --check
+# writes nothing; engaged over two projects (one that does not exist refused before any pull); a DR test started under
+# it cancelled with zero writes (and its --check in the same words); a failover started under it goes on and says so;
+# a DR test running when it is engaged stops within one look, launches nothing more and leaves nothing; released, the
+# DR test passes. Each pull is in the project's audit log.
+set -euxo pipefail
+
+url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
+export REPLICATION_SERVICE_URL="$url/api/latest"
+export REPLICATION_SERVICE_USERNAME=lever@example.test
+export REPLICATION_SERVICE_PASSWORD=lever-password
+export ANSIBLE_ROLES_PATH=..
+config=(-e @../../integration_config.yml)
+reports="$(pwd)/reports"
+rm -rf "$reports" output.txt dr_test.txt
+lever=(python files/lever.py "$url")
+dr_test=(replication.recovery.dr_test -e dr_test_project=rehearsed -e dr_test_report_dir="$reports" -e dr_test_poll_interval=1
+         -e dr_test_progress_interval=1)
+game_day=(replication.recovery.game_day -e game_day_projects=rehearsed,production)
+
+ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+
+# -- --check: what would change, nothing written ------------------------------------------------------------------
+before="$("${lever[@]}" writes)"
+ansible-playbook "${game_day[@]}" --check -e game_day_lever=engaged -e game_day_lever_reason=INC-7 | tee output.txt
+grep -q "Safety lever of rehearsed, production: ENGAGED by lever@example.test (INC-7). PLANNED under --check: 2 would change, nothing was written." output.txt
+[ "$("${lever[@]}" writes)" = "$before" ]
+[ -z "$("${lever[@]}" plan rehearsed)" ]
+
+# -- a project that does not exist: refused before any lever is pulled ---------------------------------------------
+if ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed,nosuch -e game_day_lever=engaged \
+        -e game_day_lever_reason=INC-7 >output.txt 2>&1; then
+    echo "a lever over a project that does not exist must be refused"; exit 1
+fi
+grep -q "nosuch" output.txt
+[ "$("${lever[@]}" writes)" = "$before" ]
+# A typo in the lever, as a survey may send it: refused by name.
+if ansible-playbook "${game_day[@]}" -e game_day_lever=engage -e game_day_lever_reason=INC-7 >output.txt 2>&1; then
+    echo "game_day_lever=engage must be refused"; exit 1
+fi
+grep -q "game_day_lever" output.txt && grep -q "engaged, released" output.txt
+[ "$("${lever[@]}" writes)" = "$before" ]
+
+# -- engaged, by whom and why; again: nothing done ----------------------------------------------------------------
+ansible-playbook "${game_day[@]}" -e game_day_lever=engaged -e game_day_lever_reason=INC-7 -e game_day_lever_by=on-call | tee output.txt
+grep -q "Safety lever of rehearsed, production: ENGAGED by on-call (INC-7). COMMITTED: 2 changed (rehearsed, production)." output.txt
+ansible-playbook "${game_day[@]}" -e game_day_lever=engaged -e game_day_lever_reason=INC-7 -e game_day_lever_by=on-call | tee output.txt
+grep -q "NOTHING DONE: every lever was so already." output.txt
+"${lever[@]}" plan rehearsed | grep -q '"name": "engaged by on-call at [0-9TZ:-]*: INC-7"'
+"${lever[@]}" audit rehearsed | grep -q "^RECOVERY_PLAN_CREATED lever@example.test"
+
+# -- a DR test started under it: cancelled with zero writes, --check alike ----------------------------------------
+before="$("${lever[@]}" writes)"
+if ansible-playbook "${dr_test[@]}" >output.txt 2>&1; then echo "a DR test under an engaged lever must not pass"; exit 1; fi
+grep -q "DR test of rehearsed: CANCELLED. preflight: Cancelled: the safety lever of project rehearsed is engaged by on-call at [0-9TZ:-]*: INC-7." output.txt
+grep -q "run the DR test again once the lever is released" output.txt
+if ansible-playbook "${dr_test[@]}" --check >output.txt 2>&1; then echo "a DR test's --check under an engaged lever must not pass"; exit 1; fi
+grep -q "DR test of rehearsed under --check: CANCELLED. As the real run would be: preflight: Cancelled: the safety lever of project rehearsed" output.txt
+[ "$("${lever[@]}" writes)" = "$before" ]
+[ "$("${lever[@]}" launches rehearsed)" = 0 ]
+python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['outcome'] == 'cancelled' and not any(w.get('job') for w in r['waves']), r" \
+    "$reports/dr_test_rehearsed.json"
+
+# -- a failover started under it goes on, and says so --------------------------------------------------------------
+ansible-playbook replication.recovery.failover -e failover_project=production -e failover_report_dir="$reports" \
+    -e failover_poll_interval=1 -e failover_commit=false | tee output.txt
+grep -q "The safety lever of project production is engaged by on-call at [0-9TZ:-]*: INC-7. It holds back rehearsals only: the failover goes on." output.txt
+grep -q "Failover of production: ROLLED BACK" output.txt
+[ -z "$("${lever[@]}" cloud production)" ]
+
+# -- released: rehearsals run again; engaged while a DR test runs: it stops within one look, and leaves nothing ----------
+ansible-playbook "${game_day[@]}" -e game_day_lever=released -e '{"game_day_lever_reason": "INC-7 resolved: drills may run"}' | tee output.txt
+grep -q "RELEASED by lever@example.test (INC-7 resolved: drills may run). COMMITTED: 2 changed" output.txt
+# The service's clock slowed to ten times real time for this run, so that its launch job runs for a good many looks.
+clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
+clock 10
+(status=0; ansible-playbook "${dr_test[@]}" -e 'dr_test_waves=db-*;app-*;web-*' >dr_test.txt 2>&1 || status=$?; echo "rc=$status" >>dr_test.txt) &
+for unused in $(seq 1 300); do grep -q "Launch job .* of wave 1 runs in the service" dr_test.txt && break; sleep 0.2; done
+ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed -e game_day_lever=engaged -e game_day_lever_reason=alert-42 \
+    -e game_day_lever_by=pager | grep "COMMITTED: 1 changed (rehearsed)"
+wait
+clock 60
+cat dr_test.txt
+grep -q "^rc=2$" dr_test.txt
+# Seen while wave 1's job ran: the job is followed to its end, then nothing more is launched.
+grep -n "Stopping: the safety lever\|Launch job .* COMPLETED" dr_test.txt | head -n 1 | grep -q "Stopping"
+grep -q "Stopping: the safety lever of project rehearsed is engaged by pager at [0-9TZ:-]*: alert-42. Nothing more is launched" dr_test.txt
+grep -q "DR test of rehearsed: STOPPED. launch: Stopped: the safety lever of project rehearsed is engaged by pager" dr_test.txt
+grep -q "What it launched was removed and proven gone" dr_test.txt
+[ "$("${lever[@]}" launches rehearsed)" = 1 ]  # wave 1's job alone
+[ -z "$("${lever[@]}" cloud rehearsed)" ]
+python -c "import json, sys; r = json.load(open(sys.argv[1])); w = [wave.get('status') for wave in r['waves']]; \
+assert r['outcome'] == 'stopped' and w[1:] == ['not launched', 'not launched'], w" "$reports/dr_test_rehearsed.json"
+
+# -- released again: the DR test passes ------------------------------------------------------------------------------
+ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed -e game_day_lever=released -e game_day_lever_reason=alert-42-cleared
+ansible-playbook "${dr_test[@]}" | tee output.txt
+grep -q "DR test of rehearsed: PASSED" output.txt
+[ -z "$("${lever[@]}" cloud rehearsed)" ]
+"${lever[@]}" audit rehearsed | grep -c "^RECOVERY_PLAN_UPDATED" | grep -qx 3  # released, engaged, released: each in the audit log
+rm -rf "$reports" output.txt dr_test.txt
