@@ -6,8 +6,8 @@
 of the event source replication.recovery.service_events (extensions/eda/plugins/event_source).
 
 Each look costs what the interface allows at the least: one read of the account (it holds the
-projects and the service's clock), and per project one list of machines and one page of its
-newest jobs (with the clock read again only next to a project whose reads had to be retried, so
+projects and the service's clock), and per project one list of machines, one page of its
+newest jobs and its recovery plans, which hold its safety lever (with the clock read again only next to a project whose reads had to be retried, so
 that the retries count neither as the machines' silence nor hide any) (only one job runs at a time in a project, so a job under way is always among the
 newest); the licences once in a while. Where it helps - a project in which a machine's replication
 changed, or a machine left - its audit log since the last look says who did it. What was seen is kept in a state - a plain dict the source
@@ -21,11 +21,13 @@ import time
 from ansible_collections.replication.recovery.plugins.module_utils._audit import read_audit_log
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import read_by_the_clock, select_projects
+from ansible_collections.replication.recovery.plugins.module_utils._lever import lever_in
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
 STATE_SCHEMA = "replication.recovery.service_events.state/v1"
 EVENT_TYPES = ("job_started", "job_ended", "job_failed", "replication_state_changed", "lag_over_threshold", "lag_within_threshold",
-               "backlog_growing", "machine_registered", "machine_removed", "license_expiring", "watch_failed", "watch_recovered")
+               "backlog_growing", "machine_registered", "machine_removed", "license_expiring", "watch_failed", "watch_recovered",
+               "lever_engaged", "lever_released")
 JOBS_READ = 20  # the newest jobs of a project read each look
 LOG_TAIL = 5  # log lines a failed job's event carries
 DAY = 86400.0
@@ -87,8 +89,8 @@ class Watcher:
             now = parse_time(account["dateTime"]["dateTime"])
             seen, looked_at = [], now
             for project in select_projects((account.get("projects") or {}).get("items") or [], self.wanted):
-                looked_at, (machines, jobs) = read_by_the_clock(self.client, lambda project=project: self.read_project(project), looked_at)
-                seen.append((project, looked_at, machines, jobs))
+                looked_at, (machines, jobs, lever) = read_by_the_clock(self.client, lambda project=project: self.read_project(project), looked_at)
+                seen.append((project, looked_at, machines, jobs, lever))
             licenses = None
             if self.license_days is not None and (self.licenses_read_at is None or now - self.licenses_read_at >= self.license_every):
                 licenses = self.client.list("/licenses")
@@ -98,16 +100,17 @@ class Watcher:
         if self.state.get("failing"):
             events.append(dict(type="watch_recovered", time=iso_time(now), failing_since=self.state["failing"]["since"]))
             self.state["failing"] = None
-        for project, looked_at, machines, jobs in seen:
+        for project, looked_at, machines, jobs, lever in seen:
             known = self.state["projects"].get(project["id"])
-            current = dict(name=project["name"], machines={}, jobs={}, seen=iso_time(looked_at))
+            current = dict(name=project["name"], machines={}, jobs={}, seen=iso_time(looked_at), lever=lever)
             told = len(events)
             self.machines(project, machines, looked_at, (known or {}).get("machines"), current["machines"], events)
             if self.audit and known and known.get("seen"):
                 self.who(project, parse_time(known["seen"]), looked_at, events[told:])
             self.jobs(project, jobs, looked_at, (known or {}).get("jobs"), current["jobs"], events)
+            self.lever(project, lever, looked_at, known, events)
             self.state["projects"][project["id"]] = current
-        for gone in set(self.state["projects"]) - set(seen_project["id"] for seen_project, unused, unused_machines, unused_jobs in seen):
+        for gone in set(self.state["projects"]) - set(seen_project[0]["id"] for seen_project in seen):
             del self.state["projects"][gone]  # no longer watched: no longer told
         if licenses is not None:
             self.licenses_read_at = now
@@ -115,10 +118,19 @@ class Watcher:
         return events
 
     def read_project(self, project):
-        """A project's machines and its newest jobs. Measured against the clock read just before (the account's, or
-        read again next to them when they had to be read again: module_utils._fleet.read_by_the_clock)."""
+        """A project's machines, its newest jobs and its safety lever (module_utils._lever). Measured against the clock read
+        just before (the account's, or read again next to them when they had to be read again: module_utils._fleet.read_by_the_clock)."""
         return (self.client.list("/projects/%s/machines" % project["id"], dict(all="true")),
-                self.client.get("/projects/%s/jobs" % project["id"], dict(limit=JOBS_READ)).get("items") or [])
+                self.client.get("/projects/%s/jobs" % project["id"], dict(limit=JOBS_READ)).get("items") or [],
+                lever_in(self.client.get("/projects/%s/recoveryPlans" % project["id"]).get("items") or []))
+
+    def lever(self, project, lever, now, known, events):
+        """The project's safety lever engaged or released since the last look (a state kept before levers were watched
+        knows none: it tells nothing until the next change)."""
+        before = (known or {}).get("lever")
+        if before is not None and before.get("state") != lever["state"]:
+            events.append(dict(type="lever_%s" % lever["state"], project=dict(id=project["id"], name=project["name"]), time=iso_time(now),
+                               by=lever.get("by"), at=lever.get("at"), reason=lever.get("reason")))
 
     def failed(self, message):
         if self.state.get("failing"):

@@ -523,7 +523,7 @@ def events_at(sim, projects, per_project, work_dir, interval=2.0):
     notice = round(noticed[0] - paused, 2) if noticed else None
     return dict(projects=projects, machines=projects * per_project, interval=interval, looks=looks, requests_per_look=per_look,
                 look_seconds=look_seconds, seconds_to_notice=notice, paused_told=len(noticed),
-                targets=dict(requests_per_look_at_most_2_per_project_plus_1=per_look <= 2 * projects + 1,
+                targets=dict(requests_per_look_at_most_3_per_project_plus_1=per_look <= 3 * projects + 1,
                              noticed_within_an_interval_and_a_look=notice is not None and notice <= interval + look_seconds + 1,
                              told_once=len(noticed) == 1))
 

@@ -1,7 +1,8 @@
 """The collection's example rulebook in ansible-rulebook (the Java runtime from the system's packages), its
 event source watching the simulator: a machine whose replication is paused gives one event, and the rule's
 action runs once - also while the service answers 503 and ends the session meanwhile; the source restarted
-with its state file tells nothing it told already."""
+with its state file tells nothing it told already. A project's safety lever engaged and released by the game_day
+playbook gives one event each, which the rule tells with who and why."""
 
 import os
 import re
@@ -104,3 +105,31 @@ def test_a_paused_machine_gives_one_event_its_action_runs_and_a_restart_tells_it
     text, events = told(log.name)
     assert events == 0 and PAUSED not in text, text[-4000:]
     assert "Waiting for events" in text
+
+
+def pull(simulator, collections_path, tmp_path, state, reason):
+    """The safety lever of demo pulled as the on-call engineer pulls it: the game_day playbook."""
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_path, REPLICATION_SERVICE_URL=simulator.api,
+               REPLICATION_SERVICE_USERNAME="demo@example.com", REPLICATION_SERVICE_PASSWORD="demo-secret-1")
+    subprocess.run(["ansible-playbook", "replication.recovery.game_day", "-e", "game_day_projects=demo", "-e", "game_day_lever=" + state,
+                    "-e", "game_day_lever_reason=" + reason, "-e", "game_day_lever_by=on-call"], env=env, cwd=str(tmp_path), check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def test_the_safety_lever_engaged_and_released_each_give_one_event_and_the_rule_tells_who_and_why(tmp_path, simulator, collections_path):
+    state_file = str(tmp_path / "state.json")
+    process, log = start(tmp_path, simulator, collections_path, "lever.log")
+    try:
+        wait_for(lambda: looks(state_file) is not None, "the first look", process, log.name)
+        pull(simulator, collections_path, tmp_path, "engaged", "INC-7")
+        engaged = "The safety lever of demo is engaged by on-call: INC-7."
+        wait_for(lambda: engaged in open(log.name).read(), "the lever_engaged rule", process, log.name)
+        pull(simulator, collections_path, tmp_path, "released", "INC-7-resolved")
+        released = "The safety lever of demo is released by on-call: INC-7-resolved."
+        wait_for(lambda: released in open(log.name).read(), "the lever_released rule", process, log.name)
+        three_looks(state_file, process, log)  # neither is told again
+    finally:
+        stop(process, log)
+    with open(log.name) as handle:
+        text = handle.read()
+    assert text.count(engaged) == 1 and text.count(released) == 1, text[-4000:]

@@ -33,9 +33,10 @@ description:
   - Watches the projects of the Replication and Recovery Service and puts one event on the rulebook's queue
     for each change - a job started, ended or failed; a machine's replication state changed; its lag crossed
     O(lag_threshold) up or down; its backlog kept growing; a machine registered or removed; a licence nearing
-    its end.
+    its end; a project's safety lever engaged or released.
   - Each look costs one read of the account (its projects and the service's clock) and, per project watched,
-    one list of machines and one page of its newest jobs; the licences are read every O(license_interval)
+    one list of machines, one page of its newest jobs and its recovery plans (its safety lever - C(lever_engaged),
+    C(lever_released)); the licences are read every O(license_interval)
     seconds. The first look at a project tells nothing - it is what the next looks are compared with.
   - With O(state_file), what was seen is kept between runs - a source restarted tells no change it already
     told, and tells what changed while it was stopped. The state is written before the events are put on

@@ -8,6 +8,7 @@ against the simulator: tests/controllers.)"""
 import copy
 import json
 
+from ansible_collections.replication.recovery.plugins.module_utils._lever import LEVER_PLAN, lever_steps
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._events import EVENT_TYPES, Watcher, new_state, replication_state, valid_state
@@ -63,6 +64,8 @@ class Service:
         if path.endswith("/auditLog"):
             window = (parse_time(params["fromDateTime"]), parse_time(params["toDateTime"]))
             return {"items": [entry for entry in self.audit if window[0] <= parse_time(entry["timestamp"]) <= window[1]], "hasMoreResults": False}
+        if path.endswith("/recoveryPlans"):
+            return {"items": copy.deepcopy(self.projects[project].get("plans") or [])}
         assert path.endswith("/jobs") and params == {"limit": 20}
         return {"items": copy.deepcopy(self.projects[project]["jobs"])}
 
@@ -88,16 +91,16 @@ def types(events):
     return [event["type"] for event in events]
 
 
-def test_a_look_costs_one_account_read_and_two_reads_a_project():
+def test_a_look_costs_one_account_read_and_three_reads_a_project():
     service = Service()
     service.projects["p2"] = dict(name="dev", machines=[machine("app-1")], jobs=[])
     watcher = watched(service, license_every=3600)
-    assert service.requests == ["/extendedAccountInfo", "/projects/p1/machines", "/projects/p1/jobs",
-                                "/projects/p2/machines", "/projects/p2/jobs", "/licenses"]
+    assert service.requests == ["/extendedAccountInfo", "/projects/p1/machines", "/projects/p1/jobs", "/projects/p1/recoveryPlans",
+                                "/projects/p2/machines", "/projects/p2/jobs", "/projects/p2/recoveryPlans", "/licenses"]
     service.requests = []
     service.now += 60
     assert watcher.look() == []
-    assert len(service.requests) == 1 + 2 * 2  # the licences wait for their interval
+    assert len(service.requests) == 1 + 2 * 3  # the licences wait for their interval
     service.now += 3600
     watcher.look()
     assert service.requests[-1] == "/licenses"
@@ -181,8 +184,9 @@ def test_machines_read_again_are_measured_against_the_clock_read_again_next_to_t
     service.requests = []
     [event] = watcher.look()
     assert (event["type"], event["machine"]["name"], event["lag_seconds"], event["time"]) == ("lag_over_threshold", "db-1", 1200, iso_time(NOW + 1200))
-    assert service.requests == ["/extendedAccountInfo", "/projects/p1/machines", "/projects/p1/jobs", "/extendedAccountInfo", "/projects/p1/machines",
-                                "/projects/p1/jobs", "/projects/p2/machines", "/projects/p2/jobs"]
+    assert service.requests == ["/extendedAccountInfo", "/projects/p1/machines", "/projects/p1/jobs", "/projects/p1/recoveryPlans",
+                                "/extendedAccountInfo", "/projects/p1/machines", "/projects/p1/jobs", "/projects/p1/recoveryPlans",
+                                "/projects/p2/machines", "/projects/p2/jobs", "/projects/p2/recoveryPlans"]
 
 
 def test_a_paused_machine_is_not_told_as_lagging():
@@ -266,14 +270,48 @@ def test_the_state_keeps_a_change_from_being_told_twice_across_restarts():
         valid_state({"projects": {}})
 
 
+def lever_plan(state, by="on-call", reason="INC-7"):
+    return dict(id="lever", name=LEVER_PLAN, steps=lever_steps(state, by, "2026-11-28T05:00:00Z", reason))
+
+
+def test_the_safety_lever_engaged_and_released_is_told_once_each_with_who_and_why():
+    service = Service()
+    service.projects["p1"]["plans"] = [dict(id="plan-1", name="full-site", steps=dict(items=[]))]
+    watcher = watched(service)
+    service.projects["p1"]["plans"].append(lever_plan("engaged"))
+    service.now += 60
+    engaged, = watcher.look()
+    assert engaged["type"] == "lever_engaged" and engaged["project"]["id"] == "p1"
+    assert (engaged["by"], engaged["at"], engaged["reason"]) == ("on-call", "2026-11-28T05:00:00Z", "INC-7")
+    service.now += 60
+    assert watcher.look() == []  # told once
+    service.projects["p1"]["plans"][-1] = lever_plan("released", by="lead", reason="resolved")
+    service.now += 60
+    released, = watcher.look()
+    assert released["type"] == "lever_released" and released["by"] == "lead" and released["reason"] == "resolved"
+
+
+def test_a_lever_engaged_at_the_first_look_or_before_a_state_knew_levers_is_not_told():
+    service = Service()
+    service.projects["p1"]["plans"] = [lever_plan("engaged")]
+    watcher = watched(service)  # the first look tells nothing, the lever neither
+    service.now += 60
+    assert watcher.look() == []
+    del watcher.state["projects"]["p1"]["lever"]  # a state file written before levers were watched
+    service.projects["p1"]["plans"] = []
+    service.now += 60
+    assert watcher.look() == []
+
+
 def test_no_event_carries_a_secret_and_every_type_is_known():
     service = Service()
     watcher = watched(service, license_every=0)
     service.projects["p1"]["machines"] = [machine("web-1", status="PAUSED"), machine("new-1")]
     service.projects["p1"]["jobs"] = [job(1, status="FAILED")]
     service.licenses[0]["expirationDateTime"] = iso_time(NOW + 86400)
+    service.projects["p1"]["plans"] = [lever_plan("engaged")]
     events = watcher.look()
-    assert set(types(events)) <= set(EVENT_TYPES) and len(set(types(events))) == 6
+    assert set(types(events)) <= set(EVENT_TYPES) and len(set(types(events))) == 7
     said = json.dumps(events)
     assert "password" not in said and "token" not in said.lower() and "session" not in said
     assert new_state()["projects"] == {}
