@@ -6,9 +6,10 @@
 extra variables and surveys give text), and one session for every later step. Documented in
 plugins/modules/runbook_begin.py."""
 
+from ansible_collections.replication.recovery.plugins.plugin_utils._stops import new_watch, watched
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
     FROM_REPORT, KINDS, LATEST, LAUNCH_TYPES, PER_MACHINE, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number,
-    parse_point_policy, parse_test_network, parse_time)
+    parse_point_policy, parse_stop_when, parse_test_network, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._wait import POLL_INTERVAL
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import new
@@ -75,6 +76,7 @@ class ActionModule(RunbookStep):
         max_waves=dict(type="int"),
         round=dict(type="int"),
         ledger_dir=dict(type="path"),
+        stop_when=dict(type="raw"),
         **dict((name, dict(type="raw", default=default)) for name, default, unused in DURATIONS)
     )
 
@@ -166,6 +168,7 @@ class ActionModule(RunbookStep):
                 host_prefix=args["host_prefix"], group=args["group"], clean_leftovers_option=args["clean_leftovers_option"] or None,
                 **dict((name, _wait_setting(args, name, default, positive)) for name, default, positive in DURATIONS)),
             max_waves=args["max_waves"], began=now_iso(),
+            stop_when=new_watch(watched(parse_stop_when(args["stop_when"], "%s_stop_when" % args["runbook"]))),
         )
 
     @staticmethod

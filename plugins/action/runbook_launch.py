@@ -20,6 +20,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._files import
 from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
+from ansible_collections.replication.recovery.plugins.plugin_utils._stops import look_at_stops, stop_said
 
 # Points in time read this long before a wave's launch are read again: the service may have thinned them out since.
 POINTS_FRESH_SECONDS = 60
@@ -81,7 +82,7 @@ class ActionModule(RunbookStep):
                 continue
             if number < len(adopted):
                 job = self.adopt(index, adopted[number], launching)
-            elif self.lever_pulled():
+            elif self.must_stop():
                 break
             else:
                 job, diff = self.launch_part(index, launching)
@@ -101,8 +102,8 @@ class ActionModule(RunbookStep):
             diff = merged([diff for diff in diffs if diff])
             return dict(result, would_launch=would, changed=True, **(dict(diff=diff) if diff else {}))
         if jobs:
-            self.wave_outcome(wave, jobs, len(parts_of(wave)) > 1, cut_short or bool(self.lever_seen))
-        self.obey_the_lever(index)
+            self.wave_outcome(wave, jobs, len(parts_of(wave)) > 1, cut_short or self.stopped_because is not None)
+        self.obey_the_stop(index)
         if not jobs:  # a search's round whose every candidate was thinned out
             wave.update(status="not launched", message="every candidate point was thinned out by the service before the launch")
             return result
@@ -111,31 +112,35 @@ class ActionModule(RunbookStep):
                       failed_machines=[name for name in names if name in record["failed_machines"]][:10])
         return result
 
-    lever_seen = None
+    stopped_because = None
 
-    def lever_pulled(self):
-        """Whether the project's safety lever is engaged under a rehearsal (module_utils._lever): read before each launch
-        and at each look at a running job, until it is seen engaged; a failover or a failback is never held back by it."""
+    def must_stop(self):
+        """Whether the run stops launching: the project's safety lever engaged under a rehearsal (module_utils._lever; a
+        failover or a failback is never held back by it), or a stop condition failed so many times in a row
+        (plugin_utils._stops). Looked at before each launch and at each look at a running job, until one is met."""
         record = self.record
-        if self.lever_seen is None and BY_NAME[record["runbook"]].rehearses and not self.check_mode:
-            lever = self.service("service_safety_lever", project=record["project_id"])["lever"]
+        if self.stopped_because is None and not self.check_mode:
+            lever = self.service("service_safety_lever", project=record["project_id"])["lever"] \
+                if BY_NAME[record["runbook"]].rehearses else dict(state=None)
+            stop = None if lever["state"] == ENGAGED else look_at_stops(self, record["project_id"])
             if lever["state"] == ENGAGED:
-                self.lever_seen = dict(lever, obeyed=True, seen=controller_now())
+                record["lever"] = dict(lever, obeyed=True, seen=controller_now())
+                self.stopped_because = "%s (seen %s)" % (lever_said(lever, record["project"]), record["lever"]["seen"])
+            elif stop:
+                self.stopped_because = stop_said(stop)
+            if self.stopped_because:
                 self.say("Stopping: %s. Nothing more is launched; a job that runs ends first (the service cannot cancel it)." % (
-                    lever_said(lever, record["project"])))
-        return self.lever_seen is not None
+                    self.stopped_because))
+        return self.stopped_because is not None
 
-    def obey_the_lever(self, index):
-        """The run stops here when the lever was seen engaged: no later wave is launched, and its finish cleans up."""
-        if self.lever_seen is None:
+    def obey_the_stop(self, index):
+        """The run stops here when the lever or a stop condition was met: no later wave is launched, and its finish cleans up."""
+        if self.stopped_because is None:
             return
-        record = self.record
-        record["lever"] = self.lever_seen
-        for later in record["waves"][index:]:
+        for later in self.record["waves"][index:]:
             if later.get("status") == "pending":
-                later.update(status="not launched", message="the safety lever was engaged")
-        raise StepFailed("Stopped: %s (seen %s). Nothing was launched after it; what the run launched is cleaned up." % (
-            lever_said(self.lever_seen, record["project"]), self.lever_seen["seen"]))
+                later.update(status="not launched", message="stopped: " + self.stopped_because)
+        raise StepFailed("Stopped: %s. Nothing was launched after it; what the run launched is cleaned up." % self.stopped_because)
 
     def adopt(self, index, job, names):
         """Take up the launch job of an earlier run that launched these machines of the wave (one of its jobs)."""
@@ -170,7 +175,7 @@ class ActionModule(RunbookStep):
         if active(job):
             self.say("Launch job %s of wave %d runs in the service. If this run is stopped, the job goes on there: run again to adopt it, "
                      "or with --check to see what the next run does." % (job["id"], index + 1))
-            job = follow(self, job, "launch job", record.settings["launch_timeout"], watch=self.lever_pulled)
+            job = follow(self, job, "launch job", record.settings["launch_timeout"], watch=self.must_stop)
         if record.test_network["network"] or set(names) & set(record.test_network["found"]):
             put_back_blueprints(self, names)
         kept = self.record_outcome(index, job, [name for name in names if name not in (record.get("thinned_out") or [])], adopted)

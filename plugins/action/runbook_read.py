@@ -22,6 +22,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._step import 
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import judged_by_audit
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
+from ansible_collections.replication.recovery.plugins.plugin_utils._stops import look_at_stops, stop_said
 
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
 JOBS_READ = 50
@@ -36,6 +37,9 @@ class ActionModule(RunbookStep):
     def step(self, args):
         record = self.record
         self.obey_the_lever()
+        stop = look_at_stops(self, record["project"])
+        if stop:
+            raise StepFailed("Cancelled: %s." % stop_said(stop))
         plan = self.read_plan() if record["recovery_plan"] else None
         # The jobs first, then the machines: a launch job seen ended has its machines in the later read.
         # The other way round, a job that ended between the two reads looks like a launch whose machines

@@ -333,3 +333,76 @@ def parse_point_policy(value, what="the point in time"):
 
 def _per_machine_said(points):
     return ", ".join("%s=%s" % item for item in sorted(points.items()))
+
+
+# A rehearsal's stop conditions (plugin_utils._stops watches them): probes, each stopping the run once it fails so many
+# times in a row.
+AFTER_FAILURES = 2
+PROBE_KINDS = ("url", "health", "tasks")
+
+
+def parse_stop_when(value, option="stop_when"):
+    """The probes as the record keeps them: name, kind, what each watches, after_failures. A ValueError names the probe and
+    what is wrong with it."""
+    if no_value(value):
+        return []
+    if isinstance(value, str) and value.strip().startswith("["):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise ValueError("%s looks like a JSON list but is not one: %r" % (option, value))
+    if not isinstance(value, list):
+        raise ValueError("%s is a list of probes, not %r" % (option, value))
+    probes, names = [], set()
+    for number, given in enumerate(value, 1):
+        if not isinstance(given, dict) or not str(given.get("name") or "").strip():
+            raise ValueError("%s: probe %d has no name (each is {name, url, status}, {name, health} or {name, tasks})" % (option, number))
+        name = str(given["name"]).strip()
+        kinds = [kind for kind in PROBE_KINDS if kind in given]
+        if len(kinds) != 1:
+            raise ValueError("%s: probe %s has %s; it has one of url, health and tasks" % (
+                option, name, " and ".join(kinds) if kinds else "none of url, health and tasks"))
+        unknown = sorted(set(given) - set(PROBE_KINDS) - {"name", "status", "after_failures"})
+        if unknown or ("status" in given and kinds != ["url"]):
+            raise ValueError("%s: probe %s has %s, which a %s probe does not take" % (option, name, ", ".join(unknown or ["status"]), kinds[0]))
+        if name in names:
+            raise ValueError("%s: two probes are named %s" % (option, name))
+        names.add(name)
+        after = parse_number(given.get("after_failures", AFTER_FAILURES), "%s: after_failures of %s" % (option, name))
+        if after is None or after < 1 or after != int(after):
+            raise ValueError("%s: after_failures of %s is a whole number from 1, not %r" % (option, name, given.get("after_failures")))
+        probe = dict(name=name, kind=kinds[0], after_failures=int(after))
+        probe.update(_PROBE_PARSERS[kinds[0]](given, "%s: probe %s" % (option, name)))
+        probes.append(probe)
+    return probes
+
+
+def _probe_url(given, said):
+    url = str(given["url"] or "").strip()
+    if not url.startswith(("http://", "https://")):
+        raise ValueError("%s: url is an http:// or https:// address, not %r" % (said, given["url"]))
+    status = given.get("status", 200)
+    statuses = parse_list(status, "%s: status" % said) if isinstance(status, (list, str)) else [status]
+    try:
+        statuses = [int(status) for status in statuses]
+    except (TypeError, ValueError):
+        raise ValueError("%s: status is an HTTP status code or a list of them, not %r" % (said, given.get("status")))
+    return dict(url=url, status=statuses)
+
+
+def _probe_health(given, said):
+    health = given["health"] or {}
+    if not isinstance(health, dict) or set(health) - {"max_lag", "states"}:
+        raise ValueError("%s: health is a mapping of max_lag and states, not %r" % (said, given["health"]))
+    max_lag = parse_number(health.get("max_lag"), "%s: health.max_lag" % said)
+    states = parse_list(health.get("states"), "%s: health.states" % said) or ["continuous"]
+    return dict(health=dict(max_lag=max_lag, states=states))
+
+
+def _probe_tasks(given, said):
+    if no_value(given["tasks"]) or not isinstance(given["tasks"], str):
+        raise ValueError("%s: tasks is the path of a task file, not %r" % (said, given["tasks"]))
+    return dict(tasks=given["tasks"])
+
+
+_PROBE_PARSERS = dict(url=_probe_url, health=_probe_health, tasks=_probe_tasks)

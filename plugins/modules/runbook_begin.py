@@ -139,6 +139,17 @@ options:
   ledger_dir:
     description: The ledger of runs that proves machines, for O(machines=unproven) (C(replication_recovery_ledger_dir)).
     type: path
+  stop_when:
+    description:
+      - Stop conditions - probes watched when the run begins, before each launch and at each look at a running job - each
+        C({name, url, status}) (an HTTP GET from the controller answers one of the statuses, 200 when not given) or
+        C({name, health}) (every machine of the project in one of C(health.states), C(continuous) when not given, with a
+        lag of at most C(health.max_lag) seconds), with C(after_failures) (2 when not given). A probe that cannot run
+        counts as failing. One failing so many times in a row stops the run - cancelled before its first write, else
+        nothing more is launched, a running job ends first, and the finish cleans up.
+      - A C({name, tasks}) probe is the game day's, run before it starts; the engine takes it and does not run it.
+    type: raw
+    version_added: 2.0.0
   inputs:
     description:
       - The options of this module gathered in one mapping - what a runbook role was asked, as the runbook engine

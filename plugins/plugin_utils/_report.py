@@ -321,9 +321,22 @@ def report_of(record, schema, generated=None):
                       for name, entry in sorted((record.get("repinned") or {}).items())),
         points_span=points_span(machines),
         pins_from=(record.get("pins_from") or {}).get("run"),
+        stop_conditions=stop_conditions_of(record),
         machines=machines,
         generated=generated or controller_now(),
     )
+
+
+def stop_conditions_of(record):
+    """What watched the run as it went on, for its report: the safety lever when it was seen engaged, the probes with their
+    failures in a row, the one that stopped the run, and the timeline of their looks; None for a run that had neither."""
+    watch, lever = record.get("stop_when") or {}, record.get("lever")
+    if not watch.get("probes") and not lever:
+        return None
+    return dict(lever=lever, probes=[dict(name=probe["name"], kind=probe["kind"], after_failures=probe["after_failures"],
+                                          failures_in_a_row=(watch.get("failures_in_a_row") or {}).get(probe["name"], 0))
+                                     for probe in watch.get("probes") or []],
+                looks=watch.get("looks", 0), stopped_by=watch.get("stopped_by"), timeline=watch.get("timeline") or [])
 
 
 # The phases a failure stops a run in before its first write: its sign-in, its read and judgement (a failback's reverse
@@ -340,8 +353,10 @@ def launched_by_itself(record):
 
 
 def before_any_write(record):
-    """What a run stopped before its first write came to: cancelled by the project's safety lever, else refused."""
-    return CANCELLED if (record.get("lever") or {}).get("obeyed") else REFUSED
+    """What a run stopped before its first write came to: cancelled by the project's safety lever or a stop condition, else
+    refused."""
+    stopped = (record.get("lever") or {}).get("obeyed") or (record.get("stop_when") or {}).get("stopped_by")
+    return CANCELLED if stopped else REFUSED
 
 
 def outcome_of(record, result):
@@ -374,9 +389,11 @@ def next_run(record, word):
     title = record.get("title") or "run"
     if word == REFUSED:
         return NOTHING_CHANGED + "running the %s again is safe, once what it refused is mended; it begins anew." % title
-    if word == CANCELLED:
+    if word == CANCELLED and (record.get("lever") or {}).get("obeyed"):
         return NOTHING_CHANGED + "run the %s again once the lever is released (the playbook replication.recovery.game_day with " \
             "game_day_lever=released, or the module service_safety_lever)." % title
+    if word == CANCELLED:
+        return NOTHING_CHANGED + "run the %s again once what its stop condition watches is well." % title
     if word not in (STOPPED, FAILED_OUTCOME):
         return None
     cleanup = record.get("cleanup") or {}

@@ -62,11 +62,49 @@ def markdown(report):
             for name, entry in sorted(report["repinned"].items())])
     if report["failures"]:
         lines.extend(["", "## Failures", ""] + ["- %s" % failure for failure in report["failures"]])
+    lines.extend(stop_conditions_markdown(report.get("stop_conditions")))
     if report["excluded"]:
         lines.extend(["", "Excluded from the run: %s." % ", ".join(report["excluded"])])
     if report["kept"]:
         lines.extend(["", "Target machines kept: %s." % (report.get("cleanup") or ", ".join(report["kept"]))])
     return "\n".join(lines) + "\n"
+
+
+def stop_said(stops):
+    """Who or what stopped the run, in a sentence; None when nothing did."""
+    lever, stopped = stops.get("lever") or {}, stops.get("stopped_by")
+    if stopped:
+        return "Stopped by the stop condition %s: it failed %d times in a row (%s, at %s)." % (
+            stopped["probe"], stopped["failures"], stopped["said"], stopped["at"])
+    if lever.get("obeyed"):
+        return "Stopped by the safety lever, engaged by %s at %s: %s." % (lever.get("by") or "-", lever.get("at") or "-", lever.get("reason") or "-")
+    if lever:
+        return "The safety lever was engaged (by %s: %s); this run is no rehearsal, and went on." % (lever.get("by") or "-", lever.get("reason") or "-")
+    return None
+
+
+def stop_conditions_markdown(stops):
+    """The stop conditions' section: what stopped the run, each probe and its looks."""
+    if not stops:
+        return []
+    lines = ["", "## Stop conditions", ""] + ([stop_said(stops), ""] if stop_said(stops) else [])
+    if stops["probes"]:
+        lines.extend(["| Probe | Kind | Stops after | Failures in a row at the end |", "|---|---|---|---|"])
+        lines.extend("| %s | %s | %d | %d |" % (cell(probe["name"]), probe["kind"], probe["after_failures"], probe["failures_in_a_row"])
+                     for probe in stops["probes"])
+        failed = [look for look in stops["timeline"] if not look["passed"]]
+        lines.extend(["", "%d looks; %d failed%s" % (stops["looks"], len(failed), ":" if failed else ".")])
+        lines.extend("- %s %s: %s" % (look["at"], look["probe"], look["said"]) for look in failed[-10:])
+    return lines
+
+
+def stop_conditions_section(stops):
+    """The stop conditions on the page: what stopped the run, and the timeline of the probes' looks."""
+    if not stops:
+        return ""
+    rows = [(look["at"], look["probe"], "passed" if look["passed"] else "failed", look["said"]) for look in stops["timeline"]]
+    return "<h2>Stop conditions</h2>%s%s" % ("<p>%s</p>" % escape(stop_said(stops)) if stop_said(stops) else "",
+                                              table_of(("At", "Probe", "Look", "Said"), rows, "Looks of the probes") if rows else "")
 
 
 def plan_markdown(plan):
@@ -212,6 +250,7 @@ def page(report, ledger=None):
                                   "Checks"),
         "<h2>Machines</h2>" + table_of(MACHINE_COLUMNS, [machine_row(machine) for machine in machines], "Machines"),
         "<h2>Timeline</h2>" + timeline(report),
+        stop_conditions_section(report.get("stop_conditions")),
     ]
     lede = "%d of %d machines passed; %d launched. Launch requested %s (service time); report written %s (this machine's clock).%s" % (
         counts.get("passed", 0), counts.get("machines", 0), counts.get("launched", 0), report.get("launch_requested") or "-",

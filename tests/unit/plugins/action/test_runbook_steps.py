@@ -19,7 +19,7 @@ from ansible_collections.replication.recovery.plugins.action import (
     ledger_proof_info, runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read, runbook_report, runbook_resume,
     runbook_reverse, runbook_wait_replication)
 from ansible_collections.replication.recovery.plugins.module_utils import _wait
-from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger
+from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger, _stops
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import next_run, outcome_of, report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import load, save
 
@@ -557,6 +557,65 @@ def test_a_failover_never_reads_the_lever_at_its_launch(tmp_path):
                                       {"job": job("j1", ["web-1"], job_type="RECOVERY_LAUNCH"), "launched": launched("web-1")}])
     assert not step(runbook_launch, modules, run=run, session="s3ss10n", wave=1).get("failed")
     assert not modules.called("service_safety_lever")
+
+
+# -- stop conditions ------------------------------------------------------------------------------
+
+SHOP = [{"name": "shop", "url": "https://shop.example/health"}]
+
+
+def answering(monkeypatch, *answers):
+    """The probes' HTTP looks answer these, in turn (passed or not); answers the looks made."""
+    looks, given = [], list(answers)
+
+    def look(probe):
+        looks.append(probe["name"])
+        passed = given.pop(0)
+        return passed, "answered %s" % (200 if passed else 503)
+    monkeypatch.setattr(_stops, "look_at_url", look)
+    return looks
+
+
+def test_a_probe_that_stops_at_its_first_failure_cancels_a_run_before_it_reads_the_project(tmp_path, monkeypatch):
+    answering(monkeypatch, False)
+    run = begin(tmp_path, stop_when=[dict(SHOP[0], after_failures=1)])
+    modules = Modules()
+    result = read(run, [machine("web-1")], modules=modules)
+    assert result["failed"] and result.get("stopped_because", result["msg"]).startswith(
+        "Cancelled: the stop condition shop failed 1 times in a row (answered 503, at ")
+    assert [name for name, unused in modules.calls] == ["service_safety_lever"]
+    record = load(run)
+    assert outcome_of(record, "failed") == "cancelled" and "once what its stop condition watches is well" in next_run(record, "cancelled")
+    assert report_of(record, schema="replication.recovery.dr_test/v1")["stop_conditions"]["stopped_by"]["probe"] == "shop"
+
+
+def test_a_probe_failing_twice_in_a_row_while_the_job_runs_stops_the_run_once_the_job_ended(tmp_path, monkeypatch):
+    looks = answering(monkeypatch, True, True, False, False)  # the read, the launch, then two looks at the running job
+    run = begin(tmp_path, waves="web-*; db-*", stop_when=SHOP)
+    read(run, [machine("web-1"), machine("db-1")])
+    running = {"job": job("j1", ["web-1"], status="STARTED"), "progress": dict(machines=1, done=0, running=1, failed=0)}
+    modules = Modules(service_launch=[{"job": job("j1", ["web-1"], status="STARTED")}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}],
+                      service_job_info=[running, running, {"job": job("j1", ["web-1"])}])
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    assert result["failed"] and "Stopped: the stop condition shop failed 2 times in a row" in result.get("stopped_because", result["msg"])
+    assert len(looks) == 4 and len(modules.called("service_job_info")) == 3  # no look at the probe after it stopped the run
+    record = load(run)
+    assert record["launched"]["web-1"]["wave"] == 1 and [wave["status"] for wave in record["waves"]] == ["launched", "not launched"]
+    stops = report_of(record, schema="replication.recovery.dr_test/v1")["stop_conditions"]
+    assert [look["passed"] for look in stops["timeline"]] == [True, True, False, False] and stops["probes"][0]["failures_in_a_row"] == 2
+    assert outcome_of(record, "failed") == "stopped"
+
+
+def test_a_flapping_probe_lets_the_run_go_on(tmp_path, monkeypatch):
+    answering(monkeypatch, False, True, False, True)
+    run = begin(tmp_path, stop_when=SHOP)
+    read(run, [machine("web-1")])
+    running = {"job": job("j1", ["web-1"], status="STARTED"), "progress": dict(machines=1, done=0, running=1, failed=0)}
+    modules = Modules(service_launch=[{"job": job("j1", ["web-1"], status="STARTED")}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}],
+                      service_job_info=[running, running, {"job": job("j1", ["web-1"])}])
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    assert not result.get("failed") and result["launched"] == 1
+    assert load(run)["stop_when"]["stopped_by"] is None
 
 
 # -- launch ---------------------------------------------------------------------------------------

@@ -1,0 +1,99 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A rehearsal's stop conditions: probes watched while it runs - when it begins, before each launch, and at each look at a
+running job - that stop it once one fails so many times in a row (``after_failures``, 2 by default). A probe that cannot
+run (no answer, a read that fails) counts as failing. The service cannot cancel a job: a stop launches nothing more, lets
+a running job end, and the run's finish cleans up what it launched.
+
+Probes, as a game day's scenario (``stop_when``) or a runbook's ``<prefix>stop_when`` gives them:
+
+- ``{name, url, status}``: an HTTP GET from the controller answers ``status`` (a code or a list; 200 when not given);
+- ``{name, health: {max_lag, states}}``: every machine of the run's project replicates in one of ``states`` (continuous
+  when not given) with a lag of at most ``max_lag`` seconds - one read of the project's machines;
+- ``{name, tasks}``: your tasks, run by the game day before it starts (a failing task is a failing probe); the engine
+  itself runs no tasks between its looks.
+"""
+
+from urllib.error import HTTPError
+
+from ansible.module_utils.urls import open_url
+
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
+
+PROBE_TIMEOUT = 10  # seconds an HTTP probe waits for its answer: a probe that waits longer fails
+TIMELINE_KEPT = 200  # the newest looks of the probes a run's record keeps
+
+
+def watched(probes):
+    """The probes the engine looks at itself (a tasks probe is the game day's, before the run)."""
+    return [probe for probe in probes if probe["kind"] != "tasks"]
+
+
+def new_watch(probes):
+    """The record's stop conditions: the probes, the failures in a row of each, a timeline of their looks, and the one that
+    stopped the run (None while none did)."""
+    return dict(probes=probes, failures_in_a_row=dict((probe["name"], 0) for probe in probes), looks=0, timeline=[], stopped_by=None)
+
+
+def look_at_url(probe):
+    """Whether the URL answers one of the probe's statuses, and what it answered."""
+    try:
+        answer = open_url(probe["url"], method="GET", timeout=PROBE_TIMEOUT, validate_certs=True, follow_redirects="safe")
+        status = answer.getcode()
+    except HTTPError as error:
+        status = error.code
+    except Exception as error:  # pylint: disable=broad-exception-caught  # a probe that cannot run counts as failing
+        return False, "could not be reached: %s" % error
+    return status in probe["status"], "answered %s" % status
+
+
+def look_at_health(probe, machines):
+    """Whether every machine replicates within the probe's thresholds, and which do not (service_machine_info's view)."""
+    health = probe["health"]
+    off = ["%s %s" % (machine["name"], machine["replication_state"]) for machine in machines if machine["replication_state"] not in health["states"]]
+    off += ["%s lags %d s" % (machine["name"], machine["lag_seconds"]) for machine in machines
+            if health["max_lag"] is not None and machine["replication_state"] in health["states"]
+            and (machine.get("lag_seconds") or 0) > health["max_lag"]]
+    return not off, "every machine within it" if not off else "; ".join(off[:5]) + (" and %d more" % (len(off) - 5) if len(off) > 5 else "")
+
+
+def note(watch, probe, passed, said, at):
+    """One look at a probe, in the record's watch: answers the probe's stop (a dict) when this look is its after_failures-th
+    failure in a row, else None."""
+    failures = watch["failures_in_a_row"]
+    failures[probe["name"]] = 0 if passed else failures.get(probe["name"], 0) + 1
+    watch["timeline"] = (watch["timeline"] + [dict(at=at, probe=probe["name"], passed=passed, said=said)])[-TIMELINE_KEPT:]
+    if failures[probe["name"]] >= probe["after_failures"] and watch["stopped_by"] is None:
+        watch["stopped_by"] = dict(probe=probe["name"], at=at, failures=failures[probe["name"]], said=said)
+        return watch["stopped_by"]
+    return None
+
+
+def stop_said(stop):
+    """A stop condition's stop in words."""
+    return "the stop condition %s failed %d times in a row (%s, at %s)" % (stop["probe"], stop["failures"], stop["said"], stop["at"])
+
+
+def look_at_stops(step, project):
+    """One look at each of the run's probes (a step of plugin_utils._step, whose record keeps them), noted in the record;
+    the project's machines are read once for every health probe. Answers the stop when a probe failed its after_failures-th
+    time in a row now, or stopped the run before; else None."""
+    watch = step.record.get("stop_when") or {}
+    if not watch.get("probes") or watch.get("stopped_by"):
+        return watch.get("stopped_by")
+    machines = None
+    watch["looks"] += 1
+    for probe in watch["probes"]:
+        if probe["kind"] == "url":
+            passed, said = look_at_url(probe)
+        else:
+            if machines is None:
+                read = step.service("service_machine_info", failed_ok=True, project=project)
+                machines = read.get("machines") if not read.get("failed") else "the machines could not be read: %s" % read.get("msg")
+            passed, said = look_at_health(probe, machines) if isinstance(machines, list) else (False, machines)
+        stop = note(watch, probe, passed, said, controller_now())
+        if stop:
+            return stop
+    return None
