@@ -103,8 +103,8 @@ def stop_conditions_section(stops):
     if not stops:
         return ""
     rows = [(look["at"], look["probe"], "passed" if look["passed"] else "failed", look["said"]) for look in stops["timeline"]]
-    return "<h2>Stop conditions</h2>%s%s" % ("<p>%s</p>" % escape(stop_said(stops)) if stop_said(stops) else "",
-                                              table_of(("At", "Probe", "Look", "Said"), rows, "Looks of the probes") if rows else "")
+    said = "<p>%s</p>" % escape(stop_said(stops)) if stop_said(stops) else ""
+    return "<h2>Stop conditions</h2>" + said + (table_of(("At", "Probe", "Look", "Said"), rows, "Looks of the probes") if rows else "")
 
 
 def plan_markdown(plan):
