@@ -77,6 +77,7 @@ class ActionModule(RunbookStep):
         round=dict(type="int"),
         ledger_dir=dict(type="path"),
         stop_when=dict(type="raw"),
+        blast_radius=dict(type="raw"),
         **dict((name, dict(type="raw", default=default)) for name, default, unused in DURATIONS)
     )
 
@@ -169,6 +170,7 @@ class ActionModule(RunbookStep):
                 **dict((name, _wait_setting(args, name, default, positive)) for name, default, positive in DURATIONS)),
             max_waves=args["max_waves"], began=now_iso(),
             stop_when=new_watch(watched(parse_stop_when(args["stop_when"], "%s_stop_when" % args["runbook"]))),
+            blast_radius=parse_list(args["blast_radius"], "%s_blast_radius" % args["runbook"]) or None,
         )
 
     @staticmethod

@@ -22,7 +22,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._step import 
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import judged_by_audit
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
-from ansible_collections.replication.recovery.plugins.plugin_utils._stops import look_at_stops, stop_said
+from ansible_collections.replication.recovery.plugins.plugin_utils._stops import look_at_stops, outside_the_blast_radius, stop_said
 
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
 JOBS_READ = 50
@@ -67,6 +67,10 @@ class ActionModule(RunbookStep):
         except Refused as refused:
             raise StepFailed("%s Nothing was launched." % refused)
         by_name = dict((machine["name"], machine) for machine in view["machines"])
+        outside = outside_the_blast_radius([by_name[machine["name"]] for machine in chosen["machines"]], record["blast_radius"])
+        if outside:
+            raise StepFailed("%s outside the blast radius (%s) and would take part: give the run machines within it (or widen it); "
+                             "nothing was launched." % (joined(outside) + (" is" if len(outside) == 1 else " are"), ", ".join(record["blast_radius"])))
         strangers = sorted(set(record.get("points_in_time") or {}) - set(value for m in chosen["machines"] for value in (m["name"], m["id"])))
         if record.get("points_from"):
             self.points_from_the_report(chosen["machines"])

@@ -150,6 +150,12 @@ options:
       - A C({name, tasks}) probe is the game day's, run before it starts; the engine takes it and does not run it.
     type: raw
     version_added: 2.0.0
+  blast_radius:
+    description:
+      - The machines the run may touch - names, glob patterns (V(web-*)) or V(tag:<tag>) - as a list or text. A machine
+        outside it that would take part is refused, named, before the first write. Any machine when not given.
+    type: raw
+    version_added: 2.0.0
   inputs:
     description:
       - The options of this module gathered in one mapping - what a runbook role was asked, as the runbook engine

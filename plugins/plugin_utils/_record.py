@@ -49,6 +49,8 @@ MEMBERS = (
     ("roll_back", BEGIN, "Whether the run removes what it launched at its end (a failover that does not commit)."),
     ("stop_when", BEGIN, "The stop conditions (plugin_utils._stops): the probes watched while the run goes on, the failures in a row "
                          "of each, the timeline of their looks, and the one that stopped the run (stopped_by) or None."),
+    ("blast_radius", BEGIN, "The machines the run may touch, by name, glob pattern or tag:<tag>, or None (any): one outside it that "
+                            "would take part is refused before the first write (runbook_read)."),
     ("round", BEGIN, "The clean point search's round this run is, or None: its hosts' groups carry it."),
     ("recovery_plan", BEGIN, "The recovery plan run instead of a launch (name or ID), or None."),
     ("asked", BEGIN, "The machines asked for: machines (or None for all), unproven, exclude, waves (groups of names or patterns)."),

@@ -16,6 +16,7 @@ Probes, as a game day's scenario (``stop_when``) or a runbook's ``<prefix>stop_w
   itself runs no tasks between its looks.
 """
 
+from fnmatch import fnmatchcase
 from urllib.error import HTTPError
 
 from ansible.module_utils.urls import open_url
@@ -23,7 +24,8 @@ from ansible.module_utils.urls import open_url
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
 
 PROBE_TIMEOUT = 10  # seconds an HTTP probe waits for its answer: a probe that waits longer fails
-TIMELINE_KEPT = 200  # the newest looks of the probes a run's record keeps
+TIMELINE_KEPT = 200
+TAG = "tag:"  # a blast radius's entry that takes in the machines of a tag  # the newest looks of the probes a run's record keeps
 
 
 def watched(probes):
@@ -97,3 +99,14 @@ def look_at_stops(step, project):
         if stop:
             return stop
     return None
+
+
+def outside_the_blast_radius(machines, radius):
+    """The names of the machines (service_machine_info's view) that none of the blast radius's entries takes in: a name, a
+    glob pattern, or tag:<tag>. None when the run has no blast radius."""
+    if not radius:
+        return []
+    names = [entry for entry in radius if not entry.startswith(TAG)]
+    tags = set(entry[len(TAG):] for entry in radius if entry.startswith(TAG))
+    return [machine["name"] for machine in machines
+            if not any(fnmatchcase(machine["name"], name) for name in names) and not tags & set(machine.get("tags") or [])]

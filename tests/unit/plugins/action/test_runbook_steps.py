@@ -606,6 +606,21 @@ def test_a_probe_failing_twice_in_a_row_while_the_job_runs_stops_the_run_once_th
     assert outcome_of(record, "failed") == "stopped"
 
 
+def test_a_machine_outside_the_blast_radius_is_refused_by_name_before_any_write(tmp_path):
+    run = begin(tmp_path, blast_radius="web-*, tag:drill")
+    modules = Modules(service_job_info={"jobs": []}, service_machine_info=lambda args: {
+        "project": {"id": "p-id", "name": "production"}, "service_time": T0,
+        "machines": [machine("web-1"), dict(machine("db-1"), tags=["drill"]), machine("erp-1")]})
+    result = read(run, [], modules=modules)
+    assert result["failed"] and result.get("stopped_because", result["msg"]) == (
+        "erp-1 is outside the blast radius (web-*, tag:drill) and would take part: give the run machines within it (or widen it); "
+        "nothing was launched.")
+    assert [name for name, unused in modules.calls] == ["service_safety_lever", "service_job_info", "service_machine_info"]
+    assert outcome_of(load(run), "failed") == "refused"
+    run = begin(tmp_path, blast_radius="web-*, tag:drill", machines="web-1, db-1")
+    assert not read(run, [machine("web-1"), dict(machine("db-1"), tags=["drill"]), machine("erp-1")]).get("failed")
+
+
 def test_a_flapping_probe_lets_the_run_go_on(tmp_path, monkeypatch):
     answering(monkeypatch, False, True, False, True)
     run = begin(tmp_path, stop_when=SHOP)

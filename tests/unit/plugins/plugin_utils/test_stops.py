@@ -17,7 +17,7 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_stop_when
 from ansible_collections.replication.recovery.plugins.plugin_utils._stops import (
-    look_at_health, look_at_url, new_watch, note, stop_said, watched)
+    look_at_health, look_at_url, new_watch, note, outside_the_blast_radius, stop_said, watched)
 
 
 def test_probes_are_read_with_their_defaults_and_as_json_text():
@@ -103,3 +103,11 @@ def test_a_health_probe_names_the_machines_off_its_thresholds():
                 dict(name="app-1", replication_state="paused", lag_seconds=5000)]
     assert look_at_health(probe, machines) == (False, "app-1 paused; db-1 lags 900 s")
     assert look_at_health(probe, machines[:1]) == (True, "every machine within it")
+
+
+def test_the_blast_radius_takes_in_machines_by_name_pattern_and_tag():
+    machines = [dict(name="web-1", tags=[]), dict(name="db-1", tags=["drill"]), dict(name="erp-1", tags=["prod"])]
+    assert outside_the_blast_radius(machines, ["web-*", "tag:drill"]) == ["erp-1"]
+    assert outside_the_blast_radius(machines, ["web-1", "db-1", "erp-1"]) == []
+    assert outside_the_blast_radius(machines, None) == [] and outside_the_blast_radius(machines, []) == []
+    assert outside_the_blast_radius(machines, ["WEB-*"]) == ["web-1", "db-1", "erp-1"]  # names are matched as written
