@@ -1,0 +1,104 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A game day's scenario, read and checked before anything is read or written: what it rehearses, with which of the
+runbook's options, within which blast radius, against which targets, and what stops it. The role
+replication.recovery.game_day gives the runbook the options this answers (``with``, every one of WITH, given or its
+default) and runs the probes of your tasks before the start."""
+
+import os
+
+import yaml
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value, parse_list, parse_number, parse_stop_when
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
+
+# What a game day rehearses, in this version: a DR test.
+RUNBOOKS = ("dr_test",)
+# The runbook's options a scenario gives under ``with`` (without the runbook's prefix). Its blast radius, targets and stop
+# conditions are the scenario's own members.
+WITH = ("project", "machines", "exclude", "waves", "point_in_time", "launch_type", "network", "checks_tasks", "gate_max_lag", "report_dir",
+        "poll_interval", "progress_interval", "launch_timeout")
+OWN = dict(stop_when="stop_when", blast_radius="blast_radius", rpo_target="targets.rpo_seconds", rto_target="targets.rto_seconds")
+MEMBERS = ("name", "hypothesis", "runbook", "with", "blast_radius", "targets", "stop_when")
+
+
+class ScenarioRefused(ValueError):
+    """A scenario that cannot run: its message names the member and what is wrong."""
+
+
+def _mapping(value, what):
+    if isinstance(value, str):
+        try:
+            value = yaml.safe_load(value)
+        except yaml.YAMLError as error:
+            raise ScenarioRefused("%s is text that is neither JSON nor YAML: %s" % (what, str(error).splitlines()[0]))
+    if not isinstance(value, dict):
+        raise ScenarioRefused("%s is a mapping (or its JSON or YAML text), not %r" % (what, value))
+    return value
+
+
+def _defaults(runbook):
+    with open(os.path.join(COLLECTION, "roles", runbook, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
+        options = yaml.safe_load(handle)["argument_specs"]["main"]["options"]
+    return dict((name, options["%s_%s" % (runbook, name)].get("default")) for name in WITH)
+
+
+def plan_of(scenario):
+    """The scenario (a mapping, or its JSON or YAML text) as the game day runs it: name, hypothesis, runbook, project, the
+    blast radius (projects, machines), targets, the probes (stop_when, as given; probes, read) and ``with`` - every option
+    of WITH, given or the runbook's default - and ``own``, what the scenario gives the runbook of its own members. A
+    ScenarioRefused names what cannot run."""
+    scenario = _mapping(scenario, "game_day_scenario")
+    unknown = sorted(set(scenario) - set(MEMBERS))
+    if unknown:
+        raise ScenarioRefused("game_day_scenario has %s, which a scenario does not (its members: %s)" % (", ".join(map(str, unknown)), ", ".join(MEMBERS)))
+    for member in ("name", "hypothesis"):
+        if no_value(scenario.get(member)) or not isinstance(scenario[member], str):
+            raise ScenarioRefused("game_day_scenario has no %s: every game day says what it is and what it expects" % member)
+    runbook = scenario.get("runbook") or "dr_test"
+    if runbook not in RUNBOOKS:
+        raise ScenarioRefused("game_day_scenario's runbook is %s: a game day rehearses a DR test (dr_test) in this version; a clean point "
+                              "drill, a restore test, an application and a failover that rolls back are still to come" % runbook)
+    given = _mapping(scenario.get("with") or {}, "game_day_scenario's with")
+    own = sorted(set(given) & set(OWN))
+    if own:
+        raise ScenarioRefused("game_day_scenario's with gives %s: give %s as the scenario's own %s" % (
+            ", ".join(own), "it" if len(own) == 1 else "them", ", ".join(OWN[name] for name in own)))
+    strangers = sorted(set(given) - set(WITH))
+    if strangers:
+        raise ScenarioRefused("game_day_scenario's with gives %s, which a game day does not pass to its %s (it takes %s)" % (
+            ", ".join(map(str, strangers)), runbook, ", ".join(WITH)))
+    radius = _mapping(scenario.get("blast_radius"), "game_day_scenario's blast_radius")
+    if set(radius) - {"projects", "machines"}:
+        raise ScenarioRefused("game_day_scenario's blast_radius has projects and machines, not %s" % ", ".join(sorted(set(radius) - {"projects", "machines"})))
+    projects = parse_list(radius.get("projects"), "blast_radius.projects")
+    if not projects:
+        raise ScenarioRefused("game_day_scenario's blast_radius names no project: a game day touches only what its blast radius names")
+    project = given.get("project") or (projects[0] if len(projects) == 1 else None)
+    if not project:
+        raise ScenarioRefused("game_day_scenario's blast radius has %d projects: name the one the %s runs in (with.project)" % (len(projects), runbook))
+    if project not in projects:
+        raise ScenarioRefused("project %s is outside the blast radius of game day %s (its projects: %s)" % (
+            project, scenario["name"], ", ".join(projects)))
+    targets = _mapping(scenario.get("targets") or {}, "game_day_scenario's targets")
+    if set(targets) - {"rpo_seconds", "rto_seconds"}:
+        raise ScenarioRefused("game_day_scenario's targets are rpo_seconds and rto_seconds, not %s" % ", ".join(
+            sorted(set(targets) - {"rpo_seconds", "rto_seconds"})))
+    given_probes = scenario.get("stop_when")
+    try:
+        given_probes = yaml.safe_load(given_probes) if isinstance(given_probes, str) else given_probes
+        targets = dict((name, parse_number(targets.get(name), "targets.%s" % name)) for name in ("rpo_seconds", "rto_seconds"))
+        probes = parse_stop_when(given_probes, "game_day_scenario's stop_when")
+    except (ValueError, yaml.YAMLError) as error:
+        raise ScenarioRefused(str(error))
+    stop_when = [given_probe for given_probe, probe in zip(given_probes or [], probes) if probe["kind"] != "tasks"]
+    options = dict(_defaults(runbook), **given)
+    options["project"] = project
+    return dict(name=scenario["name"], hypothesis=scenario["hypothesis"], runbook=runbook, project=project, projects=projects,
+                machines=parse_list(radius.get("machines"), "blast_radius.machines"), targets=targets, probes=probes,
+                tasks_probes=[probe for probe in probes if probe["kind"] == "tasks"],
+                own=dict(stop_when=stop_when, blast_radius=parse_list(radius.get("machines"), "blast_radius.machines"),
+                         rpo_target=targets["rpo_seconds"], rto_target=targets["rto_seconds"]),
+                **{"with": options})
