@@ -1,4 +1,5 @@
-"""What the lever's test reads in the service and the simulator, outside the collection.
+"""What the lever's and the game days' tests read in the service and the simulator, outside the collection (signed in as
+REPLICATION_SERVICE_USERNAME).
 
     python lever.py URL writes                 the writes the simulator has taken so far
     python lever.py URL cloud PROJECT          the project's live target machines: machine name and launch type, one a line
@@ -8,6 +9,7 @@
 """
 
 import json
+import os
 import sys
 
 import requests
@@ -17,7 +19,8 @@ API = "/api/latest"
 
 def service(url, name):
     session = requests.Session()
-    session.post(url + API + "/login", json={"username": "lever@example.test", "password": "lever-password"}, timeout=30).raise_for_status()
+    session.post(url + API + "/login", json={"username": os.environ["REPLICATION_SERVICE_USERNAME"],
+                                              "password": os.environ["REPLICATION_SERVICE_PASSWORD"]}, timeout=30).raise_for_status()
     project = next(p for p in session.get(url + API + "/projects", timeout=30).json()["items"] if p["name"] == name)
     return session, "%s%s/projects/%s" % (url, API, project["id"]), project["id"]
 

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Game days as a DR team schedules them, by the game_day playbook with the scenario as AWX gives it (JSON text): one that
+# passes; one whose probe fails twice in a row while a launch job runs - it stops within one look, launches nothing more
+# and leaves nothing; one whose probe flaps (fail, pass, fail, ...) - it runs to its end; one whose probe cannot run - it
+# stops; a probe of your tasks that fails, a scenario outside its blast radius, a machine outside it, and a game day while
+# the safety lever is engaged - each refused or cancelled with zero writes; a dry run - zero writes.
+set -euxo pipefail
+
+url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
+export REPLICATION_SERVICE_URL="$url/api/latest"
+export REPLICATION_SERVICE_USERNAME=gameday@example.test
+export REPLICATION_SERVICE_PASSWORD=gameday-password
+export ANSIBLE_ROLES_PATH=..
+config=(-e @../../integration_config.yml)
+rm -rf reports output.txt game_day.txt
+lever=(python ../game_day_lever/files/lever.py "$url")
+clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
+
+# An account of its own (files/game_day.json): the project rehearsed (db-1, app-1, web-1).
+ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+
+# The storefront a probe watches: what it answers is written in mode.txt.
+echo ok > mode.txt
+python files/probe_server.py mode.txt > probe_url.txt &
+server=$!
+trap 'kill $server' EXIT
+for unused in $(seq 1 50); do [ -s probe_url.txt ] && break; sleep 0.1; done
+probe="$(cat probe_url.txt)"
+
+# The scenario as JSON text - an AWX survey's answer - with CHANGES (a JSON object) merged into it.
+scenario() {
+    python - "$probe" "${1:-{\}}" <<'PYTHON'
+import json, sys, yaml
+scenario = yaml.safe_load(open("files/scenario.yml"))
+scenario["stop_when"][0]["url"] = sys.argv[1]
+scenario.update(json.loads(sys.argv[2]))
+print(json.dumps(dict(game_day_scenario=json.dumps(scenario))))
+PYTHON
+}
+game_day() { ansible-playbook replication.recovery.game_day -e "$(scenario "${1:-}")" "${@:2}"; }
+
+# -- a game day that passes ------------------------------------------------------------------------------------------
+game_day | tee output.txt
+grep -q "Game day nightly-rehearsed: PASSED. Hypothesis: rehearsed recovers within an hour while the storefront stays up - borne out." output.txt
+[ -z "$("${lever[@]}" cloud rehearsed)" ]
+python -c "import json, sys; r = json.load(open(sys.argv[1])); s = r['stop_conditions']; \
+assert r['outcome'] == 'passed' and s['stopped_by'] is None and s['looks'] >= 4 and all(look['passed'] for look in s['timeline']), s" \
+    reports/dr_test_rehearsed.json
+
+# -- its probe fails twice in a row while wave 1's job runs: stopped within one look, nothing more launched, nothing left --
+launches="$("${lever[@]}" launches rehearsed)"
+clock 10  # the launch job runs for a good many looks
+(status=0; game_day >game_day.txt 2>&1 || status=$?; echo "rc=$status" >>game_day.txt) &
+run=$!
+for unused in $(seq 1 300); do grep -q "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
+echo bad > mode.txt
+wait $run
+clock 60
+echo ok > mode.txt
+cat game_day.txt
+grep -q "^rc=2$" game_day.txt
+grep -q "Stopping: the stop condition storefront failed 2 times in a row (answered 503, at " game_day.txt
+# Seen while the job ran (within one look of the second failure), the job followed to its end, then nothing more.
+grep -n "Stopping: the stop condition\|Launch job .* COMPLETED" game_day.txt | head -n 1 | grep -q "Stopping"
+grep -q "Game day nightly-rehearsed: STOPPED. Hypothesis: .* - not borne out." game_day.txt
+[ "$("${lever[@]}" launches rehearsed)" = "$((launches + 1))" ]
+[ -z "$("${lever[@]}" cloud rehearsed)" ]
+python -c "import json, sys; r = json.load(open(sys.argv[1])); s = r['stop_conditions']; \
+assert r['outcome'] == 'stopped' and s['stopped_by']['probe'] == 'storefront' and s['stopped_by']['failures'] == 2, s; \
+assert [w['status'] for w in r['waves']][1:] == ['not launched', 'not launched'], r['waves']" reports/dr_test_rehearsed.json
+
+# -- its probe flaps (fail, pass, fail, ...): never twice in a row, it runs to its end -------------------------------
+echo flap > mode.txt
+game_day | tee output.txt
+grep -q "Game day nightly-rehearsed: PASSED" output.txt
+python -c "import json, sys; s = json.load(open(sys.argv[1]))['stop_conditions']; looks = [l['passed'] for l in s['timeline']]; \
+assert False in looks and True in looks and s['stopped_by'] is None, looks" reports/dr_test_rehearsed.json
+echo ok > mode.txt
+
+# -- a probe that cannot run (nothing answers at its address) counts as failing: it stops ---------------------------------
+launches="$("${lever[@]}" launches rehearsed)"
+if game_day '{"stop_when": [{"name": "storefront", "url": "http://127.0.0.1:9/health"}]}' >output.txt 2>&1; then
+    echo "a game day whose probe cannot run must not pass"; exit 1
+fi
+grep -q "the stop condition storefront failed 2 times in a row (could not be reached" output.txt
+[ "$("${lever[@]}" launches rehearsed)" = "$launches" ]  # stopped before its first launch
+[ -z "$("${lever[@]}" cloud rehearsed)" ]
+
+# -- refused or cancelled with zero writes: a probe of your tasks, a project or a machine outside the blast radius, the lever --
+before="$("${lever[@]}" writes)"
+if game_day "{\"stop_when\": [{\"name\": \"network\", \"tasks\": \"$(pwd)/files/failing_probe.yml\"}]}" >output.txt 2>&1; then
+    echo "a game day whose probe of tasks failed must not pass"; exit 1
+fi
+grep -q "Game day nightly-rehearsed: CANCELLED. Its stop condition network (the shared network is saturated) failed before" output.txt
+if game_day '{"with": {"project": "production"}}' >output.txt 2>&1; then echo "a project outside the blast radius must be refused"; exit 1; fi
+grep -q "Game day nightly-rehearsed: REFUSED. project production is outside the blast radius of game day nightly-rehearsed (its projects: rehearsed). Nothing was read or written." output.txt
+if game_day '{"blast_radius": {"projects": ["rehearsed"], "machines": ["web-*"]}}' >output.txt 2>&1; then
+    echo "machines outside the blast radius must be refused"; exit 1
+fi
+grep -q "db-1 and app-1 are outside the blast radius (web-\*) and would take part" output.txt
+grep -q "Game day nightly-rehearsed: REFUSED. Hypothesis: .* - not tried." output.txt
+if game_day '{"runbook": "failover"}' >output.txt 2>&1; then echo "a game day of a committed failover must be refused"; exit 1; fi
+grep -q "REFUSED. game_day_scenario's runbook is failover" output.txt
+[ "$("${lever[@]}" writes)" = "$before" ]
+ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed -e game_day_lever=engaged -e game_day_lever_reason=INC-9
+before="$("${lever[@]}" writes)"
+if game_day >output.txt 2>&1; then echo "a game day under an engaged lever must not pass"; exit 1; fi
+grep -q "Game day nightly-rehearsed: CANCELLED. Hypothesis: .* - not tried." output.txt
+grep -q "Cancelled: the safety lever of project rehearsed is engaged by gameday@example.test" output.txt
+[ "$("${lever[@]}" writes)" = "$before" ]
+ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed -e game_day_lever=released -e game_day_lever_reason=INC-9-over
+
+# -- a dry run: read, launch settings proven, planned - zero writes ----------------------------------------------------
+before="$("${lever[@]}" writes)"
+game_day '{}' -e game_day_dry_run=true | tee output.txt
+grep -q "Game day nightly-rehearsed: PLANNED (dry run). Hypothesis: .* - planned, not tried." output.txt
+grep -q "DR test of rehearsed under --check: PLANNED. Would launch 3 machines" output.txt
+[ "$("${lever[@]}" writes)" = "$before" ]
+rm -rf reports output.txt game_day.txt mode.txt probe_url.txt
