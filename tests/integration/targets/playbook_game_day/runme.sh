@@ -2,8 +2,9 @@
 # Game days as a DR team schedules them, by the game_day playbook with the scenario as AWX gives it (JSON text): one that
 # passes; one whose probe fails twice in a row while a launch job runs - it stops within one look, launches nothing more
 # and leaves nothing; one whose probe flaps (fail, pass, fail, ...) - it runs to its end; one whose probe cannot run - it
-# stops; a probe of your tasks that fails, a scenario outside its blast radius, a machine outside it, and a game day while
-# the safety lever is engaged - each refused or cancelled with zero writes; a dry run - zero writes.
+# stops; stopped by SIGKILL and SIGINT while its jobs run and run again - one launch a wave in all, nothing left; a probe of
+# your tasks that fails, a scenario outside its blast radius, a machine outside it, and a game day while the safety lever is
+# engaged - each refused or cancelled with zero writes; a dry run - zero writes.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -86,6 +87,27 @@ grep -q "the stop condition storefront failed 2 times in a row (could not be rea
 [ "$("${lever[@]}" launches rehearsed)" = "$launches" ]  # stopped before its first launch
 [ -z "$("${lever[@]}" cloud rehearsed)" ]
 
+# -- stopped by SIGKILL (a lost node) while wave 1's job runs, by SIGINT (AWX cancels so) while wave 2's runs, then run ----
+# -- again: each run takes up what the one before launched - one launch a wave in all - and nothing is left ----------------
+launches="$("${lever[@]}" launches rehearsed)"
+clock 10
+for signal in KILL INT; do
+    rm -f session.pid game_day.txt
+    python files/in_a_session.py session.pid ansible-playbook replication.recovery.game_day -e "$(scenario)" >game_day.txt 2>&1 &
+    run=$!
+    wave=$([ "$signal" = KILL ] && echo 1 || echo 2)
+    for unused in $(seq 1 600); do grep -q "Launch job .* of wave $wave runs in the service" game_day.txt && break; sleep 0.2; done
+    kill -s "$signal" -- "-$(cat session.pid)"
+    wait "$run" || true
+done
+clock 60
+game_day | tee output.txt
+grep -q "Game day nightly-rehearsed: PASSED" output.txt
+grep -q "Wave 1 was launched by an earlier run of this DR test (TEST_LAUNCH .*): this run adopts it." output.txt
+grep -q "Wave 2 was launched by an earlier run of this DR test (TEST_LAUNCH .*): this run adopts it" output.txt
+[ "$("${lever[@]}" launches rehearsed)" = "$((launches + 3))" ]
+[ -z "$("${lever[@]}" cloud rehearsed)" ]
+
 # -- refused or cancelled with zero writes: a probe of your tasks, a project or a machine outside the blast radius, the lever --
 before="$("${lever[@]}" writes)"
 if game_day "{\"stop_when\": [{\"name\": \"network\", \"tasks\": \"$(pwd)/files/failing_probe.yml\"}]}" >output.txt 2>&1; then
@@ -116,4 +138,4 @@ game_day '{}' -e game_day_dry_run=true | tee output.txt
 grep -q "Game day nightly-rehearsed: PLANNED (dry run). Hypothesis: .* - planned, not tried." output.txt
 grep -q "DR test of rehearsed under --check: PLANNED. Would launch 3 machines" output.txt
 [ "$("${lever[@]}" writes)" = "$before" ]
-rm -rf reports output.txt game_day.txt mode.txt probe_url.txt
+rm -rf reports output.txt game_day.txt mode.txt probe_url.txt session.pid
