@@ -3,7 +3,8 @@
 # writes nothing; engaged over two projects (one that does not exist refused before any pull); a DR test started under
 # it cancelled with zero writes (and its --check in the same words); a failover started under it goes on and says so;
 # a DR test running when it is engaged stops within one look, launches nothing more and leaves nothing; released, the
-# DR test passes. Each pull is in the project's audit log.
+# DR test passes. Three game days on two controllers, stopped by one pull of the lever. Each pull is in the project's audit
+# log.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -85,7 +86,7 @@ cat dr_test.txt
 grep -q "^rc=2$" dr_test.txt
 # Seen while wave 1's job ran: the job is followed to its end, then nothing more is launched.
 grep -n "Stopping: the safety lever\|Launch job .* COMPLETED" dr_test.txt | head -n 1 | grep -q "Stopping"
-grep -q "Stopping: the safety lever of project rehearsed is engaged by pager at [0-9TZ:-]*: alert-42. Nothing more is launched" dr_test.txt
+grep -q "Stopping: the safety lever of project rehearsed is engaged by pager at [0-9TZ:-]*: alert-42 (seen [0-9TZ:-]*). Nothing more is launched" dr_test.txt
 grep -q "DR test of rehearsed: STOPPED. launch: Stopped: the safety lever of project rehearsed is engaged by pager" dr_test.txt
 grep -q "What it launched was removed and proven gone" dr_test.txt
 [ "$("${lever[@]}" launches rehearsed)" = 1 ]  # wave 1's job alone
@@ -93,10 +94,50 @@ grep -q "What it launched was removed and proven gone" dr_test.txt
 python -c "import json, sys; r = json.load(open(sys.argv[1])); w = [wave.get('status') for wave in r['waves']]; \
 assert r['outcome'] == 'stopped' and w[1:] == ['not launched', 'not launched'], w" "$reports/dr_test_rehearsed.json"
 
-# -- released again: the DR test passes ------------------------------------------------------------------------------
+# -- three game days on two controllers (processes, working directories, TMPDIR and HOME of their own), the lever engaged ----
+# -- over their projects while each one's first launch job runs: all three stop within one look, and leave nothing -----------
 ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed -e game_day_lever=released -e game_day_lever_reason=alert-42-cleared
+launches=(); for project in rehearsed drill-a drill-b; do launches+=("$("${lever[@]}" launches "$project")"); done
+clock 5  # three at once on the controller: each launch job runs for a good minute
+runs=()
+for run in "a rehearsed" "a drill-a" "b drill-b"; do
+    set -- $run
+    controller="$(pwd)/controller-$1"
+    mkdir -p "$controller/tmp" "$controller/home" "$controller/$2"
+    scenario="{\"name\": \"drill-$2\", \"hypothesis\": \"$2 recovers\", \"blast_radius\": {\"projects\": [\"$2\"]},
+        \"with\": {\"waves\": \"db-*;web-*\", \"poll_interval\": 1, \"progress_interval\": 1, \"report_dir\": \"reports\"}}"
+    (cd "$controller/$2" && status=0 && TMPDIR="$controller/tmp" HOME="$controller/home" XDG_DATA_HOME="$controller/home/.local/share" \
+        ansible-playbook replication.recovery.game_day -e "$(python -c 'import json, sys; print(json.dumps({"game_day_scenario": sys.argv[1]}))' "$scenario")" \
+        >output.txt 2>&1 || status=$?; echo "rc=$status" >>output.txt) &
+    runs+=($!)
+done
+for project in rehearsed drill-a drill-b; do
+    output="$(pwd)/controller-$([ "$project" = drill-b ] && echo b || echo a)/$project/output.txt"
+    for unused in $(seq 1 600); do grep -q "Launch job .* of wave 1 runs in the service" "$output" 2>/dev/null && break; sleep 0.2; done
+done
+ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed,drill-a,drill-b -e game_day_lever=engaged \
+    -e game_day_lever_reason=alert-77 -e game_day_lever_by=on-call | grep "COMMITTED: 3 changed"
+wait "${runs[@]}"
+clock 60
+number=0
+for project in rehearsed drill-a drill-b; do
+    output="$(pwd)/controller-$([ "$project" = drill-b ] && echo b || echo a)/$project/output.txt"
+    cat "$output"
+    grep -q "^rc=2$" "$output"
+    grep -n "Stopping: the safety lever of project $project is engaged by on-call\|Launch job .* COMPLETED" "$output" | head -n 1 | grep -q Stopping
+    grep -q "Game day drill-$project: STOPPED" "$output"
+    [ "$("${lever[@]}" launches "$project")" = "$((launches[number] + 1))" ]
+    [ -z "$("${lever[@]}" cloud "$project")" ]
+    number=$((number + 1))
+done
+rm -rf controller-a controller-b
+
+# -- released again: the DR test passes ------------------------------------------------------------------------------
+ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed,drill-a,drill-b -e game_day_lever=released \
+    -e game_day_lever_reason=alert-77-cleared
 ansible-playbook "${dr_test[@]}" | tee output.txt
 grep -q "DR test of rehearsed: PASSED" output.txt
 [ -z "$("${lever[@]}" cloud rehearsed)" ]
-"${lever[@]}" audit rehearsed | grep -c "^RECOVERY_PLAN_UPDATED" | grep -qx 3  # released, engaged, released: each in the audit log
+# released, engaged, released, engaged, released: each in the audit log
+"${lever[@]}" audit rehearsed | grep -c "^RECOVERY_PLAN_UPDATED" | grep -qx 5
 rm -rf "$reports" output.txt dr_test.txt
