@@ -12,7 +12,7 @@ description:
     test, an application of DR tests, a game day is cancelled before its first write - and one that runs stops at its
     next look at the service, launches nothing more and cleans up what it launched. A failover or failback is never
     held back by it, and says that it is engaged.
-  - The lever is kept in the service, so that every controller sees it: in a recovery plan of the collection's own,
+  - The lever is kept in the service, so that every controller sees it - in a recovery plan of the collection's own,
     C(replication.recovery safety lever), whose one step has no machines and says the lever's state, who pulled it,
     when and why. Each pull is in the project's audit log with its reason. Never run or edit that plan; a plan edited
     out of its form holds the lever engaged.
@@ -30,8 +30,10 @@ options:
     description: Why the lever is pulled, kept with it and said by every run it stops. Required with O(state).
     type: str
   by:
-    description: Who pulls the lever (a person, a pager, an alert), kept with it. Defaults to O(username); required when
-      signing in with O(api_token) alone. It may not hold V(": ").
+    description:
+      - Who pulls the lever (a person, a pager, an alert), kept with it. Defaults to O(username); required when signing
+        in with O(api_token) alone.
+      - It may not hold a colon followed by a space.
     type: str
 extends_documentation_fragment:
   - replication.recovery.project

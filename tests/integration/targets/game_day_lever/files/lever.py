@@ -19,8 +19,8 @@ API = "/api/latest"
 
 def service(url, name):
     session = requests.Session()
-    session.post(url + API + "/login", json={"username": os.environ["REPLICATION_SERVICE_USERNAME"],
-                                              "password": os.environ["REPLICATION_SERVICE_PASSWORD"]}, timeout=30).raise_for_status()
+    credentials = {"username": os.environ["REPLICATION_SERVICE_USERNAME"], "password": os.environ["REPLICATION_SERVICE_PASSWORD"]}
+    session.post(url + API + "/login", json=credentials, timeout=30).raise_for_status()
     project = next(p for p in session.get(url + API + "/projects", timeout=30).json()["items"] if p["name"] == name)
     return session, "%s%s/projects/%s" % (url, API, project["id"]), project["id"]
 
