@@ -347,10 +347,7 @@ def parse_stop_when(value, option="stop_when"):
     if no_value(value):
         return []
     if isinstance(value, str) and value.strip().startswith("["):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise ValueError("%s looks like a JSON list but is not one: %r" % (option, value))
+        value = parse_list(value, option)  # a JSON list, as an AWX survey gives it
     if not isinstance(value, list):
         raise ValueError("%s is a list of probes, not %r" % (option, value))
     probes, names = [], set()

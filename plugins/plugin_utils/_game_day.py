@@ -13,6 +13,7 @@ import yaml
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value, parse_list, parse_number, parse_stop_when
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
 
 # What a game day rehearses, in this version: a DR test.
 RUNBOOKS = ("dr_test",)
@@ -29,14 +30,10 @@ class ScenarioRefused(ValueError):
 
 
 def _mapping(value, what):
-    if isinstance(value, str):
-        try:
-            value = yaml.safe_load(value)
-        except yaml.YAMLError as error:
-            raise ScenarioRefused("%s is text that is neither JSON nor YAML: %s" % (what, str(error).splitlines()[0]))
-    if not isinstance(value, dict):
-        raise ScenarioRefused("%s is a mapping (or its JSON or YAML text), not %r" % (what, value))
-    return value
+    try:
+        return typed(what, dict(type="dict"), value) or {}
+    except OptionRefused as refused:
+        raise ScenarioRefused(str(refused))
 
 
 def _defaults(runbook):

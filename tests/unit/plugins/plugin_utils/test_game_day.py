@@ -1,0 +1,69 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A game day's scenario, as a file or an AWX survey gives it: what its DR test is given, and every way it cannot run
+refused by name before anything is read or written."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+import pytest
+
+from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import WITH, ScenarioRefused, plan_of
+
+SCENARIO = dict(name="nightly-shop", hypothesis="the shop recovers within 15 minutes", with_={},
+                blast_radius=dict(projects=["shop"], machines=["db-*", "tag:web"]), targets=dict(rto_seconds="900"),
+                stop_when=[dict(name="storefront", url="https://shop.example/health", status=200),
+                           dict(name="network", tasks="probes/network.yml", after_failures=1)])
+
+
+def scenario(**changes):
+    given = dict(SCENARIO, **changes)
+    given["with"] = given.pop("with_")
+    return given
+
+
+def test_the_dr_test_is_given_every_option_it_may_take_the_blast_radius_targets_and_the_probes_it_watches():
+    plan = plan_of(scenario(with_=dict(waves="db-*;web-*", poll_interval="1")))
+    assert (plan["runbook"], plan["project"], plan["projects"], plan["machines"]) == ("dr_test", "shop", ["shop"], ["db-*", "tag:web"])
+    assert set(plan["with"]) == set(WITH) and plan["with"]["waves"] == "db-*;web-*" and plan["with"]["project"] == "shop"
+    assert plan["with"]["point_in_time"] == "latest" and plan["with"]["progress_interval"] == 60  # the DR test's own defaults
+    assert plan["own"] == dict(stop_when=[SCENARIO["stop_when"][0]], blast_radius=["db-*", "tag:web"], rpo_target=None, rto_target=900)
+    assert [probe["name"] for probe in plan["tasks_probes"]] == ["network"]  # the game day runs those before the start
+
+
+def test_the_scenario_as_an_awx_survey_gives_it_json_text_reads_the_same():
+    given = scenario()
+    assert plan_of(json.dumps(given)) == plan_of(given)
+    assert plan_of(dict(given, stop_when=json.dumps(given["stop_when"]))) == plan_of(given)
+
+
+@pytest.mark.parametrize("changes, said", [
+    (dict(with_=dict(project="payroll")), "project payroll is outside the blast radius of game day nightly-shop (its projects: shop)"),
+    (dict(blast_radius=dict(projects=["shop", "web"])), "has 2 projects: name the one the dr_test runs in"),
+    (dict(blast_radius=dict(machines=["web-*"])), "blast_radius names no project"),
+    (dict(blast_radius=None), "blast_radius names no project"),
+    (dict(hypothesis=""), "has no hypothesis"),
+    (dict(name=None), "has no name"),
+    (dict(runbook="failover"), "runbook is failover: a game day rehearses a DR test"),
+    (dict(with_=dict(stop_when=[])), "with gives stop_when: give it as the scenario's own stop_when"),
+    (dict(with_=dict(rto_target=5)), "give it as the scenario's own targets.rto_seconds"),
+    (dict(with_=dict(replace=["db-1"])), "with gives replace, which a game day does not pass to its dr_test"),
+    (dict(targets=dict(rto=5)), "targets are rpo_seconds and rto_seconds, not rto"),
+    (dict(targets=dict(rto_seconds="soon")), "targets.rto_seconds"),
+    (dict(stop_when=[dict(name="x")]), "probe x has none of url, health and tasks"),
+    (dict(stop=[]), "game_day_scenario has stop, which a scenario does not"),
+])
+def test_what_cannot_run_is_refused_by_name(changes, said):
+    with pytest.raises(ScenarioRefused, match=said.replace("(", r"\(").replace(")", r"\)")):
+        plan_of(scenario(**changes))
+
+
+def test_text_that_is_no_scenario_is_refused():
+    with pytest.raises(ScenarioRefused, match="game_day_scenario"):
+        plan_of("name: [unclosed")
+    with pytest.raises(ScenarioRefused, match="game_day_scenario"):
+        plan_of("just words")
