@@ -36,10 +36,10 @@ class ActionModule(RunbookStep):
 
     def step(self, args):
         record = self.record
-        self.obey_the_lever()
+        # A rehearsal the lever or a stop condition holds back is cancelled before its first write - once what an earlier run
+        # of it left is known: that is taken up (adopted, cleaned up), and nothing more launched (runbook_launch stops).
         stop = look_at_stops(self, record["project"])
-        if stop:
-            raise StepFailed("Cancelled: %s." % stop_said(stop))
+        cancelled = self.obey_the_lever() or ("Cancelled: %s." % stop_said(stop) if stop else None)
         plan = self.read_plan() if record["recovery_plan"] else None
         # The jobs first, then the machines: a launch job seen ended has its machines in the later read.
         # The other way round, a job that ended between the two reads looks like a launch whose machines
@@ -58,6 +58,8 @@ class ActionModule(RunbookStep):
             self.take_points_as_of(parse_time(view["service_time"]))
         asked = record["asked"]
         named = self.unproven_machines(view) if asked.get("unproven") else asked["machines"]
+        if cancelled and named == []:
+            raise StepFailed(cancelled)
         if named == []:
             record.update(machines=[], waves=[], nothing_to_test=True)
             return dict(machines=0, excluded=[], waves=[], adopted=[], to_clean=[], stands=[])
@@ -118,6 +120,11 @@ class ActionModule(RunbookStep):
             if len(wave_parts) > 1:
                 wave["parts"] = wave_parts
         self.record_earlier(earlier)
+        if cancelled:
+            if not (earlier["adopted"] or earlier["running"] or earlier["clean"] or earlier["ours"]):
+                raise StepFailed(cancelled)
+            self.say("%s An earlier run of this %s left machines or a job: this run takes them up and cleans up, and launches nothing "
+                     "more." % (cancelled, record["title"]))
         adopted = set(name for index, found in earlier["adopted"].items() for part in in_jobs[index][:len(found)] for name in part)
         if on_failed_over != OWN:
             self.judge_production(dict((name, entry) for name, entry in production.items() if name not in adopted), on_failed_over)
@@ -447,17 +454,18 @@ class ActionModule(RunbookStep):
                                                                if name in names))
 
     def obey_the_lever(self):
-        """A rehearsal is cancelled, before its first write, while the project's safety lever is engaged; a failover or a
-        failback goes on, and says that it is engaged."""
+        """The project's safety lever: engaged, a rehearsal is cancelled (answers why); a failover or a failback goes on, and
+        says that it is engaged."""
         record = self.record
         lever = self.service("service_safety_lever", project=record["project"])["lever"]
         if lever["state"] != ENGAGED:
-            return
+            return None
         said = lever_said(lever, record["project"])
         record["lever"] = dict(lever, obeyed=BY_NAME[record["runbook"]].rehearses)
         if record["lever"]["obeyed"]:
-            raise StepFailed("Cancelled: %s." % said)
+            return "Cancelled: %s." % said
         self.say("%s%s. It holds back rehearsals only: the %s goes on." % (said[0].upper(), said[1:], record["title"].lower()))
+        return None
 
     def read_plan(self):
         record = self.record

@@ -140,7 +140,8 @@ def read(run, machines, jobs=(), launch_settings=None, points=None, modules=None
     # A run of several waves keeps the points it pinned in the service (pin marks): one write, answered.
     answers = dict(dict(service_machine_info=machine_info, service_job_info={"jobs": list(jobs)},
                         service_point_in_time_info=points_info(points), service_machine_tags={"changed_machines": []}), **answers)
-    return step(runbook_read, modules or Modules(**answers), run=run, session="s3ss10n")
+    modules = modules or Modules(**answers)
+    return dict(step(runbook_read, modules, run=run, session="s3ss10n"), calls=modules.calls)
 
 
 @pytest.fixture(autouse=True)
@@ -495,17 +496,37 @@ def test_resume_follows_an_earlier_cleanup_then_cleans_up_what_is_left(tmp_path)
 # -- the safety lever -----------------------------------------------------------------------------
 
 
-def test_a_rehearsal_begun_under_an_engaged_lever_is_cancelled_before_it_reads_or_writes_anything_more(tmp_path):
+def test_a_rehearsal_begun_under_an_engaged_lever_is_cancelled_before_its_first_write(tmp_path):
     run = begin(tmp_path)
-    modules = Modules(service_safety_lever=ENGAGED_LEVER)
-    result = read(run, [machine("web-1")], modules=modules)
+    result = read(run, [machine("web-1")], service_safety_lever=ENGAGED_LEVER, service_machine_tags=lambda args: pytest.fail("a write"))
     assert result["failed"] and result.get("stopped_because", result["msg"]) == (
         "Cancelled: the safety lever of project production is engaged by on-call at 2026-11-22T10:02:00Z: INC-7: payments.")
-    assert [name for name, unused in modules.calls] == ["service_safety_lever"]
+    # It read what an earlier run may have left (nothing), and wrote nothing.
+    assert [name for name, unused in result["calls"]] == ["service_safety_lever", "service_job_info", "service_machine_info"]
     record = load(run)
     assert record["lever"]["obeyed"] is True and record["failure"]["phase"] == "preflight"
     assert outcome_of(record, "failed") == "cancelled"
     assert "once the lever is released" in next_run(record, "cancelled")
+
+
+def test_under_an_engaged_lever_a_rerun_takes_up_what_a_stopped_run_launched_cleans_it_up_and_launches_nothing_more(tmp_path, capsys):
+    run = begin(tmp_path, waves="web-*; db-*")
+    # A stopped run of this DR test launched wave 1 (web-1), which is up; the lever was engaged since.
+    earlier = [job("j0", ["web-1"], created=T0)]
+    result = read(run, [machine("web-1", replica="web-1-target", launched_at=T1), machine("db-1")], jobs=earlier,
+                  service_safety_lever=ENGAGED_LEVER)
+    assert not result.get("failed"), result
+    assert "this run takes them up and cleans up, and launches nothing more" in capsys.readouterr().out
+    modules = Modules(service_safety_lever=ENGAGED_LEVER, service_launch={"job": job("j0", ["web-1"]), "launched": launched("web-1")})
+    assert not step(runbook_launch, modules, run=run, session="s3ss10n", wave=1).get("failed")  # wave 1 adopted, for the cleanup
+    record = load(run)
+    record["view"]["web-1"] = {"running": True}  # as runbook_look saw it: wave 1 passed
+    save(run, record)
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=2)
+    assert result["failed"] and "Nothing was launched after it" in result.get("stopped_because", result["msg"])
+    record = load(run)
+    assert record["waves"][0]["adopted"] and "web-1" in record["launched"] and record["waves"][1]["status"] == "not launched"
+    assert not [args for args in modules.called("service_launch") if "machines" in args]  # no launch request: it only read j0's outcome
 
 
 def test_a_failover_begun_under_an_engaged_lever_goes_on_and_says_so(tmp_path, capsys):
@@ -576,14 +597,13 @@ def answering(monkeypatch, *answers):
     return looks
 
 
-def test_a_probe_that_stops_at_its_first_failure_cancels_a_run_before_it_reads_the_project(tmp_path, monkeypatch):
+def test_a_probe_that_stops_at_its_first_failure_cancels_a_run_before_its_first_write(tmp_path, monkeypatch):
     answering(monkeypatch, False)
     run = begin(tmp_path, stop_when=[dict(SHOP[0], after_failures=1)])
-    modules = Modules()
-    result = read(run, [machine("web-1")], modules=modules)
+    result = read(run, [machine("web-1")])
     assert result["failed"] and result.get("stopped_because", result["msg"]).startswith(
         "Cancelled: the stop condition shop failed 1 times in a row (answered 503, at ")
-    assert [name for name, unused in modules.calls] == ["service_safety_lever"]
+    assert [name for name, unused in result["calls"]] == ["service_safety_lever", "service_job_info", "service_machine_info"]
     record = load(run)
     assert outcome_of(record, "failed") == "cancelled" and "once what its stop condition watches is well" in next_run(record, "cancelled")
     assert report_of(record, schema="replication.recovery.dr_test/v1")["stop_conditions"]["stopped_by"]["probe"] == "shop"
