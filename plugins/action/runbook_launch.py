@@ -24,6 +24,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._stops import
 
 # Points in time read this long before a wave's launch are read again: the service may have thinned them out since.
 POINTS_FRESH_SECONDS = 60
+# The safety lever read this long before a launch is read again (engaged since, the first look at the job sees it).
+LEVER_FRESH_SECONDS = 60
 # The most times a launch is sent whose pinned points the service thinned out before it (each time with those replaced).
 LAUNCH_ATTEMPTS = 5
 
@@ -82,7 +84,7 @@ class ActionModule(RunbookStep):
                 continue
             if number < len(adopted):
                 job = self.adopt(index, adopted[number], launching)
-            elif self.must_stop():
+            elif self.must_stop(before_a_launch=True):
                 break
             else:
                 job, diff = self.launch_part(index, launching)
@@ -114,17 +116,22 @@ class ActionModule(RunbookStep):
 
     stopped_because = None
 
-    def must_stop(self):
+    def must_stop(self, before_a_launch=False):
         """Whether the run stops launching: the project's safety lever engaged under a rehearsal (module_utils._lever; a
         failover or a failback is never held back by it), or a stop condition failed so many times in a row
-        (plugin_utils._stops). Looked at before each launch and at each look at a running job, until one is met."""
+        (plugin_utils._stops). Looked at before each launch (the lever unless the run read it within LEVER_FRESH_SECONDS)
+        and at each look at a running job, until one is met."""
         record = self.record
         if self.stopped_because is None and not self.check_mode:
-            lever = self.service("service_safety_lever", project=record["project_id"])["lever"] \
-                if BY_NAME[record["runbook"]].rehearses else dict(state=None)
+            watch, lever = record["stop_when"], dict(record.get("lever") or {}, state=None)
+            fresh = before_a_launch and time.time() - (watch.get("lever_read") or 0) < LEVER_FRESH_SECONDS
+            if lever.get("obeyed"):  # seen engaged when the run began: it takes up what an earlier run left, and no more
+                lever["state"] = ENGAGED
+            elif BY_NAME[record["runbook"]].rehearses and not fresh:
+                lever, watch["lever_read"] = self.service("service_safety_lever", project=record["project_id"])["lever"], time.time()
             stop = None if lever["state"] == ENGAGED else look_at_stops(self, record["project_id"])
             if lever["state"] == ENGAGED:
-                record["lever"] = dict(lever, obeyed=True, seen=controller_now())
+                record["lever"] = dict(lever, obeyed=True, seen=lever.get("seen") or controller_now())
                 self.stopped_because = "%s (seen %s)" % (lever_said(lever, record["project"]), record["lever"]["seen"])
             elif stop:
                 self.stopped_because = stop_said(stop)

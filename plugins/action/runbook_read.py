@@ -6,6 +6,8 @@
 which waves, whether they are ready, and what an earlier run left. Documented in
 plugins/modules/runbook_read.py."""
 
+import time
+
 from ansible_collections.replication.recovery.plugins.module_utils._domain import LATEST, RESTORE, TEST_NETWORK_OPTIONS, moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, lever_said
 from ansible_collections.replication.recovery.plugins.module_utils._limits import beyond, job_size, parts
@@ -458,6 +460,7 @@ class ActionModule(RunbookStep):
         says that it is engaged."""
         record = self.record
         lever = self.service("service_safety_lever", project=record["project"])["lever"]
+        record["stop_when"]["lever_read"] = time.time()
         if lever["state"] != ENGAGED:
             return None
         said = lever_said(lever, record["project"])

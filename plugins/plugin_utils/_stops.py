@@ -34,9 +34,10 @@ def watched(probes):
 
 
 def new_watch(probes):
-    """The record's stop conditions: the probes, the failures in a row of each, a timeline of their looks, and the one that
-    stopped the run (None while none did)."""
-    return dict(probes=probes, failures_in_a_row=dict((probe["name"], 0) for probe in probes), looks=0, timeline=[], stopped_by=None)
+    """The record's stop conditions: the probes, the failures in a row of each, a timeline of their looks, the one that
+    stopped the run (None while none did), and when the safety lever was last read (epoch seconds)."""
+    return dict(probes=probes, failures_in_a_row=dict((probe["name"], 0) for probe in probes), looks=0, timeline=[], stopped_by=None,
+                lever_read=None)
 
 
 def look_at_url(probe):

@@ -527,6 +527,18 @@ def test_under_an_engaged_lever_a_rerun_takes_up_what_a_stopped_run_launched_cle
     record = load(run)
     assert record["waves"][0]["adopted"] and "web-1" in record["launched"] and record["waves"][1]["status"] == "not launched"
     assert not [args for args in modules.called("service_launch") if "machines" in args]  # no launch request: it only read j0's outcome
+    assert not modules.called("service_safety_lever")  # seen engaged as the run began: not read again
+
+
+def test_a_lever_read_just_now_is_not_read_again_before_the_launch_but_at_each_look_at_the_running_job(tmp_path):
+    run = begin(tmp_path)
+    read(run, [machine("web-1")])
+    running = {"job": job("j1", ["web-1"], status="STARTED"), "progress": dict(machines=1, done=0, running=1, failed=0)}
+    modules = Modules(service_launch=[{"job": job("j1", ["web-1"], status="STARTED")}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}],
+                      service_job_info=[running, {"job": job("j1", ["web-1"])}])
+    assert not step(runbook_launch, modules, run=run, session="s3ss10n", wave=1).get("failed")
+    assert [name for name, unused in modules.calls] == ["service_launch", "service_job_info", "service_safety_lever", "service_job_info",
+                                                        "service_launch"]
 
 
 def test_a_failover_begun_under_an_engaged_lever_goes_on_and_says_so(tmp_path, capsys):
@@ -538,9 +550,17 @@ def test_a_failover_begun_under_an_engaged_lever_goes_on_and_says_so(tmp_path, c
     assert "INC-7: payments. It holds back rehearsals only: the failover goes on." in capsys.readouterr().out
 
 
+def lever_read_long_ago(run):
+    """The run's read of the safety lever, aged past LEVER_FRESH_SECONDS: the launch reads it again."""
+    record = load(run)
+    record["stop_when"]["lever_read"] -= runbook_launch.LEVER_FRESH_SECONDS + 1
+    save(run, record)
+
+
 def test_a_rehearsal_that_finds_the_lever_engaged_before_a_wave_launches_nothing_more(tmp_path):
     run = begin(tmp_path, waves="web-*; db-*")
     read(run, [machine("web-1"), machine("db-1")])
+    lever_read_long_ago(run)
     modules = Modules(service_safety_lever=ENGAGED_LEVER)
     result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
     assert result["failed"] and result.get("stopped_because", result["msg"]).startswith(
@@ -554,6 +574,7 @@ def test_a_rehearsal_that_finds_the_lever_engaged_before_a_wave_launches_nothing
 def test_a_rehearsal_whose_lever_is_engaged_while_its_job_runs_follows_the_job_to_its_end_records_it_and_stops(tmp_path):
     run = begin(tmp_path, waves="web-*; db-*")
     read(run, [machine("web-1"), machine("db-1")])
+    lever_read_long_ago(run)
     # Released before the launch, engaged at the first look at the running job: read no more after that.
     modules = Modules(service_safety_lever=[RELEASED_LEVER, ENGAGED_LEVER],
                       service_launch=[{"job": job("j1", ["web-1"], status="STARTED")},
@@ -693,9 +714,8 @@ def test_with_a_test_network_the_blueprints_are_switched_just_before_the_launch_
                       service_launch=[{"job": job("j1", ["web-1", "db-1"])}, {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}])
     step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
     # The second service_launch reads what the ended job launched: the put back comes once it ended.
-    # The lever is read before the launch (a rehearsal obeys it), then the switch, the launch, the switch back and the outcome.
-    assert [name for name, args in modules.calls] == ["service_safety_lever", "service_test_network", "service_launch", "service_test_network",
-                                                      "service_launch"]
+    # The lever read as the run began is fresh: not read again before the launch.
+    assert [name for name, args in modules.calls] == ["service_test_network", "service_launch", "service_test_network", "service_launch"]
     switch, put_back = modules.called("service_test_network")
     assert switch["state"] == "switched" and switch["network"] == NETWORK and sorted(switch["machines"]) == ["db-1", "web-1"]
     assert put_back["state"] == "restored" and "network" not in put_back
