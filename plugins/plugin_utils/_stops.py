@@ -24,8 +24,8 @@ from ansible.module_utils.urls import open_url
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
 
 PROBE_TIMEOUT = 10  # seconds an HTTP probe waits for its answer: a probe that waits longer fails
-TIMELINE_KEPT = 200
-TAG = "tag:"  # a blast radius's entry that takes in the machines of a tag  # the newest looks of the probes a run's record keeps
+TIMELINE_KEPT = 200  # the newest looks of the probes a run's record keeps
+TAG = "tag:"  # a blast radius's entry that takes in the machines of a tag
 
 
 def watched(probes):
