@@ -25,6 +25,7 @@ CHECKS = """---
   ansible.builtin.assert:
     that: runbook_machine.target.machineCloudState == 'running'
 """
+SCENARIO = {"name": "scratch", "hypothesis": "storefront recovers", "blast_radius": {"projects": ["storefront"]}, "with": {"poll_interval": 1}}
 NODES = {"application_nodes": {"db": {"project": "orders-db"}, "app": {"project": "orders-app", "after": ["db"]}}}
 # Each playbook's arguments, as few as it takes - none of them a path of a report, a backup or a plan - and the files it
 # writes where it is started (relative to the scratch directory).
@@ -32,6 +33,8 @@ RUNS = [
     ("health", ["-e", "health_fail=false"], ["health_report/health.json"]),
     ("readiness", ["-e", "readiness_project=storefront", "-e", "readiness_rpo_target=3600", "-e", "readiness_fail=false"],
      ["readiness_report/readiness_storefront.json"]),
+    # Before the DR test: its report is the game day's DR test's, in the DR test's default directory.
+    ("game_day", ["-e", json.dumps(dict(game_day_scenario=json.dumps(SCENARIO)))], ["dr_test_report/dr_test_storefront.json"]),
     ("dr_test", ["-e", "dr_test_project=storefront", "-e", "dr_test_poll_interval=1"], ["dr_test_report/dr_test_storefront.json"]),
     ("application", ["-e", json.dumps(NODES), "-e", "dr_test_poll_interval=1"], ["application_report/application_application.json"]),
     ("clean_point", ["-e", "clean_point_project=orders-app", "-e", "clean_point_checks_tasks=checks.yml", "-e", "clean_point_poll_interval=1"],
