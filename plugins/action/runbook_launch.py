@@ -24,7 +24,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._stops import
 
 # Points in time read this long before a wave's launch are read again: the service may have thinned them out since.
 POINTS_FRESH_SECONDS = 60
-# The safety lever read this long before a launch is read again (engaged since, the first look at the job sees it).
+# The safety lever read as a run began is read again before its first launch after this long (engaged since, the first
+# look at the job sees it); before every later launch it is read again.
 LEVER_FRESH_SECONDS = 60
 # The most times a launch is sent whose pinned points the service thinned out before it (each time with those replaced).
 LAUNCH_ATTEMPTS = 5
@@ -119,12 +120,15 @@ class ActionModule(RunbookStep):
     def must_stop(self, before_a_launch=False):
         """Whether the run stops launching: the project's safety lever engaged under a rehearsal (module_utils._lever; a
         failover or a failback is never held back by it), or a stop condition failed so many times in a row
-        (plugin_utils._stops). Looked at before each launch (the lever unless the run read it within LEVER_FRESH_SECONDS)
-        and at each look at a running job, until one is met."""
+        (plugin_utils._stops). Looked at before each launch (the lever, but for the run's first launch within
+        LEVER_FRESH_SECONDS of its read as the run began) and at each look at a running job, until one is met."""
         record = self.record
         if self.stopped_because is None and not self.check_mode:
             watch, lever = record["stop_when"], dict(record.get("lever") or {}, state=None)
-            fresh = before_a_launch and time.time() - (watch.get("lever_read") or 0) < LEVER_FRESH_SECONDS
+            # Read as the run began, it is not read again for the run's first launch within LEVER_FRESH_SECONDS; before any other
+            # launch it is read again, however recently a look read it: a launch is what the lever holds back.
+            first = not record["launched"] and not any(wave.get("job") for wave in record["waves"])
+            fresh = before_a_launch and first and time.time() - (watch.get("lever_read") or 0) < LEVER_FRESH_SECONDS
             if lever.get("obeyed"):  # seen engaged when the run began: it takes up what an earlier run left, and no more
                 lever["state"] = ENGAGED
             elif BY_NAME[record["runbook"]].rehearses and not fresh:

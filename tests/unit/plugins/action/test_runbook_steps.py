@@ -557,6 +557,20 @@ def lever_read_long_ago(run):
     save(run, record)
 
 
+def test_before_a_later_wave_the_lever_is_read_again_however_recently_a_look_read_it(tmp_path):
+    run = begin(tmp_path, waves="web-*; db-*")
+    read(run, [machine("web-1"), machine("db-1")])
+    modules = Modules(service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}])
+    assert not step(runbook_launch, modules, run=run, session="s3ss10n", wave=1).get("failed")
+    assert not modules.called("service_safety_lever")  # read as the run began, a moment ago
+    record = load(run)
+    record["view"]["web-1"] = {"running": True}
+    save(run, record)
+    modules = Modules(service_safety_lever=ENGAGED_LEVER)
+    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=2)
+    assert result["failed"] and [name for name, unused in modules.calls] == ["service_safety_lever"]  # read, and nothing launched
+
+
 def test_a_rehearsal_that_finds_the_lever_engaged_before_a_wave_launches_nothing_more(tmp_path):
     run = begin(tmp_path, waves="web-*; db-*")
     read(run, [machine("web-1"), machine("db-1")])
