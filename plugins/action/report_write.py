@@ -11,9 +11,9 @@ import re
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, where_started, write_also, write_run
-from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of, newest_reports, to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, runbook_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import files_of, made, page_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import files_of, made, page_of, shape
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, into_ledger
 
 
@@ -67,7 +67,13 @@ class ActionModule(RunbookStep):
             return args["report"]
         if args["runbook"] not in BY_NAME:
             raise StepFailed("No runbook is named %s (the collection's runbooks: %s)." % (args["runbook"], ", ".join(sorted(BY_NAME))))
+        runbook, facts = BY_NAME[args["runbook"]], args["facts"]
         try:
-            return made(BY_NAME[args["runbook"]], args["facts"], controller_now())
+            module = shape(runbook.shape) if runbook.shape else None
+            if getattr(module, "EARLIER_RUNS", None):
+                # A shape that judges a run against the same kind's earlier runs (a game day's regression) reads them here.
+                facts = dict(facts, earlier=newest_reports(to_read(args["ledger_dir"]), runbook.ledger,
+                                                           lambda report: module.alike(report, args["facts"]), module.EARLIER_RUNS))
+            return made(runbook, facts, controller_now())
         except ValueError as error:
             raise StepFailed("The report cannot be made: %s." % to_text(error))

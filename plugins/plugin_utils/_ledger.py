@@ -85,6 +85,16 @@ def _read(directory, name):
         return json.load(handle)
 
 
+def read_entry(directory, name):
+    """One entry of the ledger, by its file's name; None when it cannot be read (replication.recovery.evidence is what
+    verifies the ledger)."""
+    try:
+        entry = _read(directory, name)
+    except (OSError, ValueError):
+        return None
+    return entry if isinstance(entry, dict) else None
+
+
 def run_key(report):
     """What names one run, so that a run whose report is written again (a rerun after a stop between the report and
     the run's end) is not appended twice."""
@@ -127,6 +137,21 @@ def append(directory, runbook, report, recorded=None):
             return dict(_head(entry, directory, name), appended=True)
         # Another run took this number meanwhile: chain to its entry.
     raise LedgerError("Another run took each number this run tried (%d times): too many runs append at once." % APPEND_ATTEMPTS)
+
+
+def newest_reports(directory, runbook, matches, count):
+    """The reports of the newest ``count`` entries of ``runbook`` in the ledger whose report ``matches``, oldest first - read
+    from the newest entry back, so that a long ledger is read only as far as it must. An entry that cannot be read is
+    passed over: replication.recovery.evidence is what verifies the ledger."""
+    found = []
+    for unused, name in reversed(entry_files(directory) if directory else []):
+        entry = read_entry(directory, name) or {}
+        report = entry.get("report")
+        if entry.get("runbook") == runbook and isinstance(report, dict) and matches(report):
+            found.append(report)
+            if len(found) >= count:
+                break
+    return found[::-1]
 
 
 def _head(entry, directory, name):

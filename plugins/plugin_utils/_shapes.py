@@ -10,7 +10,10 @@ plugin_utils._shape_<shape>, which gives the report's
 - ``page(report, ledger=None)``: its HTML page, naming its ledger entry when there is one;
 
 and, for a runbook that launches nothing and judges in Python what its role read, ``report(facts, generated)``: its
-judgement, a pure function that makes the report (``report_write`` with ``runbook`` and ``facts`` calls it).
+judgement, a pure function that makes the report (``report_write`` with ``runbook`` and ``facts`` calls it). A shape
+that judges a run against earlier runs of its kind (a game day's regression) has ``EARLIER_RUNS``, how many it reads, and
+``alike(report, facts)``, whether an earlier report in the ledger is of the same kind of run: ``report_write`` gives it
+those reports, oldest first, as ``facts["earlier"]``.
 
 The one place a report is rendered by its kind: a report of a runbook without a shape, or of a shape without its module,
 is refused by name - never rendered as another."""

@@ -33,8 +33,9 @@ RUNS = [
     ("health", ["-e", "health_fail=false"], ["health_report/health.json"]),
     ("readiness", ["-e", "readiness_project=storefront", "-e", "readiness_rpo_target=3600", "-e", "readiness_fail=false"],
      ["readiness_report/readiness_storefront.json"]),
-    # Before the DR test: its report is the game day's DR test's, in the DR test's default directory.
-    ("game_day", ["-e", json.dumps(dict(game_day_scenario=json.dumps(SCENARIO)))], ["dr_test_report/dr_test_storefront.json"]),
+    # Before the DR test: its report and the game day's own are in the DR test's default directory.
+    ("game_day", ["-e", json.dumps(dict(game_day_scenario=json.dumps(SCENARIO)))],
+     ["dr_test_report/dr_test_storefront.json", "dr_test_report/game_day_scratch.json"]),
     ("dr_test", ["-e", "dr_test_project=storefront", "-e", "dr_test_poll_interval=1"], ["dr_test_report/dr_test_storefront.json"]),
     ("application", ["-e", json.dumps(NODES), "-e", "dr_test_poll_interval=1"], ["application_report/application_application.json"]),
     ("clean_point", ["-e", "clean_point_project=orders-app", "-e", "clean_point_checks_tasks=checks.yml", "-e", "clean_point_poll_interval=1"],
