@@ -59,22 +59,31 @@ def write_new(path, text):
 COLLECTION = os.path.realpath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir))
 # What of it may hold a user's files: its tests, which ansible-test runs inside it.
 COLLECTION_TESTS = os.path.join(COLLECTION, "tests")
+# What of it a runbook may be given to read: its roles' own task files (a game day gives the DR test it runs its own hook).
+COLLECTION_ROLES = os.path.join(COLLECTION, "roles")
 
 
 class PathRefused(ValueError):
     """A path no runbook writes to or reads from: inside the installed collection."""
 
 
+def own_task_file(resolved):
+    """Whether ``resolved`` is a task file of one of the collection's roles (roles/<role>/tasks/<file>.yml), which it reads."""
+    parts = os.path.relpath(resolved, COLLECTION_ROLES).split(os.sep)
+    return len(parts) == 3 and parts[0] != os.pardir and parts[1] == "tasks" and parts[2].endswith(".yml") and os.path.isfile(resolved)
+
+
 def where_started(path, name="the path"):
     """``path`` as the user meant it: ``~`` expanded, and a relative path taken from the directory ``ansible-playbook`` was
     started in - the controller's working directory, which Ansible never changes (its modules run in the playbook's
     directory instead, so a role hands them absolute paths). None for no path. A path inside the installed collection
-    (but its tests) is refused, naming ``name``: the next install replaces it, and what was written there with it."""
+    (but its tests, and its roles' own task files) is refused, naming ``name``: the next install replaces it, and what was
+    written there with it."""
     if path is None or (isinstance(path, str) and not path.strip()):
         return None
     resolved = os.path.realpath(os.path.join(os.getcwd(), os.path.expanduser(os.path.expandvars(str(path).strip()))))
     if (resolved == COLLECTION or resolved.startswith(COLLECTION + os.sep)) and not (
-            resolved == COLLECTION_TESTS or resolved.startswith(COLLECTION_TESTS + os.sep)):
+            resolved == COLLECTION_TESTS or resolved.startswith(COLLECTION_TESTS + os.sep) or own_task_file(resolved)):
         raise PathRefused("%s %s is inside the installed collection replication.recovery (%s), which the next install replaces with all "
                           "that was written there: give a path of your own" % (name, resolved if resolved == str(path) else "%r (%s)" % (
                               str(path), resolved), COLLECTION))

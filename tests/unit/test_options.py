@@ -128,6 +128,16 @@ def test_text_that_is_no_value_of_the_type_is_refused_naming_the_option(kind, te
     assert "failover_option" in str(refused.value)
 
 
+def test_of_the_collection_a_path_may_name_only_its_roles_own_task_files():
+    """A game day gives the DR test it runs its own hook (roles/game_day/tasks/between.yml); nothing else inside it."""
+    own = os.path.join(COLLECTION, "roles", "game_day", "tasks", "between.yml")
+    assert typed("dr_test_after_wave_tasks", dict(type="path"), own) == os.path.realpath(own)
+    for elsewhere in (os.path.join("roles", "game_day", "tasks"), os.path.join("roles", "game_day", "tasks", "missing.yml"),
+                      os.path.join("roles", "game_day", "README.md"), os.path.join("roles", "game_day", "files", "report.schema.json")):
+        with pytest.raises(OptionRefused, match="inside the installed collection"):
+            typed("dr_test_after_wave_tasks", dict(type="path"), os.path.join(COLLECTION, elsewhere))
+
+
 @pytest.mark.parametrize("kind, default, expected", [("bool", True, True), ("int", 300, 300), ("list", [], []), ("dict", {}, {}),
                                                      ("int", None, None), ("path", "report", "report")])
 def test_text_that_says_no_value_is_the_options_default(kind, default, expected):

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Game days as a DR team schedules them, by the game_day playbook with the scenario as AWX gives it (JSON text): one that
-# passes; one whose probe fails twice in a row while a launch job runs - it stops within one look, launches nothing more
-# and leaves nothing; one whose probe flaps (fail, pass, fail, ...) - it runs to its end; one whose probe cannot run - it
-# stops; stopped by SIGKILL and SIGINT while its jobs run and run again - one launch a wave in all, nothing left; a probe of
-# your tasks that fails, a scenario outside its blast radius, a machine outside it, and a game day while the safety lever is
-# engaged - each refused or cancelled with zero writes; a dry run - zero writes.
+# passes, its report in the ledger; one whose probe fails twice in a row while a launch job runs - it stops within one
+# look, launches nothing more and leaves nothing; one whose probe of your tasks fails after two waves - the third is never
+# launched; one whose probe flaps (fail, pass, fail, ...) - it runs to its end; one whose probe cannot run - it stops;
+# stopped by SIGKILL and SIGINT while its jobs run and run again - one launch a wave in all, nothing left; one slowed down -
+# a regression against its earlier runs in the ledger; a probe of your tasks that fails, a scenario outside its blast
+# radius, a machine outside it, and a game day while the safety lever is engaged - each refused or cancelled with zero
+# writes; a dry run - zero writes.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -12,8 +14,11 @@ export REPLICATION_SERVICE_URL="$url/api/latest"
 export REPLICATION_SERVICE_USERNAME=gameday@example.test
 export REPLICATION_SERVICE_PASSWORD=gameday-password
 export ANSIBLE_ROLES_PATH=..
+# A ledger of its own: each game day is judged against the scenario's earlier runs in it.
+export XDG_DATA_HOME="$PWD/data"
+ledger="$XDG_DATA_HOME/replication.recovery/ledger"
 config=(-e @../../integration_config.yml)
-rm -rf reports output.txt game_day.txt
+rm -rf reports output.txt game_day.txt data
 lever=(python ../game_day_lever/files/lever.py "$url")
 clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
 
@@ -47,6 +52,12 @@ grep -q "Game day nightly-rehearsed: PASSED. Hypothesis: rehearsed recovers with
 python -c "import json, sys; r = json.load(open(sys.argv[1])); s = r['stop_conditions']; \
 assert r['outcome'] == 'passed' and s['stopped_by'] is None and s['looks'] >= 4 and all(look['passed'] for look in s['timeline']), s" \
     reports/dr_test_rehearsed.json
+# Its own report, in the ledger: the first run of its scenario, judged against none.
+grep -q "borne out. No regression: no earlier run of this scenario in the ledger to judge it against." output.txt
+python -c "import json, sys; r = json.load(open(sys.argv[1])); g = r['rehearsal']; \
+assert r['outcome'] == 'passed' and r['borne_out'] is True and r['earlier_runs'] == 0 and not r['regression']['regressed'], r; \
+assert g['runbook'] == 'dr_test' and g['met']['rto_seconds'] is True and r['stop_conditions']['looks'] >= 4, g" reports/game_day_nightly-rehearsed.json
+[ "$(grep -l '"runbook": "game_day"' "$ledger"/*.json | wc -l)" = 1 ]
 
 # -- its probe fails twice in a row while wave 1's job runs: stopped within one look, nothing more launched, nothing left --
 launches="$("${lever[@]}" launches rehearsed)"
@@ -69,6 +80,8 @@ grep -q "Game day nightly-rehearsed: STOPPED. Hypothesis: .* - not borne out." g
 python -c "import json, sys; r = json.load(open(sys.argv[1])); s = r['stop_conditions']; \
 assert r['outcome'] == 'stopped' and s['stopped_by']['probe'] == 'storefront' and s['stopped_by']['failures'] == 2, s; \
 assert [w['status'] for w in r['waves']][1:] == ['not launched', 'not launched'], r['waves']" reports/dr_test_rehearsed.json
+python -c "import json, sys; r = json.load(open(sys.argv[1])); \
+assert r['outcome'] == 'stopped' and r['borne_out'] is False and r['regression'] is None, r" reports/game_day_nightly-rehearsed.json
 
 # -- its probe flaps (fail, pass, fail, ...): never twice in a row, it runs to its end -------------------------------
 echo flap > mode.txt
@@ -77,6 +90,25 @@ grep -q "Game day nightly-rehearsed: PASSED" output.txt
 python -c "import json, sys; s = json.load(open(sys.argv[1]))['stop_conditions']; looks = [l['passed'] for l in s['timeline']]; \
 assert False in looks and True in looks and s['stopped_by'] is None, looks" reports/dr_test_rehearsed.json
 echo ok > mode.txt
+
+# -- a probe of your tasks, well at the start, fails after wave 1 and again after wave 2: stopped, wave 3 never launched --
+echo ok > network.txt
+export GAME_DAY_NETWORK="$PWD/network.txt"
+launches="$("${lever[@]}" launches rehearsed)"
+(status=0; game_day "{\"stop_when\": [{\"name\": \"network\", \"tasks\": \"$(pwd)/files/network_probe.yml\"}]}" >game_day.txt 2>&1 \
+    || status=$?; echo "rc=$status" >>game_day.txt) &
+run=$!
+for unused in $(seq 1 300); do grep -q "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
+echo bad > network.txt
+wait $run
+cat game_day.txt
+grep -q "^rc=2$" game_day.txt
+grep -q "Stopping: the stop condition network failed 2 times in a row (the shared network is saturated)" game_day.txt
+grep -q "Game day nightly-rehearsed: STOPPED. Hypothesis: .* - not borne out." game_day.txt
+[ "$("${lever[@]}" launches rehearsed)" = "$((launches + 2))" ]
+[ -z "$("${lever[@]}" cloud rehearsed)" ]
+python -c "import json, sys; r = json.load(open(sys.argv[1])); \
+assert r['outcome'] == 'stopped' and [w['status'] for w in r['waves']][2] == 'not launched', r['waves']" reports/dr_test_rehearsed.json
 
 # -- a probe that cannot run (nothing answers at its address) counts as failing: it stops ---------------------------------
 launches="$("${lever[@]}" launches rehearsed)"
@@ -87,25 +119,50 @@ grep -q "the stop condition storefront failed 2 times in a row (could not be rea
 [ "$("${lever[@]}" launches rehearsed)" = "$launches" ]  # stopped before its first launch
 [ -z "$("${lever[@]}" cloud rehearsed)" ]
 
-# -- stopped by SIGKILL (a lost node) while wave 1's job runs, by SIGINT (AWX cancels so) while wave 2's runs, then run ----
-# -- again: each run takes up what the one before launched - one launch a wave in all - and nothing is left ----------------
+# -- stopped by SIGKILL (a lost node) while wave 1's job runs, by SIGINT (AWX cancels so) while wave 2's, by SIGTERM while --
+# -- wave 3's, then run again: each run takes up what the one before launched - one launch a wave in all - and nothing is --
+# -- left ------------------------------------------------------------------------------------------------------------------
 launches="$("${lever[@]}" launches rehearsed)"
 clock 10
-for signal in KILL INT; do
+wave=0
+for signal in KILL INT TERM; do
     rm -f session.pid game_day.txt
     python files/in_a_session.py session.pid ansible-playbook replication.recovery.game_day -e "$(scenario)" >game_day.txt 2>&1 &
     run=$!
-    wave=$([ "$signal" = KILL ] && echo 1 || echo 2)
+    wave=$((wave + 1))
     for unused in $(seq 1 600); do grep -q "Launch job .* of wave $wave runs in the service" game_day.txt && break; sleep 0.2; done
     kill -s "$signal" -- "-$(cat session.pid)"
     wait "$run" || true
 done
 clock 60
 game_day | tee output.txt
-grep -q "Game day nightly-rehearsed: PASSED" output.txt
+grep -q "Game day nightly-rehearsed: ADOPTED. Hypothesis: .* - borne out." output.txt
 grep -q "Wave 1 was launched by an earlier run of this DR test (TEST_LAUNCH .*): this run adopts it." output.txt
 grep -q "Wave 2 was launched by an earlier run of this DR test (TEST_LAUNCH .*): this run adopts it" output.txt
+grep -q "Wave 3 was launched by an earlier run of this DR test (TEST_LAUNCH .*): this run adopts it" output.txt
 [ "$("${lever[@]}" launches rehearsed)" = "$((launches + 3))" ]
+[ -z "$("${lever[@]}" cloud rehearsed)" ]
+
+# -- its launch jobs twenty times slower: it misses the RTO target its earlier runs met, and its RTO is over their 90th ----
+# -- percentile - a regression against the ledger, in its output, its report and the ledger --------------------------------
+curl -sf -X POST -H 'Content-Type: application/json' -d '{"rules": [{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 20, "count": 3}]}' \
+    "$url/_simulator/faults" >/dev/null
+clock 600
+if game_day >output.txt 2>&1; then echo "a game day that misses its RTO target must not pass"; exit 1; fi
+clock 60
+curl -sf -X DELETE "$url/_simulator/faults"
+cat output.txt
+grep -q "Game day nightly-rehearsed: FAILED. Hypothesis: .* - not borne out. REGRESSED against the ledger: it missed its RTO target: .* against 1 h 0 min, which 3 of its 3 earlier runs met" output.txt
+grep -q "its worst RTO, .*, is over the 90th percentile of its 3 earlier runs" output.txt
+python - "$ledger" <<'PYTHON'
+import glob, json, sys
+report = json.load(open("reports/game_day_nightly-rehearsed.json"))
+regression = report["regression"]
+assert report["outcome"] == "failed" and regression["regressed"] and regression["earlier_runs"] == 3, regression
+assert {("slower", "rto_seconds"), ("target", "rto_seconds")} <= set((f["kind"], f["measure"]) for f in regression["findings"]), regression
+newest = json.load(open(sorted(glob.glob(sys.argv[1] + "/*.json"))[-1]))
+assert newest["runbook"] == "game_day" and newest["report"] == report, newest["runbook"]
+PYTHON
 [ -z "$("${lever[@]}" cloud rehearsed)" ]
 
 # -- refused or cancelled with zero writes: a probe of your tasks, a project or a machine outside the blast radius, the lever --
@@ -138,4 +195,4 @@ game_day '{}' -e game_day_dry_run=true | tee output.txt
 grep -q "Game day nightly-rehearsed: PLANNED (dry run). Hypothesis: .* - planned, not tried." output.txt
 grep -q "DR test of rehearsed under --check: PLANNED. Would launch 3 machines" output.txt
 [ "$("${lever[@]}" writes)" = "$before" ]
-rm -rf reports output.txt game_day.txt mode.txt probe_url.txt session.pid
+rm -rf reports output.txt game_day.txt mode.txt network.txt probe_url.txt session.pid data
