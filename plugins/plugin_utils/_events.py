@@ -23,11 +23,12 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import read_by_the_clock, select_projects
 from ansible_collections.replication.recovery.plugins.module_utils._lever import lever_in
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import entry_files, read_entry
 
 STATE_SCHEMA = "replication.recovery.service_events.state/v1"
 EVENT_TYPES = ("job_started", "job_ended", "job_failed", "replication_state_changed", "lag_over_threshold", "lag_within_threshold",
                "backlog_growing", "machine_registered", "machine_removed", "license_expiring", "watch_failed", "watch_recovered",
-               "lever_engaged", "lever_released")
+               "lever_engaged", "lever_released", "game_day_stopped")
 JOBS_READ = 20  # the newest jobs of a project read each look
 LOG_TAIL = 5  # log lines a failed job's event carries
 DAY = 86400.0
@@ -52,7 +53,7 @@ def replication_state(machine):
 
 
 def new_state():
-    return dict(schema=STATE_SCHEMA, projects={}, licenses={}, failing=None)
+    return dict(schema=STATE_SCHEMA, projects={}, licenses={}, failing=None, ledger_sequence=None)
 
 
 def valid_state(state):
@@ -63,6 +64,7 @@ def valid_state(state):
         if not isinstance(state.get(member), kind):
             raise ValueError("its %s is not an object" % member)
     state.setdefault("failing", None)
+    state.setdefault("ledger_sequence", None)  # the ledger's newest entry seen (ledger_dir), None before the first look at it
     return state
 
 
@@ -70,8 +72,9 @@ class Watcher:
     """Looks at the service and tells what changed since the last look (``look``)."""
 
     def __init__(self, client, projects=None, lag_threshold=3600, backlog_looks=3, license_days=30, license_every=3600.0, state=None,
-                 audit=True):
+                 audit=True, ledger_dir=None):
         self.client = client
+        self.ledger_dir = ledger_dir
         self.audit = audit
         self.wanted = list(projects or [])
         self.lag_threshold = lag_threshold
@@ -115,7 +118,27 @@ class Watcher:
         if licenses is not None:
             self.licenses_read_at = now
             self.licenses(licenses, now, events)
+        self.game_days(events)
         return events
+
+    def game_days(self, events):
+        """The game days entered in the ledger of runs since the last look that were stopped - by a stop condition or the
+        safety lever. Only the entries after the last one seen are read; the first look tells none: it notes where the
+        ledger ends."""
+        if not self.ledger_dir:
+            return
+        entries = entry_files(self.ledger_dir)
+        last = self.state.get("ledger_sequence")
+        self.state["ledger_sequence"] = max([last or 0] + [sequence for sequence, unused in entries])
+        for sequence, name in entries if last is not None else []:
+            entry = read_entry(self.ledger_dir, name) if sequence > last else None
+            report = (entry or {}).get("report") or {}
+            if entry and entry.get("runbook") == "game_day" and report.get("outcome") == "stopped":
+                stops = report.get("stop_conditions") or {}
+                events.append(dict(type="game_day_stopped", time=report.get("generated"), project=dict(name=report.get("project")),
+                                   scenario=(report.get("scenario") or {}).get("name"), hypothesis=(report.get("scenario") or {}).get("hypothesis"),
+                                   stopped_by=stops.get("stopped_by"), lever=stops.get("lever"), failures=(report.get("failures") or [])[:LOG_TAIL],
+                                   ledger=dict(sequence=sequence, sha256=entry.get("sha256"))))
 
     def read_project(self, project):
         """A project's machines, its newest jobs and its safety lever (module_utils._lever). Measured against the clock read

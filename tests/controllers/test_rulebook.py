@@ -2,29 +2,35 @@
 event source watching the simulator: a machine whose replication is paused gives one event, and the rule's
 action runs once - also while the service answers 503 and ends the session meanwhile; the source restarted
 with its state file tells nothing it told already. A project's safety lever engaged and released by the game_day
-playbook gives one event each, which the rule tells with who and why."""
+playbook gives one event each, which the rule tells with who and why; a game day stopped that the ledger of runs gains
+gives one event. The lever rulebook engages the lever of the project a critical alert names, and not for another alert."""
 
+import json
 import os
 import re
 import signal
+import urllib.request
 import subprocess
 import time
 
 import pytest
+import yaml
 
 RULEBOOK = "replication.recovery.service_events"
 PAUSED = "Replication of web-1 in demo is paused (it was continuous), by demo@example.com."
 
 
-def start(tmp_path, simulator, collections_path, name):
+def start(tmp_path, simulator, collections_path, name, rulebook=RULEBOOK, more=()):
     inventory = tmp_path / "inventory.yml"
-    inventory.write_text("all:\n  hosts:\n    localhost:\n      ansible_connection: local\n")
+    # The playbooks a rule runs use the Python that runs them, as an implicit localhost would.
+    inventory.write_text("all:\n  hosts:\n    localhost:\n      ansible_connection: local\n"
+                         "      ansible_python_interpreter: '{{ ansible_playbook_python }}'\n")
     variables = tmp_path / "vars.yml"
-    variables.write_text("interval: 1\nstate_file: %s\n" % (tmp_path / "state.json"))
+    variables.write_text("interval: 1\nstate_file: %s\nledger_dir: %s\n" % (tmp_path / "state.json", tmp_path / "ledger"))
     log = open(str(tmp_path / name), "w")
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_path, REPLICATION_SERVICE_URL=simulator.api,
                REPLICATION_SERVICE_USERNAME="demo@example.com", REPLICATION_SERVICE_PASSWORD="demo-secret-1")
-    process = subprocess.Popen(["ansible-rulebook", "--rulebook", RULEBOOK, "--inventory", str(inventory), "--vars", str(variables), "-v"],
+    process = subprocess.Popen(["ansible-rulebook", "--rulebook", rulebook, "--inventory", str(inventory), "--vars", str(variables), "-v"] + list(more),
                                stdout=log, stderr=subprocess.STDOUT, env=env, cwd=str(tmp_path), start_new_session=True)
     return process, log
 
@@ -133,3 +139,68 @@ def test_the_safety_lever_engaged_and_released_each_give_one_event_and_the_rule_
     with open(log.name) as handle:
         text = handle.read()
     assert text.count(engaged) == 1 and text.count(released) == 1, text[-4000:]
+
+
+def playbook(tmp_path, collections_path, simulator, text, *arguments):
+    (tmp_path / "play.yml").write_text(text)
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_path, REPLICATION_SERVICE_URL=simulator.api,
+               REPLICATION_SERVICE_USERNAME="demo@example.com", REPLICATION_SERVICE_PASSWORD="demo-secret-1")
+    subprocess.run(["ansible-playbook", "play.yml"] + list(arguments), env=env, cwd=str(tmp_path), check=True, stdout=subprocess.DEVNULL)
+
+
+def test_a_game_day_stopped_that_the_ledger_gains_gives_one_event_and_the_rule_tells_what_stopped_it(tmp_path, simulator, collections_path):
+    """The game day's report as it enters the ledger (the golden one, stopped by its probe), entered by ledger_entry."""
+    with open(os.path.join(os.path.dirname(__file__), "..", "unit", "golden", "game_day.json")) as handle:
+        report = json.load(handle)
+    report.update(outcome="stopped", regression=None, stop_conditions=dict(report["stop_conditions"], stopped_by=dict(
+        probe="storefront", at=report["generated"], failures=2, said="answered 503")))
+    (tmp_path / "game_day.json").write_text(json.dumps(report))
+    state_file = str(tmp_path / "state.json")
+    process, log = start(tmp_path, simulator, collections_path, "game_day.log")
+    try:
+        wait_for(lambda: looks(state_file) is not None, "the first look", process, log.name)
+        playbook(tmp_path, collections_path, simulator, "- hosts: localhost\n  gather_facts: false\n  tasks:\n"
+                 "    - replication.recovery.ledger_entry: {ledger_dir: ledger, runbook: game_day, report: game_day.json}\n")
+        stopped = "Game day %s of %s was stopped by its stop condition storefront (ledger entry 1)." % (report["scenario"]["name"], report["project"])
+        wait_for(lambda: stopped in open(log.name).read(), "the game_day_stopped rule", process, log.name)
+        three_looks(state_file, process, log)  # not told again
+    finally:
+        stop(process, log)
+    with open(log.name) as handle:
+        text = handle.read()
+    assert text.count(stopped) == 1, text[-4000:]
+
+
+def lever_of(simulator):
+    """The step of demo's safety lever plan, as the service keeps it; None when it was never pulled."""
+    project = simulator.call("GET", "/projects")["items"][0]["id"]
+    plans = simulator.call("GET", "/projects/%s/recoveryPlans" % project)["items"]
+    lever = [plan for plan in plans if plan["name"] == "replication.recovery safety lever"]
+    return lever[0]["steps"]["items"][0]["name"] if lever else None
+
+
+def test_the_lever_rulebook_engages_the_lever_of_the_project_a_critical_alert_names(tmp_path, simulator, collections_path):
+    """Alertmanager's alerts as ansible.eda.alertmanager puts them on the queue (a source of the tests' own stands in for
+    it: the collection needs no other collection): a warning and a resolved alert engage nothing; a critical one firing
+    engages demo's lever, by alertmanager, its reason the alert."""
+    rulebook = yaml.safe_load(open(os.path.join(collections_path, "ansible_collections", "replication", "recovery", "extensions", "eda", "rulebooks",
+                                                "lever_on_alert.yml")))
+    assert list(rulebook[0]["sources"][0]) == ["ansible.eda.alertmanager"]
+    alert = dict(status="firing", labels=dict(alertname="StorefrontDown", severity="critical", replication_project="demo"),
+                 annotations=dict(summary="the storefront answers 503"))
+    rulebook[0]["sources"] = [dict(alerts=dict(alerts=[dict(alert, labels=dict(alert["labels"], severity="warning", alertname="StorefrontSlow")),
+                                                       dict(alert, labels=dict(alert["labels"], alertname="StorefrontBack"), status="resolved"),
+                                                       alert]))]
+    (tmp_path / "lever_on_alert.yml").write_text(yaml.safe_dump(rulebook))
+    process, log = start(tmp_path, simulator, collections_path, "alert.log", rulebook=str(tmp_path / "lever_on_alert.yml"),
+                         more=["-S", os.path.join(os.path.dirname(__file__), "sources")])
+    try:
+        wait_for(lambda: lever_of(simulator) is not None, "the lever engaged", process, log.name, seconds=180)
+        time.sleep(3)  # the two other alerts had their chance
+    finally:
+        stop(process, log)
+    engaged = lever_of(simulator)
+    assert re.match(r"^engaged by alertmanager at \S+: alert StorefrontDown - the storefront answers 503$", engaged), engaged
+    with urllib.request.urlopen(simulator.api[:-len("/api/latest")] + "/_simulator/audit", timeout=30) as answer:
+        pulls = [entry for entry in json.load(answer)["items"] if "safety lever" in entry["description"]]
+    assert [entry["eventName"] for entry in pulls] == ["RECOVERY_PLAN_CREATED"], pulls  # pulled once: by the critical alert alone

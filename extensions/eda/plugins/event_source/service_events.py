@@ -33,7 +33,7 @@ description:
   - Watches the projects of the Replication and Recovery Service and puts one event on the rulebook's queue
     for each change - a job started, ended or failed; a machine's replication state changed; its lag crossed
     O(lag_threshold) up or down; its backlog kept growing; a machine registered or removed; a licence nearing
-    its end; a project's safety lever engaged or released.
+    its end; a project's safety lever engaged or released; with O(ledger_dir), a game day stopped.
   - Each look costs one read of the account (its projects and the service's clock) and, per project watched,
     one list of machines, one page of its newest jobs and its recovery plans (its safety lever - C(lever_engaged),
     C(lever_released)); the licences are read every O(license_interval)
@@ -104,6 +104,14 @@ options:
         machine left - its events then say who did it (C(by), C(audit_event)). One more request, only then.
     type: bool
     default: true
+  ledger_dir:
+    description:
+      - A ledger of runs to watch too, the runbooks' C(replication_recovery_ledger_dir). Each game day entered in it that
+        was stopped - by a stop condition or a project's safety lever - is told as C(game_day_stopped), with its scenario,
+        project, what stopped it and its ledger entry. Only the entries after the last one seen are read, and no request
+        is made for them.
+      - Under AWX, the ledger's lasting path, where the rulebook's activation can read it.
+    type: path
   state_file:
     description: A JSON file that keeps what was seen between runs (written whole or not at all). Made when missing.
     type: path
@@ -134,7 +142,8 @@ EXAMPLES = r"""
 
 LOG = logging.getLogger("replication.recovery.service_events")
 CONNECTION = ("api_url", "username", "password", "api_token", "validate_certs", "ca_path", "timeout", "retry_timeout")
-KNOWN = CONNECTION + ("projects", "interval", "lag_threshold", "backlog_looks", "license_days", "license_interval", "audit", "state_file", "once")
+KNOWN = CONNECTION + ("projects", "interval", "lag_threshold", "backlog_looks", "license_days", "license_interval", "audit", "ledger_dir",
+                      "state_file", "once")
 
 
 def _number(args, name, default):
@@ -178,7 +187,8 @@ def watcher_from(args):
     return _events.Watcher(client, projects=projects, lag_threshold=_number(args, "lag_threshold", 3600),
                            backlog_looks=_number(args, "backlog_looks", 3), license_days=license_days or None,
                            license_every=_number(args, "license_interval", 3600.0), state=read_state(args.get("state_file")),
-                           audit=parse_flag(args.get("audit"), "audit", default=True))
+                           audit=parse_flag(args.get("audit"), "audit", default=True),
+                           ledger_dir=os.path.expanduser(args["ledger_dir"]) if args.get("ledger_dir") else None)
 
 
 async def main(queue, args):

@@ -315,3 +315,36 @@ def test_no_event_carries_a_secret_and_every_type_is_known():
     said = json.dumps(events)
     assert "password" not in said and "token" not in said.lower() and "session" not in said
     assert new_state()["projects"] == {}
+
+
+def game_day(outcome, name="nightly", minute=0):
+    stops = dict(lever=None, probes=[], looks=2, timeline=[],
+                 stopped_by=dict(probe="storefront", at="2026-11-28T05:01:00Z", failures=2, said="answered 503") if outcome == "stopped" else None)
+    return {"schema": "replication.recovery.game_day/v1", "project": "prod", "scenario": {"name": name, "hypothesis": "prod recovers"},
+            "started": "2026-11-28T05:%02d:00Z" % minute, "outcome": outcome, "result": "failed", "failures": ["wave 1: stopped"],
+            "stop_conditions": stops, "generated": "2026-11-28T05:02:00Z"}
+
+
+def test_a_game_day_stopped_that_the_ledger_gains_is_told_once_and_nothing_else_of_it(tmp_path):
+    from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import append
+    ledger = str(tmp_path / "ledger")
+    append(ledger, "game_day", game_day("stopped", name="before the watch"))  # the first look notes where the ledger ends
+    service = Service()
+    watcher = watched(service, ledger_dir=ledger)
+    assert watcher.state["ledger_sequence"] == 1
+    append(ledger, "game_day", game_day("passed", minute=1))
+    append(ledger, "dr_test", dict(game_day("stopped", minute=2), schema="replication.recovery.dr_test/v1"))
+    append(ledger, "game_day", game_day("stopped", minute=3))
+    (tmp_path / "ledger" / "00000005.json").write_text("{torn")
+    service.now += 60
+    stopped, = watcher.look()
+    assert stopped["type"] == "game_day_stopped" and stopped["scenario"] == "nightly" and stopped["project"] == dict(name="prod")
+    assert stopped["stopped_by"]["probe"] == "storefront" and stopped["ledger"]["sequence"] == 4 and stopped["failures"] == ["wave 1: stopped"]
+    service.now += 60
+    assert watcher.look() == [] and watcher.state["ledger_sequence"] == 5  # told once; the torn entry passed over
+    assert "requests" not in stopped and len([path for path in service.requests if "ledger" in path]) == 0
+
+
+def test_without_a_ledger_no_ledger_is_read_and_a_state_of_before_gains_its_member():
+    assert Watcher(Service()).game_days([]) is None
+    assert valid_state(dict(schema=new_state()["schema"], projects={}, licenses={}))["ledger_sequence"] is None
