@@ -35,8 +35,8 @@ def rehearsal(day, outcome="passed", rto=300.0, rpo=400.0, seconds=120, rto_targ
                 next=None if outcome == "passed" else "Run it again.", failures=[] if outcome == "passed" else ["web-1: RTO: over"])
 
 
-def game_day(ran, earlier=(), scenario=SCENARIO):
-    made = report(dict(scenario=scenario, rehearsal=ran, earlier=list(earlier)), GENERATED)
+def game_day(ran, earlier=(), scenario=None):
+    made = report(dict(scenario=scenario or SCENARIO, rehearsal=ran, earlier=list(earlier)), GENERATED)
     jsonschema.validate(made, SCHEMA)
     return made
 
