@@ -43,15 +43,14 @@ PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && pyt
 # The smoke test on those versions: login, project, launch and cleanup; then the demo's DR test (the
 # runbook steps, their plays and waves) with that ansible-core.
 SMOKE_TARGETS := service_login service_project service_launch
-# The three lanes of make test end about together by the times it prints (at da94f7e, two cores): the first lane's targets
-# take about 2,300 s without these below; the second lane's suites about 1,260 s, then these (about 930 s) in it.
-LATE_TARGETS := playbook_application playbook_evidence game_day_lever flaky_clock
-# Integration targets that wait most of their time - on a service that answers ten requests a second a session, or
-# that fails and throttles - and so take little of the two cores, and then two of the first lane's (about 490 s) and the game
-# days' (about 360 s, mostly waiting on launch jobs): make test runs them in a third lane (about 1,550 s, then the other
-# ansible-core versions, about 710 s), beside the other two,
-# on a simulator of their own (within_limits starts its own).
-SIDE_TARGETS := within_limits client_under_faults failover_safety first_night playbook_game_day
+# The three lanes of make test end about together by the times it prints (at 120a67d, two cores): the first lane's targets
+# take about 2,350 s without these below; the second lane's suites about 1,180 s, then these (about 1,030 s) in it.
+LATE_TARGETS := playbook_application playbook_evidence game_day_lever flaky_clock client_under_faults
+# Integration targets that wait most of their time - on a service that answers ten requests a second a session - and so
+# take little of the two cores, two of the first lane's (about 475 s) and the game days' (about 460 s, mostly waiting on
+# launch jobs): make test runs them in a third lane (about 1,550 s, then the other ansible-core versions, about 790 s),
+# beside the other two, on a simulator of their own (within_limits starts its own).
+SIDE_TARGETS := within_limits failover_safety first_night playbook_game_day
 
 .PHONY: help venv install simulator simulator-package demo docs bench test test-lane test-side-lane test-sanity test-units test-simulator test-integration test-integration-late test-lint \
 	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo test-browser test-docs test-controllers test-readme stage stage-checks \

@@ -78,6 +78,7 @@ class ActionModule(RunbookStep):
         ledger_dir=dict(type="path"),
         stop_when=dict(type="raw"),
         blast_radius=dict(type="raw"),
+        game_day=dict(type="str"),
         **dict((name, dict(type="raw", default=default)) for name, default, unused in DURATIONS)
     )
 
@@ -171,6 +172,7 @@ class ActionModule(RunbookStep):
             max_waves=args["max_waves"], began=now_iso(),
             stop_when=new_watch(watched(parse_stop_when(args["stop_when"], "%s_stop_when" % args["runbook"]))),
             blast_radius=parse_list(args["blast_radius"], "%s_blast_radius" % args["runbook"]) or None,
+            game_day=args["game_day"] or None,
         )
 
     @staticmethod

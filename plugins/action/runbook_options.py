@@ -15,6 +15,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._options impo
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import AWX_VARIABLES, RunbookStep, StepFailed
 
 _SPECS = {}
+HANDED = "replication_recovery_options_given"
 
 
 def argument_specs(role_path):
@@ -52,6 +53,11 @@ class ActionModule(RunbookStep):
         except (OSError, yaml.YAMLError) as error:
             raise StepFailed("The argument specs of the role %s cannot be read: %s" % (name, to_text(error)))
         given = dict((option, self._templar.template(self.task_vars[option])) for option in specs if option in self.task_vars)
+        # What the runbook that runs this one gives it (a game day, its scenario's options) over the variables of the same names.
+        handed = self._templar.template(self.task_vars.get(HANDED) or {})
+        if not isinstance(handed, dict):
+            raise StepFailed("%s is a mapping of options by their names, not %s: nothing was done." % (HANDED, type(handed).__name__))
+        given.update((option, value) for option, value in handed.items() if option in specs)
         try:
             options = options_of(specs, given, name + "_")
         except OptionRefused as refused:

@@ -156,6 +156,13 @@ options:
         outside it that would take part is refused, named, before the first write. Any machine when not given.
     type: raw
     version_added: 2.0.0
+  game_day:
+    description:
+      - The game day this run rehearses for (its scenario's name), kept in the run's report (C(game_day)) - so that a
+        game day stopped after its rehearsal ended, before its own report, reports that rehearsal when run again rather
+        than rehearse anew. The engine gives it from C(runbook_game_day).
+    type: str
+    version_added: 2.0.0
   inputs:
     description:
       - The options of this module gathered in one mapping - what a runbook role was asked, as the runbook engine

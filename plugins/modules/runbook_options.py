@@ -24,6 +24,10 @@ description:
     is refused, since the next install replaces it.
   - Under AWX (the job's variables name it) a relative directory option (a name that ends in C(_dir)) is warned about,
     since the job's working directory is removed when the job ends.
+  - A runbook that runs another (a game day, the runbook of its scenario) gives it options in the variable
+    C(replication_recovery_options_given), a mapping by their full names (such as C(dr_test_waves)), which are read over
+    the variables of the same names. Names that are not options of the role are passed over - the runbook that gives them has checked them
+    against the role's specs.
   - Runs on the controller, with no connection to the host. When an option marked C(no_log) in the specs has a value,
     the whole result is hidden from the output.
 options:

@@ -4,8 +4,9 @@
 
 """A game day's scenario, read and checked before anything is read or written: what it rehearses, with which of the
 runbook's options, within which blast radius, against which targets, and what stops it. The role
-replication.recovery.game_day gives the runbook the options this answers (``with``, every one of WITH, given or its
-default) and runs the probes of your tasks before the start."""
+replication.recovery.game_day gives the runbook the options this answers (``given``: every one of its RUNBOOKS entry,
+given or its default, and the scenario's own members, by their full names) and runs the probes of your tasks before the
+start."""
 
 import os
 
@@ -14,14 +15,17 @@ import yaml
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value, parse_list, parse_number, parse_stop_when
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
-# What a game day rehearses, in this version: a DR test.
-RUNBOOKS = ("dr_test",)
-# The runbook's options a scenario gives under ``with`` (without the runbook's prefix). Its blast radius, targets and stop
-# conditions are the scenario's own members.
-WITH = ("project", "machines", "exclude", "waves", "point_in_time", "launch_type", "network", "checks_tasks", "gate_max_lag", "report_dir",
-        "poll_interval", "progress_interval", "launch_timeout")
+# What a game day rehearses, in this version - a DR test, a restore test - and the options of each a scenario gives under
+# ``with`` (without the runbook's prefix). Its blast radius, targets and stop conditions are the scenario's own members.
+SHARED = ("project", "machines", "exclude", "point_in_time", "checks_tasks", "gate_max_lag", "report_dir", "poll_interval", "progress_interval",
+          "launch_timeout")
+RUNBOOKS = dict(dr_test=SHARED + ("waves", "launch_type", "network"), restore_test=SHARED)
 OWN = dict(stop_when="stop_when", blast_radius="blast_radius", rpo_target="targets.rpo_seconds", rto_target="targets.rto_seconds")
+# What the game day gives its runbook of its own: your probes' tasks after each wave (tasks/between.yml).
+AFTER_WAVE = "after_wave_tasks"
+BETWEEN = os.path.join(COLLECTION, "roles", "game_day", "tasks", "between.yml")
 MEMBERS = ("name", "hypothesis", "runbook", "with", "blast_radius", "targets", "stop_when")
 
 
@@ -39,14 +43,14 @@ def _mapping(value, what):
 def _defaults(runbook):
     with open(os.path.join(COLLECTION, "roles", runbook, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
         options = yaml.safe_load(handle)["argument_specs"]["main"]["options"]
-    return dict((name, options["%s_%s" % (runbook, name)].get("default")) for name in WITH)
+    return dict((name, options["%s_%s" % (runbook, name)].get("default")) for name in RUNBOOKS[runbook])
 
 
 def plan_of(scenario):
-    """The scenario (a mapping, or its JSON or YAML text) as the game day runs it: name, hypothesis, runbook, project, the
-    blast radius (projects, machines), targets, the probes (stop_when, as given; probes, read) and ``with`` - every option
-    of WITH, given or the runbook's default - and ``own``, what the scenario gives the runbook of its own members. A
-    ScenarioRefused names what cannot run."""
+    """The scenario (a mapping, or its JSON or YAML text) as the game day runs it: name, hypothesis, runbook (and its title), project, the
+    blast radius (projects, machines), targets, the probes (stop_when, as given; probes, read), ``with`` - every option of
+    its RUNBOOKS entry, given or the runbook's default - ``own``, what the scenario gives the runbook of its own members,
+    and ``given``, all of them by their full names as the game day gives them. A ScenarioRefused names what cannot run."""
     scenario = _mapping(scenario, "game_day_scenario")
     unknown = sorted(set(scenario) - set(MEMBERS))
     if unknown:
@@ -56,17 +60,17 @@ def plan_of(scenario):
             raise ScenarioRefused("game_day_scenario has no %s: every game day says what it is and what it expects" % member)
     runbook = scenario.get("runbook") or "dr_test"
     if runbook not in RUNBOOKS:
-        raise ScenarioRefused("game_day_scenario's runbook is %s: a game day rehearses a DR test (dr_test) in this version; a clean point "
-                              "drill, a restore test, an application and a failover that rolls back are still to come" % runbook)
+        raise ScenarioRefused("game_day_scenario's runbook is %s: a game day rehearses a DR test (dr_test) or a restore test (restore_test) "
+                              "in this version; a clean point drill, an application and a failover that rolls back are still to come" % runbook)
     given = _mapping(scenario.get("with") or {}, "game_day_scenario's with")
     own = sorted(set(given) & set(OWN))
     if own:
         raise ScenarioRefused("game_day_scenario's with gives %s: give %s as the scenario's own %s" % (
             ", ".join(own), "it" if len(own) == 1 else "them", ", ".join(OWN[name] for name in own)))
-    strangers = sorted(set(given) - set(WITH))
+    strangers = sorted(set(given) - set(RUNBOOKS[runbook]))
     if strangers:
         raise ScenarioRefused("game_day_scenario's with gives %s, which a game day does not pass to its %s (it takes %s)" % (
-            ", ".join(map(str, strangers)), runbook, ", ".join(WITH)))
+            ", ".join(map(str, strangers)), runbook, ", ".join(RUNBOOKS[runbook])))
     radius = _mapping(scenario.get("blast_radius"), "game_day_scenario's blast_radius")
     if set(radius) - {"projects", "machines"}:
         raise ScenarioRefused("game_day_scenario's blast_radius has projects and machines, not %s" % ", ".join(sorted(set(radius) - {"projects", "machines"})))
@@ -93,9 +97,17 @@ def plan_of(scenario):
     stop_when = [given_probe for given_probe, probe in zip(given_probes or [], probes) if probe["kind"] != "tasks"]
     options = dict(_defaults(runbook), **given)
     options["project"] = project
-    return dict(name=scenario["name"], hypothesis=scenario["hypothesis"], runbook=runbook, project=project, projects=projects,
-                machines=parse_list(radius.get("machines"), "blast_radius.machines"), targets=targets, probes=probes,
-                tasks_probes=[probe for probe in probes if probe["kind"] == "tasks"],
-                own=dict(stop_when=stop_when, blast_radius=parse_list(radius.get("machines"), "blast_radius.machines"),
-                         rpo_target=targets["rpo_seconds"], rto_target=targets["rto_seconds"]),
-                **{"with": options})
+    probes_of_tasks = [probe for probe in probes if probe["kind"] == "tasks"]
+    own = dict(stop_when=stop_when, blast_radius=parse_list(radius.get("machines"), "blast_radius.machines"),
+               rpo_target=targets["rpo_seconds"], rto_target=targets["rto_seconds"])
+    return dict(name=scenario["name"], hypothesis=scenario["hypothesis"], runbook=runbook, title=BY_NAME[runbook].title, project=project, projects=projects,
+                machines=own["blast_radius"], targets=targets, probes=probes, tasks_probes=probes_of_tasks,
+                own=own, given=given_to(runbook, dict(options, **own), bool(probes_of_tasks)), **{"with": options})
+
+
+def given_to(runbook, options, tasks_probes):
+    """What the game day gives its runbook (the variable replication_recovery_options_given), by their full names - and,
+    when the scenario has probes of your tasks, its own task file that looks at them again after each wave (else none)."""
+    given = dict(("%s_%s" % (runbook, name), value) for name, value in options.items())
+    given["%s_%s" % (runbook, AFTER_WAVE)] = BETWEEN if tasks_probes else None
+    return given

@@ -154,6 +154,20 @@ def newest_reports(directory, runbook, matches, count):
     return found[::-1]
 
 
+def newest_entries(directory, runbook, project=None, after=0, count=1):
+    """The newest ``count`` entries of ``runbook`` in the ledger (of ``project``, when given; after the entry ``after``),
+    oldest first - read from the newest entry back, and no further back than ``after``. An entry that cannot be read is
+    passed over, as in newest_reports."""
+    found = []
+    for sequence, name in reversed(entry_files(directory) if directory else []):
+        if sequence <= after or len(found) >= count:
+            break
+        entry = read_entry(directory, name) or {}
+        if entry.get("runbook") == runbook and isinstance(entry.get("report"), dict) and (project is None or project in (entry.get("projects") or [])):
+            found.append(dict(_head(entry, directory, name), recorded=entry.get("recorded"), report=entry["report"]))
+    return found[::-1]
+
+
 def _head(entry, directory, name):
     return dict(sequence=entry["sequence"], sha256=entry["sha256"], path=os.path.join(directory, name))
 

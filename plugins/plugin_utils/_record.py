@@ -51,6 +51,8 @@ MEMBERS = (
                          "of each, the timeline of their looks, and the one that stopped the run (stopped_by) or None."),
     ("blast_radius", BEGIN, "The machines the run may touch, by name, glob pattern or tag:<tag>, or None (any): one outside it that "
                             "would take part is refused before the first write (runbook_read)."),
+    ("game_day", BEGIN, "The game day the run rehearses for (its scenario's name), or None: in the report, so that a game day stopped "
+                        "before its own report reports this run when run again."),
     ("round", BEGIN, "The clean point search's round this run is, or None: its hosts' groups carry it."),
     ("recovery_plan", BEGIN, "The recovery plan run instead of a launch (name or ID), or None."),
     ("asked", BEGIN, "The machines asked for: machines (or None for all), unproven, exclude, waves (groups of names or patterns)."),

@@ -322,6 +322,7 @@ def report_of(record, schema, generated=None):
         points_span=points_span(machines),
         pins_from=(record.get("pins_from") or {}).get("run"),
         stop_conditions=stop_conditions_of(record),
+        game_day=record.get("game_day"),
         machines=machines,
         generated=generated or controller_now(),
     )

@@ -68,6 +68,7 @@ SHARED_VARIABLES = (
     ("runbook_", "the engine of steps' (roles/runbook): the runbooks on it give them and read what it answers"),
     ("replication_service_", "the connection's, which every playbook gives the modules (module_defaults)"),
     ("replication_recovery_ledger_dir", "the ledger of runs, which every runbook that enters a report enters it in"),
+    ("replication_recovery_options_given", "the options a runbook gives another it runs (a game day, its scenario's), by their full names"),
     ("agent_machine_name", "a source host's machine name as the agent registers it: launch_policy's source hosts are matched by it"),
 )
 ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")

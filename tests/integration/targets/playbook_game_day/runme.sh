@@ -3,10 +3,12 @@
 # passes, its report in the ledger; one whose probe fails twice in a row while a launch job runs - it stops within one
 # look, launches nothing more and leaves nothing; one whose probe of your tasks fails after two waves - the third is never
 # launched; one whose probe flaps (fail, pass, fail, ...) - it runs to its end; one whose probe cannot run - it stops;
-# stopped by SIGKILL and SIGINT while its jobs run and run again - one launch a wave in all, nothing left; one slowed down -
+# stopped by SIGKILL and SIGINT while its jobs run and run again - one launch a wave in all, nothing left; stopped between
+# its DR test's end and its own report - run again, it reports that DR test and launches nothing; one slowed down -
 # a regression against its earlier runs in the ledger; a probe of your tasks that fails, a scenario outside its blast
 # radius, a machine outside it, and a game day while the safety lever is engaged - each refused or cancelled with zero
-# writes; a dry run - zero writes.
+# writes; a dry run - zero writes. And a game day of a restore test: it passes, a probe stops it, a machine outside its
+# blast radius is refused.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -22,7 +24,7 @@ rm -rf reports output.txt game_day.txt data
 lever=(python ../game_day_lever/files/lever.py "$url")
 clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
 
-# An account of its own (files/game_day.json): the project rehearsed (db-1, app-1, web-1).
+# An account of its own (files/game_day.json): the project rehearsed (db-1, app-1, web-1), the backup project vault (files-1, files-2).
 ansible-playbook -i ../../inventory "${config[@]}" seed.yml
 
 # The storefront a probe watches: what it answers is written in mode.txt.
@@ -44,6 +46,20 @@ print(json.dumps(dict(game_day_scenario=json.dumps(scenario))))
 PYTHON
 }
 game_day() { ansible-playbook replication.recovery.game_day -e "$(scenario "${1:-}")" "${@:2}"; }
+# A game day (CHANGES as for scenario) whose probe fails from the moment wave 1's launch job runs: it must stop (game_day.txt).
+stopped_by_the_probe() {
+    clock 3  # the launch job runs for a good many looks, also on a busy controller (at 10, make test's load once let it end first)
+    (status=0; game_day "${1:-}" >game_day.txt 2>&1 || status=$?; echo "rc=$status" >>game_day.txt) &
+    local run=$!
+    for unused in $(seq 1 300); do grep -q "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
+    echo bad > mode.txt
+    wait $run
+    clock 60
+    echo ok > mode.txt
+    cat game_day.txt
+    grep -q "^rc=2$" game_day.txt
+    grep -q "Stopping: the stop condition storefront failed 2 times in a row (answered 503, at " game_day.txt
+}
 
 # -- a game day that passes ------------------------------------------------------------------------------------------
 game_day | tee output.txt
@@ -59,19 +75,23 @@ assert r['outcome'] == 'passed' and r['borne_out'] is True and r['earlier_runs']
 assert g['runbook'] == 'dr_test' and g['met']['rto_seconds'] is True and r['stop_conditions']['looks'] >= 4, g" reports/game_day_nightly-rehearsed.json
 [ "$(grep -l '"runbook": "game_day"' "$ledger"/*.json | wc -l)" = 1 ]
 
+# -- stopped after its DR test ended and before its own report (the ledger as such a stop leaves it: the game day's entry --
+# -- not made), then run again: it reports that DR test, launches nothing; the run after it rehearses anew (below) --------
+newest="$(ls "$ledger"/*.json | tail -n 1)"
+grep -q '"runbook": "game_day"' "$newest" && rm "$newest"
+launches="$("${lever[@]}" launches rehearsed)"
+game_day | tee output.txt
+grep -q "This game day's rehearsal, the DR test of rehearsed begun .*, ended (passed) before the game day that ran it reported it" output.txt
+grep -q "Game day nightly-rehearsed: PASSED. Hypothesis: .* - borne out." output.txt
+[ "$("${lever[@]}" launches rehearsed)" = "$launches" ]
+[ "$(grep -l '"runbook": "game_day"' "$ledger"/*.json | wc -l)" = 1 ]
+python -c "import json, sys; r = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2])); \
+assert r['rehearsal']['started'] == d['started'] and d['game_day'] == 'nightly-rehearsed', (r['rehearsal'], d['game_day'])" \
+    reports/game_day_nightly-rehearsed.json reports/dr_test_rehearsed.json
+
 # -- its probe fails twice in a row while wave 1's job runs: stopped within one look, nothing more launched, nothing left --
 launches="$("${lever[@]}" launches rehearsed)"
-clock 3  # the launch job runs for a good many looks, also on a busy controller (at 10, make test's load once let it end first)
-(status=0; game_day >game_day.txt 2>&1 || status=$?; echo "rc=$status" >>game_day.txt) &
-run=$!
-for unused in $(seq 1 300); do grep -q "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
-echo bad > mode.txt
-wait $run
-clock 60
-echo ok > mode.txt
-cat game_day.txt
-grep -q "^rc=2$" game_day.txt
-grep -q "Stopping: the stop condition storefront failed 2 times in a row (answered 503, at " game_day.txt
+stopped_by_the_probe
 # Seen while the job ran (within one look of the second failure), the job followed to its end, then nothing more.
 grep -n "Stopping: the stop condition\|Launch job .* COMPLETED" game_day.txt | head -n 1 | grep -q "Stopping"
 grep -q "Game day nightly-rehearsed: STOPPED. Hypothesis: .* - not borne out." game_day.txt
@@ -194,5 +214,29 @@ before="$("${lever[@]}" writes)"
 game_day '{}' -e game_day_dry_run=true | tee output.txt
 grep -q "Game day nightly-rehearsed: PLANNED (dry run). Hypothesis: .* - planned, not tried." output.txt
 grep -q "DR test of rehearsed under --check: PLANNED. Would launch 3 machines" output.txt
+[ "$("${lever[@]}" writes)" = "$before" ]
+# -- a game day of a restore test (the backup project vault): it passes; its probe failing twice while the restore job runs --
+# -- stops it, the restore servers removed; a machine outside its blast radius is refused with zero writes ---------------
+restore='{"name": "vault-restored", "hypothesis": "the files restore within an hour while the storefront stays up",
+ "runbook": "restore_test", "with": {"poll_interval": 1, "progress_interval": 1, "report_dir": "reports"},
+ "blast_radius": {"projects": ["vault"], "machines": ["files-*"]}}'
+game_day "$restore" | tee output.txt
+grep -q "Game day vault-restored: PASSED. Hypothesis: the files restore within an hour while the storefront stays up - borne out." output.txt
+grep -q "Restore test of vault: PASSED. 2 of 2 machines passed." output.txt
+python -c "import json, sys; r = json.load(open(sys.argv[1])); g = r['rehearsal']; \
+assert r['outcome'] == 'passed' and r['borne_out'] is True and r['scenario']['runbook'] == 'restore_test', r; \
+assert g['runbook'] == 'restore_test' and g['met']['rto_seconds'] is True and r['stop_conditions']['looks'] >= 2, g" reports/game_day_vault-restored.json
+[ "$("${lever[@]}" launches vault)" = 1 ]
+[ -z "$("${lever[@]}" cloud vault)" ]
+stopped_by_the_probe "$restore"
+grep -q "Game day vault-restored: STOPPED. Hypothesis: .* - not borne out." game_day.txt
+[ "$("${lever[@]}" launches vault)" = 2 ]
+[ -z "$("${lever[@]}" cloud vault)" ]
+python -c "import json, sys; r = json.load(open(sys.argv[1])); s = r['stop_conditions']; \
+assert r['outcome'] == 'stopped' and s['stopped_by']['probe'] == 'storefront', s" reports/restore_test_vault.json
+before="$("${lever[@]}" writes)"
+if game_day "${restore/\"files-\*\"/\"files-1\"}" >output.txt 2>&1; then echo "a machine outside the blast radius must be refused"; exit 1; fi
+grep -q "files-2 is outside the blast radius (files-1) and would take part" output.txt
+grep -q "Game day vault-restored: REFUSED. Hypothesis: .* - not tried." output.txt
 [ "$("${lever[@]}" writes)" = "$before" ]
 rm -rf reports output.txt game_day.txt mode.txt network.txt probe_url.txt session.pid data

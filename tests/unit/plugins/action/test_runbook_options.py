@@ -69,3 +69,18 @@ def test_under_awx_a_relative_directory_is_warned_of(tmp_path, monkeypatch, warn
         tmp_path / "health_report") in warnings[0]
     run(dict(HEALTH, awx_job_id=42, health_report_dir=str(tmp_path / "kept")))
     assert len(warnings) == 1  # an absolute one is not
+
+
+def test_options_a_runbook_is_given_by_the_one_that_runs_it_are_read_over_its_variables(tmp_path, monkeypatch, warnings):
+    """A game day gives its runbook the scenario's options by their full names: over the inventory's, and typed the same;
+    a name that is not an option of this role is passed over."""
+    monkeypatch.chdir(tmp_path)
+    given = dict(health_max_lag="300", health_fail="no", dr_test_waves="db-*")
+    answer = run(dict(HEALTH, health_max_lag="1200", replication_recovery_options_given=given))
+    assert not answer.get("failed"), answer
+    assert answer["max_lag"] == 300 and answer["fail"] is False and "waves" not in answer
+    answer = run(dict(HEALTH, replication_recovery_options_given=dict(health_max_lag="soon")))
+    assert answer["failed"] and answer["msg"].startswith("health_max_lag must be a number, not 'soon'")
+    answer = run(dict(HEALTH, replication_recovery_options_given=["health_max_lag"]))
+    assert answer["failed"] and answer["msg"] == ("replication_recovery_options_given is a mapping of options by their names, not list: "
+                                                  "nothing was done.")

@@ -1,18 +1,22 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A game day's scenario, as a file or an AWX survey gives it: what its DR test is given, and every way it cannot run
-refused by name before anything is read or written."""
+"""A game day's scenario, as a file or an AWX survey gives it: what its DR test or restore test is given (each name an
+option of that runbook's), and every way it cannot run refused by name before anything is read or written."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
 import json
+import os
 
 import pytest
+import yaml
 
-from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import WITH, ScenarioRefused, plan_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
+from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import BETWEEN, RUNBOOKS, ScenarioRefused, plan_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
 SCENARIO = dict(name="nightly-shop", hypothesis="the shop recovers within 15 minutes", with_={},
                 blast_radius=dict(projects=["shop"], machines=["db-*", "tag:web"]), targets=dict(rto_seconds="900"),
@@ -29,10 +33,32 @@ def scenario(**changes):
 def test_the_dr_test_is_given_every_option_it_may_take_the_blast_radius_targets_and_the_probes_it_watches():
     plan = plan_of(scenario(with_=dict(waves="db-*;web-*", poll_interval="1")))
     assert (plan["runbook"], plan["project"], plan["projects"], plan["machines"]) == ("dr_test", "shop", ["shop"], ["db-*", "tag:web"])
-    assert set(plan["with"]) == set(WITH) and plan["with"]["waves"] == "db-*;web-*" and plan["with"]["project"] == "shop"
+    assert set(plan["with"]) == set(RUNBOOKS["dr_test"]) and plan["with"]["waves"] == "db-*;web-*" and plan["with"]["project"] == "shop"
     assert plan["with"]["point_in_time"] == "latest" and plan["with"]["progress_interval"] == 60  # the DR test's own defaults
     assert plan["own"] == dict(stop_when=[SCENARIO["stop_when"][0]], blast_radius=["db-*", "tag:web"], rpo_target=None, rto_target=900)
     assert [probe["name"] for probe in plan["tasks_probes"]] == ["network"]  # the game day runs those before the start
+    assert plan["given"]["dr_test_waves"] == "db-*;web-*" and plan["given"]["dr_test_rto_target"] == 900
+    assert plan["given"]["dr_test_after_wave_tasks"] == BETWEEN  # the probe of your tasks, looked at again after each wave
+    assert plan_of(scenario(stop_when=SCENARIO["stop_when"][:1]))["given"]["dr_test_after_wave_tasks"] is None
+
+
+def test_a_restore_test_is_given_its_own_options_and_none_of_the_dr_tests():
+    plan = plan_of(scenario(runbook="restore_test", with_=dict(point_in_time="before:2026-11-20T03:00:00Z")))
+    assert plan["runbook"] == "restore_test" and set(plan["with"]) == set(RUNBOOKS["restore_test"])
+    assert plan["given"]["restore_test_point_in_time"] == "before:2026-11-20T03:00:00Z" and plan["given"]["restore_test_project"] == "shop"
+    assert plan["with"]["report_dir"] == "restore_test_report"  # the restore test's default, where the game day's report goes too
+    assert not [name for name in plan["given"] if not name.startswith("restore_test_")]
+    with pytest.raises(ScenarioRefused, match="with gives waves, which a game day does not pass to its restore_test"):
+        plan_of(scenario(runbook="restore_test", with_=dict(waves="db-*")))
+
+
+@pytest.mark.parametrize("runbook", sorted(RUNBOOKS))
+def test_every_option_it_gives_a_runbook_is_an_option_of_that_runbooks_and_the_game_day_uses_it(runbook):
+    with open(os.path.join(COLLECTION, "roles", runbook, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
+        options = yaml.safe_load(handle)["argument_specs"]["main"]["options"]
+    given = plan_of(scenario(runbook=runbook))["given"]
+    assert set(given) - set(options) == set() and runbook in BY_NAME["game_day"].uses
+    assert os.path.isfile(given["%s_after_wave_tasks" % runbook])
 
 
 def test_the_scenario_as_an_awx_survey_gives_it_json_text_reads_the_same():
@@ -48,7 +74,7 @@ def test_the_scenario_as_an_awx_survey_gives_it_json_text_reads_the_same():
     (dict(blast_radius=None), "blast_radius names no project"),
     (dict(hypothesis=""), "has no hypothesis"),
     (dict(name=None), "has no name"),
-    (dict(runbook="failover"), "runbook is failover: a game day rehearses a DR test"),
+    (dict(runbook="failover"), "runbook is failover: a game day rehearses a DR test .dr_test. or a restore test"),
     (dict(with_=dict(stop_when=[])), "with gives stop_when: give it as the scenario's own stop_when"),
     (dict(with_=dict(rto_target=5)), "give it as the scenario's own targets.rto_seconds"),
     (dict(with_=dict(replace=["db-1"])), "with gives replace, which a game day does not pass to its dr_test"),

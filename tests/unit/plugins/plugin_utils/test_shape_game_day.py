@@ -12,7 +12,7 @@ from xml.etree import ElementTree
 import jsonschema
 import pytest
 
-from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import append, newest_reports
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import append, newest_entries, newest_reports
 from ansible_collections.replication.recovery.plugins.plugin_utils._shape_game_day import alike, junit, markdown, page, report
 
 COLLECTION = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
@@ -135,3 +135,18 @@ def test_the_ledger_answers_the_scenarios_newest_runs_oldest_first_and_passes_ov
     found = newest_reports(ledger, "game_day", lambda made: alike(made, facts), 3)
     assert [made["started"][:10] for made in found] == ["2026-11-02", "2026-11-03", "2026-11-04"]
     assert newest_reports(None, "game_day", lambda made: True, 3) == []
+
+
+def test_the_newest_entries_of_a_runbook_of_a_project_after_an_entry(tmp_path):
+    """What a game day reads to find its rehearsal that ended before it was reported (ledger_report_info)."""
+    ledger = str(tmp_path)
+    for day in range(1, 4):
+        append(ledger, "dr_test", rehearsal(day))
+        append(ledger, "game_day", game_day(rehearsal(day)))
+    append(ledger, "dr_test", dict(rehearsal(4), project="other"))
+    newest = newest_entries(ledger, "dr_test", "storefront")
+    assert [(entry["sequence"], entry["report"]["started"][:10]) for entry in newest] == [(5, "2026-11-03")]
+    assert [entry["sequence"] for entry in newest_entries(ledger, "dr_test", count=2)] == [5, 7]
+    assert [entry["sequence"] for entry in newest_entries(ledger, "game_day", "storefront", after=5)] == [6]
+    assert newest_entries(ledger, "game_day", "storefront", after=6) == [] and newest_entries(None, "dr_test") == []
+    assert set(newest[0]) == {"sequence", "sha256", "path", "recorded", "report"}
