@@ -45,7 +45,7 @@ PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && pyt
 SMOKE_TARGETS := service_login service_project service_launch
 # The three lanes of make test end about together by the times it prints (at 120a67d, two cores): the first lane's targets
 # take about 2,350 s without these below; the second lane's suites about 1,180 s, then these (about 1,030 s) in it.
-LATE_TARGETS := playbook_application playbook_evidence game_day_lever flaky_clock client_under_faults
+LATE_TARGETS := playbook_application playbook_evidence game_day_lever flaky_clock client_under_faults game_day_drill
 # Integration targets that wait most of their time - on a service that answers ten requests a second a session - and so
 # take little of the two cores, two of the first lane's (about 475 s) and the game days' (about 460 s, mostly waiting on
 # launch jobs): make test runs them in a third lane (about 1,550 s, then the other ansible-core versions, about 790 s),

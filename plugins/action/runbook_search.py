@@ -21,7 +21,9 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._search impor
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, end_run, into_ledger, load, note_stopped, now_iso)
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
-from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import said
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, said
+from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import outcome_of, stop_conditions_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, report_path, stamp, write_also
 
 STAGES = ("plan", "judge", "end", "report")
@@ -57,6 +59,7 @@ class ActionModule(RunbookStep):
         report_dir=dict(type="path"),
         ledger_dir=dict(type="path"),
         stopped=STOPPED_OPTION,
+        game_day=dict(type="str"),
     )
 
     def step(self, args):
@@ -116,6 +119,7 @@ class ActionModule(RunbookStep):
         fresh = journal is None
         if fresh:
             journal = self.new_search(inputs, account)
+            journal["game_day"] = self.args["game_day"]  # the game day the search rehearses for, in its report
             if journal["mode"] == "files":
                 return self.search_files(journal, lines)
         resumed = current_round(journal)
@@ -249,11 +253,18 @@ class ActionModule(RunbookStep):
         args = self.args
         if self.check_mode:
             return dict(more=False, lines=["Check mode: nothing was launched, so the search ends here."])
-        if record.get("failure"):
-            return dict(more=False, stopped=record["failure"]["message"])
         path = report_path(args["report_dir"], "clean_point", record["project"], JOURNAL)
         journal = load_journal(path)
         current = current_round(journal) if journal else None
+        if current is not None:
+            # What watched the round (its stop conditions, the lever) and, when it stopped before its launch, what it came to
+            # (refused, cancelled): the search's report tells them.
+            current["stop_conditions"] = stop_conditions_of(record)
+            current["stopped_as"] = outcome_of(record, FAILED) if record.get("failure") else None
+        if record.get("failure"):
+            if current is not None:
+                save_journal(path, journal)
+            return dict(more=False, stopped=record["failure"]["message"])
         if current is None:
             raise StepFailed("The search's journal %s has no round to judge." % path)
         outcomes = {}
@@ -307,7 +318,7 @@ class ActionModule(RunbookStep):
         journal = load_journal(self.journal_path)
         stopped = (self.args["stopped"] or {}).get("message")
         if self.check_mode:
-            return dict(outcome=dict(project=self.args["project"], result="check mode"),
+            return dict(outcome=dict(project=self.args["project"], result="check mode", outcome=PLANNED),
                         lines=["Check mode: nothing was launched, and no report was written."])
         if journal is None:
             message = "The clean point search of %s has no journal in %s%s." % (self.args["project"], self.directory, ": " + stopped if stopped else "")

@@ -89,6 +89,13 @@ options:
         M(replication.recovery.ledger_entry)). The role passes C(replication_recovery_ledger_dir).
     type: path
     version_added: 2.0.0
+  game_day:
+    description:
+      - With O(stage=plan), of a new search - the game day it rehearses for (its scenario's name), kept in its journal and
+        its report (C(game_day)), so that a game day stopped after the search ended, before its own report, reports that
+        search when run again. The role passes C(runbook_game_day).
+    type: str
+    version_added: 2.0.0
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE

@@ -17,11 +17,13 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._files import
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
-# What a game day rehearses, in this version - a DR test, a restore test - and the options of each a scenario gives under
-# ``with`` (without the runbook's prefix). Its blast radius, targets and stop conditions are the scenario's own members.
-SHARED = ("project", "machines", "exclude", "point_in_time", "checks_tasks", "gate_max_lag", "report_dir", "poll_interval", "progress_interval",
-          "launch_timeout")
-RUNBOOKS = dict(dr_test=SHARED + ("waves", "launch_type", "network"), restore_test=SHARED)
+# What a game day rehearses, in this version - a DR test, a restore test, a clean point drill - and the options of each a
+# scenario gives under ``with`` (without the runbook's prefix). Its blast radius, targets and stop conditions are the
+# scenario's own members; a clean point drill has no RPO or RTO target (it finds each machine's newest clean point).
+SHARED = ("project", "machines", "exclude", "checks_tasks", "report_dir", "poll_interval", "progress_interval", "launch_timeout")
+RUNBOOKS = dict(dr_test=SHARED + ("point_in_time", "gate_max_lag", "waves", "launch_type", "network"),
+                restore_test=SHARED + ("point_in_time", "gate_max_lag"), clean_point=SHARED + ("after", "before", "consistent", "network"))
+TARGETED = ("dr_test", "restore_test")
 OWN = dict(stop_when="stop_when", blast_radius="blast_radius", rpo_target="targets.rpo_seconds", rto_target="targets.rto_seconds")
 # What the game day gives its runbook of its own: your probes' tasks after each wave (tasks/between.yml).
 AFTER_WAVE = "after_wave_tasks"
@@ -60,8 +62,9 @@ def plan_of(scenario):
             raise ScenarioRefused("game_day_scenario has no %s: every game day says what it is and what it expects" % member)
     runbook = scenario.get("runbook") or "dr_test"
     if runbook not in RUNBOOKS:
-        raise ScenarioRefused("game_day_scenario's runbook is %s: a game day rehearses a DR test (dr_test) or a restore test (restore_test) "
-                              "in this version; a clean point drill, an application and a failover that rolls back are still to come" % runbook)
+        raise ScenarioRefused("game_day_scenario's runbook is %s: a game day rehearses a DR test (dr_test), a restore test (restore_test) or a "
+                              "clean point drill (clean_point) in this version; an application and a failover that rolls back are still to "
+                              "come" % runbook)
     given = _mapping(scenario.get("with") or {}, "game_day_scenario's with")
     own = sorted(set(given) & set(OWN))
     if own:
@@ -84,6 +87,9 @@ def plan_of(scenario):
         raise ScenarioRefused("project %s is outside the blast radius of game day %s (its projects: %s)" % (
             project, scenario["name"], ", ".join(projects)))
     targets = _mapping(scenario.get("targets") or {}, "game_day_scenario's targets")
+    if targets and runbook not in TARGETED:
+        raise ScenarioRefused("game_day_scenario gives targets, which a %s has none of: it finds each machine's newest clean point "
+                              "(give its checks in with.checks_tasks)" % BY_NAME[runbook].title.lower())
     if set(targets) - {"rpo_seconds", "rto_seconds"}:
         raise ScenarioRefused("game_day_scenario's targets are rpo_seconds and rto_seconds, not %s" % ", ".join(
             sorted(set(targets) - {"rpo_seconds", "rto_seconds"})))
@@ -98,8 +104,9 @@ def plan_of(scenario):
     options = dict(_defaults(runbook), **given)
     options["project"] = project
     probes_of_tasks = [probe for probe in probes if probe["kind"] == "tasks"]
-    own = dict(stop_when=stop_when, blast_radius=parse_list(radius.get("machines"), "blast_radius.machines"),
-               rpo_target=targets["rpo_seconds"], rto_target=targets["rto_seconds"])
+    own = dict(stop_when=stop_when, blast_radius=parse_list(radius.get("machines"), "blast_radius.machines"))
+    if runbook in TARGETED:
+        own.update(rpo_target=targets["rpo_seconds"], rto_target=targets["rto_seconds"])
     return dict(name=scenario["name"], hypothesis=scenario["hypothesis"], runbook=runbook, title=BY_NAME[runbook].title, project=project, projects=projects,
                 machines=own["blast_radius"], targets=targets, probes=probes, tasks_probes=probes_of_tasks,
                 own=own, given=given_to(runbook, dict(options, **own), bool(probes_of_tasks)), **{"with": options})

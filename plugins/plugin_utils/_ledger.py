@@ -98,7 +98,10 @@ def read_entry(directory, name):
 def run_key(report):
     """What names one run, so that a run whose report is written again (a rerun after a stop between the report and
     the run's end) is not appended twice."""
-    return "%s/%s" % (report.get("started") or report.get("generated"), report.get("launch_requested") or "")
+    key = "%s/%s" % (report.get("started") or report.get("generated"), report.get("launch_requested") or "")
+    # A game day's rehearsal is named by its report too: a clean point search continued over several game days keeps its start.
+    rehearsed = (report.get("rehearsal") or {}).get("generated") if isinstance(report.get("rehearsal"), dict) else None
+    return key + "/" + rehearsed if rehearsed else key
 
 
 def projects_of(report):

@@ -58,7 +58,7 @@ RUNBOOKS = (
     row("agent", "Replication agent", None, ledger=False),
     row("protect", "Protect", None, ledger=False, uses=("agent",)),
     row("readiness", "Readiness", "readiness"),
-    row("game_day", "Game day", "game_day", rehearses=True, uses=("dr_test", "restore_test")),
+    row("game_day", "Game day", "game_day", rehearses=True, uses=("dr_test", "restore_test", "clean_point")),
 )
 BY_NAME = dict((runbook.name, runbook) for runbook in RUNBOOKS)
 # The runbooks whose passing runs prove their machines (the ledger's proofs, "changed since last proven").

@@ -30,6 +30,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._shapes impor
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_atomically, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import CANCELLED, REFUSED, STOPPED
 
 JOURNAL_SCHEMA = "replication.recovery.clean_point.journal/v1"
 REPORT_SCHEMA = BY_NAME["clean_point"].schema
@@ -336,6 +337,9 @@ def result_of(journal, generated, finished=True, stopped=None):
             points_in_window=len(machine["points"]), tested=tested, checks=checks))
     complete = finished and not searching(journal) and not stopped
     result = PASSED if complete and not failures else FAILED
+    # A search stopped before its first launch came to what its round did (refused, cancelled by the safety lever).
+    last = journal["rounds"][-1] if journal["rounds"] else {}
+    stopped_as = last.get("stopped_as") if last.get("stopped_as") in (REFUSED, CANCELLED) and not any(r.get("job") for r in journal["rounds"]) else None
     run_checks = [dict(name="search", status=PASSED if complete else FAILED,
                        message="%d rounds, %d launches" % (len(journal["rounds"]), sum(1 for r in journal["rounds"] if r.get("job")))
                        if complete else (stopped or "the search did not end: run it again to continue"))]
@@ -343,14 +347,26 @@ def result_of(journal, generated, finished=True, stopped=None):
         schema=REPORT_SCHEMA, project=journal["project"], project_id=journal["project_id"], started=journal.get("started"), mode=journal["mode"],
         consistent=journal["consistent"], window=journal["window"], result=result, complete=complete,
         # A search that did not end stopped (the next run goes on where it stood); one that ended passed or failed.
-        outcome=result if complete else "stopped",
+        outcome=result if complete else stopped_as or STOPPED,
         common_moment=journal["moments"][journal["good"]] if journal["consistent"] and journal["good"] >= 0 else None,
         rounds=[dict(number=r["number"], moment=r.get("moment"), job=r.get("job"), status=r["status"], machines=len(r["candidates"]))
                 for r in journal["rounds"]],
         moments=len(journal["moments"]) if journal["consistent"] else None, rounds_at_most=rounds_at_most(journal),
         launches=sum(1 for r in journal["rounds"] if r.get("job")),
         machines=machines, failures=failures if complete else failures + [run_checks[0]["message"]], checks=run_checks, generated=generated,
+        stop_conditions=watched_over(journal["rounds"]), game_day=journal.get("game_day"),
     )
+
+
+def watched_over(rounds):
+    """What watched the search over its rounds (each round's run watched its own): the lever when one saw it, the probes as
+    the last round left them, every look in order, and the probe that stopped it; None when nothing watched it."""
+    watched = [r["stop_conditions"] for r in rounds if r.get("stop_conditions")]
+    if not watched:
+        return None
+    return dict(lever=next((w["lever"] for w in reversed(watched) if w.get("lever")), None), probes=watched[-1]["probes"],
+                looks=sum(w["looks"] for w in watched), stopped_by=next((w["stopped_by"] for w in watched if w.get("stopped_by")), None),
+                timeline=[look for w in watched for look in w["timeline"]])
 
 
 def _between(start, end):

@@ -14,6 +14,7 @@ stopped or cancelled rehearsal measured nothing whole."""
 from html import escape
 
 from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import run_key
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED, check_of, percentile, seconds_between
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, of_report, said
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import chart, document, failures_list, figure_box, headline, table_of
@@ -42,7 +43,9 @@ def report(facts, generated):
     oldest first; report_write reads them)."""
     scenario, rehearsal = facts["scenario"], facts["rehearsal"]
     ran = rehearsal_of(rehearsal)
-    earlier = [r for r in facts.get("earlier") or [] if (r.get("started"), r.get("launch_requested")) != (ran["started"], ran["launch_requested"])]
+    # The same rehearsal reported again (a game day stopped between its ledger entry and its end) is not an earlier run.
+    this_run = run_key(dict(started=ran["started"], launch_requested=ran["launch_requested"], rehearsal=ran))
+    earlier = [r for r in facts.get("earlier") or [] if run_key(r) != this_run]
     word = of_report(rehearsal)
     borne_out = None if word in NOT_TRIED else rehearsal.get("result") == PASSED
     regression = regression_of(ran, [r["rehearsal"] for r in earlier if r.get("outcome") in RAN_TO_THE_END]) if word in RAN_TO_THE_END else None
@@ -60,7 +63,8 @@ def rehearsal_of(rehearsal):
     measures, targets = rehearsal.get("measures") or {}, rehearsal.get("targets") or {}
     met = dict((key, None if measures.get(key) is None or targets.get(key) is None else measures[key] <= targets[key]) for key, unused in TARGETS)
     return dict(runbook=runbook_of(rehearsal).name, outcome=of_report(rehearsal), result=rehearsal.get("result"),
-                started=rehearsal.get("started"), launch_requested=rehearsal.get("launch_requested"), files=(rehearsal.get("run") or {}).get("files"),
+                started=rehearsal.get("started"), launch_requested=rehearsal.get("launch_requested"), generated=rehearsal.get("generated"),
+                files=(rehearsal.get("run") or {}).get("files"),
                 measures=dict(rpo_seconds=measures.get("rpo_seconds"), rto_seconds=measures.get("rto_seconds"),
                               launch_job_seconds=measures.get("launch_job_seconds"),
                               duration_seconds=seconds_between(rehearsal.get("run_began"), rehearsal.get("generated"))),

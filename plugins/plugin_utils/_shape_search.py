@@ -12,6 +12,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes imp
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import chart, document, failures_list, figure_box, headline, table_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import cell, machines_junit
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import runbook_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._shape_run import stop_conditions_markdown, stop_conditions_section
 
 SCHEMA = ("roles", "clean_point", "files", "report.schema.json")
 
@@ -34,6 +35,7 @@ def markdown(report):
                       for test in machine["tested"]) or "-"))
     if report["failures"]:
         lines.extend(["", "## Not found", ""] + ["- %s" % failure for failure in report["failures"]])
+    lines.extend(stop_conditions_markdown(report.get("stop_conditions")))
     return "\n".join(lines) + "\n"
 
 
@@ -60,6 +62,7 @@ def page(report, ledger=None):
          spoken(m.get("data_loss_seconds")), ", ".join("%s %s" % (t["point_in_time"]["date_time"], {True: "passed", False: "FAILED"}.get(t["passed"], "?"))
                                                        for t in m.get("tested") or []))
         for m in sorted(machines, key=lambda m: (m.get("status") == "found", m.get("name") or ""))], "Machines"))
+    sections.append(stop_conditions_section(report.get("stop_conditions")))
     lede = "Window: after %s, at or before %s; %s search. Report written %s (this machine's clock)." % (
         window.get("after") or "the oldest point", window.get("before") or "-", "consistent" if report.get("consistent") else "per-machine",
         report.get("generated") or "-")

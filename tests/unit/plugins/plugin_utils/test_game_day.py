@@ -52,11 +52,19 @@ def test_a_restore_test_is_given_its_own_options_and_none_of_the_dr_tests():
         plan_of(scenario(runbook="restore_test", with_=dict(waves="db-*")))
 
 
+def test_a_clean_point_drill_is_given_its_search_options_and_stop_conditions_and_no_targets():
+    plan = plan_of(scenario(runbook="clean_point", targets=None, with_=dict(after="2026-11-20T00:00:00Z", checks_tasks="checks.yml")))
+    assert plan["given"]["clean_point_after"] == "2026-11-20T00:00:00Z" and plan["given"]["clean_point_blast_radius"] == ["db-*", "tag:web"]
+    assert "clean_point_rto_target" not in plan["given"] and plan["title"] == "Clean point search"
+    with pytest.raises(ScenarioRefused, match="with gives point_in_time, which a game day does not pass to its clean_point"):
+        plan_of(scenario(runbook="clean_point", targets=None, with_=dict(point_in_time="latest")))
+
+
 @pytest.mark.parametrize("runbook", sorted(RUNBOOKS))
 def test_every_option_it_gives_a_runbook_is_an_option_of_that_runbooks_and_the_game_day_uses_it(runbook):
     with open(os.path.join(COLLECTION, "roles", runbook, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
         options = yaml.safe_load(handle)["argument_specs"]["main"]["options"]
-    given = plan_of(scenario(runbook=runbook))["given"]
+    given = plan_of(scenario(runbook=runbook, targets=None if runbook == "clean_point" else SCENARIO["targets"]))["given"]
     assert set(given) - set(options) == set() and runbook in BY_NAME["game_day"].uses
     assert os.path.isfile(given["%s_after_wave_tasks" % runbook])
 
@@ -74,7 +82,8 @@ def test_the_scenario_as_an_awx_survey_gives_it_json_text_reads_the_same():
     (dict(blast_radius=None), "blast_radius names no project"),
     (dict(hypothesis=""), "has no hypothesis"),
     (dict(name=None), "has no name"),
-    (dict(runbook="failover"), "runbook is failover: a game day rehearses a DR test .dr_test. or a restore test"),
+    (dict(runbook="failover"), "runbook is failover: a game day rehearses a DR test .dr_test., a restore test .restore_test. or a clean point"),
+    (dict(runbook="clean_point"), "gives targets, which a clean point search has none of"),
     (dict(with_=dict(stop_when=[])), "with gives stop_when: give it as the scenario's own stop_when"),
     (dict(with_=dict(rto_target=5)), "give it as the scenario's own targets.rto_seconds"),
     (dict(with_=dict(replace=["db-1"])), "with gives replace, which a game day does not pass to its dr_test"),

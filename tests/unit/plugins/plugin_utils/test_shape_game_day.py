@@ -150,3 +150,14 @@ def test_the_newest_entries_of_a_runbook_of_a_project_after_an_entry(tmp_path):
     assert [entry["sequence"] for entry in newest_entries(ledger, "game_day", "storefront", after=5)] == [6]
     assert newest_entries(ledger, "game_day", "storefront", after=6) == [] and newest_entries(None, "dr_test") == []
     assert set(newest[0]) == {"sequence", "sha256", "path", "recorded", "report"}
+
+
+def test_game_days_of_one_search_continued_are_each_entered_and_the_same_one_reported_again_is_not(tmp_path):
+    """A clean point search stopped by one game day and ended by the next keeps its start: each game day's report is its
+    own entry; the same rehearsal reported again (a game day stopped between its entry and its end) is not."""
+    ledger = str(tmp_path)
+    stopped = dict(rehearsal(3, outcome="stopped"), generated="2026-11-03T02:05:00Z")
+    ended = dict(rehearsal(3), generated="2026-11-03T03:00:00Z")
+    assert append(ledger, "game_day", game_day(stopped))["appended"] and append(ledger, "game_day", game_day(ended))["appended"]
+    assert not append(ledger, "game_day", game_day(ended))["appended"]
+    assert game_day(ended, [game_day(stopped), game_day(ended)])["earlier_runs"] == 1

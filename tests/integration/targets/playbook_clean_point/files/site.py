@@ -1,4 +1,5 @@
-"""What the clean point tests read and do in the service and the simulator, outside the collection.
+"""What the clean point tests read and do in the service and the simulator, outside the collection (signed in as
+REPLICATION_SERVICE_USERNAME, ransom@example.test when not set).
 
     python site.py URL window                          after and before of the window: the service's time 20 h and 2 h ago
     python site.py URL damage PROJECT NAME HOURS       NAME's data is damaged from its first point in time at least HOURS ago, plus a minute
@@ -21,6 +22,7 @@
 """
 
 import json
+import os
 import sys
 from datetime import datetime, timedelta
 
@@ -31,7 +33,9 @@ API = "/api/latest"
 
 def service(url, project):
     session = requests.Session()
-    session.post(url + API + "/login", json={"username": "ransom@example.test", "password": "ransom-password"}, timeout=30).raise_for_status()
+    credentials = {"username": os.environ.get("REPLICATION_SERVICE_USERNAME", "ransom@example.test"),
+                   "password": os.environ.get("REPLICATION_SERVICE_PASSWORD", "ransom-password")}
+    session.post(url + API + "/login", json=credentials, timeout=30).raise_for_status()
     found = next(p for p in session.get(url + API + "/projects", timeout=30).json()["items"] if p["name"] == project)
     return session, "%s%s/projects/%s" % (url, API, found["id"])
 
