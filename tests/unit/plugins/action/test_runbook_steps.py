@@ -16,8 +16,8 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible.errors import AnsibleActionFail
 
 from ansible_collections.replication.recovery.plugins.action import (
-    ledger_proof_info, runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read, runbook_report, runbook_resume,
-    runbook_reverse, runbook_wait_replication)
+    ledger_proof_info, ledger_report_info, runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read,
+    runbook_report, runbook_resume, runbook_reverse, runbook_wait_replication)
 from ansible_collections.replication.recovery.plugins.module_utils import _wait
 from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger, _stops
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import next_run, outcome_of, report_of
@@ -348,6 +348,23 @@ def test_proofs_of_a_fleet_without_a_ledger_read_the_last_test_launch(tmp_path):
     result = step(ledger_proof_info, Modules(), fleet=fleet, ledger_dir=str(tmp_path / "not-yet"))
     assert result["source"] == "ledger" and result["projects"][0]["unproven"] == ["web-1", "db-1"]  # nothing proven: no audit log read
     assert step(ledger_proof_info, Modules(), fleet={"projects": [{"name": "x"}]})["msg"].startswith("fleet must be the result of")
+
+
+def test_ledger_report_info_reads_the_newest_reports_the_same_in_check_mode_and_refuses_bad_bounds(tmp_path):
+    """The newest entries of a runbook (of a project, after an entry), read without a request and without a write - under
+    --check the same; a ledger not made yet has none; a count below one or a negative entry is refused by name."""
+    ledger = str(tmp_path / "ledger")
+    for day, project in ((1, "shop"), (2, "crm"), (3, "shop")):
+        _ledger.append(ledger, "dr_test", dict(project=project, result="passed", started="2026-11-0%dT02:00:00Z" % day))
+    before = sorted(os.listdir(ledger))
+    found = step(ledger_report_info, Modules(), runbook="dr_test", project="shop", count=5, ledger_dir=ledger)
+    assert [(entry["sequence"], entry["report"]["started"][:10]) for entry in found["entries"]] == [(1, "2026-11-01"), (3, "2026-11-03")]
+    assert found["changed"] is False and found["ledger_dir"] == os.path.realpath(ledger)
+    checked = step(ledger_report_info, Modules(), check_mode=True, runbook="dr_test", project="shop", after=1, ledger_dir=ledger)
+    assert [entry["sequence"] for entry in checked["entries"]] == [3] and sorted(os.listdir(ledger)) == before
+    assert step(ledger_report_info, Modules(), runbook="dr_test", ledger_dir=str(tmp_path / "not-yet"))["entries"] == []
+    assert "count is 1 or more" in step(ledger_report_info, Modules(), runbook="dr_test", count=0, ledger_dir=ledger)["msg"]
+    assert step(ledger_report_info, Modules(), runbook="dr_test", after=-1, ledger_dir=ledger)["failed"]
 
 
 def test_proofs_of_several_projects_read_their_audit_logs_in_one_session():
