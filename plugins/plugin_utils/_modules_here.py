@@ -2,9 +2,9 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The collection's modules, run by a runbook step in the controller's own process where they would run on the controller
-anyway - the same code, its arguments made as Ansible makes them, its result as Ansible would read it (module_utils._in_process
-says how and why)."""
+"""The collection's modules, run in the controller's own process where they would run on the controller anyway - by a
+runbook step, and by the action of each service module (ModuleHere) - the same code, its arguments made as Ansible makes
+them, its result as Ansible would read it (module_utils._in_process says how and why)."""
 
 import datetime
 import importlib
@@ -12,12 +12,27 @@ import json
 import traceback
 
 from ansible.module_utils.common.parameters import remove_values
+from ansible.plugins.action.normal import ActionModule as NormalAction
 
 from ansible_collections.replication.recovery.plugins.module_utils._client import HAS_REQUESTS
 from ansible_collections.replication.recovery.plugins.module_utils._in_process import Answered, given
 
 COLLECTION = "replication.recovery."
 MODULES = "ansible_collections.replication.recovery.plugins.modules."
+
+
+class ModuleHere(NormalAction):
+    """The action of a service module: Ansible's own for a module (normal, async included), except that where the module
+    would run on the controller anyway, it runs in the task's own process rather than in a process of its own - which
+    costs the controller more than most of the module's calls to the service do (a Python started, Ansible's module code
+    unpacked and compiled again, on every task of every host)."""
+
+    def _execute_module(self, module_name=None, module_args=None, task_vars=None, wrap_async=False, **kwargs):
+        name = module_name or self._task.resolved_action or self._task.action
+        if not wrap_async and can_run_here(self, name):
+            return run_here(self, name, self._task.args if module_args is None else module_args, task_vars)
+        return super(ModuleHere, self)._execute_module(module_name=module_name, module_args=module_args, task_vars=task_vars,
+                                                       wrap_async=wrap_async, **kwargs)
 
 
 def can_run_here(action, module_name):

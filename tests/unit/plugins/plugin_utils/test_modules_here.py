@@ -4,15 +4,19 @@
 """The collection's modules run in the controller's process by a runbook step: the same validation, check mode and hidden
 secrets as in a process of their own, and only where the module would run on the controller anyway."""
 
+import importlib
 import json
+import os
 from unittest.mock import MagicMock
 
 import pytest
 from ansible.module_utils.common.parameters import remove_values
+from ansible.plugins.action.normal import ActionModule as NormalAction
 
 from ansible_collections.replication.recovery.plugins.action import runbook_look
 from ansible_collections.replication.recovery.plugins.module_utils import _in_process
-from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import can_run_here, run_here
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
+from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import ModuleHere, can_run_here, run_here
 
 
 def action(check_mode=False, transport="local", become=False, environment=""):
@@ -101,3 +105,47 @@ def test_a_result_holding_no_secret_comes_back_whole_and_apart_from_the_modules_
     result = run_here(action(), "replication.recovery.service_machine_info",
                       dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test", project="p"), {})
     assert result["machines"] == answered["machines"] and result["machines"][0] is not answered["machines"][0]
+
+
+def module_action(name, transport="local", async_val=0, environment=""):
+    """The action Ansible would make for a task of the service module ``name``."""
+    task = MagicMock()
+    task.check_mode, task.no_log, task.diff, task.async_val = False, False, False, async_val
+    task.action = task.resolved_action = "replication.recovery." + name
+    task.args = dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test")
+    connection = MagicMock()
+    connection.transport, connection.socket_path, connection._shell.tmpdir, connection.has_native_async = transport, None, None, False
+    play_context = MagicMock()
+    play_context.become, play_context.executable = False, "/bin/sh"
+    code = importlib.import_module("ansible_collections.replication.recovery.plugins.action." + name)
+    made = code.ActionModule(task, connection, play_context, loader=None, templar=None, shared_loader_obj=None)
+    made._compute_environment_string = lambda *unused: environment
+    made.get_shell_option = lambda option, default=None: default
+    return made
+
+
+SERVICE_MODULES = sorted(name[:-3] for name in os.listdir(os.path.join(COLLECTION, "plugins", "modules")) if name.startswith("service_"))
+
+
+@pytest.mark.parametrize("name", SERVICE_MODULES)
+def test_every_service_module_runs_here_where_it_would_run_on_the_controller_anyway(name):
+    assert issubclass(importlib.import_module("ansible_collections.replication.recovery.plugins.action." + name).ActionModule, ModuleHere)
+
+
+def test_a_service_module_task_runs_in_the_tasks_own_process(monkeypatch):
+    ran = {}
+    monkeypatch.setattr(NormalAction, "_execute_module", lambda *unused, **kwargs: ran.setdefault("own process", True) and {})
+    result = module_action("service_machine_info")._execute_module(task_vars={})
+    # The module itself answered, here: its arguments validated as in a process of its own.
+    assert not ran and result["failed"] and result["msg"] == "missing required arguments: project"
+    assert "pw-of-the-test" not in json.dumps(result) and not _in_process.here()
+
+
+@pytest.mark.parametrize("changed", [dict(transport="ssh"), dict(async_val=30), dict(environment="PROXY=x")])
+def test_a_service_module_task_runs_as_any_module_where_it_would_not_run_here(monkeypatch, changed):
+    seen = []
+    monkeypatch.setattr(NormalAction, "_execute_module", lambda self, **kwargs: seen.append(kwargs) or dict(ran="own process"))
+    made = module_action("service_machine_info", **changed)
+    wrap_async = bool(made._task.async_val)
+    assert made._execute_module(task_vars={}, wrap_async=wrap_async) == dict(ran="own process")
+    assert seen[0]["wrap_async"] is wrap_async and seen[0]["module_name"] is None
