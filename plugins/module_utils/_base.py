@@ -191,8 +191,9 @@ class ServiceModule(AnsibleModule):
         for option in POSITIVE:
             if params.get(option) is not None and params[option] <= 0:
                 self.fail_json(msg="%s must be more than 0, not %s." % (option, params[option]))
-        # A module runs in the playbook's directory (Ansible's local connection), not where the user started: a relative path
-        # would land beside the playbook - inside an installed collection, for its playbooks. The roles make theirs absolute.
+        # A module in a process of its own runs in the playbook's directory (Ansible's local connection), one in the task's
+        # process where the user started: a relative path would land in either - beside the playbook, inside an installed
+        # collection for its playbooks. The roles make theirs absolute.
         for option, row in sorted(self.argument_spec.items()):
             if row.get("type") == "path" and params.get(option) and not os.path.isabs(params[option]):
                 self.fail_json(msg="%s must be an absolute path, not %r: a module runs in the playbook's directory, not where you started "

@@ -48,6 +48,8 @@ def run_here(action, module_name, module_args, task_vars):
     would have printed)."""
     arguments = dict(module_args or {})
     action._update_module_args(module_name, arguments, task_vars or {})
+    # As a process of its own reads them: plain JSON values, not the template engine's (a tagged list, a date, unsafe text).
+    arguments = json.loads(json.dumps(arguments, default=_plain))
     code = importlib.import_module(MODULES + module_name[len(COLLECTION):])
     answer = []
     with given(arguments):

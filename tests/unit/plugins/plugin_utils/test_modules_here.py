@@ -149,3 +149,14 @@ def test_a_service_module_task_runs_as_any_module_where_it_would_not_run_here(mo
     wrap_async = bool(made._task.async_val)
     assert made._execute_module(task_vars={}, wrap_async=wrap_async) == dict(ran="own process")
     assert seen[0]["wrap_async"] is wrap_async and seen[0]["module_name"] is None
+
+
+class TaggedList(list):
+    """A list as Ansible's template engine gives it (ansible-core 2.19 tags what it templated)."""
+
+
+def test_the_module_reads_its_arguments_as_plain_as_a_process_of_its_own_does():
+    result = run_here(action(), "replication.recovery.service_launch",
+                      dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test", project="p", launch_type="debug",
+                           debug_scripts=TaggedList([1, 2])), {})
+    assert result["failed"] and result["msg"] == "debug_scripts must be a dictionary, not list [1, 2]."
