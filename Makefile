@@ -16,9 +16,12 @@ COLLECTION := $(BUILD)/ansible_collections/replication/recovery
 CHECKS_BUILD := $(BUILD)/checks
 CHECKED := $(CHECKS_BUILD)/ansible_collections/replication/recovery
 ANSIBLE_TEST := cd $(CHECKED) && $(BIN)/ansible-test
-# A third copy for the integration targets that mostly wait (SIDE_TARGETS), in a lane of their own.
+# A third copy for the integration targets that mostly wait (SIDE_TARGETS), in a lane of their own; a fourth for the other
+# ansible-cores, then the targets of LAST_TARGETS, in the fourth lane.
 SIDE_BUILD := $(BUILD)/side
 SIDED := $(SIDE_BUILD)/ansible_collections/replication/recovery
+MATRIX_BUILD := $(BUILD)/matrix
+MATRIXED := $(MATRIX_BUILD)/ansible_collections/replication/recovery
 TEST_PYTHON := 3.11
 
 SIMULATOR_HOST ?= 127.0.0.1
@@ -43,18 +46,20 @@ PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && pyt
 # The smoke test on those versions: login, project, launch and cleanup; then the demo's DR test (the
 # runbook steps, their plays and waves) with that ansible-core.
 SMOKE_TARGETS := service_login service_project service_launch
-# The three lanes of make test end about together by the times it prints (at 120a67d, two cores): the first lane's targets
-# take about 2,350 s without these below; the second lane's suites about 1,180 s, then these (about 1,030 s) in it.
-LATE_TARGETS := playbook_application playbook_evidence game_day_lever flaky_clock client_under_faults game_day_drill
+# The four lanes of make test end about together by the times it prints (at 9a1c8e0, two cores, three lanes then): the first
+# lane's targets take about 1,840 s without these below; the second lane's suites about 1,120 s, then LATE_TARGETS (about
+# 360 s); the fourth, the other ansible-cores (about 670 s), then LAST_TARGETS (about 660 s).
+LATE_TARGETS := game_day_drill flaky_clock playbook_evidence
+LAST_TARGETS := game_day_lever playbook_application client_under_faults
 # Integration targets that wait most of their time - on a service that answers ten requests a second a session - and so
-# take little of the two cores, two of the first lane's (about 475 s) and the game days' (about 460 s, mostly waiting on
-# launch jobs): make test runs them in a third lane (about 1,550 s, then the other ansible-core versions, about 790 s),
-# beside the other two, on a simulator of their own (within_limits starts its own).
+# take little of the two cores, two of the first lane's (about 420 s) and the game days' (about 470 s, mostly waiting on
+# launch jobs): make test runs them in a third lane (about 1,480 s) beside the others, on a simulator of their own
+# (within_limits starts its own).
 SIDE_TARGETS := within_limits failover_safety first_night playbook_game_day
 
-.PHONY: help venv install simulator simulator-package demo docs bench test test-lane test-side-lane test-sanity test-units test-simulator test-integration test-integration-late test-lint \
-	test-build test-packaging test-simulator-package test-matrix test-oldest test-newest test-demo test-browser test-docs test-controllers test-readme stage stage-checks \
-	stage-side test-integration-side clean
+.PHONY: help venv install simulator simulator-package demo docs bench test test-lane test-side-lane test-matrix-lane test-sanity test-units test-simulator \
+	test-integration test-integration-late test-integration-last test-lint test-build test-packaging test-simulator-package test-matrix test-oldest test-newest \
+	test-demo test-browser test-docs test-controllers test-readme stage stage-checks stage-side stage-matrix test-integration-side clean
 
 help:
 	@echo "make install    build the collection from this clone and install it where ansible-playbook finds it (COLLECTIONS_PATH)"
@@ -97,8 +102,11 @@ stage-checks: $(STAMP)
 
 stage-side: $(STAMP)
 	$(call stage_into,$(SIDE_BUILD))
+
+stage-matrix: $(STAMP)
+	$(call stage_into,$(MATRIX_BUILD))
 else
-stage stage-checks stage-side: ;
+stage stage-checks stage-side stage-matrix: ;
 endif
 
 # The collection is installed where ansible-playbook finds it: the staged tree. The runs of the tests and the demo enter
@@ -123,22 +131,23 @@ demo: stage
 	@echo
 	@cat $(DEMO_REPORT)/dr_test_demo.md
 
-# Two lanes side by side: the integration targets (which mostly wait on the simulator's clock), and
-# everything else, one after another. Each lane's output is shown whole when it ends.
+# Four lanes side by side, each in a copy of the collection of its own: the integration targets; the other suites one after
+# another; the targets that mostly wait; the other ansible-cores. Each lane's output is shown whole when it ends.
 test: $(STAMP)
-	@$(MAKE) --no-print-directory stage stage-checks stage-side && \
-	echo "make test: the integration targets, the other suites one after another, and the targets that mostly wait, side by side; each lane's output follows when it ends" && \
-	$(BIN)/python tests/utils/timed.py "every suite" -- $(MAKE) --no-print-directory -j3 --output-sync=target STAGED=1 \
-		INTEGRATION_EXCLUDE="$(LATE_TARGETS) $(SIDE_TARGETS)" test-integration test-lane test-side-lane
+	@$(MAKE) --no-print-directory stage stage-checks stage-side stage-matrix && \
+	echo "make test: the integration targets, the other suites one after another, the targets that mostly wait, and the other ansible-cores, side by side; each lane's output follows when it ends" && \
+	$(BIN)/python tests/utils/timed.py "every suite" -- $(MAKE) --no-print-directory -j4 --output-sync=target STAGED=1 \
+		INTEGRATION_EXCLUDE="$(LATE_TARGETS) $(LAST_TARGETS) $(SIDE_TARGETS)" test-integration test-lane test-side-lane test-matrix-lane
 
 # The second lane's suites one after another, each said with its time (test-packaging builds the collection first).
 LANE := test-sanity test-units test-simulator test-lint test-packaging test-simulator-package test-demo test-browser test-docs \
 	test-controllers test-readme test-integration-late
-# The third lane's: the targets that mostly wait, then the other ansible-core versions (each in the side copy of the collection).
-SIDE_LANE := test-integration-side test-matrix
-test-lane test-side-lane:
-	@for suite in $(if $(filter test-lane,$@),$(LANE),$(SIDE_LANE)); do MAKEFLAGS= $(BIN)/python tests/utils/timed.py $$suite -- \
-		$(MAKE) --no-print-directory STAGED=1 $$suite || exit 1; done
+# The third lane's: the targets that mostly wait; the fourth's: the other ansible-core versions, then LAST_TARGETS.
+SIDE_LANE := test-integration-side
+MATRIX_LANE := test-oldest test-newest test-integration-last
+test-lane test-side-lane test-matrix-lane:
+	@for suite in $($(if $(filter test-lane,$@),LANE,$(if $(filter test-side-lane,$@),SIDE_LANE,MATRIX_LANE))); do \
+		MAKEFLAGS= $(BIN)/python tests/utils/timed.py $$suite -- $(MAKE) --no-print-directory STAGED=1 $$suite || exit 1; done
 
 test-sanity: stage-checks
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
@@ -146,24 +155,29 @@ test-sanity: stage-checks
 test-units: stage-checks
 	$(ANSIBLE_TEST) units --venv --python $(TEST_PYTHON) --requirements
 
-# Integration targets run against a simulator started for them on a free port.
-# The clock runs 60 times real time, so that jobs the modules wait for end in seconds.
+# Integration targets run against a simulator started for them on a free port, each lane's on its own, with a default ledger of
+# its own. The clock runs 60 times real time, so that jobs the modules wait for end in seconds.
+# $(1): the copy of the collection, $(2): the targets (ansible-test's arguments), $(3): the lane's data directory, $(4): its name.
+define integration_in
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(1)/tests/integration/integration_config.yml -- \
+		env XDG_DATA_HOME=$(3) sh -c 'cd $(1) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(2)'; \
+		status=$$?; $(BIN)/python tests/utils/target_times.py $(1) "$(4)"; exit $$status
+endef
+
 test-integration: stage
-	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(COLLECTION)/tests/integration/integration_config.yml -- \
-		env XDG_DATA_HOME=$(TEST_DATA) sh -c 'cd $(COLLECTION) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(TARGETS) \
-			$(addprefix --exclude ,$(INTEGRATION_EXCLUDE))'; status=$$?; $(BIN)/python tests/utils/target_times.py $(COLLECTION) "integration"; exit $$status
+	$(call integration_in,$(COLLECTION),$(TARGETS) $(addprefix --exclude ,$(INTEGRATION_EXCLUDE)),$(TEST_DATA),integration)
 
-# The second lane's integration targets (LATE_TARGETS), in the checks' copy of the collection, on a simulator of their own.
+# The second lane's integration targets (LATE_TARGETS), in the checks' copy of the collection.
 test-integration-late: stage-checks
-	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(CHECKED)/tests/integration/integration_config.yml -- \
-		env XDG_DATA_HOME=$(TEST_DATA)-late sh -c 'cd $(CHECKED) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(LATE_TARGETS)'; \
-		status=$$?; $(BIN)/python tests/utils/target_times.py $(CHECKED) "late integration"; exit $$status
+	$(call integration_in,$(CHECKED),$(LATE_TARGETS),$(TEST_DATA)-late,late integration)
 
-# The targets that mostly wait (SIDE_TARGETS), in a copy of their own, on a simulator of their own.
+# The fourth lane's (LAST_TARGETS), in the matrix's copy.
+test-integration-last: stage-matrix
+	$(call integration_in,$(MATRIXED),$(LAST_TARGETS),$(TEST_DATA)-last,last integration)
+
+# The targets that mostly wait (SIDE_TARGETS), in a copy of their own.
 test-integration-side: stage-side
-	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(SIDED)/tests/integration/integration_config.yml -- \
-		env XDG_DATA_HOME=$(TEST_DATA)-side sh -c 'cd $(SIDED) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(SIDE_TARGETS)'; \
-		status=$$?; $(BIN)/python tests/utils/target_times.py $(SIDED) "side integration"; exit $$status
+	$(call integration_in,$(SIDED),$(SIDE_TARGETS),$(TEST_DATA)-side,side integration)
 
 test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q simulator/tests
@@ -286,20 +300,20 @@ $(VENVS)/core-$(CORE_NEWEST)/.installed: requirements.txt
 # $(1): ansible-core version, $(2): its Python. The environment's bin comes first in PATH, so that
 # ansible-test finds that Python by its name.
 define core_leg
-	cd $(SIDED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements
-	cd $(SIDED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
-	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(SIDED)/tests/integration/integration_config.yml -- \
-		sh -c 'cd $(SIDED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
+	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements
+	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(MATRIXED)/tests/integration/integration_config.yml -- \
+		sh -c 'cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
 	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale $(TIME_SCALE) -- \
-		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(SIDE_BUILD)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH XDG_DATA_HOME=$(TEST_DATA) \
+		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(MATRIX_BUILD)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH XDG_DATA_HOME=$(TEST_DATA)-matrix \
 		REPLICATION_SERVICE_USERNAME=demo@example.com REPLICATION_SERVICE_PASSWORD=demo-secret-1 \
 		ansible-playbook tests/demo/demo.yml $(DEMO_VARS) -e dr_test_report_dir=$(abspath $(BUILD))/demo-report-$(1) -e 'dr_test_waves=db-*;app-*;web-*'
 endef
 
-test-oldest: stage-side $(VENVS)/core-$(CORE_OLDEST)/.installed
+test-oldest: stage-matrix $(VENVS)/core-$(CORE_OLDEST)/.installed
 	$(call core_leg,$(CORE_OLDEST),$(PYTHON_OLDEST))
 
-test-newest: stage-side $(VENVS)/core-$(CORE_NEWEST)/.installed
+test-newest: stage-matrix $(VENVS)/core-$(CORE_NEWEST)/.installed
 	$(call core_leg,$(CORE_NEWEST),$(PYTHON_NEWEST))
 
 test-matrix: test-oldest test-newest

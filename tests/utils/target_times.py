@@ -1,5 +1,5 @@
 """Print how long each integration target of the newest ansible-test run in a collection took (its
-tests/output/data), longest first: what make test's lanes are balanced by (LATE_TARGETS)."""
+tests/output/data), longest first: what make test's lanes are balanced by (LATE_TARGETS, LAST_TARGETS, SIDE_TARGETS)."""
 
 import glob
 import json
