@@ -41,3 +41,16 @@ if REPLICATION_SERVICE_URL="$url" REPLICATION_SERVICE_API_TOKEN=integration-toke
 fi
 grep -q "there is no Replication and Recovery Service at $url: it answered 404" output.txt
 rm -f output.txt
+
+# Where the module would run on the controller anyway it runs in the task's own process (plugin_utils/_modules_here.py): -vvv
+# shows no command run. With an environment of the task's own it runs as any module, in a Python of its own (its command in
+# that environment). Both connect from the environment.
+REPLICATION_SERVICE_URL="$url/api/latest" REPLICATION_SERVICE_API_TOKEN=integration-token-0001 \
+    ansible-playbook -i ../../inventory with_token.yml -vvv >output.txt 2>&1
+if grep -q "> EXEC " output.txt; then
+    echo "service_project ran in a Python of its own on the controller"; exit 1
+fi
+REPLICATION_SERVICE_URL="$url/api/latest" REPLICATION_SERVICE_API_TOKEN=integration-token-0001 \
+    ansible-playbook -i ../../inventory with_token.yml -vvv -e '{"module_environment": {"LC_ALL": "C.UTF-8"}}' >output.txt 2>&1
+grep -q "> EXEC /bin/sh -c 'LC_ALL=C.UTF-8 " output.txt
+rm -f output.txt
