@@ -21,6 +21,7 @@ from functools import partial
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.common.validation import check_type_dict
+from ansible.module_utils.common.warnings import get_warning_messages
 
 from ansible_collections.replication.recovery.plugins.module_utils._agent import without_token
 from ansible_collections.replication.recovery.plugins.module_utils._client import (
@@ -233,10 +234,19 @@ class ServiceModule(AnsibleModule):
         self._answer_here(dict(without_token(kwargs), msg=msg, failed=True))
         super(ServiceModule, self).fail_json(msg=msg, **without_token(kwargs))
 
+    def warn(self, warning, *args, **kwargs):
+        self.__dict__.setdefault("_warned", []).append(warning)
+        super(ServiceModule, self).warn(warning, *args, **kwargs)
+
     def _answer_here(self, result):
         """Run in the controller's process (module_utils._in_process): the result and the values to hide in it go back to
-        the step that runs the module, instead of out."""
+        the step that runs the module, instead of out - with the module's warnings where ansible-core keeps them for the
+        result (before 2.19; 2.19 shows a warning given in the controller's process at once)."""
         if here():
+            kept = get_warning_messages()
+            warnings = [warning for warning in getattr(self, "_warned", []) if warning in kept]
+            if warnings:
+                result = dict(result, warnings=list(result.get("warnings") or []) + warnings)
             raise Answered(result, set(getattr(self, "no_log_values", set())))
 
     def run(self):

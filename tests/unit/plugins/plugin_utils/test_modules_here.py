@@ -160,3 +160,19 @@ def test_the_module_reads_its_arguments_as_plain_as_a_process_of_its_own_does():
                       dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test", project="p", launch_type="debug",
                            debug_scripts=TaggedList([1, 2])), {})
     assert result["failed"] and result["msg"] == "debug_scripts must be a dictionary, not list [1, 2]."
+
+
+@pytest.mark.parametrize("kept_for_the_result", [True, False])
+def test_a_warning_of_the_module_reaches_the_task_as_from_a_process_of_its_own(monkeypatch, kept_for_the_result):
+    from ansible_collections.replication.recovery.plugins.module_utils import _base
+    from ansible_collections.replication.recovery.plugins.modules import service_machine_info
+
+    def work(module):
+        module.warn("Check mode: project 'p' does not exist yet")
+        return {}
+    monkeypatch.setattr(service_machine_info.MachineInfoModule, "work", work)
+    # ansible-core before 2.19 keeps it for the result; 2.19 shows it at once in the controller's process, and keeps none.
+    monkeypatch.setattr(_base, "get_warning_messages", lambda: ("Check mode: project 'p' does not exist yet",) if kept_for_the_result else ())
+    result = run_here(action(), "replication.recovery.service_machine_info",
+                      dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test", project="p"), {})
+    assert result.get("warnings") == (["Check mode: project 'p' does not exist yet"] if kept_for_the_result else None)
