@@ -8,7 +8,7 @@ plugins/modules/runbook_begin.py."""
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._stops import new_watch, watched
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    FROM_REPORT, KINDS, LATEST, LAUNCH_TYPES, PER_MACHINE, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number,
+    FROM_REPORT, KINDS, LATEST, LAUNCH_TYPES, PER_MACHINE, PRODUCTION_KINDS, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number,
     parse_point_policy, parse_stop_when, parse_test_network, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._wait import POLL_INTERVAL
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
@@ -224,8 +224,12 @@ class ActionModule(RunbookStep):
             problems.append("machines=%s picks the machines to test, not with a recovery plan or waves, and for test launches only" % UNPROVEN)
         if asked["waves"] and (record["recovery_plan"] or asked["machines"]):
             problems.append("waves name their own machines: give them without the machines or a recovery plan")
-        if record.test_network["network"] and record["kind"] != "test":
-            problems.append("a test network is for test launches, not %s ones" % record["launch_type"])
+        # A failover may launch into a test network only when it rolls back: a recovery machine that stays is production.
+        if record.test_network["network"] and record["kind"] != "test" and not record["roll_back"]:
+            problems.append("a test network is for test launches and a failover that rolls back, not %s machines that stay" % record["launch_type"])
+        if record["stop_when"]["probes"] and record["kind"] in PRODUCTION_KINDS and not record["roll_back"]:
+            problems.append("stop conditions watch a rehearsal, and a %s whose machines stay is none: they are for a failover that "
+                            "rolls back" % record["title"])
         if record["replace"]["machines"] and record["kind"] == "test":
             problems.append("replace names production machines to replace, and a %s never replaces them" % record["title"])
         if record["replace"]["machines"] and record["roll_back"]:

@@ -19,7 +19,6 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._switching im
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
 from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 from ansible_collections.replication.recovery.plugins.plugin_utils._stops import look_at_stops, stop_said
 
 # Points in time read this long before a wave's launch are read again: the service may have thinned them out since.
@@ -131,7 +130,7 @@ class ActionModule(RunbookStep):
             fresh = before_a_launch and first and time.time() - (watch.get("lever_read") or 0) < LEVER_FRESH_SECONDS
             if lever.get("obeyed"):  # seen engaged when the run began: it takes up what an earlier run left, and no more
                 lever["state"] = ENGAGED
-            elif BY_NAME[record["runbook"]].rehearses and not fresh:
+            elif record.rehearses and not fresh:
                 lever, watch["lever_read"] = self.service("service_safety_lever", project=record["project_id"])["lever"], time.time()
             stop = None if lever["state"] == ENGAGED else look_at_stops(self, record["project_id"])
             if lever["state"] == ENGAGED:

@@ -23,7 +23,6 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._proof import
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, now_iso, trimmed_job
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import judged_by_audit
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 from ansible_collections.replication.recovery.plugins.plugin_utils._stops import look_at_stops, outside_the_blast_radius, stop_said
 
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
@@ -456,15 +455,15 @@ class ActionModule(RunbookStep):
                                                                if name in names))
 
     def obey_the_lever(self):
-        """The project's safety lever: engaged, a rehearsal is cancelled (answers why); a failover or a failback goes on, and
-        says that it is engaged."""
+        """The project's safety lever: engaged, a rehearsal (a failover that rolls back in a test network too) is cancelled
+        (answers why); a failover that stays or a failback goes on, and says that it is engaged."""
         record = self.record
         lever = self.service("service_safety_lever", project=record["project"])["lever"]
         record["stop_when"]["lever_read"] = time.time()
         if lever["state"] != ENGAGED:
             return None
         said = lever_said(lever, record["project"])
-        record["lever"] = dict(lever, obeyed=BY_NAME[record["runbook"]].rehearses)
+        record["lever"] = dict(lever, obeyed=record.rehearses)
         if record["lever"]["obeyed"]:
             return "Cancelled: %s." % said
         self.say("%s%s. It holds back rehearsals only: the %s goes on." % (said[0].upper(), said[1:], record["title"].lower()))

@@ -2,9 +2,9 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The safety lever of a project: while it is engaged, no rehearsal (a DR test, a clean point search, a restore test, an
-application of DR tests, a game day) starts there, and one that runs stops at its next look at the service; a failover
-is never held back by it, and says so.
+"""The safety lever of a project: while it is engaged, no rehearsal (a DR test, a clean point search, a restore test, a
+failover that rolls back in a test network, an application of DR tests, a game day) starts there, and one that runs stops
+at its next look at the service; a failover that stays is never held back by it, and says so.
 
 The interface has no writable object for the whole account, and every run rewrites a machine's tags whole: the lever
 lives in each project, in a recovery plan of the collection's own (LEVER_PLAN) that no run launches and no other run

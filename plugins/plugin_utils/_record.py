@@ -19,6 +19,8 @@ thousand machines templated at every step cost seconds each time), and never wit
 
 import copy
 
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
+
 BEGIN = "runbook_begin"
 READ = "runbook_read"
 LAUNCH = "runbook_launch"
@@ -184,6 +186,13 @@ class Record(dict):
     @property
     def test_network(self):
         return self["test_network"]
+
+    @property
+    def rehearses(self):
+        """Whether the run rehearses, and so obeys the project's safety lever (module_utils._lever): a runbook that
+        rehearses (plugin_utils._runbooks), or a failover that rolls back in an isolated test network - a game day's.
+        A failover or failback that stays is never held back by the lever."""
+        return BY_NAME[self["runbook"]].rehearses or bool(self["roll_back"] and self.test_network["network"])
 
     def wave(self, number):
         """Wave ``number`` (1 for the first), or an empty one when the run has no such wave."""

@@ -785,12 +785,31 @@ def test_a_machine_whose_blueprint_cannot_take_the_test_network_stops_the_wave_b
     assert result["failed"] and "web-1: its blueprint has no iamRole" in result["msg"] and not modules.called("service_launch")
 
 
-def test_a_test_network_is_refused_for_a_recovery(tmp_path):
+def test_a_test_network_is_refused_for_a_recovery_that_stays(tmp_path):
     result = step(runbook_begin, Modules(service_login={"session": "s", "user": {"username": USER}}), runbook="failover", project="production",
                   launch_type="recovery", test_network=NETWORK)
-    assert result["failed"] and "a test network is for test launches, not recovery ones" in result["msg"]
+    assert result["failed"] and "a test network is for test launches and a failover that rolls back, not recovery machines that stay" in result["msg"]
     result = step(runbook_begin, Modules(), runbook="dr_test", project="production", test_network={"subnet": ["a"]})
     assert result["failed"] and "test_network has no option subnet" in result["msg"]
+
+
+def test_a_failover_that_rolls_back_launches_into_the_test_network_and_rehearses(tmp_path):
+    run = begin(tmp_path, runbook="failover", title="Failover", launch_type="recovery", roll_back=True, test_network=NETWORK, on_failed_over="stand")
+    record = load(run)
+    assert record.rehearses and record["kind"] == "recovery"
+    read(run, [machine("web-1")])
+    modules = Modules(service_test_network=[network_answer(switched=["web-1"]), network_answer(restored=["web-1"])],
+                      service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}])
+    step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    assert [name for name, args in modules.calls] == ["service_test_network", "service_launch", "service_test_network", "service_launch"]
+    assert modules.called("service_launch")[0]["launch_type"] == "recovery"
+    assert load(run)["test_network"]["restored"] == ["web-1"]
+    # A rehearsal: begun under an engaged lever, it is cancelled before its first write.
+    run = begin(tmp_path, runbook="failover", title="Failover", launch_type="recovery", roll_back=True, test_network=NETWORK, on_failed_over="stand")
+    result = read(run, [machine("web-1")], service_safety_lever=ENGAGED_LEVER)
+    assert result["failed"] and result["msg"].startswith("Cancelled: the safety lever of project production is engaged"), result
+    # Without a test network, a failover that rolls back is a failover: the lever does not hold it back.
+    assert not load(begin(tmp_path, runbook="failover", title="Failover", launch_type="recovery", roll_back=True)).rehearses
 
 
 def test_blueprints_an_earlier_run_left_switched_are_put_back_first_and_one_changed_since_stops_the_run(tmp_path):

@@ -1,4 +1,5 @@
-"""A runbook stopped at any moment and run again ends as a complete run would: the DR test and the restore test.
+"""A runbook stopped at any moment and run again ends as a complete run would: the DR test, the restore test, and a
+failover rehearsed in an isolated test network and rolled back (a game day's), whose blueprints end as they began.
 
 For each step at which a stop can land - before the launch request, while the launch job runs, while the checks run,
 during the cleanup, as the report is written - a run of the runbook's playbook is stopped there, by one of the ways AWX,
@@ -35,10 +36,13 @@ import requests
 
 USERNAME, PASSWORD, PROJECT = "stop@example.test", "stop-password", "stop"
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The runbooks stopped: the seed of their world, the job their launch runs as, the prefix of their variables.
+# The runbooks stopped: the seed of their world, the job their launch runs as, what else they are given.
+NETWORK = {"subnets": ["isolated-a"], "security_groups": ["isolated"]}  # a public address all the same: checks.yml wants one
 RUNBOOKS = dict(
     dr_test=dict(seed="stop.json", launch="TEST_LAUNCH"),
     restore_test=dict(seed="restore.json", launch="RESTORE_LAUNCH"),
+    failover=dict(seed="stop.json", launch="RECOVERY_LAUNCH",
+                  extra=["-e", "failover_commit=false", "-e", json.dumps({"failover_network": json.dumps(NETWORK)})]),
 )
 PRINTING = threading.Lock()
 # How each stop is brought about: held by the test's callback at the start of a task (HOLD_AT_TASK),
@@ -91,6 +95,13 @@ class Simulator:
 
     def cloud(self):
         return self.control("GET", "/cloud")["items"]
+
+    def blueprints(self):
+        """The project's blueprints, whole, by machine ID."""
+        session = requests.Session()
+        session.post(self.api + "/login", json={"username": USERNAME, "password": PASSWORD}, timeout=30).raise_for_status()
+        project = next(p for p in session.get(self.api + "/projects", timeout=30).json()["items"] if p["name"] == PROJECT)
+        return dict((b["machineId"], b) for b in session.get("%s/projects/%s/blueprints" % (self.api, project["id"]), timeout=30).json()["items"])
 
     def wait_until_continuous(self):
         """Seeded machines replicate from the start; their first points in time take a moment of clock."""
@@ -238,8 +249,9 @@ def one_case(simulator, work, runbook, point, signal_name, number):
     if point.get("unproven"):
         prove(simulator, work, ["app-1", "db-1"])
         proven = 1
-    unproven = ["-e", "dr_test_machines=unproven"] if point.get("unproven") else []
+    unproven = (["-e", "dr_test_machines=unproven"] if point.get("unproven") else []) + RUNBOOKS[runbook].get("extra", [])
     extra = (["-e", "hold_checks=true"] if point.get("hold_checks") else []) + unproven
+    blueprints = simulator.blueprints()
     process, output = playbook(simulator, work, report_dir, runbook, extra, env=dict({"HOLD_AT_TASK": point["hold"]} if point.get("hold") else {},
                                                                                      TMPDIR=temporary))
     wait_for(output, "HOLDING AT .*" + re.escape(point["hold"]) if point.get("hold") else point["see"], process)
@@ -264,6 +276,7 @@ def one_case(simulator, work, runbook, point, signal_name, number):
     if point.get("unproven"):
         assert [m["name"] for m in report["machines"]] == ["web-1"], report["machines"]
     assert simulator.cloud() == [], "the target cloud is not empty: %s" % simulator.cloud()
+    assert simulator.blueprints() == blueprints, "the blueprints are not as they were: %s" % simulator.blueprints()
     left = [name for name in os.listdir(temporary) if name.startswith("replication-recovery-")]
     assert left == [], "the runs' directories left on the controller: %s" % left
 
