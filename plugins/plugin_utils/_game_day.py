@@ -17,13 +17,18 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._files import
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
-# What a game day rehearses, in this version - a DR test, a restore test, a clean point drill - and the options of each a
-# scenario gives under ``with`` (without the runbook's prefix). Its blast radius, targets and stop conditions are the
-# scenario's own members; a clean point drill has no RPO or RTO target (it finds each machine's newest clean point).
+# What a game day rehearses, in this version - a DR test, a restore test, a clean point drill, a failover that rolls back
+# in an isolated test network - and the options of each a scenario gives under ``with`` (without the runbook's prefix).
+# Its blast radius, targets and stop conditions are the scenario's own members; a clean point drill has no RPO or RTO
+# target (it finds each machine's newest clean point).
 SHARED = ("project", "machines", "exclude", "checks_tasks", "report_dir", "poll_interval", "progress_interval", "launch_timeout")
 RUNBOOKS = dict(dr_test=SHARED + ("point_in_time", "gate_max_lag", "waves", "launch_type", "network"),
-                restore_test=SHARED + ("point_in_time", "gate_max_lag"), clean_point=SHARED + ("after", "before", "consistent", "network"))
-TARGETED = ("dr_test", "restore_test")
+                restore_test=SHARED + ("point_in_time", "gate_max_lag"), clean_point=SHARED + ("after", "before", "consistent", "network"),
+                failover=SHARED + ("point_in_time", "gate_max_lag", "waves", "network"))
+TARGETED = ("dr_test", "restore_test", "failover")
+# A game day's failover is a rehearsal: it always rolls back (its commit is the game day's, never the scenario's), and only
+# in an isolated test network (with.network), so that no recovery machine of it touches production.
+ROLLED_BACK = ("failover",)
 OWN = dict(stop_when="stop_when", blast_radius="blast_radius", rpo_target="targets.rpo_seconds", rto_target="targets.rto_seconds")
 # What the game day gives its runbook of its own: your probes' tasks after each wave (tasks/between.yml).
 AFTER_WAVE = "after_wave_tasks"
@@ -62,14 +67,17 @@ def plan_of(scenario):
             raise ScenarioRefused("game_day_scenario has no %s: every game day says what it is and what it expects" % member)
     runbook = scenario.get("runbook") or "dr_test"
     if runbook not in RUNBOOKS:
-        raise ScenarioRefused("game_day_scenario's runbook is %s: a game day rehearses a DR test (dr_test), a restore test (restore_test) or a "
-                              "clean point drill (clean_point) in this version; an application and a failover that rolls back are still to "
-                              "come" % runbook)
+        raise ScenarioRefused("game_day_scenario's runbook is %s: a game day rehearses a DR test (dr_test), a restore test (restore_test), a "
+                              "clean point drill (clean_point) or a failover that rolls back in a test network (failover) in this version; an "
+                              "application is still to come" % runbook)
     given = _mapping(scenario.get("with") or {}, "game_day_scenario's with")
     own = sorted(set(given) & set(OWN))
     if own:
         raise ScenarioRefused("game_day_scenario's with gives %s: give %s as the scenario's own %s" % (
             ", ".join(own), "it" if len(own) == 1 else "them", ", ".join(OWN[name] for name in own)))
+    if runbook in ROLLED_BACK and "commit" in given:
+        raise ScenarioRefused("game_day_scenario's with gives commit: a game day's failover always rolls back - a committed failover is "
+                              "no rehearsal (run replication.recovery.failover for one)")
     strangers = sorted(set(given) - set(RUNBOOKS[runbook]))
     if strangers:
         raise ScenarioRefused("game_day_scenario's with gives %s, which a game day does not pass to its %s (it takes %s)" % (
@@ -103,10 +111,15 @@ def plan_of(scenario):
     stop_when = [given_probe for given_probe, probe in zip(given_probes or [], probes) if probe["kind"] != "tasks"]
     options = dict(_defaults(runbook), **given)
     options["project"] = project
+    if runbook in ROLLED_BACK and no_value(options["network"]):
+        raise ScenarioRefused("game_day_scenario's failover has no with.network: a game day's failover launches its recovery machines "
+                              "only into an isolated test network (the options of service_blueprint that make it), never production's")
     probes_of_tasks = [probe for probe in probes if probe["kind"] == "tasks"]
     own = dict(stop_when=stop_when, blast_radius=parse_list(radius.get("machines"), "blast_radius.machines"))
     if runbook in TARGETED:
         own.update(rpo_target=targets["rpo_seconds"], rto_target=targets["rto_seconds"])
+    if runbook in ROLLED_BACK:
+        own.update(commit=False)
     return dict(name=scenario["name"], hypothesis=scenario["hypothesis"], runbook=runbook, title=BY_NAME[runbook].title, project=project, projects=projects,
                 machines=own["blast_radius"], targets=targets, probes=probes, tasks_probes=probes_of_tasks,
                 own=own, given=given_to(runbook, dict(options, **own), bool(probes_of_tasks)), **{"with": options})

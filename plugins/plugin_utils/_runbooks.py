@@ -24,7 +24,8 @@ class Runbook(namedtuple("Runbook", "name title role playbook prefix ledger shap
     last proven"); verifies: a passing run verifies its project's backups (the health role's "last verified"); uses:
     the other runbooks its playbook or role runs (an application's nodes, the agent a protect installs); rehearses: it
     rehearses and obeys a project's safety lever (module_utils._lever) - cancelled at its start, stopped while it runs (an
-    application is a failover or a rehearsal by its nodes: each of its DR tests obeys the lever)."""
+    application is a failover or a rehearsal by its nodes: each of its DR tests obeys the lever; a failover that rolls back
+    in a test network, a game day's, rehearses too: plugin_utils._record's Record.rehearses)."""
 
     @property
     def on_the_engine(self):
@@ -58,7 +59,7 @@ RUNBOOKS = (
     row("agent", "Replication agent", None, ledger=False),
     row("protect", "Protect", None, ledger=False, uses=("agent",)),
     row("readiness", "Readiness", "readiness"),
-    row("game_day", "Game day", "game_day", rehearses=True, uses=("dr_test", "restore_test", "clean_point")),
+    row("game_day", "Game day", "game_day", rehearses=True, uses=("dr_test", "restore_test", "clean_point", "failover")),
 )
 BY_NAME = dict((runbook.name, runbook) for runbook in RUNBOOKS)
 # The runbooks whose passing runs prove their machines (the ledger's proofs, "changed since last proven").

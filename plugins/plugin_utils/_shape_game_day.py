@@ -16,7 +16,7 @@ from html import escape
 from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import run_key
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED, check_of, percentile, seconds_between
-from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, of_report, said
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, ROLLED_BACK, of_report, said
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import chart, document, failures_list, figure_box, headline, table_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import junit_document, lines_of, listed
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, runbook_of
@@ -46,7 +46,8 @@ def report(facts, generated):
     # The same rehearsal reported again (a game day stopped between its ledger entry and its end) is not an earlier run.
     this_run = run_key(dict(started=ran["started"], launch_requested=ran["launch_requested"], rehearsal=ran))
     earlier = [r for r in facts.get("earlier") or [] if run_key(r) != this_run]
-    word = of_report(rehearsal)
+    # A game day's failover always rolls back: rolled back is the end it rehearses, and it passed to get there.
+    word = PASSED if of_report(rehearsal) == ROLLED_BACK else of_report(rehearsal)
     borne_out = None if word in NOT_TRIED else rehearsal.get("result") == PASSED
     regression = regression_of(ran, [r["rehearsal"] for r in earlier if r.get("outcome") in RAN_TO_THE_END]) if word in RAN_TO_THE_END else None
     return dict(

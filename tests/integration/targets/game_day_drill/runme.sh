@@ -29,12 +29,9 @@ python -c "import json, sys; json.dump(dict(zip(['db-1', 'web-1'], sys.argv[1:])
     "$("${site[@]}" damage hit db-1 6)" "$("${site[@]}" damage hit web-1 4)"
 expected="$("${site[@]}" expect hit window.json db-1 web-1)"
 
-# The storefront a probe watches: what it answers is written in mode.txt.
-echo ok > mode.txt
-python ../playbook_game_day/files/probe_server.py mode.txt > probe_url.txt &
-server=$!
-trap 'kill $server' EXIT
-for unused in $(seq 1 50); do [ -s probe_url.txt ] && break; sleep 0.1; done
+# The storefront a probe watches (what it answers is written in mode.txt), and the stop by it.
+source ../playbook_game_day/files/stopped_by_the_probe.sh
+serve_the_probe
 
 # The scenario as JSON text - an AWX survey's answer - with CHANGES (a JSON object) merged into it.
 scenario() {
@@ -51,7 +48,6 @@ print(json.dumps(dict(game_day_scenario=json.dumps(scenario))))
 PYTHON
 }
 game_day() { ansible-playbook replication.recovery.game_day -e "$(scenario "${1:-}")" -e simulator_url="$url" "${@:2}"; }
-source ../playbook_game_day/files/stopped_by_the_probe.sh
 
 # -- a dry run: the first round planned - zero writes ------------------------------------------------------------------
 before="$("${lever[@]}" writes)"

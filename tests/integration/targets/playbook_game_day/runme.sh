@@ -27,12 +27,9 @@ clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\
 # An account of its own (files/game_day.json): the project rehearsed (db-1, app-1, web-1), the backup project vault (files-1, files-2).
 ansible-playbook -i ../../inventory "${config[@]}" seed.yml
 
-# The storefront a probe watches: what it answers is written in mode.txt.
-echo ok > mode.txt
-python files/probe_server.py mode.txt > probe_url.txt &
-server=$!
-trap 'kill $server' EXIT
-for unused in $(seq 1 50); do [ -s probe_url.txt ] && break; sleep 0.1; done
+# The storefront a probe watches (what it answers is written in mode.txt), and the stop by it.
+source files/stopped_by_the_probe.sh
+serve_the_probe
 probe="$(cat probe_url.txt)"
 
 # The scenario as JSON text - an AWX survey's answer - with CHANGES (a JSON object) merged into it.
@@ -46,7 +43,6 @@ print(json.dumps(dict(game_day_scenario=json.dumps(scenario))))
 PYTHON
 }
 game_day() { ansible-playbook replication.recovery.game_day -e "$(scenario "${1:-}")" "${@:2}"; }
-source files/stopped_by_the_probe.sh
 
 # -- a game day that passes ------------------------------------------------------------------------------------------
 game_day | tee output.txt
@@ -185,8 +181,10 @@ if game_day '{"blast_radius": {"projects": ["rehearsed"], "machines": ["web-*"]}
 fi
 grep -q "db-1 and app-1 are outside the blast radius (web-\*) and would take part" output.txt
 grep -q "Game day nightly-rehearsed: REFUSED. Hypothesis: .* - not tried." output.txt
-if game_day '{"runbook": "failover"}' >output.txt 2>&1; then echo "a game day of a committed failover must be refused"; exit 1; fi
-grep -q "REFUSED. game_day_scenario's runbook is failover" output.txt
+if game_day '{"runbook": "failover", "with": {"network": {"subnets": ["isolated-a"]}, "commit": true}}' >output.txt 2>&1; then
+    echo "a game day of a committed failover must be refused"; exit 1
+fi
+grep -q "REFUSED. game_day_scenario's with gives commit: a game day's failover always rolls back" output.txt
 [ "$("${lever[@]}" writes)" = "$before" ]
 ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed -e game_day_lever=engaged -e game_day_lever_reason=INC-9
 before="$("${lever[@]}" writes)"

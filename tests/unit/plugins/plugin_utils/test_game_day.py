@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A game day's scenario, as a file or an AWX survey gives it: what its DR test or restore test is given (each name an
+"""A game day's scenario, as a file or an AWX survey gives it: what its DR test, restore test, clean point drill or failover is given (each name an
 option of that runbook's), and every way it cannot run refused by name before anything is read or written."""
 
 from __future__ import absolute_import, division, print_function
@@ -52,6 +52,18 @@ def test_a_restore_test_is_given_its_own_options_and_none_of_the_dr_tests():
         plan_of(scenario(runbook="restore_test", with_=dict(waves="db-*")))
 
 
+NETWORK = dict(subnets=["isolated-a"], security_groups=["isolated"], public_ip_action="DONT_ALLOCATE")
+
+
+def test_a_failover_is_given_its_test_network_and_always_rolls_back():
+    plan = plan_of(scenario(runbook="failover", with_=dict(network=json.dumps(NETWORK), waves="db-*;web-*")))
+    assert plan["title"] == "Failover" and set(plan["with"]) == set(RUNBOOKS["failover"])
+    assert plan["given"]["failover_commit"] is False and plan["given"]["failover_network"] == json.dumps(NETWORK)
+    assert plan["given"]["failover_waves"] == "db-*;web-*" and plan["given"]["failover_rto_target"] == 900
+    assert plan["given"]["failover_stop_when"] == SCENARIO["stop_when"][:1] and plan["given"]["failover_blast_radius"] == ["db-*", "tag:web"]
+    assert not [name for name in plan["given"] if not name.startswith("failover_")]
+
+
 def test_a_clean_point_drill_is_given_its_search_options_and_stop_conditions_and_no_targets():
     plan = plan_of(scenario(runbook="clean_point", targets=None, with_=dict(after="2026-11-20T00:00:00Z", checks_tasks="checks.yml")))
     assert plan["given"]["clean_point_after"] == "2026-11-20T00:00:00Z" and plan["given"]["clean_point_blast_radius"] == ["db-*", "tag:web"]
@@ -64,7 +76,8 @@ def test_a_clean_point_drill_is_given_its_search_options_and_stop_conditions_and
 def test_every_option_it_gives_a_runbook_is_an_option_of_that_runbooks_and_the_game_day_uses_it(runbook):
     with open(os.path.join(COLLECTION, "roles", runbook, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
         options = yaml.safe_load(handle)["argument_specs"]["main"]["options"]
-    given = plan_of(scenario(runbook=runbook, targets=None if runbook == "clean_point" else SCENARIO["targets"]))["given"]
+    given = plan_of(scenario(runbook=runbook, targets=None if runbook == "clean_point" else SCENARIO["targets"],
+                             with_=dict(network=NETWORK) if runbook == "failover" else {}))["given"]
     assert set(given) - set(options) == set() and runbook in BY_NAME["game_day"].uses
     assert os.path.isfile(given["%s_after_wave_tasks" % runbook])
 
@@ -82,7 +95,11 @@ def test_the_scenario_as_an_awx_survey_gives_it_json_text_reads_the_same():
     (dict(blast_radius=None), "blast_radius names no project"),
     (dict(hypothesis=""), "has no hypothesis"),
     (dict(name=None), "has no name"),
-    (dict(runbook="failover"), "runbook is failover: a game day rehearses a DR test .dr_test., a restore test .restore_test. or a clean point"),
+    (dict(runbook="application"), "runbook is application: a game day rehearses a DR test .dr_test., a restore test .restore_test., a clean "
+                                  "point drill .clean_point. or a failover that rolls back in a test network .failover."),
+    (dict(runbook="failover"), "failover has no with.network: a game day's failover launches its recovery machines only into an isolated"),
+    (dict(runbook="failover", with_=dict(network=dict(subnets=["a"]), commit=True)), "with gives commit: a game day's failover always rolls back"),
+    (dict(runbook="failover", with_=dict(network=dict(subnets=["a"]), commit=False)), "with gives commit: a game day's failover always rolls back"),
     (dict(runbook="clean_point"), "gives targets, which a clean point search has none of"),
     (dict(with_=dict(stop_when=[])), "with gives stop_when: give it as the scenario's own stop_when"),
     (dict(with_=dict(rto_target=5)), "give it as the scenario's own targets.rto_seconds"),

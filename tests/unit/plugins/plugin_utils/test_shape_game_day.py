@@ -98,6 +98,16 @@ def test_a_rehearsal_that_adopted_what_a_stopped_run_left_and_passed_bears_the_h
     assert "Hypothesis: storefront recovers within ten minutes - borne out." in markdown(made)
 
 
+def test_a_failover_rehearsal_that_rolled_back_passed_and_is_judged_against_the_earlier_ones():
+    failover, schema = dict(SCENARIO, runbook="failover"), "replication.recovery.failover/v1"
+    earlier = [game_day(dict(rehearsal(day, rto=300.0), schema=schema, outcome="rolled back"), scenario=failover) for day in (1, 2, 3)]
+    made = game_day(dict(rehearsal(20, rto=900.0, rto_target=1000), schema=schema, outcome="rolled back"), earlier, scenario=failover)
+    assert made["outcome"] == "passed" and made["borne_out"] is True and made["rehearsal"]["outcome"] == "rolled back"
+    assert made["regression"]["regressed"] and made["regression"]["earlier_runs"] == 3  # slower than all three before it
+    failed = game_day(dict(rehearsal(21, outcome="failed"), schema=schema), scenario=failover)
+    assert failed["outcome"] == "failed" and failed["borne_out"] is False
+
+
 @pytest.mark.parametrize("outcome, borne_out", [("stopped", False), ("cancelled", None), ("refused", None)])
 def test_a_rehearsal_that_did_not_run_to_its_end_is_not_judged(outcome, borne_out):
     made = game_day(rehearsal(20, outcome=outcome), history(100.0, 100.0, 100.0))

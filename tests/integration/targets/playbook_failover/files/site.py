@@ -1,4 +1,5 @@
-"""What the failover tests read and do in the service and the simulator's cloud, outside the collection.
+"""What the failover tests read and do in the service and the simulator's cloud, outside the collection (signed in as
+REPLICATION_SERVICE_USERNAME, in the project SITE_PROJECT: the failover's account and its project site when not set).
 
     python site.py URL moment                      the service's time two days ago (for before:)
     python site.py URL launch-test NAME            a DR test machine for NAME, left up
@@ -19,6 +20,7 @@
 """
 
 import json
+import os
 import sys
 import time
 from datetime import datetime, timedelta
@@ -26,12 +28,15 @@ from datetime import datetime, timedelta
 import requests
 
 API = "/api/latest"
+PROJECT = os.environ.get("SITE_PROJECT", "site")
 
 
 def service(url):
     session = requests.Session()
-    session.post(url + API + "/login", json={"username": "failover@example.test", "password": "failover-password"}, timeout=30).raise_for_status()
-    project = next(p for p in session.get(url + API + "/projects", timeout=30).json()["items"] if p["name"] == "site")
+    credentials = dict(username=os.environ.get("REPLICATION_SERVICE_USERNAME", "failover@example.test"),
+                       password=os.environ.get("REPLICATION_SERVICE_PASSWORD", "failover-password"))
+    session.post(url + API + "/login", json=credentials, timeout=30).raise_for_status()
+    project = next(p for p in session.get(url + API + "/projects", timeout=30).json()["items"] if p["name"] == PROJECT)
     return session, "%s%s/projects/%s" % (url, API, project["id"])
 
 
@@ -61,7 +66,7 @@ def launch_test(url, name):
 def cloud(url):
     items = requests.get(url + "/_simulator/cloud", timeout=30).json()["items"]
     for item in sorted(items, key=lambda i: i["id"]):
-        if item["projectName"] == "site":
+        if item["projectName"] == PROJECT:
             print(json.dumps(dict((key, item[key]) for key in ("id", "sourceMachineName", "launchType", "regionId")), sort_keys=True))
 
 
@@ -116,7 +121,7 @@ def direction(url, expected):
 def failed_back(url, removed):
     session, base = service(url)
     project = session.get(base, timeout=30).json()
-    live = [item for item in requests.get(url + "/_simulator/cloud", timeout=30).json()["items"] if item["projectName"] == "site"]
+    live = [item for item in requests.get(url + "/_simulator/cloud", timeout=30).json()["items"] if item["projectName"] == PROJECT]
     for name, machine in machines(session, base).items():
         target = session.get("%s/replicas/%s" % (base, machine["replica"]), timeout=30).json()
         assert target["regionId"] == project["sourceRegion"] and target["machineCloudState"] == "running", (name, target)

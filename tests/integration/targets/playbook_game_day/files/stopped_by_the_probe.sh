@@ -1,5 +1,15 @@
 # Sourced by the game days' tests: their runme.sh gives the functions game_day (CHANGES, a JSON object) and clock (a
-# time scale), and a probe server that answers as mode.txt says.
+# time scale), and serves the probe (serve_the_probe) that answers as mode.txt says.
+
+# The storefront a probe watches, served until the test ends: what it answers is written in mode.txt ("ok", else 503);
+# its URL in probe_url.txt.
+serve_the_probe() {
+    echo ok > mode.txt
+    python "$(dirname "${BASH_SOURCE[0]}")/probe_server.py" mode.txt > probe_url.txt &
+    server=$!
+    trap 'kill $server' EXIT
+    for unused in $(seq 1 50); do [ -s probe_url.txt ] && break; sleep 0.1; done
+}
 # A game day (CHANGES as for scenario) whose probe fails from the moment wave 1's launch job runs: it must stop (game_day.txt).
 stopped_by_the_probe() {
     clock 3  # the launch job runs for a good many looks, also on a busy controller (at 10, make test's load once let it end first)
