@@ -107,7 +107,8 @@ for run in "a rehearsed" "a drill-a" "b drill-b"; do
     mkdir -p "$controller/tmp" "$controller/home" "$controller/$2"
     scenario="{\"name\": \"drill-$2\", \"hypothesis\": \"$2 recovers\", \"blast_radius\": {\"projects\": [\"$2\"]},
         \"with\": {\"waves\": \"db-*;web-*\", \"poll_interval\": 1, \"progress_interval\": 1, \"report_dir\": \"reports\"}}"
-    (cd "$controller/$2" && status=0 && TMPDIR="$controller/tmp" HOME="$controller/home" XDG_DATA_HOME="$controller/home/.local/share" \
+    # Unbuffered: the lever is engaged once each output says its wave 1's job runs, which a file would get in blocks.
+    (cd "$controller/$2" && status=0 && TMPDIR="$controller/tmp" HOME="$controller/home" XDG_DATA_HOME="$controller/home/.local/share" PYTHONUNBUFFERED=1 \
         ansible-playbook replication.recovery.game_day -e "$(python -c 'import json, sys; print(json.dumps({"game_day_scenario": sys.argv[1]}))' "$scenario")" \
         >output.txt 2>&1 || status=$?; echo "rc=$status" >>output.txt) &
     runs+=($!)

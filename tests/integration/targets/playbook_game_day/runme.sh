@@ -130,10 +130,14 @@ clock 10
 wave=0
 for signal in KILL INT TERM; do
     rm -f session.pid game_day.txt
-    python files/in_a_session.py session.pid ansible-playbook replication.recovery.game_day -e "$(scenario)" >game_day.txt 2>&1 &
+    PYTHONUNBUFFERED=1 python files/in_a_session.py session.pid ansible-playbook replication.recovery.game_day -e "$(scenario)" >game_day.txt 2>&1 &
     run=$!
     wave=$((wave + 1))
-    for unused in $(seq 1 600); do grep -q "Launch job .* of wave $wave runs in the service" game_day.txt && break; sleep 0.2; done
+    # Run $wave adopts the waves before it - following their jobs to their end and checking them - before it launches its own.
+    # The stop must land while wave $wave's job runs: seen in the output, unbuffered (written to a file in blocks, the line came
+    # late, and a stop on a timeout instead landed elsewhere - make test once counted six launches for three).
+    for unused in $(seq 1 3000); do grep -q "Launch job .* of wave $wave runs in the service" game_day.txt && break; sleep 0.2; done
+    grep -q "Launch job .* of wave $wave runs in the service" game_day.txt || { cat game_day.txt; echo "wave $wave's launch job never ran"; exit 1; }
     kill -s "$signal" -- "-$(cat session.pid)"
     wait "$run" || true
 done

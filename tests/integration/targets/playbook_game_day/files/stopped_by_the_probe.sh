@@ -13,9 +13,12 @@ serve_the_probe() {
 # A game day (CHANGES as for scenario) whose probe fails from the moment wave 1's launch job runs: it must stop (game_day.txt).
 stopped_by_the_probe() {
     clock 3  # the launch job runs for a good many looks, also on a busy controller (at 10, make test's load once let it end first)
-    (status=0; game_day "${1:-}" >game_day.txt 2>&1 || status=$?; echo "rc=$status" >>game_day.txt) &
+    # Unbuffered: the probe goes bad once the output says wave 1's job runs, which a file would get in blocks (once, only after
+    # the job ended: the stop then landed on wave 2).
+    (export PYTHONUNBUFFERED=1; status=0; game_day "${1:-}" >game_day.txt 2>&1 || status=$?; echo "rc=$status" >>game_day.txt) &
     local run=$!
-    for unused in $(seq 1 300); do grep -q "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
+    for unused in $(seq 1 3000); do grep -q "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
+    grep -q "Launch job .* of wave 1 runs in the service" game_day.txt || { cat game_day.txt; echo "wave 1's launch job never ran"; exit 1; }
     echo bad > mode.txt
     wait $run
     clock 60
