@@ -553,8 +553,9 @@ class ActionModule(RunbookStep):
                              "ended." % (record["project"], job.get("type"), job["id"], job.get("initiatedBy") or "?"))
         blocking = record["blocking"]
         if blocking["machines"] and not blocking["clean"]:
+            kinds = " and ".join(sorted(set(left["kind"] for left in blocking["machines"])))  # "test (a DR test's recovery drill)"
             raise StepFailed("%s machines are up for %s; nothing was launched. %s" % (
-                " and ".join(sorted(set(left["kind"] for left in blocking["machines"]))).capitalize(),
+                kinds[0].upper() + kinds[1:],
                 shown(left["name"] for left in blocking["machines"]),
                 "Clean them up first, or let this run do it (%s=true)." % blocking["option"] if blocking["option"]
                 else "This %s never replaces them: run it again once they are gone." % record["title"]))

@@ -4,7 +4,8 @@
 # and one with a machine outside its blast radius are refused with zero writes; a game day passes - every recovery
 # machine launched into the test subnet (the checks read the target cloud), rolled back, nothing left, every blueprint as
 # it was; one whose probe fails twice in a row while the launch job runs stops and leaves nothing; one killed while its
-# launch job runs, run again, launches nothing twice; the lever cancels one before any write; and after a committed
+# launch job runs - its machine marked a drill, which a real failover refuses to take for production - run again, launches
+# nothing twice; the lever cancels one before any write; and after a committed
 # failover, a game day refuses the machines failed over, touching none.
 set -euxo pipefail
 
@@ -16,7 +17,7 @@ export SITE_PROJECT=stand-in
 export ANSIBLE_ROLES_PATH=..
 export XDG_DATA_HOME="$PWD/data"  # a ledger of its own
 config=(-e @../../integration_config.yml)
-rm -rf reports output.txt game_day.txt stopped.txt hooks.log data blueprints-*.json cloud-*.txt
+rm -rf reports real output.txt game_day.txt stopped.txt hooks.log data blueprints-*.json cloud-*.txt
 site=(python ../playbook_failover/files/site.py "$url")
 lever=(python ../game_day_lever/files/lever.py "$url")
 clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
@@ -84,7 +85,8 @@ grep -q "Game day failover-rehearsed: PASSED. Hypothesis: .* - borne out." outpu
 python ../playbook_failover/files/hooks_in_order.py hooks.log "db-1 in $test_subnet|app-1 in $test_subnet|web-1 in $test_subnet"
 "${site[@]}" launches RECOVERY_LAUNCH 2
 same_as_before
-"${site[@]}" marked no  # no drill's mark, no failover's, left on any machine
+"${site[@]}" marked no  # no failover's mark left on any machine
+[ -z "$("${site[@]}" drills)" ]  # nor a drill's
 "${site[@]}" tested-in reports/failover_stand-in.json "$test_subnet"  # the failover's report gives each machine's test network
 python -c "import json, sys; r = json.load(open(sys.argv[1])); \
 assert r['outcome'] == 'rolled back' and r['result'] == 'passed' and r['game_day'] == 'failover-rehearsed', r" reports/failover_stand-in.json
@@ -111,11 +113,22 @@ until "${site[@]}" running RECOVERY_LAUNCH; do kill -0 "$run" || { cat stopped.t
 kill_run "$run"
 wait "$run" || true
 clock 60
+while "${site[@]}" running RECOVERY_LAUNCH; do sleep 1; done
+# Its recovery machine, in the isolated network, is marked a drill: a real failover run now does not take it for production -
+# it refuses, naming it, and writes nothing.
+[ "$("${site[@]}" drills)" = db-1 ]
+before="$("${lever[@]}" writes)"
+if ansible-playbook replication.recovery.failover -e failover_project=stand-in -e failover_report_dir="$(pwd)/real" >output.txt 2>&1; then
+    cat output.txt; echo "a failover must not take a rehearsal's machine for production"; exit 1
+fi
+grep -q "Test (a DR test's recovery drill) machines are up for db-1; nothing was launched" output.txt
+[ "$("${lever[@]}" writes)" = "$before" ]
 game_day | tee output.txt
 grep -q "Wave 1 was launched by an earlier run of this failover" output.txt || { cat stopped.txt; "${site[@]}" jobs; exit 1; }
 grep -q "Game day failover-rehearsed: PASSED" output.txt
 "${site[@]}" launches RECOVERY_LAUNCH 5  # the killed run's wave 1, taken up; wave 2 once
 same_as_before
+[ -z "$("${site[@]}" drills)" ]
 
 # -- the lever engaged on the project: a game day's failover is cancelled before any write; released, it runs again -----
 ansible-playbook replication.recovery.game_day -e game_day_lever=engaged -e game_day_projects=stand-in -e '{"game_day_lever_reason": "INC-9: storefront"}' \
@@ -139,4 +152,4 @@ grep -q "so this failover never launches them; nothing was launched or terminate
 "${site[@]}" cloud > cloud-after.txt
 diff cloud-committed.txt cloud-after.txt
 "${site[@]}" launches RECOVERY_LAUNCH 6
-rm -rf reports committed output.txt game_day.txt stopped.txt hooks.log data blueprints-*.json cloud-*.txt mode.txt probe_url.txt
+rm -rf reports committed real output.txt game_day.txt stopped.txt hooks.log data blueprints-*.json cloud-*.txt mode.txt probe_url.txt

@@ -17,6 +17,7 @@ REPLICATION_SERVICE_USERNAME, in the project SITE_PROJECT: the failover's accoun
     python site.py URL tested-in FILE SUBNET       the DR test report FILE says each machine launched into SUBNET
     python site.py URL marked yes|named|no         each machine's tags name its recovery machine, which runs (yes), or name one
                                                    (named), or none (no)
+    python site.py URL drills                      the machines whose tags mark a DR test's (or a rehearsal's) drill, one a line
 """
 
 import json
@@ -176,8 +177,15 @@ def marked(url, expected):
     print("each machine's recovery machine is %s in the service" % ("named" if expected == "yes" else "named no more"))
 
 
+def drills(url):
+    session, base = service(url)
+    for name, machine in sorted(machines(session, base).items()):
+        if any(tag.startswith("replication.recovery/drill=") for tag in machine.get("tags") or []):
+            print(name)
+
+
 if __name__ == "__main__":
     COMMANDS = dict(moment=moment, launch_test=launch_test, cloud=cloud, points=points, launches=launches, jobs=jobs, running=running, write_rate=write_rate,
                     direction=direction, failed_back=failed_back, blueprints=blueprints, subnet=subnet, patch_blueprint=patch_blueprint,
-                    tested_in=tested_in, marked=marked)
+                    tested_in=tested_in, marked=marked, drills=drills)
     COMMANDS[sys.argv[2].replace("-", "_")](sys.argv[1], *sys.argv[3:])
