@@ -18,16 +18,19 @@ from ansible.errors import AnsiblePromptInterrupt, AnsiblePromptNoninteractive
 from ansible.module_utils.common.text.converters import to_text
 from ansible.utils.display import Display
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import FROM_REPORT, LATEST, parse_point_policy, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._domain import FROM_REPORT, LATEST, parse_list, parse_number, parse_point_policy, parse_time
+from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, lever_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import launch_settings_refused, pin_points, points_refused
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils import _application as app
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, report_path, write_also, write_json, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, directory_of, to_read, verify
-from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import (
-    COMMITTED, FAILED as FAILED_OUTCOME, PASSED as PASSED_OUTCOME, WAITING, of_report, said as said_outcome)
+from ansible_collections.replication.recovery.plugins.plugin_utils._measures import worst
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import of_report, said as said_outcome
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import watched_over
 from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import files_of, page_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, into_ledger, read_report
+from ansible_collections.replication.recovery.plugins.plugin_utils._stops import outside_the_blast_radius
 
 
 SCHEMA = "replication.recovery.application/v1"
@@ -62,6 +65,7 @@ class ActionModule(RunbookStep):
         again=dict(type="bool", default=False),
         removed=dict(type="list", elements="str", default=[]),
         approval_timeout=dict(type="int", default=300),
+        game_day=dict(type="str"),
     )
 
     def step(self, args):
@@ -197,6 +201,8 @@ class ActionModule(RunbookStep):
         refuse before its first write is refused here, in that run's words, for every node at once: no node of the
         application is left half-recovered by a fault one read finds."""
         faults = []
+        if runbook == "dr_test":
+            self.obey_the_levers(nodes, ended)
         for name in [name for names in app.levels_of(nodes) for name in names if name not in ended]:
             node = nodes[name]
             read = self.as_node(node, "service_machine_info", project=node["project"], machines=node["machines"] or None,
@@ -205,6 +211,10 @@ class ActionModule(RunbookStep):
             if read.get("failed"):
                 faults.append("%s: %s" % (name, (read.get("msg") or "its project could not be read").rstrip(".")))
                 continue
+            radius = parse_list(node["vars"].get(runbook + "_blast_radius"), runbook + "_blast_radius")
+            outside = outside_the_blast_radius(read["machines"], radius)
+            if outside:
+                faults.append("%s: %s %s outside the blast radius (%s)" % (name, shown(outside), "is" if len(outside) == 1 else "are", ", ".join(radius)))
             problems = (read.get("launch_settings") or {}).get("problems") or {}
             if problems:
                 faults.append("%s: %s" % (name, launch_settings_refused(problems, len(read["machines"]), read["launch_settings"]["region"]["name"])))
@@ -214,6 +224,20 @@ class ActionModule(RunbookStep):
         if faults:
             raise StepFailed("Every node was checked before any acts: %d of %d would be refused, and no node acted; nothing was written. %s" % (
                 len(faults), len(nodes) - len(ended), " ".join("Node %s." % fault.rstrip(".") for fault in faults)))
+
+    def obey_the_levers(self, nodes, ended):
+        """An application's DR tests are rehearsals: with the safety lever of any node's project engaged, the application is
+        cancelled before any node acts (each node's own run would be cancelled at its start, and those before it would
+        have run). A failover's nodes go on, and each says so."""
+        engaged = []
+        for name in [name for names in app.levels_of(nodes) for name in names if name not in ended]:
+            read = self.as_node(nodes[name], "service_safety_lever", project=nodes[name]["project"])
+            if read.get("failed"):  # its project unread: the preflight below says why
+                continue
+            if read["lever"]["state"] == ENGAGED:
+                engaged.append(lever_said(read["lever"], nodes[name]["project"]))
+        if engaged:
+            raise StepFailed("Cancelled: %s. No node acted; nothing was written. Run it again once the lever is released." % "; ".join(engaged))
 
     def points_missing(self, node, machines, moment, runbook):
         """The machines of a node that have no such point in time as its run would take (pin_points' sentences): as of the
@@ -546,7 +570,7 @@ class ActionModule(RunbookStep):
         result = app.result_of(self.nodes, outcomes)
         if any((outcome.get("cleanup") or {}).get("error") for outcome in outcomes.values()):
             result = app.FAILED
-        report = self.report(outcomes, result)
+        report = self.report(outcomes, result, args["game_day"])
         name = "application_%s" % safe(self.run_["name"])
         files = write_run(self.run_["report_dir"], name, self.run_["began"], files_of(report))
         ledger = None
@@ -569,7 +593,7 @@ class ActionModule(RunbookStep):
                 report["next"])
         return answer
 
-    def report(self, outcomes, result):
+    def report(self, outcomes, result, game_day=None):
         nodes, moments, runbook = [], self.run_.get("points_as_of") or {}, self.run_["runbook"]
         for number, names in enumerate(self.run_["levels"], 1):
             for name in names:
@@ -582,7 +606,8 @@ class ActionModule(RunbookStep):
                                   waits_behind=outcome.get("waits_behind"), approval=self.run_["approvals"].get(name),
                                   needs_approval=node["approval"], machines=outcome.get("machines") or 0,
                                   failed_machines=outcome.get("failed_machines") or [], optional_failed=outcome.get("optional_failed") or [],
-                                  attempts=outcome.get("attempts") or [], rto_seconds=outcome.get("rto_seconds"), began=outcome.get("began"),
+                                  attempts=outcome.get("attempts") or [], outcome=outcome.get("outcome"), rto_seconds=outcome.get("rto_seconds"),
+                                  rpo_seconds=outcome.get("rpo_seconds"), began=outcome.get("began"),
                                   ended=outcome.get("ended"), seconds=seconds, failures=outcome.get("failures") or [],
                                   kept=outcome.get("kept") or [], cleanup=outcome.get("cleanup"), points=outcome.get("points"),
                                   points_as_of=moments.get(name),
@@ -602,13 +627,30 @@ class ActionModule(RunbookStep):
             planned = self.run_["forecast"]["levels"][number - 1]
             levels.append(dict(level=number, nodes=names, seconds=max(took) if took else None, rto_seconds=max(rtos) if rtos else None,
                                forecast_p50_seconds=planned["p50_seconds"], forecast_p90_seconds=planned["p90_seconds"]))
-        return dict(schema=SCHEMA, name=self.run_["name"], runbook=self.run_["runbook"], result=result, outcome=application_outcome(result, runbook),
+        return dict(schema=SCHEMA, name=self.run_["name"], runbook=self.run_["runbook"], result=result, outcome=app.outcome_of(result, runbook, outcomes),
                     next=NEXT_RUN[runbook] if result == app.FAILED else None, began=self.run_["began"],
                     started=self.run_["began"], generated=controller_now(), controller_user=self.run_["controller_user"],
                     projects=[dict(name=node["project"], node=node["name"]) for node in nodes], levels=levels, nodes=nodes,
                     critical_path=app.critical_path(self.nodes, dict((node["name"], node["seconds"]) for node in nodes)),
                     forecast=self.run_["forecast"], approvals=self.run_["approvals"], failures=failures,
-                    points_as_of=self.run_.get("points_as_of"), plan=self.run_.get("plan"))
+                    points_as_of=self.run_.get("points_as_of"), plan=self.run_.get("plan"), run_began=self.run_["began"],
+                    measures=dict((key, worst(node[key] for node in nodes)) for key in ("rpo_seconds", "rto_seconds")),
+                    targets=self.targets(runbook), counts=dict(machines=sum(node["machines"] for node in nodes)),
+                    stop_conditions=watched_over(outcomes[name].get("stop_conditions") for names in self.run_["levels"] for name in names),
+                    game_day=game_day)
+
+    def targets(self, runbook):
+        """The nodes' RPO and RTO targets (each node's DR test judges its machines against its own): the strictest of them."""
+        def target(node, key):
+            try:
+                return parse_number(node["vars"].get("%s_%s_target" % (runbook, key[:3])))
+            except ValueError:  # its own run refused it
+                return None
+        strictest = {}
+        for key in ("rpo_seconds", "rto_seconds"):
+            known = [value for value in (target(node, key) for node in self.nodes.values()) if value is not None]
+            strictest[key] = min(known) if known else None
+        return strictest
 
 
 # What running a failed application again does, by its runbook.
@@ -616,14 +658,6 @@ NEXT_RUN = dict(
     dr_test="Running it again is safe: it begins anew, and each node's DR test launches, checks and removes its test machines again.",
     failover="Running it again is safe: each node's machines failed over stand and are never launched again; the nodes that did not fail "
              "over launch, from their points as of the moment the new run begins (those that stand keep theirs).")
-
-
-def application_outcome(result, runbook):
-    """The application's outcome word (plugin_utils._outcomes): a passing failover of it committed production to its recovery
-    machines; a passing DR test passed; one waiting for an approval waits; one whose critical node failed failed."""
-    if result == app.PASSED:
-        return COMMITTED if runbook == "failover" else PASSED_OUTCOME
-    return WAITING if result == app.WAITING else FAILED_OUTCOME
 
 
 def as_mapping(given, name):

@@ -91,6 +91,11 @@ options:
     description: Seconds to wait for each answer at a terminal; V(0) asks nothing. With O(phase=approve).
     type: int
     default: 300
+  game_day:
+    description:
+      - The game day whose rehearsal the application's run is (its name, C(runbook_game_day)), kept in its report as
+        C(game_day). With O(phase=end).
+    type: str
   ledger_dir:
     description:
       - The ledger of runs (C(replication_recovery_ledger_dir)) - read by O(phase=begin) for the forecast, written by

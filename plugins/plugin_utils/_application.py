@@ -9,6 +9,7 @@ the nodes after it, and the forecast of how long it takes. Pure: the application
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import RECENT_RUNS
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import CANCELLED, COMMITTED, STOPPED, of_report
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import PROVING
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, shown, spoken
 
@@ -165,7 +166,12 @@ def ancestors(nodes, name):
 def why_not(nodes, name, outcomes):
     """Why a node does not run now, given the outcomes of the nodes before it, or None when it runs. A node waits while a
     node it is after waits for approval; it is blocked by a node it is after that was blocked, or that failed and stops
-    what follows it (on_failure: stop)."""
+    what follows it (on_failure: stop) - and by any node a stop condition or the safety lever stopped: a stopped
+    rehearsal launches nothing more, whatever the nodes' impact."""
+    stopped = sorted(other for other, outcome in outcomes.items() if outcome.get("outcome") == STOPPED)
+    if stopped:
+        return dict(state=BLOCKED, reason="the application was stopped: %s %s stopped (%s)" % (
+            ", ".join(stopped), "was" if len(stopped) == 1 else "were", outcomes[stopped[0]].get("stopped_by") or "by a stop condition"))
     for before in sorted(nodes[name]["after"]):
         outcome = outcomes.get(before) or {}
         state = outcome.get("state")
@@ -194,10 +200,20 @@ def node_outcome(node, report):
                     and not (check.get("name", "").startswith("launch job") and failed and not critical_failed)]
     passed = report.get("result") == PASSED or (not run_failures and not critical_failed and bool(machines))
     measures = report.get("measures") or {}
+    stops = report.get("stop_conditions")
     return dict(state=PASSED if passed else FAILED, failed_machines=failed, optional_failed=optional_failed, kept=report.get("kept") or [],
-                critical_failed=critical_failed, rto_seconds=measures.get("rto_seconds"), report=report.get("run", {}).get("files"),
-                started=report.get("launch_requested") or report.get("started"), machines=len(machines),
-                failures=(report.get("failures") or [])[:5], points=points_taken(machines))
+                critical_failed=critical_failed, rto_seconds=measures.get("rto_seconds"), rpo_seconds=measures.get("rpo_seconds"),
+                report=report.get("run", {}).get("files"), started=report.get("launch_requested") or report.get("started"),
+                machines=len(machines), failures=(report.get("failures") or [])[:5], points=points_taken(machines),
+                outcome=of_report(report), stop_conditions=stops, stopped_by=stop_said(stops) if of_report(report) == STOPPED else None)
+
+
+def stop_said(stops):
+    """Who or what stopped a node's run, in a few words."""
+    stops = stops or {}
+    if stops.get("stopped_by"):
+        return "by the stop condition %s" % stops["stopped_by"]["probe"]
+    return "by the safety lever" if (stops.get("lever") or {}).get("obeyed") else "by a stop condition"
 
 
 def points_taken(machines, *earlier):
@@ -288,6 +304,21 @@ def result_of(nodes, outcomes):
     if any((outcomes.get(name) or {}).get("state") not in ENDED for name in nodes):
         return WAITING
     return PASSED
+
+
+def outcome_of(result, runbook, outcomes):
+    """The application's outcome word (plugin_utils._outcomes): stopped when a stop condition or the safety lever stopped a
+    node; cancelled when every node that ran was cancelled before its first write (the lever was engaged); else by its
+    result - a passing failover committed production to its recovery machines, a passing DR test passed, one waiting
+    for an approval waits, one whose critical node failed failed."""
+    words = [outcome.get("outcome") for outcome in outcomes.values() if outcome.get("outcome")]
+    if STOPPED in words:
+        return STOPPED
+    if words and set(words) == {CANCELLED}:
+        return CANCELLED
+    if result == PASSED:
+        return COMMITTED if runbook == "failover" else PASSED
+    return "waiting for approval" if result == WAITING else FAILED
 
 
 def critical_path(nodes, seconds):

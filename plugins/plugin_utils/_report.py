@@ -340,6 +340,18 @@ def stop_conditions_of(record):
                 looks=watch.get("looks", 0), stopped_by=watch.get("stopped_by"), timeline=watch.get("timeline") or [])
 
 
+def watched_over(watches):
+    """What watched a run made of runs (a clean point search's rounds, an application's nodes), from each one's
+    stop_conditions (None for one nothing watched): the lever when one saw it, the probes as the last left them, every look
+    in time order, and the probe that stopped it; None when nothing watched any."""
+    watched = [watch for watch in watches if watch]
+    if not watched:
+        return None
+    return dict(lever=next((w["lever"] for w in reversed(watched) if w.get("lever")), None), probes=watched[-1]["probes"],
+                looks=sum(w["looks"] for w in watched), stopped_by=next((w["stopped_by"] for w in watched if w.get("stopped_by")), None),
+                timeline=sorted((look for w in watched for look in w["timeline"]), key=lambda look: look["at"]))
+
+
 # The phases a failure stops a run in before its first write: its sign-in, its read and judgement (a failback's reverse
 # before them is a write: its stage says so).
 BEFORE_ANY_WRITE = ("login", "preflight", "wait")

@@ -31,6 +31,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._files import
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import CANCELLED, REFUSED, STOPPED
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import watched_over
 
 JOURNAL_SCHEMA = "replication.recovery.clean_point.journal/v1"
 REPORT_SCHEMA = BY_NAME["clean_point"].schema
@@ -354,19 +355,8 @@ def result_of(journal, generated, finished=True, stopped=None):
         moments=len(journal["moments"]) if journal["consistent"] else None, rounds_at_most=rounds_at_most(journal),
         launches=sum(1 for r in journal["rounds"] if r.get("job")),
         machines=machines, failures=failures if complete else failures + [run_checks[0]["message"]], checks=run_checks, generated=generated,
-        stop_conditions=watched_over(journal["rounds"]), game_day=journal.get("game_day"),
+        stop_conditions=watched_over(r.get("stop_conditions") for r in journal["rounds"]), game_day=journal.get("game_day"),
     )
-
-
-def watched_over(rounds):
-    """What watched the search over its rounds (each round's run watched its own): the lever when one saw it, the probes as
-    the last round left them, every look in order, and the probe that stopped it; None when nothing watched it."""
-    watched = [r["stop_conditions"] for r in rounds if r.get("stop_conditions")]
-    if not watched:
-        return None
-    return dict(lever=next((w["lever"] for w in reversed(watched) if w.get("lever")), None), probes=watched[-1]["probes"],
-                looks=sum(w["looks"] for w in watched), stopped_by=next((w["stopped_by"] for w in watched if w.get("stopped_by")), None),
-                timeline=[look for w in watched for look in w["timeline"]])
 
 
 def _between(start, end):

@@ -14,6 +14,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._measures imp
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import of_report, said
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import OVER, WITHIN, document, failures_list, headline, table_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import junit_document, lines_of, listed, table
+from ansible_collections.replication.recovery.plugins.plugin_utils._shape_run import stop_conditions_markdown, stop_conditions_section
 
 SCHEMA = ("roles", "application", "files", "report.schema.json")
 
@@ -81,6 +82,7 @@ def markdown(report):
         lines.extend([line, ""])
     lines.extend(table(APPLICATION_HEADINGS, application_rows(report)))
     lines.extend(listed("Failures", report["failures"]))
+    lines.extend(stop_conditions_markdown(report.get("stop_conditions")))
     return lines_of(lines)
 
 
@@ -132,7 +134,8 @@ def page(report, ledger=None):
                 "<h2>Levels</h2>" + table_of(LEVEL_HEADINGS, level_rows(report), "Levels"),
                 "<p>%s</p>" % escape(forecast_said(forecast)),
                 "<h2>Nodes</h2>" + "".join("<p>%s</p>" % escape(line) for line in points_moment_said(report))
-                + table_of(APPLICATION_HEADINGS, application_rows(report), "Nodes")]
+                + table_of(APPLICATION_HEADINGS, application_rows(report), "Nodes"),
+                stop_conditions_section(report.get("stop_conditions"))]
     lede = "%s of %d nodes, begun %s by %s. Report written %s (this machine's clock)." % (
         "A DR test" if report.get("runbook") == "dr_test" else "A failover", len(report.get("nodes") or []), report.get("began"),
         report.get("controller_user"), report.get("generated"))

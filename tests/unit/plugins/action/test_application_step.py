@@ -44,6 +44,9 @@ LOGINS = []
 PROJECTS = dict(db=dict(db_1=30, db_3=30), app=dict(app_1=30))
 MISSING = ("cahce",)
 READS = []
+# The projects whose safety lever is engaged (service_safety_lever's lever), and the machines' tags, by name.
+ENGAGED_LEVERS = {}
+TAGS = dict(db_3=["legacy"])
 
 
 def service_login(module_name, module_args, task_vars):
@@ -52,13 +55,16 @@ def service_login(module_name, module_args, task_vars):
         project = module_args["project"]
         if project in MISSING:
             return dict(failed=True, msg="Project %r was not found. Known: app, cache, db, edge, identity." % project)
-        machines = [dict(id=name + "-id", name=name.replace("_", "-"), lag_seconds=lag)
+        machines = [dict(id=name + "-id", name=name.replace("_", "-"), lag_seconds=lag, tags=TAGS.get(name, []))
                     for name, lag in PROJECTS.get(project, {project + "_1": 30}).items()]
         if module_args.get("include_points_in_time"):  # one point a day ago, of a machine that has one
             machines = [dict(machine, points_in_time=[dict(id=machine["name"] + "-p", dateTime="2026-11-25T23:00:00.000000+00:00")]
                              if machine["lag_seconds"] is not None else []) for machine in machines]
         return dict(project=dict(id=project + "-id", name=project), machines=machines,
                     launch_settings=dict(region=dict(id="r", name="us-east-1"), problems={}))
+    if module_name == "replication.recovery.service_safety_lever":
+        lever = ENGAGED_LEVERS.get(module_args["project"])
+        return dict(lever=lever or dict(state="released", by=None, at=None, reason=None))
     assert module_name == "replication.recovery.service_login"
     LOGINS.append(dict(module_args))
     if module_args.get("state") == "absent":
@@ -385,3 +391,73 @@ def test_a_run_of_the_other_runbook_is_refused_while_one_has_not_ended(tmp_path)
     refused = step(phase="begin", name="shop", runbook="failover", nodes=nodes, report_dir=str(tmp_path / "reports"))
     assert refused["failed"] and "The application's dr_test run begun" in refused["msg"] and "another application_name" in refused["msg"]
     assert os.path.isfile(os.path.join(state, "run.json"))  # the DR test's run, kept to be ended
+
+
+@pytest.mark.parametrize("check_mode", [True, False])
+def test_an_application_of_dr_tests_is_cancelled_before_any_node_acts_while_a_nodes_lever_is_engaged(tmp_path, check_mode):
+    nodes = dict(identity=dict(project="identity"), app=dict(project="app", after=["identity"]))
+    ENGAGED_LEVERS["app"] = dict(state="engaged", by="dana", at="2026-11-27T02:00:00Z", reason="INC-7: payments")
+    try:
+        cancelled = step(check_mode=check_mode, phase="begin", name="shop", nodes=nodes, report_dir=str(tmp_path / "reports"))
+        assert not (tmp_path / "reports").exists()
+        failover = step(check_mode=True, phase="begin", name="shop", runbook="failover", nodes=nodes, report_dir=str(tmp_path / "reports"))
+    finally:
+        del ENGAGED_LEVERS["app"]
+    # app is of level 2: its own DR test would be cancelled at its start, after identity's had run - the application is, first.
+    assert cancelled["failed"] and cancelled["msg"] == ("Cancelled: the safety lever of project app is engaged by dana at 2026-11-27T02:00:00Z: "
+                                                        "INC-7: payments. No node acted; nothing was written. Run it again once the lever is released.")
+    assert not failover.get("failed"), failover  # a failover is never held back by it (each node's run says it is engaged)
+
+
+def test_every_nodes_machines_are_held_to_its_blast_radius_before_any_node_acts(tmp_path):
+    radius = dict(dr_test_blast_radius=["db-1", "tag:legacy", "app-*"])
+    nodes = dict(db=dict(project="db", vars=radius), identity=dict(project="identity", after=["db"], vars=radius),
+                 app=dict(project="app", after=["db"], vars=dict(dr_test_blast_radius="app-*")))
+    refused = begin(tmp_path, nodes=nodes)
+    assert refused["failed"] and "1 of 3 would be refused, and no node acted; nothing was written." in refused["msg"]
+    assert "Node identity: identity-1 is outside the blast radius (db-1, tag:legacy, app-*)." in refused["msg"]  # db-3 is in by its tag
+    assert not (tmp_path / "reports").exists()
+
+
+def stopped_report(path, probe="storefront"):
+    """A node's DR test that a stop condition stopped: its first machine launched, and cleaned up."""
+    written = dict(schema="replication.recovery.dr_test/v1", project="db", result="failed", outcome="stopped", checks=[], failures=["stopped"],
+                   measures=dict(rto_seconds=None, rpo_seconds=40), started="2026-11-27T00:00:00Z", kept=[],
+                   machines=[dict(name="db-1", passed=False)],
+                   stop_conditions=dict(lever=None, looks=3, probes=[dict(name=probe, kind="url", after_failures=2, failures_in_a_row=2)],
+                                        stopped_by=dict(probe=probe, failures=2, said="answered 503", at="2026-11-27T00:01:00Z"),
+                                        timeline=[dict(at="2026-11-27T00:00:%02dZ" % second, probe=probe, passed=second == 0, said="-")
+                                                  for second in (0, 30, 59)]))
+    path.write_text(json.dumps(written))
+    return str(path)
+
+
+def test_a_node_a_stop_condition_stopped_stops_the_application_whatever_its_impact(tmp_path):
+    nodes = dict(db=dict(project="db", impact="optional"), cache=dict(project="cache"), app=dict(project="app", after=["db", "cache"]))
+    state = begin(tmp_path, nodes=nodes)["state"]
+    step(phase="level", state=state, level=1)
+    stopped = step(phase="node", state=state, node="db", report=stopped_report(tmp_path / "db.json"))["outcome"]
+    assert stopped["state"] == "failed" and stopped["outcome"] == "stopped" and stopped["stopped_by"] == "by the stop condition storefront"
+    step(phase="node", state=state, node="cache", report=report(tmp_path / "cache.json", {"cache-1": True}))
+    # db is optional (on_failure: skip), yet app after it does not run: a stopped rehearsal launches nothing more.
+    assert step(phase="level", state=state, level=2)["decisions"]["app"] == dict(
+        run=False, state="blocked", reason="the application was stopped: db was stopped (by the stop condition storefront)")
+    ended = step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger"), game_day="nightly")  # its game day's
+    assert ended["outcome"]["outcome"] == "stopped" and ended["outcome"]["result"] == "failed"
+    made = written(ended)
+    assert made["game_day"] == "nightly"
+    assert made["stop_conditions"]["stopped_by"]["probe"] == "storefront" and made["stop_conditions"]["looks"] == 3
+    assert made["measures"] == dict(rpo_seconds=40, rto_seconds=90) and made["counts"] == dict(machines=2)  # the worst of each
+    assert [node["outcome"] for node in made["nodes"]] == ["passed", "stopped", None]
+
+
+def test_an_application_whose_every_node_that_ran_was_cancelled_is_cancelled(tmp_path):
+    state = begin(tmp_path, nodes=dict(db=dict(project="db", vars=dict(dr_test_rto_target="600")), app=dict(project="app", after=["db"])))["state"]
+    step(phase="level", state=state, level=1)
+    cancelled = dict(schema="replication.recovery.dr_test/v1", project="db", result="failed", outcome="cancelled", checks=[], failures=["Cancelled"],
+                     machines=[])
+    (tmp_path / "db.json").write_text(json.dumps(cancelled))
+    step(phase="node", state=state, node="db", report=str(tmp_path / "db.json"))
+    step(phase="level", state=state, level=2)
+    made = written(step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger")))
+    assert made["outcome"] == "cancelled" and made["targets"] == dict(rpo_seconds=None, rto_seconds=600) and made["game_day"] is None
