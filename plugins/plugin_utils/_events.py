@@ -135,7 +135,10 @@ class Watcher:
             report = (entry or {}).get("report") or {}
             if entry and entry.get("runbook") == "game_day" and report.get("outcome") == "stopped":
                 stops = report.get("stop_conditions") or {}
-                events.append(dict(type="game_day_stopped", time=report.get("generated"), project=dict(name=report.get("project")),
+                # An application's game day ran in its nodes' projects: the project is the first of them, projects all.
+                projects = [project.get("name") for project in report.get("projects") or []] or [report.get("project")]
+                events.append(dict(type="game_day_stopped", time=report.get("generated"), project=dict(name=report.get("project") or projects[0]),
+                                   projects=projects,
                                    scenario=(report.get("scenario") or {}).get("name"), hypothesis=(report.get("scenario") or {}).get("hypothesis"),
                                    stopped_by=stops.get("stopped_by"), lever=stops.get("lever"), failures=(report.get("failures") or [])[:LOG_TAIL],
                                    ledger=dict(sequence=sequence, sha256=entry.get("sha256"))))

@@ -17,15 +17,19 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._files import
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
-# What a game day rehearses, in this version - a DR test, a restore test, a clean point drill, a failover that rolls back
-# in an isolated test network - and the options of each a scenario gives under ``with`` (without the runbook's prefix).
-# Its blast radius, targets and stop conditions are the scenario's own members; a clean point drill has no RPO or RTO
-# target (it finds each machine's newest clean point).
+# What a game day rehearses - a DR test, a restore test, a clean point drill, a failover that rolls back in an isolated
+# test network, the DR tests of an application - and the options of each a scenario gives under ``with`` (without the
+# runbook's prefix). Its blast radius, targets and stop conditions are the scenario's own members; a clean point drill
+# has no RPO or RTO target (it finds each machine's newest clean point).
 SHARED = ("project", "machines", "exclude", "checks_tasks", "report_dir", "poll_interval", "progress_interval", "launch_timeout")
 RUNBOOKS = dict(dr_test=SHARED + ("point_in_time", "gate_max_lag", "waves", "launch_type", "network"),
                 restore_test=SHARED + ("point_in_time", "gate_max_lag"), clean_point=SHARED + ("after", "before", "consistent", "network"),
-                failover=SHARED + ("point_in_time", "gate_max_lag", "waves", "network"))
-TARGETED = ("dr_test", "restore_test", "failover")
+                failover=SHARED + ("point_in_time", "gate_max_lag", "waves", "network"), application=("name", "nodes", "report_dir"))
+TARGETED = ("dr_test", "restore_test", "failover", "application")
+# An application's game day rehearses its DR tests - one a node, in the nodes' projects. The scenario's own members go to
+# each node's DR test (its variables, by their full names), which watches its stop conditions as it runs; the application
+# checks every node's machines against the blast radius before any node acts.
+APPLICATION, NODE_RUNBOOK = "application", "dr_test"
 # A game day's failover is a rehearsal: it always rolls back (its commit is the game day's, never the scenario's), and only
 # in an isolated test network (with.network), so that no recovery machine of it touches production.
 ROLLED_BACK = ("failover",)
@@ -68,8 +72,8 @@ def plan_of(scenario):
     runbook = scenario.get("runbook") or "dr_test"
     if runbook not in RUNBOOKS:
         raise ScenarioRefused("game_day_scenario's runbook is %s: a game day rehearses a DR test (dr_test), a restore test (restore_test), a "
-                              "clean point drill (clean_point) or a failover that rolls back in a test network (failover) in this version; an "
-                              "application is still to come" % runbook)
+                              "clean point drill (clean_point), a failover that rolls back in a test network (failover) or the DR tests of an "
+                              "application (application)" % runbook)
     given = _mapping(scenario.get("with") or {}, "game_day_scenario's with")
     own = sorted(set(given) & set(OWN))
     if own:
@@ -82,6 +86,7 @@ def plan_of(scenario):
     if strangers:
         raise ScenarioRefused("game_day_scenario's with gives %s, which a game day does not pass to its %s (it takes %s)" % (
             ", ".join(map(str, strangers)), runbook, ", ".join(RUNBOOKS[runbook])))
+    nodes = _nodes(given.get("nodes"), scenario["name"]) if runbook == APPLICATION else None
     radius = _mapping(scenario.get("blast_radius"), "game_day_scenario's blast_radius")
     if set(radius) - {"projects", "machines"}:
         raise ScenarioRefused("game_day_scenario's blast_radius has projects and machines, not %s" % ", ".join(sorted(set(radius) - {"projects", "machines"})))
@@ -89,9 +94,15 @@ def plan_of(scenario):
     if not projects:
         raise ScenarioRefused("game_day_scenario's blast_radius names no project: a game day touches only what its blast radius names")
     project = given.get("project") or (projects[0] if len(projects) == 1 else None)
-    if not project:
+    if nodes is not None:
+        project = None  # an application's game day is of its nodes' projects
+        outside = ["node %s's project %s" % (name, node.get("project")) for name, node in sorted(nodes.items()) if node.get("project") not in projects]
+        if outside:
+            raise ScenarioRefused("%s %s outside the blast radius of game day %s (its projects: %s)" % (
+                ", ".join(outside), "is" if len(outside) == 1 else "are", scenario["name"], ", ".join(projects)))
+    elif not project:
         raise ScenarioRefused("game_day_scenario's blast radius has %d projects: name the one the %s runs in (with.project)" % (len(projects), runbook))
-    if project not in projects:
+    elif project not in projects:
         raise ScenarioRefused("project %s is outside the blast radius of game day %s (its projects: %s)" % (
             project, scenario["name"], ", ".join(projects)))
     targets = _mapping(scenario.get("targets") or {}, "game_day_scenario's targets")
@@ -110,7 +121,8 @@ def plan_of(scenario):
         raise ScenarioRefused(str(error))
     stop_when = [given_probe for given_probe, probe in zip(given_probes or [], probes) if probe["kind"] != "tasks"]
     options = dict(_defaults(runbook), **given)
-    options["project"] = project
+    if nodes is None:
+        options["project"] = project
     if runbook in ROLLED_BACK and no_value(options["network"]):
         raise ScenarioRefused("game_day_scenario's failover has no with.network: a game day's failover launches its recovery machines "
                               "only into an isolated test network (the options of service_blueprint that make it), never production's")
@@ -120,14 +132,54 @@ def plan_of(scenario):
         own.update(rpo_target=targets["rpo_seconds"], rto_target=targets["rto_seconds"])
     if runbook in ROLLED_BACK:
         own.update(commit=False)
-    return dict(name=scenario["name"], hypothesis=scenario["hypothesis"], runbook=runbook, title=BY_NAME[runbook].title, project=project, projects=projects,
+    if nodes is None:
+        given_to_runbook = given_to(runbook, dict(options, **own), bool(probes_of_tasks))
+    else:
+        # Each node's DR test is given the scenario's own members, as a node's own variables; the application runs them.
+        node_vars = given_to(NODE_RUNBOOK, own, bool(probes_of_tasks))
+        options.update(name=given["name"] if not no_value(given.get("name")) else scenario["name"],
+                       nodes=dict((name, dict(node, vars=dict(node.get("vars") or {}, **node_vars))) for name, node in nodes.items()))
+        given_to_runbook = given_to(runbook, dict(options, runbook=NODE_RUNBOOK), False)
+    subject = "%s of %s" % (BY_NAME[runbook].title, project) if nodes is None else "application %s" % options["name"]
+    return dict(name=scenario["name"], hypothesis=scenario["hypothesis"], runbook=runbook, title=BY_NAME[runbook].title, subject=subject,
+                project=project, projects=projects,
                 machines=own["blast_radius"], targets=targets, probes=probes, tasks_probes=probes_of_tasks,
-                own=own, given=given_to(runbook, dict(options, **own), bool(probes_of_tasks)), **{"with": options})
+                own=own, given=given_to_runbook, **{"with": options})
+
+
+def _nodes(given, name):
+    """An application's nodes as a scenario gives them (a mapping, or its JSON or YAML text): each a mapping with its
+    project. The application checks the rest before any node acts; a game day runs unattended, so no node may wait for an
+    approval, and the scenario's own members are given to each node by the game day, not by the node's vars."""
+    try:
+        nodes = _mapping(yaml.safe_load(given) if isinstance(given, str) else given, "game_day_scenario's with.nodes")
+    except yaml.YAMLError as error:
+        raise ScenarioRefused("game_day_scenario's with.nodes is text that is neither JSON nor YAML: %s" % str(error).splitlines()[0])
+    if not nodes:
+        raise ScenarioRefused("game_day_scenario's application has no with.nodes: the nodes of the application it rehearses")
+    faults = []
+    for node_name, node in sorted(nodes.items()):
+        if not isinstance(node, dict):
+            faults.append("node %s is no mapping (project, after, ...)" % node_name)
+            continue
+        if node.get("approval"):
+            faults.append("node %s needs an approval, and a game day runs unattended" % node_name)
+        if not isinstance(node.get("vars") or {}, dict):
+            faults.append("node %s's vars are no mapping (the DR test's own variables, dr_test_...)" % node_name)
+            continue
+        own = sorted(key for key in node.get("vars") or {} if key[len(NODE_RUNBOOK) + 1:] in OWN or key.endswith("_" + AFTER_WAVE))
+        if own:
+            faults.append("node %s's vars give %s, which the game day gives every node from the scenario's own %s" % (
+                node_name, ", ".join(own), ", ".join(sorted(set(OWN.get(key[len(NODE_RUNBOOK) + 1:], AFTER_WAVE) for key in own)))))
+    if faults:
+        raise ScenarioRefused("game day %s: %s" % (name, "; ".join(faults)))
+    return nodes
 
 
 def given_to(runbook, options, tasks_probes):
     """What the game day gives its runbook (the variable replication_recovery_options_given), by their full names - and,
     when the scenario has probes of your tasks, its own task file that looks at them again after each wave (else none)."""
     given = dict(("%s_%s" % (runbook, name), value) for name, value in options.items())
-    given["%s_%s" % (runbook, AFTER_WAVE)] = BETWEEN if tasks_probes else None
+    if runbook != APPLICATION:  # an application's nodes look at them (their DR tests' own)
+        given["%s_%s" % (runbook, AFTER_WAVE)] = BETWEEN if tasks_probes else None
     return given

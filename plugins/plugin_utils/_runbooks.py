@@ -59,7 +59,7 @@ RUNBOOKS = (
     row("agent", "Replication agent", None, ledger=False),
     row("protect", "Protect", None, ledger=False, uses=("agent",)),
     row("readiness", "Readiness", "readiness"),
-    row("game_day", "Game day", "game_day", rehearses=True, uses=("dr_test", "restore_test", "clean_point", "failover")),
+    row("game_day", "Game day", "game_day", rehearses=True, uses=("dr_test", "restore_test", "clean_point", "failover", "application")),
 )
 BY_NAME = dict((runbook.name, runbook) for runbook in RUNBOOKS)
 # The runbooks whose passing runs prove their machines (the ledger's proofs, "changed since last proven").

@@ -51,11 +51,27 @@ def report(facts, generated):
     borne_out = None if word in NOT_TRIED else rehearsal.get("result") == PASSED
     regression = regression_of(ran, [r["rehearsal"] for r in earlier if r.get("outcome") in RAN_TO_THE_END]) if word in RAN_TO_THE_END else None
     return dict(
-        schema="replication.recovery.game_day/v1", project=scenario["project"], run_began=rehearsal.get("run_began"),
+        schema="replication.recovery.game_day/v1", project=scenario["project"], projects=projects_of_rehearsal(scenario, rehearsal),
+        run_began=rehearsal.get("run_began"),
         scenario=dict((key, scenario.get(key)) for key in ("name", "hypothesis", "runbook", "projects", "machines", "targets")),
         started=ran["started"], launch_requested=ran["launch_requested"], result=rehearsal.get("result") or FAILED, outcome=word,
         borne_out=borne_out, next=next_said(rehearsal, regression), failures=list(rehearsal.get("failures") or []), rehearsal=ran,
         stop_conditions=rehearsal.get("stop_conditions"), regression=regression, earlier_runs=len(earlier), generated=generated)
+
+
+def projects_of_rehearsal(scenario, rehearsal):
+    """The projects the rehearsal ran in ({name}): its project's, or an application's nodes'."""
+    if scenario["project"]:
+        return [dict(name=scenario["project"])]
+    return [dict(name=project["name"]) for project in rehearsal.get("projects") or []]
+
+
+def rehearsal_said(report):
+    """The rehearsal, named: "DR test of shop", "application storefront (projects db, web)"."""
+    ran = report["rehearsal"]
+    if report.get("project"):
+        return "%s of %s" % (BY_NAME[ran["runbook"]].title, report["project"])
+    return "application %s (projects %s)" % (ran.get("name") or "-", ", ".join(project["name"] for project in report.get("projects") or []) or "-")
 
 
 def rehearsal_of(rehearsal):
@@ -63,7 +79,7 @@ def rehearsal_of(rehearsal):
     the whole report is."""
     measures, targets = rehearsal.get("measures") or {}, rehearsal.get("targets") or {}
     met = dict((key, None if measures.get(key) is None or targets.get(key) is None else measures[key] <= targets[key]) for key, unused in TARGETS)
-    return dict(runbook=runbook_of(rehearsal).name, outcome=of_report(rehearsal), result=rehearsal.get("result"),
+    return dict(runbook=runbook_of(rehearsal).name, name=rehearsal.get("name"), outcome=of_report(rehearsal), result=rehearsal.get("result"),
                 started=rehearsal.get("started"), launch_requested=rehearsal.get("launch_requested"), generated=rehearsal.get("generated"),
                 files=(rehearsal.get("run") or {}).get("files"),
                 measures=dict(rpo_seconds=measures.get("rpo_seconds"), rto_seconds=measures.get("rto_seconds"),
@@ -166,7 +182,7 @@ def markdown(report):
     ran, scenario = report["rehearsal"], report["scenario"]
     lines = ["# Game day %s: %s" % (scenario["name"], said(of_report(report))), "",
              "Hypothesis: %s - %s." % (scenario["hypothesis"], hypothesis_said(report)), "",
-             "Its %s of %s: %s. %s" % (BY_NAME[ran["runbook"]].title, report["project"], said(ran["outcome"]), measures_said(ran)), "",
+             "Its %s: %s. %s" % (rehearsal_said(report), said(ran["outcome"]), measures_said(ran)), "",
              "Blast radius: projects %s; machines %s." % (", ".join(scenario["projects"] or []), ", ".join(scenario["machines"] or []) or "all of them"),
              "Its report: %s (started %s)." % (ran["files"] or "-", ran["started"] or "-")]
     if report["regression"] is not None:

@@ -69,6 +69,8 @@ SHARED_VARIABLES = (
     ("replication_service_", "the connection's, which every playbook gives the modules (module_defaults)"),
     ("replication_recovery_ledger_dir", "the ledger of runs, which every runbook that enters a report enters it in"),
     ("replication_recovery_options_given", "the options a runbook gives another it runs (a game day, its scenario's), by their full names"),
+    ("replication_recovery_reported", "what a runbook that runs outside the engine (an application) came to, as runbook_reported says it, "
+                                      "for the runbook that ran it (a game day)"),
     ("agent_machine_name", "a source host's machine name as the agent registers it: launch_policy's source hosts are matched by it"),
 )
 ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")
@@ -133,12 +135,17 @@ def shared(name):
     return any(name.startswith(prefix) for prefix, unused in SHARED_VARIABLES)
 
 
+# The runbooks that run in no one project (an application: each of its nodes has its own), whose roles a project is never
+# given to (the game day sets <runbook>_project only for a runbook of one project).
+WITHOUT_A_PROJECT = ("application",)
+
+
 def an_option_of_a_runbook_it_uses(runbook, name):
     """A variable named by a template, ``{{ application_options.runbook }}_machines``: an option of each runbook it can be."""
     suffix = re.sub(r"^\{\{.*?\}\}", "", name)
     return bool(runbook.uses) and "{{" not in suffix and all(
         any(option == used + suffix for entry_point in argument_specs(used).values() for option in entry_point.get("options") or {})
-        for used in runbook.uses)
+        for used in runbook.uses if not (suffix == "_project" and used in WITHOUT_A_PROJECT))
 
 
 def test_every_role_has_a_row_and_each_row_its_own_role_playbook_prefix_and_kind():

@@ -339,6 +339,7 @@ def test_a_game_day_stopped_that_the_ledger_gains_is_told_once_and_nothing_else_
     service.now += 60
     stopped, = watcher.look()
     assert stopped["type"] == "game_day_stopped" and stopped["scenario"] == "nightly" and stopped["project"] == dict(name="prod")
+    assert stopped["projects"] == ["prod"]
     assert stopped["stopped_by"]["probe"] == "storefront" and stopped["ledger"]["sequence"] == 4 and stopped["failures"] == ["wave 1: stopped"]
     service.now += 60
     assert watcher.look() == [] and watcher.state["ledger_sequence"] == 5  # told once; the torn entry passed over
@@ -348,3 +349,12 @@ def test_a_game_day_stopped_that_the_ledger_gains_is_told_once_and_nothing_else_
 def test_without_a_ledger_no_ledger_is_read_and_a_state_of_before_gains_its_member():
     assert Watcher(Service()).game_days([]) is None
     assert valid_state(dict(schema=new_state()["schema"], projects={}, licenses={}))["ledger_sequence"] is None
+
+
+def test_a_stopped_game_day_of_an_application_is_told_with_its_nodes_projects(tmp_path):
+    from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import append
+    ledger = str(tmp_path / "ledger")
+    watcher = watched(Service(), ledger_dir=ledger)
+    append(ledger, "game_day", dict(game_day("stopped"), project=None, projects=[dict(name="sf-db"), dict(name="sf-web")]))
+    stopped, = watcher.look()
+    assert stopped["project"] == dict(name="sf-db") and stopped["projects"] == ["sf-db", "sf-web"]

@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A game day's scenario, as a file or an AWX survey gives it: what its DR test, restore test, clean point drill or failover is given (each name an
-option of that runbook's), and every way it cannot run refused by name before anything is read or written."""
+"""A game day's scenario, as a file or an AWX survey gives it: what its DR test, restore test, clean point drill, failover or application is given
+(each name an option of that runbook's), and every way it cannot run refused by name before anything is read or written."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -72,14 +72,54 @@ def test_a_clean_point_drill_is_given_its_search_options_and_stop_conditions_and
         plan_of(scenario(runbook="clean_point", targets=None, with_=dict(point_in_time="latest")))
 
 
+NODES = dict(db=dict(project="shop"), web=dict(project="web", after=["db"], machines=["web-1"], vars=dict(dr_test_poll_interval="1")))
+APPLICATION = dict(runbook="application", blast_radius=dict(projects=["shop", "web"], machines=["db-*", "tag:web"]))
+
+
+def options_of(runbook):
+    with open(os.path.join(COLLECTION, "roles", runbook, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
+        return yaml.safe_load(handle)["argument_specs"]["main"]["options"]
+
+
 @pytest.mark.parametrize("runbook", sorted(RUNBOOKS))
 def test_every_option_it_gives_a_runbook_is_an_option_of_that_runbooks_and_the_game_day_uses_it(runbook):
-    with open(os.path.join(COLLECTION, "roles", runbook, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
-        options = yaml.safe_load(handle)["argument_specs"]["main"]["options"]
-    given = plan_of(scenario(runbook=runbook, targets=None if runbook == "clean_point" else SCENARIO["targets"],
-                             with_=dict(network=NETWORK) if runbook == "failover" else {}))["given"]
-    assert set(given) - set(options) == set() and runbook in BY_NAME["game_day"].uses
+    changes = dict(APPLICATION, with_=dict(nodes=NODES)) if runbook == "application" else dict(
+        runbook=runbook, with_=dict(network=NETWORK) if runbook == "failover" else {})
+    given = plan_of(scenario(**dict(changes, targets=None if runbook == "clean_point" else SCENARIO["targets"])))["given"]
+    assert set(given) - set(options_of(runbook)) == set() and runbook in BY_NAME["game_day"].uses
+    if runbook == "application":  # its nodes' DR tests look at your probes' tasks after each wave
+        assert all(set(node["vars"]) - set(options_of("dr_test")) == set() for node in given["application_nodes"].values())
+        given = given["application_nodes"]["db"]["vars"]
+        runbook = "dr_test"
     assert os.path.isfile(given["%s_after_wave_tasks" % runbook])
+
+
+def test_an_application_runs_its_nodes_dr_tests_each_given_the_scenarios_own_members():
+    plan = plan_of(scenario(with_=dict(nodes=NODES), **APPLICATION))
+    assert (plan["runbook"], plan["project"], plan["projects"], plan["subject"]) == ("application", None, ["shop", "web"], "application nightly-shop")
+    assert plan["given"]["application_runbook"] == "dr_test" and plan["given"]["application_name"] == "nightly-shop"
+    assert set(plan["given"]) == {"application_name", "application_nodes", "application_report_dir", "application_runbook"}
+    web = plan["given"]["application_nodes"]["web"]
+    assert web["after"] == ["db"] and web["machines"] == ["web-1"] and web["vars"]["dr_test_poll_interval"] == "1"  # its own, kept
+    assert web["vars"]["dr_test_stop_when"] == SCENARIO["stop_when"][:1] and web["vars"]["dr_test_blast_radius"] == ["db-*", "tag:web"]
+    assert web["vars"]["dr_test_rto_target"] == 900 and web["vars"]["dr_test_after_wave_tasks"] == BETWEEN
+    named = plan_of(scenario(with_=dict(nodes=json.dumps(NODES), name="storefront"), **APPLICATION))  # an AWX survey's text
+    assert named["given"]["application_name"] == "storefront" and named["given"]["application_nodes"] == plan["given"]["application_nodes"]
+
+
+@pytest.mark.parametrize("nodes, said", [
+    (dict(NODES, web=dict(project="payroll")), "node web's project payroll is outside the blast radius of game day nightly-shop (its projects: shop, web)"),
+    (dict(NODES, web=dict(project="web", approval=True)), "node web needs an approval, and a game day runs unattended"),
+    (dict(NODES, web=dict(project="web", vars=dict(dr_test_stop_when=[]))), "node web's vars give dr_test_stop_when, which the game day gives every "
+                                                                            "node from the scenario's own stop_when"),
+    (dict(NODES, web="web"), "node web is no mapping"),
+    (dict(NODES, web=dict(project="web", vars="dr_test_waves=db")), "node web's vars are no mapping"),
+    ({}, "application has no with.nodes"),
+    ("{db: [", "with.nodes is text that is neither JSON nor YAML"),
+])
+def test_an_application_that_cannot_run_is_refused_by_name(nodes, said):
+    with pytest.raises(ScenarioRefused, match=said.replace("(", r"\(").replace(")", r"\)")):
+        plan_of(scenario(with_=dict(nodes=nodes), **APPLICATION))
 
 
 def test_the_scenario_as_an_awx_survey_gives_it_json_text_reads_the_same():
@@ -95,8 +135,10 @@ def test_the_scenario_as_an_awx_survey_gives_it_json_text_reads_the_same():
     (dict(blast_radius=None), "blast_radius names no project"),
     (dict(hypothesis=""), "has no hypothesis"),
     (dict(name=None), "has no name"),
-    (dict(runbook="application"), "runbook is application: a game day rehearses a DR test .dr_test., a restore test .restore_test., a clean "
-                                  "point drill .clean_point. or a failover that rolls back in a test network .failover."),
+    (dict(runbook="payroll"), "runbook is payroll: a game day rehearses a DR test .dr_test., a restore test .restore_test., a clean "
+                              "point drill .clean_point., a failover that rolls back in a test network .failover. or the DR tests of an "
+                              "application .application."),
+    (dict(runbook="application", with_=dict(nodes=NODES, project="shop")), "with gives project, which a game day does not pass to its application"),
     (dict(runbook="failover"), "failover has no with.network: a game day's failover launches its recovery machines only into an isolated"),
     (dict(runbook="failover", with_=dict(network=dict(subnets=["a"]), commit=True)), "with gives commit: a game day's failover always rolls back"),
     (dict(runbook="failover", with_=dict(network=dict(subnets=["a"]), commit=False)), "with gives commit: a game day's failover always rolls back"),
