@@ -158,6 +158,11 @@ class ActionModule(RunbookStep):
         if record.test_network["network"]:  # the earlier run switched them for its launch; this run puts them back
             for name in set(names) & set(record.test_network["found"]):
                 record.test_network["tested_in"].setdefault(name, (record.test_network.get("found_in") or {}).get(name) or SWITCHED_EARLIER)
+            # A blueprint put back since by another run (a failover refused beside a killed rehearsal puts back what it
+            # left switched) no longer says which network its machine was launched into: not known, not guessed.
+            unseen = sorted(set(names) - set(record.test_network["found"]))
+            if unseen:
+                record.test_network["unseen"] = sorted(set(record.test_network.get("unseen") or []) | set(unseen))
         record["earlier"].setdefault("messages", []).append(
             "wave %d: adopted the launch job %s of an earlier run, created %s" % (index + 1, job["id"], job["creationDateTime"]))
         return job

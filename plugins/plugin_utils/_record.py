@@ -67,7 +67,8 @@ MEMBERS = (
     ("launch_settings", BEGIN, "The launch settings check: check, strict; runbook_read adds region, problems, unchecked, defaults, "
                                "private_ips, unproven."),
     ("test_network", BEGIN, "The test network (network), the blueprints switched for this run (tested_in), found switched by an earlier run "
-                            "(found) and what to (found_in), put back (restored) and left as somebody else set them (refused)."),
+                            "(found) and what to (found_in), put back (restored) and left as somebody else set them (refused), and the machines of a "
+                            "launch it adopted whose blueprint no longer shows its switch (unseen)."),
     ("targets", BEGIN, "The RPO and RTO targets in seconds (rpo_seconds, rto_seconds), or None each."),
     ("settings", BEGIN, "How the run works: checks_tasks, checks_name, check_public_ip, keep_on_failure, add_hosts, host_prefix, group, "
                         "clean_leftovers_option, and the waits "

@@ -118,6 +118,9 @@ class _Run:
         network = (self.test_network.get("tested_in") or {}).get(name)
         if isinstance(network, dict) and network.get("publicIPAction") == "DONT_ALLOCATE" and not seen.get("public_ips"):
             checks.append(check_of("public address", PASSED, "none, as the test network says (public_ip_action DONT_ALLOCATE)"))
+        elif name in (self.test_network.get("unseen") or []) and not seen.get("public_ips"):
+            checks.append(check_of("public address", SKIPPED, "none, and not judged: an earlier run launched it, and its blueprint, put back "
+                                                              "since, no longer says the network it was launched into (your checks judge it)"))
         elif self.settings.get("check_public_ip", True):
             addresses = seen.get("public_ips") or []
             checks.append(check_of("public address", PASSED if addresses else FAILED,

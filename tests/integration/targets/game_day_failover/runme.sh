@@ -4,9 +4,9 @@
 # and one with a machine outside its blast radius are refused with zero writes; a game day passes - every recovery
 # machine launched into the test subnet (the checks read the target cloud), rolled back, nothing left, every blueprint as
 # it was; one whose probe fails twice in a row while the launch job runs stops and leaves nothing; one killed while its
-# launch job runs - its machine marked a drill, which a real failover refuses to take for production - run again, launches
-# nothing twice; the lever cancels one before any write; and after a committed
-# failover, a game day refuses the machines failed over, touching none.
+# launch job runs - its machine marked a drill, which a real failover refuses to take for production (putting back the
+# blueprint the killed run left switched) - run again, launches nothing twice and passes; the lever cancels one before any
+# write; and after a committed failover, a game day refuses the machines failed over, touching none.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -123,9 +123,19 @@ if ansible-playbook replication.recovery.failover --check -e failover_project=st
 fi
 grep -q "Test (a DR test's recovery drill) machines are up for db-1; nothing was launched" output.txt
 [ "$("${lever[@]}" writes)" = "$before" ]
+# Run for real, it refuses the same way - and puts back the blueprint the killed rehearsal left switched.
+if ansible-playbook replication.recovery.failover -e failover_project=stand-in -e failover_report_dir="$(pwd)/real" >output.txt 2>&1; then
+    cat output.txt; echo "a failover must not take a rehearsal's machine for production"; exit 1
+fi
+grep -q "Test (a DR test's recovery drill) machines are up for db-1; nothing was launched" output.txt
+[ "$("${site[@]}" drills)" = db-1 ]
+# The rehearsal run again adopts its launch; db-1's blueprint no longer says where it was launched, so its public address
+# is not judged (the checks find it in the test subnet), and the game day passes.
 game_day | tee output.txt
 grep -q "Wave 1 was launched by an earlier run of this failover" output.txt || { cat stopped.txt; "${site[@]}" jobs; exit 1; }
 grep -q "Game day failover-rehearsed: PASSED" output.txt
+python -c "import json, sys; r = json.load(open(sys.argv[1])); db = [m for m in r['machines'] if m['name'] == 'db-1'][0]; \
+checks = dict((c['name'], c) for c in db['checks']); assert checks['public address']['status'] == 'skipped', checks" reports/failover_stand-in.json
 "${site[@]}" launches RECOVERY_LAUNCH 5  # the killed run's wave 1, taken up; wave 2 once
 same_as_before
 [ -z "$("${site[@]}" drills)" ]

@@ -837,6 +837,24 @@ def test_a_wave_an_earlier_run_launched_is_adopted_not_launched_again(tmp_path):
     assert record["earlier"]["messages"] == ["wave 1: adopted the launch job j1 of an earlier run, created %s" % T0]
 
 
+def test_an_adopted_machine_whose_blueprint_was_put_back_since_is_not_judged_by_a_public_address_it_may_not_have(tmp_path):
+    # A rehearsal in a test network, killed while its launch job ran; another run (a failover refused beside it) put back
+    # the blueprint the killed run left switched. Run again, the rehearsal adopts the launch: where its machine was
+    # launched, the blueprint no longer says - the public address is not judged (its checks judge it), nothing switched.
+    run = begin(tmp_path, test_network=NETWORK)
+    read(run, [machine("web-1", replica="r1", launched_at=T1)], [job("j1", ["web-1"])])
+    modules = Modules(service_launch={"job": job("j1", ["web-1"]), "launched": launched("web-1")}, service_test_network=network_answer())
+    step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    record = load(run)
+    assert record["waves"][0]["adopted"] is True and record["test_network"]["unseen"] == ["web-1"] and record["test_network"]["tested_in"] == {}
+    assert [args["state"] for args in modules.called("service_test_network")] == ["restored"]  # nothing switched; none to put back
+    record["view"]["web-1"] = {"running": True, "cloud_id": "i-web-1", "public_ips": []}
+    checks = dict((c["name"], c) for c in report_of(record, "")["machines"][0]["checks"])
+    assert checks["public address"]["status"] == "skipped" and "no longer says the network it was launched into" in checks["public address"]["message"]
+    record["view"]["web-1"]["public_ips"] = ["203.0.113.9"]  # one it has is one it has
+    assert dict((c["name"], c) for c in report_of(record, "")["machines"][0]["checks"])["public address"]["status"] == "passed"
+
+
 def test_a_wave_larger_than_a_job_may_take_goes_out_in_several_jobs_and_a_run_again_adopts_them_job_by_job(tmp_path, monkeypatch):
     monkeypatch.setenv("REPLICATION_SERVICE_LIMITS", '{"servers_per_job": 2}')  # as an AWX credential gives it
     run = begin(tmp_path)
