@@ -171,3 +171,23 @@ def test_game_days_of_one_search_continued_are_each_entered_and_the_same_one_rep
     assert append(ledger, "game_day", game_day(stopped))["appended"] and append(ledger, "game_day", game_day(ended))["appended"]
     assert not append(ledger, "game_day", game_day(ended))["appended"]
     assert game_day(ended, [game_day(stopped), game_day(ended)])["earlier_runs"] == 1
+
+
+def test_an_applications_game_day_names_its_projects_and_judges_its_worst_machine(tmp_path):
+    """Its rehearsal is the application's report (as application_step writes it): the worst RPO and RTO of any machine, the
+    strictest targets, the projects of its nodes."""
+    scenario = dict(SCENARIO, runbook="application", project=None, projects=["sf-db", "sf-web"], machines=["db-*", "web-*"])
+    ran = dict(schema="replication.recovery.application/v1", name="storefront", runbook="dr_test", result="passed", outcome="passed",
+               began="2026-11-20T02:00:00Z", started="2026-11-20T02:00:00Z", run_began="2026-11-20T02:00:00Z", generated="2026-11-20T02:04:00Z",
+               projects=[dict(name="sf-db", node="db"), dict(name="sf-web", node="web")], failures=[], next=None,
+               measures=dict(rpo_seconds=600.0, rto_seconds=250.0), targets=dict(rpo_seconds=None, rto_seconds=600), counts=dict(machines=4),
+               stop_conditions=None, run=dict(began="2026-11-20T02:00:00Z", files="application_storefront.20261120T020000Z", reached=True))
+    made = game_day(ran, scenario=scenario)
+    assert made["project"] is None and made["projects"] == [dict(name="sf-db"), dict(name="sf-web")]
+    assert made["outcome"] == "passed" and made["rehearsal"]["runbook"] == "application" and made["rehearsal"]["name"] == "storefront"
+    assert made["rehearsal"]["met"] == dict(rpo_seconds=None, rto_seconds=True) and made["rehearsal"]["machines"] == 4
+    assert made["rehearsal"]["measures"]["duration_seconds"] == 240
+    assert "Its application storefront (projects sf-db, sf-web): PASSED. Worst RPO" in markdown(made)
+    assert "Game day nightly: PASSED" in page(made)
+    append(str(tmp_path), "game_day", made)  # entered under the projects it ran in
+    assert [len(newest_entries(str(tmp_path), "game_day", project)) for project in ("sf-db", "sf-web", "storefront")] == [1, 1, 0]
