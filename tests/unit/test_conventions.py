@@ -69,8 +69,8 @@ SHARED_VARIABLES = (
     ("replication_service_", "the connection's, which every playbook gives the modules (module_defaults)"),
     ("replication_recovery_ledger_dir", "the ledger of runs, which every runbook that enters a report enters it in"),
     ("replication_recovery_options_given", "the options a runbook gives another it runs (a game day, its scenario's), by their full names"),
-    ("replication_recovery_reported", "what a runbook that runs outside the engine (an application) came to, as runbook_reported says it, "
-                                      "for the runbook that ran it (a game day)"),
+    ("application_reported", "what an application (which runs outside the engine) came to, as runbook_reported says it, "
+                             "for the runbook that ran it (a game day)"),
     ("agent_machine_name", "a source host's machine name as the agent registers it: launch_policy's source hosts are matched by it"),
 )
 ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")
