@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Game days of an application - the DR tests of its nodes, db then web - by the game_day playbook with the scenario as
-# AWX gives it (JSON text): a dry run plans with zero writes; a node's project outside the blast radius, and a machine
+# AWX gives it (JSON text): a dry run plans with zero writes, and so does --check with the scenario as YAML text; a node's project outside the blast radius, and a machine
 # outside it, are refused with zero writes; a game day passes, each node's DR test watched by the scenario's probe, one
 # launch a node, nothing left; one whose probe fails twice in a row while db's launch job runs stops - web never launched
 # - and leaves nothing; one killed while db's launch job runs, run again, launches nothing twice; and the lever engaged
@@ -13,7 +13,7 @@ export REPLICATION_SERVICE_USERNAME=storefront@example.test
 export REPLICATION_SERVICE_PASSWORD=storefront-password
 export ANSIBLE_ROLES_PATH=..
 export XDG_DATA_HOME="$PWD/data"  # a ledger of its own
-rm -rf reports output.txt game_day.txt stopped.txt data
+rm -rf reports output.txt game_day.txt stopped.txt data yaml_text.json
 lever=(python ../game_day_lever/files/lever.py "$url")
 clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
 launches() { [ "$("${lever[@]}" launches sf-db)" = "$1" ] && [ "$("${lever[@]}" launches sf-web)" = "$2" ] || {
@@ -51,6 +51,13 @@ grep -q "Application storefront (dr_test): 2 nodes in 2 levels." output.txt
 grep -q "Game day storefront-nightly: PLANNED (dry run). Hypothesis: .* - planned, not tried." output.txt
 [ "$("${lever[@]}" writes)" = "$before" ]
 test ! -e reports/application_storefront.run
+# The scenario as YAML text (an AWX survey's multi-line answer), under --check: the same plan, no write.
+python -c "import json, sys, yaml; print(json.dumps(dict(game_day_scenario=yaml.safe_dump(json.loads(json.loads(sys.argv[1])['game_day_scenario'])))))" \
+    "$(scenario)" > yaml_text.json
+grep -q '"game_day_scenario": "blast_radius:' yaml_text.json
+ansible-playbook replication.recovery.game_day -e @yaml_text.json --check | tee output.txt
+grep -q "Game day storefront-nightly: PLANNED. Hypothesis" output.txt
+[ "$("${lever[@]}" writes)" = "$before" ]
 
 # -- refused before any write: a node's project outside the blast radius; a machine outside it, found as every node is --
 # -- checked before any acts --------------------------------------------------------------------------------------------
