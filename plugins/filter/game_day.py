@@ -6,14 +6,14 @@
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import ScenarioRefused, plan_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import ScenarioRefused, name_of, plan_of
 
 
 def game_day_scenario(scenario):
     try:
         return plan_of(scenario)
     except ScenarioRefused as refused:
-        raise AnsibleFilterError("%s. Nothing was read or written." % str(refused).rstrip("."))
+        raise AnsibleFilterError("Game day %s: REFUSED. %s. Nothing was read or written." % (name_of(scenario) or "(no name)", str(refused).rstrip(".")))
 
 
 class FilterModule(object):

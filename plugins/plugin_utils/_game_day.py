@@ -147,6 +147,16 @@ def plan_of(scenario):
                 own=own, given=given_to_runbook, **{"with": options})
 
 
+def name_of(scenario):
+    """The scenario's name, as far as it can be read (a mapping, or its JSON or YAML text), for a refusal to say; else None."""
+    try:
+        scenario = yaml.safe_load(scenario) if isinstance(scenario, str) else scenario
+    except yaml.YAMLError:
+        return None
+    name = scenario.get("name") if isinstance(scenario, dict) else None
+    return name if isinstance(name, str) and name.strip() else None
+
+
 def _nodes(given, name):
     """An application's nodes as a scenario gives them (a mapping, or its JSON or YAML text): each a mapping with its
     project. The application checks the rest before any node acts; a game day runs unattended, so no node may wait for an

@@ -161,3 +161,16 @@ def test_text_that_is_no_scenario_is_refused():
         plan_of("name: [unclosed")
     with pytest.raises(ScenarioRefused, match="game_day_scenario"):
         plan_of("just words")
+
+
+def test_a_refusal_names_the_game_day_as_far_as_its_text_can_be_read():
+    from ansible.errors import AnsibleFilterError
+    from ansible_collections.replication.recovery.plugins.filter.game_day import game_day_scenario
+    from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import name_of
+    outside = scenario(with_=dict(project="payroll"))
+    for given in (outside, json.dumps(outside), yaml.safe_dump(outside)):  # a mapping, JSON text, YAML text (an AWX survey's)
+        with pytest.raises(AnsibleFilterError, match=r"^Game day nightly-shop: REFUSED\. project payroll is outside the blast radius"):
+            game_day_scenario(given)
+    assert [name_of(given) for given in ("name: [unclosed", "just words", {"name": 7}, {"name": " "}, None)] == [None] * 5
+    with pytest.raises(AnsibleFilterError, match=r"^Game day \(no name\): REFUSED\. game_day_scenario has no name"):
+        game_day_scenario(dict(outside, name=None))
