@@ -162,7 +162,7 @@ test-units: stage-checks
 define integration_in
 	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(1)/tests/integration/integration_config.yml -- \
 		env XDG_DATA_HOME=$(3) sh -c 'cd $(1) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(2)'; \
-		status=$$?; $(BIN)/python tests/utils/target_times.py $(1) "$(4)"; exit $$status
+		status=$$?; $(BIN)/python tests/utils/target_times.py $(1) "$(4)" $$status; exit $$status
 endef
 
 test-integration: stage

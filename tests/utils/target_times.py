@@ -7,15 +7,22 @@ import os
 import sys
 
 
-def main(collection, label):
+def main(collection, label, status="0"):
     runs = sorted(glob.glob(os.path.join(collection, "tests", "output", "data", "integration-*.json")), key=os.path.getmtime)
-    if not runs:
-        return
-    with open(runs[-1], encoding="utf-8") as handle:
-        targets = json.load(handle)["targets"]
+    targets = {}
+    if runs:
+        with open(runs[-1], encoding="utf-8") as handle:
+            targets = json.load(handle)["targets"]
     times = sorted(((target["run_time_seconds"], name) for name, target in targets.items()), reverse=True)
-    print("make test: %s - %d targets in %d s: %s" % (label, len(times), sum(seconds for seconds, unused in times),
-                                                      ", ".join("%s %d s" % (name, seconds) for seconds, name in times)))
+    # A failed run enters only the targets that passed: the one that failed is among the lane's others.
+    outcome = "%d targets" % len(times) if status == "0" else "FAILED (exit %s) after %d targets that passed" % (status, len(times))
+    line = "make test: %s - %s in %d s: %s" % (label, outcome, sum(seconds for seconds, unused in times),
+                                               ", ".join("%s %d s" % (name, seconds) for seconds, name in times))
+    print(line)
+    if status != "0" and os.environ.get("MAKE_TEST_SUMMARY"):
+        # timed.py's summary at the end of make test names it (the first lane's targets are not run through timed.py).
+        with open(os.environ["MAKE_TEST_SUMMARY"], "a", encoding="utf-8") as summary:
+            summary.write(line + "\n")
 
 
 if __name__ == "__main__":
