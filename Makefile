@@ -157,11 +157,13 @@ test-units: stage-checks
 	$(ANSIBLE_TEST) units --venv --python $(TEST_PYTHON) --requirements
 
 # Integration targets run against a simulator started for them on a free port, each lane's on its own, with a default ledger of
-# its own. The clock runs 60 times real time, so that jobs the modules wait for end in seconds.
-# $(1): the copy of the collection, $(2): the targets (ansible-test's arguments), $(3): the lane's data directory, $(4): its name.
+# its own: ansible-test passes HOME to the targets but not XDG_DATA_HOME, so each lane has a home of its own (the runbooks'
+# default ledger is under it, never in the user's). The clock runs 60 times real time, so that jobs the modules wait for end
+# in seconds. $(1): the copy of the collection, $(2): the targets (ansible-test's arguments), $(3): the lane's data
+# directory, $(4): its name.
 define integration_in
 	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(1)/tests/integration/integration_config.yml -- \
-		env XDG_DATA_HOME=$(3) sh -c 'cd $(1) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(2)'; \
+		env HOME=$(3)/home sh -c 'mkdir -p "$$HOME" && cd $(1) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(2)'; \
 		status=$$?; $(BIN)/python tests/utils/target_times.py $(1) "$(4)" $$status; exit $$status
 endef
 
@@ -304,7 +306,7 @@ define core_leg
 	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements
 	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
 	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(MATRIXED)/tests/integration/integration_config.yml -- \
-		sh -c 'cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
+		env HOME=$(TEST_DATA)-matrix/home sh -c 'mkdir -p "$$HOME" && cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
 	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale $(TIME_SCALE) -- \
 		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(MATRIX_BUILD)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH XDG_DATA_HOME=$(TEST_DATA)-matrix \
 		REPLICATION_SERVICE_USERNAME=demo@example.com REPLICATION_SERVICE_PASSWORD=demo-secret-1 \
