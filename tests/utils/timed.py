@@ -32,8 +32,8 @@ def main(label, command):
             lines = summary.read().splitlines()
         os.unlink(os.environ[SUMMARY])
         failed = [each for each in lines if " FAILED " in each]
-        print("make test: summary - %d suites passed, %d failed%s" % (len(lines) - len(failed), len(failed),
-                                                                     "".join("\n  " + each for each in failed)), flush=True)
+        said = "".join("\n  " + each for each in failed)
+        print("make test: summary - %d suites passed, %d failed%s" % (len(lines) - len(failed), len(failed), said), flush=True)
     else:
         with open(os.environ[SUMMARY], "a", encoding="utf-8") as summary:
             summary.write(line + "\n")
