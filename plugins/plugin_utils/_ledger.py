@@ -110,14 +110,14 @@ def projects_of(report):
     return [project.get("name") for project in report.get("projects") or [] if project.get("name")]
 
 
-def append(directory, runbook, report, recorded=None):
+def append(directory, runbook, report, recorded=None, run=None):
     """Append a report to the ledger in ``directory`` (made if missing): the new entry, without its report. A report
-    already in one of the newest entries (the same runbook, projects and run) is not appended again: that entry is
-    answered, with ``appended`` false."""
+    already in one of the newest entries (the same runbook, projects and run - ``run``, else the report's run_key) is not
+    appended again: that entry is answered, with ``appended`` false."""
     directory = os.path.realpath(os.path.expanduser(directory))
     os.makedirs(directory, exist_ok=True)
     projects = projects_of(report)
-    key = run_key(report)
+    key = run or run_key(report)
     for _attempt in range(APPEND_ATTEMPTS):
         previous = None
         for position, (sequence, name) in enumerate(reversed(entry_files(directory)[-5:])):
@@ -274,7 +274,9 @@ def summary(entries, breaks, period="quarter", after=None, before=None, generate
     """Per project and period: the runs of each runbook, passed and failed; the DR tests (drills); the machines the
     ledger knows that no passing DR test or failover ever proved; the worst RTO and RPO; the RTO forecast; and, for a backup
     project, its last verified restore."""
-    chosen = [entry for entry in entries if (not after or entry.get("recorded", "") >= after) and (not before or entry.get("recorded", "") <= before)]
+    # The audit programme's own entries (waivers, sign-offs: plugin_utils._programme) are no runs.
+    chosen = [entry for entry in entries if entry.get("runbook") in BY_NAME and (not after or entry.get("recorded", "") >= after)
+              and (not before or entry.get("recorded", "") <= before)]
     proven = {}  # project -> machines a passing run proved
     known = {}  # project -> machines seen in any report
     groups = {}

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 from PIL import Image
@@ -147,3 +148,31 @@ def test_the_failover_and_failback_pages_name_each_machine_where_it_runs_in_chro
             assert row and row.group(1) == machine["target"]["cloud_id"], machine["name"]
             assert row.group(2) == ", ".join(machine["addresses"]) and (machine["point_in_time"]["id"] or "-") in row.group(3)
             assert "None" not in row.group(0)
+
+
+def test_the_audit_programme_page_in_chromium(simulator, tmp_path):
+    """A DR test over its RTO target entered in a ledger is a finding: judged 40 days later it is overdue (the page's banner
+    failed, the finding named); waived until later, the programme passes and the page says who waived it and until when."""
+    simulator.fresh(5)
+    ledger, reports = str(tmp_path / "ledger"), str(tmp_path / "evidence")
+    status = playbook(simulator, [
+        "replication.recovery.dr_test", "-e", "dr_test_project=bench", "-e", "dr_test_poll_interval=1", "-e", "dr_test_rto_target=1",
+        "-e", "dr_test_report_dir=%s" % str(tmp_path / "reports"), "-e", "replication_recovery_ledger_dir=%s" % ledger])[2]
+    assert status != 0
+    as_of = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 40 * DAY))
+    evidence = ["replication.recovery.evidence", "-e", "replication_recovery_ledger_dir=%s" % ledger, "-e", "evidence_report_dir=%s" % reports,
+                "-e", "evidence_as_of=%s" % as_of]
+    status = playbook(simulator, evidence)[2]
+    assert status != 0
+    page = os.path.join(reports, "evidence_programme.html")
+    with open(page, encoding="utf-8") as handle:
+        assert "FAILED-RUN:bench:1" in handle.read()
+    assert banner(rendered(page, "programme_overdue.png", tmp_path)) == FAILED_BANNER
+    waiver = json.dumps([dict(finding="FAILED-RUN:bench:1", owner="cio@example.com", reason="CHG-7: new RTO target", expires="2099-01-01"),
+                         dict(finding="NEVER-PROVEN:bench:*", owner="cio@example.com", reason="CHG-7: new RTO target", expires="2099-01-01")])
+    # As an AWX survey gives it: the waivers' JSON text.
+    status = playbook(simulator, evidence + ["-e", json.dumps(dict(evidence_waive=waiver))])[2]
+    assert status == 0
+    with open(page, encoding="utf-8") as handle:
+        assert "waived by cio@example.com until 2099-01-01T00:00:00Z: CHG-7: new RTO target" in handle.read()
+    assert banner(rendered(page, "programme_waived.png", tmp_path)) == PASSED_BANNER

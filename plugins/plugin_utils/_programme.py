@@ -1,0 +1,419 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The audit programme: controls judged over the ledger of runs, and the findings they and the runs leave, from opened to
+closed, waived or overdue.
+
+Everything is derived from the ledger's entries as of a moment (entries recorded after it are not read), so the same
+ledger judged as of the same moment gives the same programme, and nothing about it can drift from what ran:
+
+- a control is data (roles/evidence/files/controls.yml, and the user's file): over which scopes (every DR project, every
+  backup project, every application), which runbook's runs count with which outcomes, how often, and after which changes.
+  A scope is met while its newest counting run is younger than ``within_days`` and no change followed it. Each time it
+  stops being met a finding opens (when it lapsed, or when the change was made), due by the control's severity; the next
+  counting run that makes it met again closes it. A scope the programme sees for the first time has ``within_days`` for its
+  first run.
+- a rehearsal that failed or stopped opens a finding over its scope - its project and machines, or its application; only a
+  later passing run of the same runbook over the same scope closes it (a pass of other machines does not).
+- a machine a report named that no passing DR test or failover proved is a finding until one proves it.
+- a waiver (an entry of its own) turns the open findings it covers waived until it expires; then they are open again.
+- an open finding past its due date is overdue: the evidence run fails, naming it.
+"""
+
+import fnmatch
+import hashlib
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import canonical, projects_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import FAILED, STOPPED, of_report
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, PROVING
+
+SCHEMA = "replication.recovery.evidence_programme/v1"
+CONTROLS_SCHEMA = "replication.recovery.controls/v1"
+WAIVER, SIGN_OFF = "waiver", "sign_off"  # the ledger kinds of the programme's own entries
+WAIVER_SCHEMA = "replication.recovery.waiver/v1"
+DAY = 86400.0
+
+DR_PROJECTS, BACKUP_PROJECTS, APPLICATIONS = "dr_projects", "backup_projects", "applications"
+SCOPES = (DR_PROJECTS, BACKUP_PROJECTS, APPLICATIONS)
+# The service's project types of the project scopes.
+PROJECT_TYPES = {DR_PROJECTS: "DR", BACKUP_PROJECTS: "BACKUP"}
+
+MET, NOT_MET, WAIVED = "met", "not met", "waived"
+OPEN, CLOSED, OVERDUE = "open", "closed", "overdue"
+CONTROL_LAPSE, FAILED_RUN, NEVER_PROVEN = "control not met", "failed run", "never proven"
+# A rehearsal's outcomes that open a finding: it went through and a check failed, or it stopped part-way. A run refused or
+# cancelled before its first write tested nothing: no weakness found.
+FAILING = (FAILED, STOPPED)
+
+CONTROL_KEYS = dict(id=str, title=str, rules=list, over=str, runbook=str, outcomes=list, within_days=int, after_changes_by=str,
+                    severity=str)
+REQUIRED_KEYS = ("id", "title", "rules", "over", "runbook", "within_days", "severity")
+WAIVER_KEYS = ("finding", "control", "scope", "owner", "reason", "expires")
+
+
+class ProgrammeError(Exception):
+    pass
+
+
+# -- the controls ---------------------------------------------------------------------------------------------------
+
+
+def controls_of(documents):
+    """The controls of the programme from its files' ``(name, parsed YAML)`` in order, each file adding controls or replacing
+    one by its id, or all of them before it (``replace: true``): (controls, severities, finding severities). A ProgrammeError
+    names the file and the control for anything that would judge wrongly."""
+    controls, severities, findings = {}, {}, {}
+    for name, document in documents:
+        if not isinstance(document, dict) or not isinstance(document.get("controls", []), list):
+            raise ProgrammeError("%s is no controls file: a mapping with a list of controls is expected." % name)
+        if document.get("schema", CONTROLS_SCHEMA) != CONTROLS_SCHEMA:
+            raise ProgrammeError("%s is a file of %s, not of %s." % (name, document.get("schema"), CONTROLS_SCHEMA))
+        unknown = sorted(set(document) - {"schema", "replace", "severities", "findings", "controls"})
+        if unknown:
+            raise ProgrammeError("%s has members a controls file has not: %s." % (name, ", ".join(unknown)))
+        if document.get("replace"):
+            controls = {}
+        severities.update(_days(name, document.get("severities") or {}))
+        findings.update(document.get("findings") or {})
+        for control in document.get("controls") or []:
+            control = _control(name, control)
+            controls[control["id"]] = control
+    for kind, severity in findings.items():
+        if severity not in severities:
+            raise ProgrammeError("The findings of %s have the severity %s, which no controls file gives days for." % (kind, severity))
+    for control in controls.values():
+        if control["severity"] not in severities:
+            raise ProgrammeError("Control %s has the severity %s, which no controls file gives days for (%s)." % (
+                control["id"], control["severity"], ", ".join(sorted(severities)) or "none"))
+    return [controls[key] for key in sorted(controls)], severities, findings
+
+
+def _days(name, severities):
+    if not isinstance(severities, dict) or not all(isinstance(days, int) and not isinstance(days, bool) and days > 0
+                                                   for days in severities.values()):
+        raise ProgrammeError("The severities of %s must map each severity to a whole number of days." % name)
+    return severities
+
+
+def _control(name, control):
+    where = "A control of %s" % name
+    if not isinstance(control, dict):
+        raise ProgrammeError("%s is not a mapping." % where)
+    where = "Control %s of %s" % (control.get("id", "(no id)"), name)
+    missing = [key for key in REQUIRED_KEYS if key not in control]
+    unknown = sorted(set(control) - set(CONTROL_KEYS))
+    if missing or unknown:
+        raise ProgrammeError("%s %s." % (where, "; ".join(
+            (["lacks %s" % ", ".join(missing)] if missing else []) + (["has members no control has: %s" % ", ".join(unknown)] if unknown else []))))
+    for key, kind in CONTROL_KEYS.items():
+        if key in control and (not isinstance(control[key], kind) or isinstance(control[key], bool)):
+            raise ProgrammeError("%s: %s must be a %s." % (where, key, dict(str="text", list="list", int="whole number")[kind.__name__]))
+    if control["over"] not in SCOPES:
+        raise ProgrammeError("%s is over %s; a control is over one of %s." % (where, control["over"], ", ".join(SCOPES)))
+    for key in ("runbook", "after_changes_by"):
+        if key in control and (control[key] not in BY_NAME or not BY_NAME[control[key]].ledger):
+            raise ProgrammeError("%s: %s is %s, no runbook that enters its runs in the ledger." % (where, key, control[key]))
+    if control["within_days"] <= 0:
+        raise ProgrammeError("%s: within_days must be a number of days above 0." % where)
+    for rule in control["rules"]:
+        if not isinstance(rule, dict) or not rule.get("rule") or not rule.get("clause"):
+            raise ProgrammeError("%s: each of its rules needs a rule and a clause." % where)
+    return dict(control, outcomes=control.get("outcomes") or ["passed"], after_changes_by=control.get("after_changes_by"))
+
+
+# -- waivers ----------------------------------------------------------------------------------------------------------
+
+
+def waivers_given(given, now):
+    """The waivers an evidence run was given (a mapping or a list of them), checked, as the reports of the ledger entries
+    they become: each names a finding, or a control and a scope (a project or an application; a pattern like ``prod-*``
+    too), and has an owner, a reason and an expiry after ``now`` (epoch seconds)."""
+    waivers = given if isinstance(given, list) else [given] if given else []
+    made = []
+    for position, waiver in enumerate(waivers, 1):
+        where = "Waiver %d" % position
+        if not isinstance(waiver, dict):
+            raise ProgrammeError("%s is not a mapping of finding (or control and scope), owner, reason and expires." % where)
+        unknown = sorted(set(waiver) - set(WAIVER_KEYS))
+        if unknown:
+            raise ProgrammeError("%s has members a waiver has not: %s (it has %s)." % (where, ", ".join(unknown), ", ".join(WAIVER_KEYS)))
+        if bool(waiver.get("finding")) == bool(waiver.get("control")) or bool(waiver.get("control")) != bool(waiver.get("scope")):
+            raise ProgrammeError("%s must name either a finding, or a control and a scope." % where)
+        for key in ("owner", "reason", "expires"):
+            if not str(waiver.get(key) or "").strip():
+                raise ProgrammeError("%s has no %s: a waiver needs an owner, a reason and an expiry." % (where, key))
+        expires = moment_of(waiver["expires"], "%s's expires" % where)
+        if expires <= now:
+            raise ProgrammeError("%s expires %s, which is not after now (%s): a waiver is for a time to come." % (
+                where, moment_said(expires), moment_said(now)))
+        made.append(dict(schema=WAIVER_SCHEMA, finding=waiver.get("finding"), control=waiver.get("control"), scope=waiver.get("scope"),
+                         owner=str(waiver["owner"]).strip(), reason=str(waiver["reason"]).strip(), expires=moment_said(expires),
+                         generated=moment_said(now)))
+    return made
+
+
+def waiver_run(waiver):
+    """The run a waiver is entered as in the ledger: what it says, so that the same waiver given again (a job run twice) is
+    entered once."""
+    return "waiver/" + hashlib.sha256(canonical(dict((key, waiver.get(key)) for key in WAIVER_KEYS))).hexdigest()[:16]
+
+
+def moment_of(value, what):
+    """An RFC 3339 moment or a date (a date is its midnight, UTC) as epoch seconds; a ProgrammeError names ``what``."""
+    try:
+        return parse_time(str(value))
+    except (TypeError, ValueError):
+        raise ProgrammeError("%s is %r, not a date or an RFC 3339 moment (for example 2027-03-31 or 2027-03-31T18:00:00Z)." % (what, value))
+
+
+# -- the judgement ----------------------------------------------------------------------------------------------------
+
+
+def judge(entries, controls, severities, finding_severities, as_of, projects=None):
+    """The programme as of ``as_of`` (epoch seconds) over the ledger's ``entries``: the controls judged and the findings.
+    ``projects``, the service's projects (name and type), give the project scopes; None: the projects the ledger names."""
+    seen = [entry for entry in entries if _recorded(entry) is not None and _recorded(entry) <= as_of]
+    runs = [entry for entry in seen if entry.get("runbook") in BY_NAME]
+    waivers = [dict(entry["report"], sequence=entry["sequence"], recorded=entry["recorded"]) for entry in seen
+               if entry.get("runbook") == WAIVER and isinstance(entry.get("report"), dict)]
+    start = _recorded(runs[0]) if runs else as_of
+    scopes = _scopes(runs, projects, start)
+    judged, findings = [], []
+    for control in controls:
+        items = []
+        for name, (members, first_seen) in sorted(scopes[control["over"]].items()):
+            item, lapses = _judge_scope(control, name, members, first_seen, runs, as_of, severities)
+            items.append(item)
+            findings += lapses
+        judged.append(dict(id=control["id"], title=control["title"], rules=control["rules"], over=control["over"], runbook=control["runbook"],
+                           outcomes=control["outcomes"], within_days=control["within_days"], after_changes_by=control["after_changes_by"],
+                           severity=control["severity"], scopes=items))
+    counted = dict((control["runbook"], control["id"]) for control in reversed(controls))
+    findings += _failed_runs(runs, counted, severities, finding_severities.get("failed_run", "high"))
+    findings += _never_proven(runs, scopes, severities, finding_severities.get("never_proven", "medium"))
+    for finding in findings:
+        _status(finding, waivers, as_of)
+    for control in judged:
+        for item in control["scopes"]:
+            open_ones = [f for f in findings if f["id"] in item["findings"] and f["status"] != CLOSED]
+            item["status"] = MET if item["met"] else WAIVED if open_ones and all(f["status"] == WAIVED for f in open_ones) else NOT_MET
+        statuses = set(item["status"] for item in control["scopes"])
+        control["status"] = NOT_MET if NOT_MET in statuses else WAIVED if WAIVED in statuses else MET
+    findings.sort(key=lambda finding: (finding["opened"], finding["id"]))
+    overdue = [finding for finding in findings if finding["status"] == OVERDUE]
+    counts = dict(controls=len(judged), controls_met=sum(c["status"] == MET for c in judged),
+                  controls_not_met=sum(c["status"] == NOT_MET for c in judged), controls_waived=sum(c["status"] == WAIVED for c in judged),
+                  findings=len(findings))
+    counts.update((status, sum(f["status"] == status for f in findings)) for status in (OPEN, CLOSED, WAIVED, OVERDUE))
+    return dict(schema=SCHEMA, as_of=moment_said(as_of), projects_from="service" if projects is not None else "ledger",
+                controls=judged, findings=findings, waivers=[_waiver_said(waiver, as_of) for waiver in waivers], counts=counts,
+                result="failed" if overdue else "passed",
+                failures=["Finding %s (%s) was due by %s and is still open: overdue." % (f["id"], f["title"], f["due"]) for f in overdue])
+
+
+def _recorded(entry):
+    try:
+        return parse_time(entry["recorded"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _scopes(runs, projects, start):
+    """{scope: {name: (its projects, first seen)}}: the service's projects of each type (or the ledger's: the backup
+    projects are those a restore test ran in, the DR projects the others), and the applications the ledger names with
+    the projects of their newest run."""
+    first = {}
+    for entry in runs:
+        for project in projects_of(entry.get("report") or {}) or entry.get("projects") or []:
+            first.setdefault(project, _recorded(entry))
+    if projects is not None:
+        by_type = dict((scope, [project["name"] for project in projects if project.get("type") == kind]) for scope, kind in PROJECT_TYPES.items())
+    else:
+        backup = set(project for entry in runs if BY_NAME[entry["runbook"]].verifies for project in entry.get("projects") or [])
+        by_type = {BACKUP_PROJECTS: sorted(backup), DR_PROJECTS: sorted(set(first) - backup)}
+    scopes = dict((scope, dict((name, ([name], first.get(name, start))) for name in names)) for scope, names in by_type.items())
+    applications = {}
+    for entry in runs:
+        report = entry.get("report") or {}
+        if entry["runbook"] == "application" and report.get("name"):
+            seen = applications.get(report["name"], (None, _recorded(entry)))[1]
+            applications[report["name"]] = (sorted(entry.get("projects") or []), seen)
+    scopes[APPLICATIONS] = applications
+    return scopes
+
+
+def _counts(control, entry):
+    return entry["runbook"] == control["runbook"] and of_report(entry.get("report") or {}) in control["outcomes"]
+
+
+def _judge_scope(control, name, members, first_seen, runs, as_of, severities):
+    """One scope of a control: whether it is met as of ``as_of``, and a finding for each time it stopped being met - closed
+    by the counting run that made it met again, or open."""
+    within = control["within_days"] * DAY
+    last = dict((member, None) for member in members)  # each project's newest counting run: (moment, entry)
+    changed = dict((member, None) for member in members)  # a change not yet followed by a counting run
+
+    def lapsed():
+        """When the scope stopped (or stops) being met, as things stand."""
+        moments = []
+        for member in members:
+            moments.append((last[member][0] if last[member] else first_seen) + within)
+            if changed[member]:
+                moments.append(changed[member][0])
+        return min(moments) if moments else None
+
+    lapses, opened = [], None
+    for entry in runs:
+        moment = _recorded(entry)
+        touched = [member for member in members if member in (entry.get("projects") or [])]
+        counting, change = _counts(control, entry), entry["runbook"] == control["after_changes_by"] and of_report(entry.get("report") or {}) == "committed"
+        if not touched or not (counting or change):
+            continue
+        since = lapsed()
+        if opened is None and since is not None and since <= moment:
+            opened = (since, None)
+        for member in touched:
+            if counting:
+                last[member], changed[member] = (moment, entry), None
+            elif not changed[member]:
+                changed[member] = (moment, entry)
+        since = lapsed()
+        if opened is not None and (since is None or since > moment):
+            lapses.append(_lapse(control, name, members, opened, severities, closed=(moment, entry)))
+            opened = None
+        elif opened is None and since is not None and since <= moment:
+            opened = (since, next((changed[m][1] for m in members if changed[m] and changed[m][0] == since), None))
+    since = lapsed()
+    if opened is None and since is not None and since <= as_of:
+        opened = (since, next((changed[m][1] for m in members if changed[m] and changed[m][0] == since), None))
+    if opened is not None:
+        lapses.append(_lapse(control, name, members, opened, severities))
+    newest = [last[member] for member in members if last[member]]
+    proof = min(newest, key=lambda pair: pair[0]) if newest and len(newest) == len(members) else None
+    item = dict(name=name, projects=members, met=opened is None and bool(members),
+                last_run=dict(sequence=proof[1]["sequence"], recorded=proof[1]["recorded"]) if proof else None,
+                next_due=moment_said(since) if since is not None and opened is None else None,
+                changed_since=sorted(changed[m][1]["sequence"] for m in members if changed[m]),
+                findings=[lapse["id"] for lapse in lapses])
+    return item, lapses
+
+
+def _lapse(control, name, members, opened, severities, closed=None):
+    moment, change = opened
+    why = ("the %s entered as entry %d changed it after its last counting run" % (change["runbook"], change["sequence"]) if change
+           else "no %s with outcome %s in %d days" % (control["runbook"], " or ".join(control["outcomes"]), control["within_days"]))
+    return _finding(CONTROL_LAPSE, "%s:%s:%s" % (control["id"], name, moment_said(moment, whole=True)), control["id"], control["severity"],
+                    severities, dict(kind=control["over"], name=name, projects=members), moment,
+                    "%s not met for %s: %s" % (control["id"], name, why), closed)
+
+
+def _finding(kind, finding_id, control, severity, severities, scope, opened, title, closed=None):
+    finding = dict(id=finding_id, kind=kind, control=control, severity=severity, scope=scope, title=title,
+                   opened=moment_said(opened, whole=True), due=moment_said(opened + severities[severity] * DAY, whole=True),
+                   status=CLOSED if closed else OPEN, closed=None, waiver=None)
+    if closed:
+        finding["closed"] = dict(at=moment_said(closed[0], whole=True), by=closed[1]["sequence"], runbook=closed[1]["runbook"])
+    return finding
+
+
+def _machines(report, passed_only=False):
+    return set(m.get("name") for m in report.get("machines") or [] if isinstance(m, dict) and m.get("name") and (m.get("passed") or not passed_only))
+
+
+def _failed_runs(runs, counted, severities, severity):
+    """A finding for each run of a runbook a control counts that failed or stopped, over its scope: its project and its
+    machines (an application: its name and projects); closed by the first later passing run of the same runbook over the
+    same scope - every one of its machines passed."""
+    findings = []
+    for position, entry in enumerate(runs):
+        report = entry.get("report") or {}
+        if entry["runbook"] not in counted or of_report(report) not in FAILING:
+            continue
+        application = report.get("name") if entry["runbook"] == "application" else None
+        machines = _machines(report)
+        scope = dict(kind="application", name=application, projects=sorted(entry.get("projects") or [])) if application else \
+            dict(kind="machines", name=", ".join(entry.get("projects") or []), projects=sorted(entry.get("projects") or []), machines=sorted(machines))
+        closing = None
+        for later in runs[position + 1:]:
+            if later["runbook"] != entry["runbook"] or (later.get("report") or {}).get("result") != "passed":
+                continue
+            if sorted(later.get("projects") or []) != scope["projects"]:
+                continue
+            if application and (later.get("report") or {}).get("name") == application or not application and machines <= _machines(later["report"], True):
+                closing = (_recorded(later), later)
+                break
+        findings.append(_finding(
+            FAILED_RUN, "%s:%s:%d" % ("FAILED-RUN", scope["name"], entry["sequence"]), counted[entry["runbook"]], severity, severities,
+            scope, _recorded(entry), "the %s of %s %s (entry %d)%s" % (
+                BY_NAME[entry["runbook"]].title, scope["name"], of_report(report), entry["sequence"],
+                "" if application else ": " + ", ".join(sorted(machines)[:10]) + (" ..." if len(machines) > 10 else "")), closing))
+    return findings
+
+
+def _never_proven(runs, scopes, severities, severity):
+    """A finding for each machine of a DR project a report named (any runbook's, the health role's too) before a passing DR
+    test or failover proved it, opened when first named; closed by the run that proved it, or by a fleet health report of
+    its project that no longer names it (the machine was retired from the service)."""
+    dr = set(scopes[DR_PROJECTS])
+    first, closed = {}, {}
+    for entry in runs:
+        report = entry.get("report") or {}
+        moment = _recorded(entry)
+        proves = entry["runbook"] in PROVING and report.get("result") == "passed"
+        for project in _named_machines(report):
+            if project["name"] not in dr:
+                continue
+            if entry["runbook"] == "health":  # every machine of the project, those it excluded (stopped) named apart
+                named = set(project["machines"]) | set(excluded.partition("/")[2] for excluded in report.get("excluded") or []
+                                                       if str(excluded).startswith(project["name"] + "/"))
+                for key in [key for key in first if key[0] == project["name"] and key not in closed and key[1] not in named]:
+                    closed[key] = (moment, entry)
+            for machine in project["machines"]:
+                key = (project["name"], machine)
+                if key in closed and closed[key][1]["runbook"] != "health":
+                    continue
+                if proves and machine in _machines(report, True):
+                    closed[key] = (moment, entry)
+                elif key not in first or key in closed:  # named again after it was retired: a finding anew
+                    first[key] = moment
+                    closed.pop(key, None)
+    return [_finding(NEVER_PROVEN, "NEVER-PROVEN:%s:%s" % key, None, severity, severities,
+                     dict(kind="machines", name=key[0], projects=[key[0]], machines=[key[1]]), opened,
+                     "%s of %s not yet proven by a passing DR test or failover" % (key[1], key[0]), closed.get(key))
+            for key, opened in sorted(first.items())]
+
+
+def _named_machines(report):
+    if report.get("project"):
+        return [dict(name=report["project"], machines=sorted(_machines(report)))]
+    return [dict(name=project["name"], machines=sorted(_machines(project))) for project in report.get("projects") or []
+            if isinstance(project, dict) and project.get("name")]
+
+
+def _covers(waiver, finding):
+    if waiver.get("finding"):  # an ID, or a pattern of them: NEVER-PROVEN:legacy:*
+        return fnmatch.fnmatchcase(finding["id"], str(waiver["finding"]))
+    return waiver.get("control") == finding["control"] and fnmatch.fnmatchcase(finding["scope"]["name"], str(waiver.get("scope")))
+
+
+def _status(finding, waivers, as_of):
+    """Open, closed, waived (a waiver in force covers it) or overdue (past its due date, no waiver in force)."""
+    if finding["status"] == CLOSED:
+        return
+    covering = [waiver for waiver in waivers if _covers(waiver, finding)]
+    in_force = [waiver for waiver in covering if parse_time(waiver["expires"]) > as_of]
+    if in_force:
+        waiver = max(in_force, key=lambda waiver: parse_time(waiver["expires"]))
+        finding.update(status=WAIVED, waiver=_waiver_said(waiver, as_of))
+        return
+    if covering:
+        finding["waiver"] = _waiver_said(max(covering, key=lambda waiver: parse_time(waiver["expires"])), as_of)
+    finding["status"] = OVERDUE if parse_time(finding["due"]) < as_of else OPEN
+
+
+def _waiver_said(waiver, as_of):
+    return dict(sequence=waiver["sequence"], finding=waiver.get("finding"), control=waiver.get("control"), scope=waiver.get("scope"),
+                owner=waiver.get("owner"), reason=waiver.get("reason"), expires=waiver.get("expires"), recorded=waiver.get("recorded"),
+                expired=parse_time(waiver["expires"]) <= as_of)

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The audit programme over a ledger built by real runs (docs/programme.md): a DR test of db-1 and web-1 that fails opens a
+# finding; a passing DR test of app-1 leaves it open; the clock moved past its due date fails the evidence run naming it; a
+# waiver given as an AWX survey gives it (JSON text) turns it waived, and the clock past the waiver's expiry reopens it; a
+# passing DR test of db-1 and web-1 closes it. A sign-off made with an SSH key is verified; the failed entry it covers
+# edited and every hash after it recomputed (the chain alone holds) - the evidence run names the entry and the sign-off.
+# Under --check a waiver and a sign-off enter nothing; a waiver without an expiry, or one already expired, is refused with
+# nothing written; the controls read the service's projects (one request). The OSCAL export is validated with
+# compliance-trestle, with findings open, waived and all closed.
+set -euxo pipefail
+
+url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
+export REPLICATION_SERVICE_URL="$url/api/latest"
+export REPLICATION_SERVICE_USERNAME=auditor@example.test
+export REPLICATION_SERVICE_PASSWORD=audit-password-9
+export ANSIBLE_ROLES_PATH=..
+config=(-e @../../integration_config.yml)
+work="$(pwd)/work"
+ledger="$work/ledger"
+evidence=(replication.recovery.evidence -e replication_recovery_ledger_dir="$ledger" -e evidence_report_dir="$work/evidence")
+programme="$work/evidence/evidence_programme.json"
+dr_test=(replication.recovery.dr_test -e dr_test_project=payments -e dr_test_report_dir="$work/reports" -e dr_test_poll_interval=1
+         -e replication_recovery_ledger_dir="$ledger")
+rm -rf "$work" output.txt
+mkdir -p "$work"
+later() { python -c "import sys, time; print(time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(time.time() + int(sys.argv[1]) * 86400)))" "$1"; }
+# The finding's status in the programme, and the programme's result: finding STATUS RESULT
+finding() {
+    python -c "import json, sys; p = json.load(open(sys.argv[1])); [f] = [f for f in p['findings'] if f['id'] == 'FAILED-RUN:payments:1']; \
+assert (f['status'], p['result']) == (sys.argv[2], sys.argv[3]), (f, p['result'], p['failures']); \
+assert f['scope']['machines'] == ['db-1', 'web-1'] and f['control'] == 'DR-TEST-YEARLY', f" "$programme" "$1" "$2"
+}
+
+ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+
+# -- a DR test of db-1 and web-1 over its RTO target: a finding, open, due in 30 days (severity high) -------------------
+if ansible-playbook "${dr_test[@]}" -e dr_test_machines=db-1,web-1 -e dr_test_rto_target=1; then
+    echo "a DR test over its RTO target must fail"; exit 1
+fi
+curl -sf -X DELETE "$url/_simulator/stats"
+ansible-playbook "${evidence[@]}" | tee output.txt
+curl -sf "$url/_simulator/stats" >"$work/stats.json"
+# One read of the service's projects (and the session's sign-in and sign-out); no write.
+python -c "import json, sys; s = json.load(open(sys.argv[1])); routes = sorted((r['method'], r['route'], r['count']) for r in s['requests']); \
+assert routes == [('GET', '/projects', 1), ('POST', '/login', 1), ('POST', '/logout', 1)] and s['writes'] == 0, s" "$work/stats.json"
+grep -q "Audit programme as of .*: 4 of 4 controls met (0 not met, 0 waived); findings: 3 open, 0 overdue, 0 waived, 0 closed." output.txt
+finding open passed
+python -c "import json, sys; p = json.load(open(sys.argv[1])); assert p['projects_from'] == 'service', p['projects_from']; \
+[c] = [c for c in p['controls'] if c['id'] == 'DR-TEST-YEARLY']; assert [s['name'] for s in c['scopes']] == ['payments'], c" "$programme"
+grep -q "^# Audit programme as of" "$work/evidence/evidence_programme.md"
+python files/oscal_valid.py "$work/evidence"  # the OSCAL export, validated by compliance-trestle
+
+# -- a passing DR test of other machines leaves it open; 40 days on it is overdue, and the evidence run fails naming it ---
+ansible-playbook "${dr_test[@]}" -e dr_test_machines=app-1 -e dr_test_rto_target=7200
+ansible-playbook "${evidence[@]}"
+finding open passed
+if ansible-playbook "${evidence[@]}" -e evidence_as_of="$(later 40)" | tee output.txt; then
+    echo "an overdue finding must fail the evidence run"; exit 1
+fi
+grep -q "Finding FAILED-RUN:payments:1 (the DR test of payments failed (entry 1): db-1, web-1) was due by [0-9T:Z-]* and is still open: overdue." output.txt
+finding overdue failed
+
+# -- waived until 60 days on, as AWX gives it (JSON text); --check enters nothing; 70 days on it is open again -----------
+waiver="{\"finding\": \"FAILED-RUN:payments:*\", \"owner\": \"cio@example.test\", \"reason\": \"CHG-31: RTO target under review\", \"expires\": \"$(later 60)\"}"
+never="{\"finding\": \"NEVER-PROVEN:payments:*\", \"owner\": \"cio@example.test\", \"reason\": \"CHG-31: RTO target under review\", \"expires\": \"$(later 60)\"}"
+waivers="$(python -c "import json, sys; print(json.dumps({'evidence_waive': '[%s, %s]' % (sys.argv[1], sys.argv[2])}))" "$waiver" "$never")"
+entries="$(ls "$ledger" | wc -l)"
+ansible-playbook "${evidence[@]}" --check -e evidence_as_of="$(later 40)" -e "$waivers" | tee output.txt
+grep -q "Would enter a waiver of FAILED-RUN:payments:\* by cio@example.test until" output.txt
+[ "$(ls "$ledger" | wc -l)" = "$entries" ]
+ansible-playbook "${evidence[@]}" -e evidence_as_of="$(later 40)" -e "$waivers" | tee output.txt
+grep -q "Entered a waiver of FAILED-RUN:payments:\* by cio@example.test until" output.txt
+[ "$(ls "$ledger" | wc -l)" = "$((entries + 2))" ]
+finding waived passed
+python files/oscal_valid.py "$work/evidence"
+grep -q "waived by cio@example.test until [0-9T:Z-]*: CHG-31: RTO target under review" "$work/evidence/evidence_programme.md"
+ansible-playbook "${evidence[@]}" -e evidence_as_of="$(later 40)" -e "$waivers"  # the same waivers again: entered once
+[ "$(ls "$ledger" | wc -l)" = "$((entries + 2))" ]
+if ansible-playbook "${evidence[@]}" -e evidence_as_of="$(later 70)" | tee output.txt; then
+    echo "a finding whose waiver expired must be overdue again"; exit 1
+fi
+finding overdue failed
+python -c "import json, sys; [f] = [f for f in json.load(open(sys.argv[1]))['findings'] if f['id'] == 'FAILED-RUN:payments:1']; \
+assert f['waiver']['expired'] and f['waiver']['owner'] == 'cio@example.test', f" "$programme"
+
+# -- wrong waivers are refused, naming what is wrong, with nothing entered ---------------------------------------------
+for wrong in '{"finding": "FAILED-RUN:payments:1", "owner": "cio", "reason": "r"}' \
+             '{"finding": "FAILED-RUN:payments:1", "owner": "cio", "reason": "r", "expires": "2020-01-01"}' \
+             '{"finding": "FAILED-RUN:payments:1", "owner": "cio", "reason": "r", "expires": "31/12/2099"}'; do
+    if ansible-playbook "${evidence[@]}" -e "$(python -c "import json, sys; print(json.dumps({'evidence_waive': sys.argv[1]}))" "$wrong")" \
+            | tee output.txt; then
+        echo "a wrong waiver must be refused: $wrong"; exit 1
+    fi
+    grep -q "Waiver 1.*Nothing was written." output.txt
+    [ "$(ls "$ledger" | wc -l)" = "$((entries + 2))" ]
+done
+
+# -- a passing DR test of the same machines closes it -----------------------------------------------------------------
+ansible-playbook "${dr_test[@]}" -e dr_test_machines=db-1,web-1 -e dr_test_rto_target=7200
+ansible-playbook "${evidence[@]}" -e evidence_as_of="$(later 70)"
+finding closed passed
+python files/oscal_valid.py "$work/evidence" | grep -q "OSCAL valid: 4 controls, 3 findings, 0 POA&M items"
+python -c "import json, sys; [f] = [f for f in json.load(open(sys.argv[1]))['findings'] if f['id'] == 'FAILED-RUN:payments:1']; \
+assert f['closed']['by'] == $((entries + 3)) and f['closed']['runbook'] == 'dr_test', f" "$programme"
+
+# -- signed off with an SSH key; verified; the failed entry edited and the chain recomputed: named with the sign-off -------
+ssh-keygen -q -t ed25519 -N "" -C dr-manager -f "$work/dr-manager"
+echo "dr-manager@example.test $(cut -d' ' -f1,2 "$work/dr-manager.pub")" > "$work/allowed_signers"
+signing=(-e evidence_sign_key="$work/dr-manager" -e evidence_allowed_signers="$work/allowed_signers")
+ansible-playbook "${evidence[@]}" --check "${signing[@]}" | tee output.txt
+grep -q "Would sign by dr-manager@example.test over entry $((entries + 3))" output.txt
+[ "$(ls "$ledger" | wc -l)" = "$((entries + 3))" ]
+ansible-playbook "${evidence[@]}" "${signing[@]}" | tee output.txt
+grep -q "Signed by dr-manager@example.test over entry $((entries + 3)): The audit programme as of" output.txt
+signoff=$((entries + 4))
+ansible-playbook "${evidence[@]}" -e evidence_allowed_signers="$work/allowed_signers" | tee output.txt
+grep -q "Sign-off entry $signoff by dr-manager@example.test: holds, its signature verified." output.txt
+if ansible-playbook "${evidence[@]}" "${signing[@]}" -e evidence_as_of="$(later 1)" | tee output.txt; then
+    echo "a sign-off with evidence_as_of must be refused"; exit 1
+fi
+grep -q "A sign-off approves the ledger as it is now" output.txt
+python files/rechain.py "$ledger" 1
+if ansible-playbook "${evidence[@]}" -e evidence_allowed_signers="$work/allowed_signers" | tee output.txt; then
+    echo "an entry edited after its sign-off must fail the evidence run"; exit 1
+fi
+grep -q "The ledger is whole: $signoff entries" output.txt  # the chain alone holds
+grep -q "Entry 1 (dr_test of payments, recorded [0-9T:Z-]*) was changed after sign-off entry $signoff (by dr-manager@example.test, [0-9T:Z-]*) signed it" output.txt
+if grep -q "Entry 2 (" output.txt; then echo "an entry that was not edited was named"; exit 1; fi
+# ...and a ledger a sign-off no longer holds over is signed no more.
+if ansible-playbook "${evidence[@]}" "${signing[@]}" | tee output.txt; then
+    echo "signing a broken ledger must be refused"; exit 1
+fi
+grep -q "a sign-off would approve what broke; nothing was signed." output.txt
+[ "$(ls "$ledger" | wc -l)" = "$signoff" ]
+rm -rf "$work" output.txt
