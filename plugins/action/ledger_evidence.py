@@ -5,8 +5,6 @@
 """Verify the ledger of runs and summarise it, on the controller where the ledger is. Documented in
 plugins/modules/ledger_evidence.py."""
 
-import os
-
 from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
@@ -32,14 +30,10 @@ class ActionModule(RunbookStep):
     def step(self, args):
         directory, by_default = _ledger.directory_of(args["ledger_dir"])
         args["ledger_dir"] = directory
-        if by_default and not os.path.isdir(directory):
-            # The default ledger is made by the first run that enters a report: none yet is an empty ledger, not a broken one.
-            entries, breaks = [], []
-        else:
-            try:
-                entries, breaks = _ledger.verify(directory, expected_head=args["expected_head"])
-            except _ledger.LedgerError as error:
-                raise StepFailed(str(error))
+        try:
+            entries, breaks = _ledger.verified(directory, by_default, expected_head=args["expected_head"])
+        except _ledger.LedgerError as error:
+            raise StepFailed(str(error))
         summary = _ledger.summary(entries, breaks, period=args["period"], after=args["after"], before=args["before"])
         lines = ["The ledger %s: %d entries, head %s." % ("is whole" if not breaks else "is BROKEN in %d place%s" % (len(breaks), "s"[len(breaks) == 1:]),
                                                           summary["entries"], summary["head"] or "none yet"),

@@ -66,7 +66,10 @@ class ActionModule(RunbookStep):
         if args["sign_key"] and not args["allowed_signers"]:
             raise StepFailed("evidence_sign_key needs evidence_allowed_signers, the file its signature is verified against: a sign-off "
                              "nobody can verify is not made. Nothing was written.")
-        entries, breaks = self._read(directory, by_default)
+        try:
+            entries, breaks = _ledger.verified(directory, by_default)
+        except _ledger.LedgerError as error:
+            raise StepFailed(str(error))
         lines = []
         if waivers:
             if breaks:
@@ -103,14 +106,6 @@ class ActionModule(RunbookStep):
                 return yaml.safe_load(handle)
         except (OSError, yaml.YAMLError) as error:
             raise _programme.ProgrammeError("The controls file %s cannot be read: %s." % (path, to_text(error).splitlines()[0]))
-
-    def _read(self, directory, by_default):
-        if by_default and not os.path.isdir(directory):
-            return [], []
-        try:
-            return _ledger.verify(directory)
-        except _ledger.LedgerError as error:
-            raise StepFailed(str(error))
 
     def _enter(self, directory, entries, kind, reports):
         """The programme's own entries appended to the ledger; under --check, taken as if they were (numbered after the head)."""

@@ -20,7 +20,7 @@ description:
     no older than C(within_days), and, with C(after_changes_by), newer than each committed run of that runbook (a launch
     policy that changed the launch settings)."
   - Each time a scope stops being met a finding opens, due by the control's severity; the counting run that makes it met
-    again closes it. A rehearsal of a runbook a control counts that failed or stopped opens a finding over its scope (its
+    again closes it. A rehearsal of a runbook a control counts that failed opens a finding over its scope (its
     project and machines); only a later passing run of the same runbook of the same machines closes it. A machine of a DR
     project a report named before any passing DR test or failover proved it is a finding until one does, or until a
     fleet health report no longer names it.

@@ -223,6 +223,14 @@ def verify(directory, expected_head=None):
     return entries, breaks
 
 
+def verified(directory, by_default, expected_head=None):
+    """The ledger read and checked (verify) for the evidence: the default ledger is made by the first run that enters a
+    report, so none there yet is an empty ledger, not a broken one."""
+    if by_default and not os.path.isdir(directory):
+        return [], []
+    return verify(directory, expected_head=expected_head)
+
+
 # -- the summary --------------------------------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ ledger judged as of the same moment gives the same programme, and nothing about 
   stops being met a finding opens (when it lapsed, or when the change was made), due by the control's severity; the next
   counting run that makes it met again closes it. A scope the programme sees for the first time has ``within_days`` for its
   first run.
-- a rehearsal that failed or stopped opens a finding over its scope - its project and machines, or its application; only a
+- a rehearsal that failed opens a finding over its scope - its project and machines, or its application; only a
   later passing run of the same runbook over the same scope closes it (a pass of other machines does not).
 - a machine a report named that no passing DR test or failover proved is a finding until one proves it.
 - a waiver (an entry of its own) turns the open findings it covers waived until it expires; then they are open again.
@@ -26,7 +26,7 @@ import hashlib
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import canonical, projects_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import FAILED, STOPPED, of_report
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import FAILED, of_report
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, PROVING
 
 SCHEMA = "replication.recovery.evidence_programme/v1"
@@ -43,9 +43,10 @@ PROJECT_TYPES = {DR_PROJECTS: "DR", BACKUP_PROJECTS: "BACKUP"}
 MET, NOT_MET, WAIVED = "met", "not met", "waived"
 OPEN, CLOSED, OVERDUE = "open", "closed", "overdue"
 CONTROL_LAPSE, FAILED_RUN, NEVER_PROVEN = "control not met", "failed run", "never proven"
-# A rehearsal's outcomes that open a finding: it went through and a check failed, or it stopped part-way. A run refused or
-# cancelled before its first write tested nothing: no weakness found.
-FAILING = (FAILED, STOPPED)
+# A rehearsal's outcome that opens a finding: it went through and a check failed. A run refused or cancelled before its first
+# write tested nothing, and one stopped part-way (a stop condition saw production suffer, the lever, a Ctrl-C) did not end:
+# neither found a weakness - the control the rehearsal counts for says whether one ran since.
+FAILING = (FAILED,)
 
 CONTROL_KEYS = dict(id=str, title=str, rules=list, over=str, runbook=str, outcomes=list, within_days=int, after_changes_by=str,
                     severity=str)
@@ -323,7 +324,7 @@ def _machines(report, passed_only=False):
 
 
 def _failed_runs(runs, counted, severities, severity):
-    """A finding for each run of a runbook a control counts that failed or stopped, over its scope: its project and its
+    """A finding for each run of a runbook a control counts that failed, over its scope: its project and its
     machines (an application: its name and projects); closed by the first later passing run of the same runbook over the
     same scope - every one of its machines passed."""
     findings = []

@@ -155,8 +155,9 @@ def test_a_failed_dr_test_is_closed_only_by_a_pass_of_the_same_machines():
     assert finding()["status"] == "closed" and finding()["closed"]["by"] == 4
 
 
-def test_a_refused_or_cancelled_run_tested_nothing_and_opens_no_finding():
+def test_a_refused_cancelled_or_stopped_run_tested_nothing_to_the_end_and_opens_no_finding():
     ledger = Ledger().add("dr_test", "2027-05-01T00:00:00Z", ["prod"], "refused").add("dr_test", "2027-05-02T00:00:00Z", ["prod"], "cancelled")
+    ledger.add("dr_test", "2027-05-03T00:00:00Z", ["prod"], "stopped", machines=["db-1"])
     assert not [f for f in programme_of(ledger.entries, projects=DR)["findings"] if f["kind"] == "failed run"]
 
 
