@@ -64,8 +64,8 @@ def _finding_of(programme, finding):
     if finding["closed"]:
         remarks += " Closed %s by entry %d (%s)." % (finding["closed"]["at"], finding["closed"]["by"], finding["closed"]["runbook"])
     if finding.get("waiver"):
-        remarks += " Waiver by %s until %s%s: %s" % (finding["waiver"]["owner"], finding["waiver"]["expires"],
-                                                    " (expired)" if finding["waiver"]["expired"] else "", finding["waiver"]["reason"])
+        waiver = finding["waiver"]
+        remarks += " Waiver by %s until %s%s: %s" % (waiver["owner"], waiver["expires"], " (expired)" if waiver["expired"] else "", waiver["reason"])
     return {"uuid": _uuid(programme, "finding", finding["id"]), "title": finding["id"], "description": finding["title"],
             "props": [_prop("status", finding["status"]), _prop("severity", finding["severity"]), _prop("kind", finding["kind"].replace(" ", "-")),
                       _prop("due", finding["due"])],

@@ -37,6 +37,12 @@ ansible-playbook -i ../../inventory "${config[@]}" seed.yml
 if ansible-playbook "${dr_test[@]}" -e dr_test_machines=db-1,web-1 -e dr_test_rto_target=1; then
     echo "a DR test over its RTO target must fail"; exit 1
 fi
+# A date in the wrong form is refused before any file is written.
+if ansible-playbook "${evidence[@]}" -e evidence_as_of=15/01/2027 | tee output.txt; then
+    echo "a date in the wrong form must be refused"; exit 1
+fi
+grep -q "evidence_as_of is '15/01/2027', not a date or an RFC 3339 moment .* Nothing was written." output.txt
+if [ -e "$work/evidence" ]; then echo "a refused run wrote files"; exit 1; fi
 curl -sf -X DELETE "$url/_simulator/stats"
 ansible-playbook "${evidence[@]}" | tee output.txt
 curl -sf "$url/_simulator/stats" >"$work/stats.json"
