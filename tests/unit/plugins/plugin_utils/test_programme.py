@@ -5,8 +5,10 @@
 failed run's finding closed only by a pass of the same machines, due dates, waivers and their expiry, as_of, and the
 controls files a user gives."""
 
+import json
 import os
 
+import jsonschema
 import pytest
 import yaml
 
@@ -16,6 +18,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._files import
 from ansible_collections.replication.recovery.plugins.plugin_utils._programme_page import markdown, page
 
 SHIPPED = os.path.join(COLLECTION_ROLES, "evidence", "files", "controls.yml")
+with open(os.path.join(COLLECTION_ROLES, "evidence", "files", "programme.schema.json"), encoding="utf-8") as schema_file:
+    SCHEMA = json.load(schema_file)
 AS_OF = "2027-06-01T00:00:00Z"
 
 
@@ -264,3 +268,12 @@ def test_its_page_and_markdown_say_what_is_overdue_and_waived():
     said = page(judged)
     assert "FAILED: 2 overdue findings" in said and "FAILED-RUN:prod:1" in said and "Art. 11(6)(a)" in said
     assert "| OVERDUE | FAILED-RUN:prod:1 |" in markdown(judged)
+
+
+@pytest.mark.parametrize("control_id", sorted(CASES))
+def test_the_programme_keeps_its_schema(control_id):
+    ledger = CASES[control_id]["not_met"]().add("dr_test", "2027-05-01T00:00:00Z", ["prod"], "failed", machines=["db-1"])
+    ledger.waiver("2027-05-02T00:00:00Z", "2027-05-20T00:00:00Z", finding="NEVER-PROVEN:*")
+    for judged in (programme_of(ledger.entries, projects=CASES[control_id]["projects"]), programme_of(ledger.entries)):
+        judged.update(sign_offs=[], ledger=dict(directory="/mnt/dr-ledger", entries=3, head="ab" * 32, sequence=3, verified=True))
+        jsonschema.validate(json.loads(json.dumps(judged)), SCHEMA)
