@@ -56,7 +56,7 @@ python -c "import json, sys; p = json.load(open(sys.argv[1])); assert p['project
 grep -q "^# Audit programme as of" "$work/evidence/evidence_programme.md"
 python files/oscal_valid.py "$work/evidence"  # the OSCAL export, validated by compliance-trestle
 python -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" \
-    "$programme" ../../../../roles/evidence/files/programme.schema.json
+    "$programme" "${ANSIBLE_COLLECTIONS_PATH%%:*}/ansible_collections/replication/recovery/roles/evidence/files/programme.schema.json"
 
 # -- a passing DR test of other machines leaves it open; 40 days on it is overdue, and the evidence run fails naming it ---
 ansible-playbook "${dr_test[@]}" -e dr_test_machines=app-1 -e dr_test_rto_target=7200
