@@ -67,7 +67,7 @@ help:
 	@echo "make demo       run the demo playbook against the simulator (demo seed)"
 	@echo "make test       run every test (what CI runs)"
 	@echo "make docs       build the documentation site into $(BUILD)/docs/html"
-	@echo "make bench      requests per task; DR tests of 5, 200 and 1000 machines beside a uri playbook, with the time of each phase; the simulator at 1000"
+	@echo "make bench      requests per task; DR tests of 5, 200 and 1000 machines beside a uri playbook, with the time of each phase; the simulator at 1000; the evidence of a year of 1000 machines"
 	@echo "make simulator  serve the simulator with the demo seed on $(SIMULATOR_HOST):$(SIMULATOR_PORT)"
 	@echo "make simulator-package  build the simulator's wheel into $(BUILD)/dist"
 	@echo "make clean      remove the virtual environment, staged collection and test output"
@@ -331,6 +331,7 @@ bench: stage
 	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale 60 -- \
 		env $(PLAYBOOK_ENV) BENCH_REPORT=$(abspath $(BUILD))/bench/requests.json $(BIN)/ansible-playbook tests/bench/requests.yml
 	env $(PLAYBOOK_ENV) $(BIN)/python tests/bench/scale.py --output $(abspath $(BUILD))/bench/scale.json
+	env $(PLAYBOOK_ENV) $(BIN)/python tests/bench/programme.py --output $(abspath $(BUILD))/bench/programme.json
 
 clean:
 	rm -rf $(VENV) $(VENVS) $(BUILD) tests/output .pytest_cache

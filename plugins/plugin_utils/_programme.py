@@ -175,17 +175,24 @@ def moment_of(value, what):
 def judge(entries, controls, severities, finding_severities, as_of, projects=None):
     """The programme as of ``as_of`` (epoch seconds) over the ledger's ``entries``: the controls judged and the findings.
     ``projects``, the service's projects (name and type), give the project scopes; None: the projects the ledger names."""
-    seen = [entry for entry in entries if _recorded(entry) is not None and _recorded(entry) <= as_of]
+    # Each entry's moment read once (a copy: the entries stay as the ledger has them, which a sign-off's hashes are over).
+    seen = [dict(entry, at=moment) for entry, moment in ((entry, _recorded(entry)) for entry in entries) if moment is not None and moment <= as_of]
     runs = [entry for entry in seen if entry.get("runbook") in BY_NAME]
+    by_project = {}
+    for entry in runs:
+        for project in entry.get("projects") or []:
+            by_project.setdefault(project, []).append(entry)
     waivers = [dict(entry["report"], sequence=entry["sequence"], recorded=entry["recorded"]) for entry in seen
                if entry.get("runbook") == WAIVER and isinstance(entry.get("report"), dict)]
-    start = _recorded(runs[0]) if runs else as_of
+    start = runs[0]["at"] if runs else as_of
     scopes = _scopes(runs, projects, start)
     judged, findings = [], []
     for control in controls:
         items = []
         for name, (members, first_seen) in sorted(scopes[control["over"]].items()):
-            item, lapses = _judge_scope(control, name, members, first_seen, runs, as_of, severities)
+            relevant = sorted(dict((entry["sequence"], entry) for member in members for entry in by_project.get(member, [])
+                                   if entry["runbook"] in (control["runbook"], control["after_changes_by"])).values(), key=lambda entry: entry["sequence"])
+            item, lapses = _judge_scope(control, name, members, first_seen, relevant, as_of, severities)
             items.append(item)
             findings += lapses
         judged.append(dict(id=control["id"], title=control["title"], rules=control["rules"], over=control["over"], runbook=control["runbook"],
@@ -228,7 +235,7 @@ def _scopes(runs, projects, start):
     first = {}
     for entry in runs:
         for project in projects_of(entry.get("report") or {}) or entry.get("projects") or []:
-            first.setdefault(project, _recorded(entry))
+            first.setdefault(project, entry["at"])
     if projects is not None:
         by_type = dict((scope, [project["name"] for project in projects if project.get("type") == kind]) for scope, kind in PROJECT_TYPES.items())
     else:
@@ -239,7 +246,7 @@ def _scopes(runs, projects, start):
     for entry in runs:
         report = entry.get("report") or {}
         if entry["runbook"] == "application" and report.get("name"):
-            seen = applications.get(report["name"], (None, _recorded(entry)))[1]
+            seen = applications.get(report["name"], (None, entry["at"]))[1]
             applications[report["name"]] = (sorted(entry.get("projects") or []), seen)
     scopes[APPLICATIONS] = applications
     return scopes
@@ -251,7 +258,7 @@ def _counts(control, entry):
 
 def _judge_scope(control, name, members, first_seen, runs, as_of, severities):
     """One scope of a control: whether it is met as of ``as_of``, and a finding for each time it stopped being met - closed
-    by the counting run that made it met again, or open."""
+    by the counting run that made it met again, or open. ``runs``: the entries of its projects, in the order recorded."""
     within = control["within_days"] * DAY
     last = dict((member, None) for member in members)  # each project's newest counting run: (moment, entry)
     changed = dict((member, None) for member in members)  # a change not yet followed by a counting run
@@ -267,7 +274,7 @@ def _judge_scope(control, name, members, first_seen, runs, as_of, severities):
 
     lapses, opened = [], None
     for entry in runs:
-        moment = _recorded(entry)
+        moment = entry["at"]
         touched = [member for member in members if member in (entry.get("projects") or [])]
         counting, change = _counts(control, entry), entry["runbook"] == control["after_changes_by"] and of_report(entry.get("report") or {}) == "committed"
         if not touched or not (counting or change):
@@ -343,11 +350,11 @@ def _failed_runs(runs, counted, severities, severity):
             if sorted(later.get("projects") or []) != scope["projects"]:
                 continue
             if application and (later.get("report") or {}).get("name") == application or not application and machines <= _machines(later["report"], True):
-                closing = (_recorded(later), later)
+                closing = (later["at"], later)
                 break
         findings.append(_finding(
             FAILED_RUN, "%s:%s:%d" % ("FAILED-RUN", scope["name"], entry["sequence"]), counted[entry["runbook"]], severity, severities,
-            scope, _recorded(entry), "the %s of %s %s (entry %d)%s" % (
+            scope, entry["at"], "the %s of %s %s (entry %d)%s" % (
                 BY_NAME[entry["runbook"]].title, scope["name"], of_report(report), entry["sequence"],
                 "" if application else ": " + ", ".join(sorted(machines)[:10]) + (" ..." if len(machines) > 10 else "")), closing))
     return findings
@@ -359,27 +366,32 @@ def _never_proven(runs, scopes, severities, severity):
     its project that no longer names it (the machine was retired from the service)."""
     dr = set(scopes[DR_PROJECTS])
     first, closed = {}, {}
+    unproven = {}  # project -> its machines with a finding open, which a fleet health report may find retired
     for entry in runs:
         report = entry.get("report") or {}
-        moment = _recorded(entry)
-        proves = entry["runbook"] in PROVING and report.get("result") == "passed"
+        moment = entry["at"]
+        passed = _machines(report, True) if entry["runbook"] in PROVING and report.get("result") == "passed" else set()
         for project in _named_machines(report):
             if project["name"] not in dr:
                 continue
+            waiting = unproven.setdefault(project["name"], set())
             if entry["runbook"] == "health":  # every machine of the project, those it excluded (stopped) named apart
                 named = set(project["machines"]) | set(excluded.partition("/")[2] for excluded in report.get("excluded") or []
                                                        if str(excluded).startswith(project["name"] + "/"))
-                for key in [key for key in first if key[0] == project["name"] and key not in closed and key[1] not in named]:
-                    closed[key] = (moment, entry)
+                for machine in waiting - named:
+                    closed[(project["name"], machine)] = (moment, entry)
+                waiting &= named
             for machine in project["machines"]:
                 key = (project["name"], machine)
                 if key in closed and closed[key][1]["runbook"] != "health":
                     continue
-                if proves and machine in _machines(report, True):
+                if machine in passed:
                     closed[key] = (moment, entry)
+                    waiting.discard(machine)
                 elif key not in first or key in closed:  # named again after it was retired: a finding anew
                     first[key] = moment
                     closed.pop(key, None)
+                    waiting.add(machine)
     return [_finding(NEVER_PROVEN, "NEVER-PROVEN:%s:%s" % key, None, severity, severities,
                      dict(kind="machines", name=key[0], projects=[key[0]], machines=[key[1]]), opened,
                      "%s of %s not yet proven by a passing DR test or failover" % (key[1], key[0]), closed.get(key))
