@@ -77,7 +77,7 @@ class ActionModule(RunbookStep):
             entries = self._enter(directory, entries, _programme.WAIVER, waivers)
             lines += ["%s waiver of %s by %s until %s." % ("Would enter a" if self.check_mode else "Entered a", waiver["finding"] or "%s over %s" % (
                 waiver["control"], waiver["scope"]), waiver["owner"], waiver["expires"]) for waiver in waivers]
-        programme = self._judged(entries, controls, as_of, args["projects"])
+        programme = self._judged(entries, controls, as_of, args["projects"], args["allowed_signers"])
         if args["sign_key"]:
             if breaks or any(not said["holds"] for said in programme["sign_offs"]):
                 raise StepFailed("The ledger at %s is broken (%s): a sign-off would approve what broke; nothing was signed." % (
@@ -92,8 +92,6 @@ class ActionModule(RunbookStep):
             programme = self._judged(entries, controls, as_of, args["projects"], args["allowed_signers"])
             lines.append("%s by %s over entry %d: %s" % (
                 "Would sign" if self.check_mode else "Signed", signed["signer"], signed["head"]["sequence"], signed["statement"]))
-        else:
-            programme = self._judged(entries, controls, as_of, args["projects"], args["allowed_signers"])
         entered = [entry for entry in entries if entry["sha256"] != PLANNED]
         programme["ledger"] = dict(directory=directory, entries=len(entered), head=entered[-1]["sha256"] if entered else None,
                                    sequence=entered[-1]["sequence"] if entered else None, verified=not breaks)
@@ -123,8 +121,7 @@ class ActionModule(RunbookStep):
     def _judged(self, entries, controls, as_of, projects, allowed_signers=None):
         programme = _programme.judge(entries, *controls, as_of=as_of, projects=projects)
         try:
-            programme["sign_offs"], unused = _sign_off.verify(
-                [entry for entry in entries if _programme.moment_of(entry.get("recorded") or "1970-01-01", "recorded") <= as_of],
+            programme["sign_offs"], unused = _sign_off.verify(_programme.recorded_by(entries, as_of),
                 where_started(allowed_signers, "evidence_allowed_signers") if allowed_signers else None)
         except (_sign_off.SignOffError, OSError) as error:
             raise StepFailed("The sign-offs of the ledger cannot be verified: %s" % to_text(error))

@@ -175,8 +175,8 @@ def moment_of(value, what):
 def judge(entries, controls, severities, finding_severities, as_of, projects=None):
     """The programme as of ``as_of`` (epoch seconds) over the ledger's ``entries``: the controls judged and the findings.
     ``projects``, the service's projects (name and type), give the project scopes; None: the projects the ledger names."""
-    # Each entry's moment read once (a copy: the entries stay as the ledger has them, which a sign-off's hashes are over).
-    seen = [dict(entry, at=moment) for entry, moment in ((entry, _recorded(entry)) for entry in entries) if moment is not None and moment <= as_of]
+    # Each entry's moment read once, in a copy: the entries stay as the ledger has them (a sign-off's hashes are over them).
+    seen = [dict(entry, at=_recorded(entry)) for entry in recorded_by(entries, as_of)]
     runs = [entry for entry in seen if entry.get("runbook") in BY_NAME]
     by_project = {}
     for entry in runs:
@@ -219,6 +219,12 @@ def judge(entries, controls, severities, finding_severities, as_of, projects=Non
                 controls=judged, findings=findings, waivers=[_waiver_said(waiver, as_of) for waiver in waivers], counts=counts,
                 result="failed" if overdue else "passed",
                 failures=["Finding %s (%s) was due by %s and is still open: overdue." % (f["id"], f["title"], f["due"]) for f in overdue])
+
+
+def recorded_by(entries, as_of):
+    """The entries recorded by ``as_of`` (epoch seconds): the ledger as it was then."""
+    moments = [(entry, _recorded(entry)) for entry in entries]
+    return [entry for entry, moment in moments if moment is not None and moment <= as_of]
 
 
 def _recorded(entry):
