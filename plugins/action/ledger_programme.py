@@ -121,8 +121,8 @@ class ActionModule(RunbookStep):
     def _judged(self, entries, controls, as_of, projects, allowed_signers=None):
         programme = _programme.judge(entries, *controls, as_of=as_of, projects=projects)
         try:
-            programme["sign_offs"], unused = _sign_off.verify(_programme.recorded_by(entries, as_of),
-                where_started(allowed_signers, "evidence_allowed_signers") if allowed_signers else None)
+            allowed = where_started(allowed_signers, "evidence_allowed_signers") if allowed_signers else None
+            programme["sign_offs"], unused = _sign_off.verify(_programme.recorded_by(entries, as_of), allowed)
         except (_sign_off.SignOffError, OSError) as error:
             raise StepFailed("The sign-offs of the ledger cannot be verified: %s" % to_text(error))
         return programme

@@ -61,9 +61,9 @@ def main():
     work = tempfile.mkdtemp(prefix="bench-programme.")
     entries = ledger_of_a_year(os.path.join(work, "ledger"))
     began = time.monotonic()
-    run = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "replication.recovery.evidence",
-                          "-e", "replication_recovery_ledger_dir=%s" % os.path.join(work, "ledger"), "-e", "evidence_report_dir=%s" % os.path.join(work, "evidence"),
-                          "-e", "evidence_as_of=2027-01-01T00:00:00Z", "-e", "evidence_projects_from=ledger", "-e", "evidence_fail=false"],
+    options = dict(replication_recovery_ledger_dir=os.path.join(work, "ledger"), evidence_report_dir=os.path.join(work, "evidence"),
+                   evidence_as_of="2027-01-01T00:00:00Z", evidence_projects_from="ledger", evidence_fail=False)
+    run = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "replication.recovery.evidence", "-e", json.dumps(options)],
                          capture_output=True, text=True, check=False)
     seconds = time.monotonic() - began
     if run.returncode != 0:
