@@ -70,13 +70,15 @@ class ActionModule(RunbookStep):
             entries, breaks = _ledger.verified(directory, by_default)
         except _ledger.LedgerError as error:
             raise StepFailed(str(error))
-        lines = []
+        lines, wrote = [], False
         if waivers:
             if breaks:
                 raise StepFailed("The ledger at %s is broken (%s): no waiver is entered in it until it is mended." % (directory, breaks[0]))
-            entries = self._enter(directory, entries, _programme.WAIVER, waivers)
-            lines += ["%s waiver of %s by %s until %s." % ("Would enter a" if self.check_mode else "Entered a", waiver["finding"] or "%s over %s" % (
-                waiver["control"], waiver["scope"]), waiver["owner"], waiver["expires"]) for waiver in waivers]
+            entries, new_ones = self._enter(directory, entries, _programme.WAIVER, waivers)
+            wrote = any(new_ones)
+            lines += ["%s waiver of %s by %s until %s." % (
+                "Would enter a" if self.check_mode else "Entered a" if new else "Entered before (a run again): the", waiver["finding"] or
+                "%s over %s" % (waiver["control"], waiver["scope"]), waiver["owner"], waiver["expires"]) for waiver, new in zip(waivers, new_ones)]
         programme = self._judged(entries, controls, as_of, args["projects"], args["allowed_signers"])
         if args["sign_key"]:
             if breaks or any(not said["holds"] for said in programme["sign_offs"]):
@@ -88,15 +90,15 @@ class ActionModule(RunbookStep):
                                         moment_said(now, whole=True))
             except _sign_off.SignOffError as error:
                 raise StepFailed("%s Nothing was signed." % error)
-            entries = self._enter(directory, entries, _sign_off.KIND, [signed])
+            entries, wrote = self._enter(directory, entries, _sign_off.KIND, [signed])[0], True
             programme = self._judged(entries, controls, as_of, args["projects"], args["allowed_signers"])
             lines.append("%s by %s over entry %d: %s" % (
                 "Would sign" if self.check_mode else "Signed", signed["signer"], signed["head"]["sequence"], signed["statement"]))
-        entered = [entry for entry in entries if entry["sha256"] != PLANNED]
-        programme["ledger"] = dict(directory=directory, entries=len(entered), head=entered[-1]["sha256"] if entered else None,
-                                   sequence=entered[-1]["sequence"] if entered else None, verified=not breaks)
+        in_ledger = [entry for entry in entries if entry["sha256"] != PLANNED]
+        programme["ledger"] = dict(directory=directory, entries=len(in_ledger), head=in_ledger[-1]["sha256"] if in_ledger else None,
+                                   sequence=in_ledger[-1]["sequence"] if in_ledger else None, verified=not breaks)
         broken = [problem for said in programme["sign_offs"] for problem in said["problems"]]
-        return self._outcome(programme, broken, lines, args, wrote=bool(waivers or args["sign_key"]), entered=entered[-1]["sequence"] if entered else 0)
+        return self._outcome(programme, broken, lines, args, wrote=wrote, entered=in_ledger[-1]["sequence"] if in_ledger else 0)
 
     def _controls_file(self, path):
         try:
@@ -106,17 +108,20 @@ class ActionModule(RunbookStep):
             raise _programme.ProgrammeError("The controls file %s cannot be read: %s." % (path, to_text(error).splitlines()[0]))
 
     def _enter(self, directory, entries, kind, reports):
-        """The programme's own entries appended to the ledger; under --check, taken as if they were (numbered after the head)."""
+        """The programme's own entries appended to the ledger, and whether each is new (one a stopped run entered already is not
+        entered twice); under --check, taken as if they were (numbered after the head)."""
         if self.check_mode:
             head = entries[-1]["sequence"] if entries else 0
             return entries + [dict(sequence=head + position, runbook=kind, projects=[], recorded=report["generated" if kind == _programme.WAIVER else "signed"],
-                                   report=report, sha256=PLANNED) for position, report in enumerate(reports, 1)]
+                                   report=report, sha256=PLANNED) for position, report in enumerate(reports, 1)], [True] * len(reports)
+        entered = []
         for report in reports:
             try:
-                _ledger.append(directory, kind, report, run=_programme.waiver_run(report) if kind == _programme.WAIVER else _sign_off.run_of(report))
+                entered.append(_ledger.append(directory, kind, report, run=_programme.waiver_run(report) if kind == _programme.WAIVER
+                                              else _sign_off.run_of(report))["appended"])
             except (_ledger.LedgerError, OSError) as error:
                 raise StepFailed("The %s could not be entered in the ledger at %s: %s" % (kind.replace("_", "-"), directory, to_text(error)))
-        return _ledger.verify(directory)[0]
+        return _ledger.verify(directory)[0], entered
 
     def _judged(self, entries, controls, as_of, projects, allowed_signers=None):
         programme = _programme.judge(entries, *controls, as_of=as_of, projects=projects)

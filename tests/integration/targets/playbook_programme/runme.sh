@@ -82,7 +82,9 @@ grep -q "Entered a waiver of FAILED-RUN:payments:\* by cio@example.test until" o
 finding waived passed
 python files/oscal_valid.py "$work/evidence"
 grep -q "waived by cio@example.test until [0-9T:Z-]*: CHG-31: RTO target under review" "$work/evidence/evidence_programme.md"
-ansible-playbook "${evidence[@]}" -e evidence_as_of="$(later 40)" -e "$waivers"  # the same waivers again: entered once
+ansible-playbook "${evidence[@]}" -e evidence_as_of="$(later 40)" -e "$waivers" | tee output.txt  # the same waivers again: entered once
+grep -q "Entered before (a run again): the waiver of FAILED-RUN:payments:\* by cio@example.test until" output.txt
+grep -q "changed=0 " output.txt
 [ "$(ls "$ledger" | wc -l)" = "$((entries + 2))" ]
 if ansible-playbook "${evidence[@]}" -e evidence_as_of="$(later 70)" | tee output.txt; then
     echo "a finding whose waiver expired must be overdue again"; exit 1
