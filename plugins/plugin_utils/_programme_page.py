@@ -31,7 +31,8 @@ def _headline(programme):
     counts = programme["counts"]
     if programme["result"] == "failed":
         return "FAILED: %d overdue finding%s" % (counts["overdue"], "s"[counts["overdue"] == 1:]), FAILED_BANNER
-    return "%d of %d controls met, %d findings open" % (counts["controls_met"], counts["controls"], counts["open"] + counts["waived"]), PASSED_BANNER
+    return "%d of %d controls met; %d findings open, %d waived" % (counts["controls_met"], counts["controls"], counts["open"], counts["waived"]), \
+        PASSED_BANNER
 
 
 def markdown(programme):

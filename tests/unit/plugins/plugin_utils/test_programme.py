@@ -268,6 +268,10 @@ def test_its_page_and_markdown_say_what_is_overdue_and_waived():
     said = page(judged)
     assert "FAILED: 2 overdue findings" in said and "FAILED-RUN:prod:1" in said and "Art. 11(6)(a)" in said
     assert "| OVERDUE | FAILED-RUN:prod:1 |" in markdown(judged)
+    ledger.waiver("2027-05-01T00:00:00Z", "2027-12-31", finding="*")
+    judged = programme_of(ledger.entries, projects=PROD)
+    judged.update(sign_offs=[], ledger=dict(entries=2, sequence=2, head="ab" * 32))
+    assert "4 of 4 controls met; 0 findings open, 2 waived" in page(judged)
 
 
 @pytest.mark.parametrize("control_id", sorted(CASES))
