@@ -27,12 +27,30 @@ class ModuleHere(NormalAction):
     costs the controller more than most of the module's calls to the service do (a Python started, Ansible's module code
     unpacked and compiled again, on every task of every host)."""
 
+    def __init_subclass__(cls, **kwargs):
+        # A service module's action is named as its module: loaded in the controller's process, the module with it.
+        super(ModuleHere, cls).__init_subclass__(**kwargs)
+        preload(cls.__module__.rpartition(".")[2])
+
     def _execute_module(self, module_name=None, module_args=None, task_vars=None, wrap_async=False, **kwargs):
         name = module_name or self._task.resolved_action or self._task.action
         if not wrap_async and can_run_here(self, name):
             return run_here(self, name, self._task.args if module_args is None else module_args, task_vars)
         return super(ModuleHere, self)._execute_module(module_name=module_name, module_args=module_args, task_vars=task_vars,
                                                        wrap_async=wrap_async, **kwargs)
+
+
+def preload(*names):
+    """Import the collection's modules of these names in this process. Ansible loads a task's action in the controller's own
+    process before it forks the process that runs the task, and its collection loader compiles a collection's Python from
+    source at every import (it keeps no bytecode): a module imported first in that fork was compiled again for every task of
+    every host - a fifth of the controller's CPU of a service module's task, as many times as a play has hosts. Imported
+    here, once, every fork has it already."""
+    for name in names:
+        try:
+            importlib.import_module(MODULES + name)
+        except ImportError:
+            pass  # the task that runs it says what is missing, as it would have without this
 
 
 def can_run_here(action, module_name):

@@ -37,11 +37,19 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._limits import limits_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import PathRefused, write_json
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
-from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import can_run_here, run_here
+from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import can_run_here, preload, run_here
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import ledger_kind_of
 
 display = Display()
+
+# The modules the steps run (RunbookStep.service), imported as a step's action is loaded in the controller's process, not in
+# each task's fork (_modules_here.preload).
+SERVICES = ("service_audit_log_info", "service_file_restore", "service_job_info", "service_launch", "service_login", "service_machine_info",
+            "service_machine_tags", "service_point_in_time_info", "service_project_info", "service_recovery_plan_info",
+            "service_recovery_plan_run", "service_replica_cleanup", "service_reverse_replication", "service_safety_lever",
+            "service_test_network")
+preload(*SERVICES)
 
 RECORD = "record.json"
 # Beside the record: the host name and process ID of the ansible-playbook that runs it, so that a later

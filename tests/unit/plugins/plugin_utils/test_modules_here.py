@@ -7,6 +7,8 @@ secrets as in a process of their own, and only where the module would run on the
 import importlib
 import json
 import os
+import re
+import sys
 from unittest.mock import MagicMock
 
 import pytest
@@ -16,7 +18,8 @@ from ansible.plugins.action.normal import ActionModule as NormalAction
 from ansible_collections.replication.recovery.plugins.action import runbook_look
 from ansible_collections.replication.recovery.plugins.module_utils import _in_process
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
-from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import ModuleHere, can_run_here, run_here
+from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import MODULES, ModuleHere, can_run_here, run_here
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import SERVICES
 
 
 def action(check_mode=False, transport="local", become=False, environment=""):
@@ -176,3 +179,24 @@ def test_a_warning_of_the_module_reaches_the_task_as_from_a_process_of_its_own(m
     result = run_here(action(), "replication.recovery.service_machine_info",
                       dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test", project="p"), {})
     assert result.get("warnings") == (["Check mode: project 'p' does not exist yet"] if kept_for_the_result else None)
+
+
+def test_a_service_modules_action_loads_its_module_with_it(monkeypatch):
+    # Loaded in the controller's process before a task's fork, the module is not compiled again in every fork (preload).
+    name = "ansible_collections.replication.recovery.plugins.modules.service_user"
+    monkeypatch.delitem(sys.modules, name, raising=False)
+    type("ActionModule", (ModuleHere,), dict(__module__="ansible_collections.replication.recovery.plugins.action.service_user"))
+    assert name in sys.modules
+
+
+def test_the_steps_load_every_module_they_run_with_them():
+    run = set()
+    for folder in ("action", "plugin_utils"):
+        for name in os.listdir(os.path.join(COLLECTION, "plugins", folder)):
+            with open(os.path.join(COLLECTION, "plugins", folder, name), encoding="utf-8") as code:
+                text = code.read()
+            run.update(re.findall(r'(?:service|as_node)\([^"\n]*"(service_\w+)"', text))
+            run.update(re.findall(r'module_name="replication\.recovery\.(service_\w+)"', text))
+    assert run and run <= set(SERVICES), sorted(run - set(SERVICES))
+    assert set(SERVICES) <= set(SERVICE_MODULES)
+    assert all(MODULES + name in sys.modules for name in SERVICES)
