@@ -284,9 +284,10 @@ class RunbookStep(ActionBase):
         module_args = dict(self.connection)
         module_args.update((key, value) for key, value in args.items() if value is not None)
         # A reader writes nothing: it runs under --check as in the real run, so that what the real run refuses (a project that
-        # does not exist) --check refuses in the same words - never taken for one an earlier task of the play creates.
+        # does not exist) --check refuses in the same words - never taken for one an earlier task of the play creates. The
+        # lever's module given no state only reads it.
         checking = self._task.check_mode
-        if module.endswith("_info"):
+        if module.endswith("_info") or (module == "service_safety_lever" and not args.get("state")):
             self._task.check_mode = False
         try:
             result = self._execute_module(module_name="replication.recovery." + module, module_args=module_args, task_vars=self.task_vars)

@@ -200,3 +200,19 @@ def test_the_steps_load_every_module_they_run_with_them():
     assert run and run <= set(SERVICES), sorted(run - set(SERVICES))
     assert set(SERVICES) <= set(SERVICE_MODULES)
     assert all(MODULES + name in sys.modules for name in SERVICES)
+
+
+@pytest.mark.parametrize("module, args, reads", [
+    ("service_machine_info", {}, True),
+    ("service_safety_lever", {}, True),  # given no state, it reads the lever
+    ("service_safety_lever", dict(state="engaged", reason="r"), False),
+    ("service_machine_tags", dict(tags=dict(a="b")), False),
+])
+def test_a_step_runs_what_only_reads_under_check_as_in_the_real_run(monkeypatch, module, args, reads):
+    # A project missing is refused by --check in the real run's words, not taken for one an earlier task creates.
+    step = action(check_mode=True)
+    step.connection, step.task_vars = {}, {}
+    seen = []
+    monkeypatch.setattr(step, "_execute_module", lambda **kwargs: seen.append(step._task.check_mode) or {})
+    step.service(module, project="p", **args)
+    assert seen == [not reads] and step._task.check_mode is True
