@@ -28,8 +28,11 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._stops import
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
 JOBS_READ = 50
 UNHEALTHY_SHOWN = 5
-# What a runbook does with machines that are failed over (runbook_begin's on_failed_over).
-REFUSE, STAND, OWN = "refuse", "stand", "own"
+# What a runbook does with machines that are failed over (runbook_begin's on_failed_over). One name a line: ansible-core's
+# reader of a plugin's documentation (ansible-lint runs it) warns of a module-level assignment to a tuple.
+REFUSE = "refuse"
+STAND = "stand"
+OWN = "own"
 
 
 class ActionModule(RunbookStep):
