@@ -3,19 +3,30 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """The options of the role the task is in, typed as its argument specs say, whatever form they were given in (text from
-extra variables and AWX surveys); relative paths taken from where ansible-playbook was started. Documented in
-plugins/modules/runbook_options.py."""
+extra variables and AWX surveys); relative paths taken from where ansible-playbook was started. As a run's first task
+(begins), it refuses what the user cannot have meant: a variable of the runbook's prefixes that is no option of it, text
+that -e key=value split at a space, a play whose strategy is not linear. Documented in plugins/modules/runbook_options.py."""
 
+import json
 import os
 
 import yaml
+from ansible import context
 from ansible.module_utils.common.text.converters import to_text
 
-from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, options_of
+from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import (NEAR, OptionRefused, options_of, refusal, required, split_text,
+                                                                                    unknown)
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, RUNBOOKS
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import AWX_VARIABLES, RunbookStep, StepFailed
 
 _SPECS = {}
 HANDED = "replication_recovery_options_given"
+# The collection's own prefix: the variables every runbook shares (its ledger), and the options one runbook hands another.
+SHARED = "replication_recovery_"
+# The strategies that move every host of a play through each task together, as a runbook's waves and add_host need:
+# linear, and those built on it (ansible-core's debug, mitogen's mitogen_linear).
+LINEAR = ("linear", "debug", "mitogen_linear")
 
 
 def argument_specs(role_path):
@@ -36,11 +47,33 @@ def role_options(specs, entry_point):
     return options
 
 
+def every_option(role_path):
+    """Every option of every entry point of the role at ``role_path``."""
+    return set(role_options(argument_specs(role_path), "main"))
+
+
+def known_names(role_path, runbook):
+    """The names a run of ``runbook`` (its role at ``role_path``) takes: its options and those of the runbooks it uses, every
+    option of the collection's shared prefix, and the options one runbook hands another."""
+    roles = os.path.dirname(role_path)
+    known = every_option(role_path) | {HANDED}
+    for used in runbook.uses:
+        known |= every_option(os.path.join(roles, BY_NAME[used].role))
+    for row in RUNBOOKS:
+        known |= set(option for option in every_option(os.path.join(roles, row.role)) if option.startswith(SHARED))
+    return known
+
+
+def title_of(runbook):
+    """The runbook's title within a sentence: the DR test, the failover."""
+    return runbook.title if runbook.title[:2].isupper() else runbook.title[0].lower() + runbook.title[1:]
+
+
 class ActionModule(RunbookStep):
     WITH_RUN = False
     SERVICE = False
     _requires_connection = False
-    OPTIONS = dict(entry_point=dict(type="str"))
+    OPTIONS = dict(entry_point=dict(type="str"), begins=dict(type="bool", default=False), answer=dict(type="bool", default=True))
 
     def step(self, args):
         role = self._task._role
@@ -50,8 +83,13 @@ class ActionModule(RunbookStep):
         entry_point = args["entry_point"] or os.path.splitext(to_text(role._from_files.get("tasks") or "main"))[0]
         try:
             specs = role_options(argument_specs(role.get_role_path()), entry_point)
+            own = (argument_specs(role.get_role_path()).get(entry_point) or {}).get("options") or {}
+            if args["begins"] and name in BY_NAME:
+                self.refuse_what_was_not_meant(role, BY_NAME[name], specs, own)
         except (OSError, yaml.YAMLError) as error:
             raise StepFailed("The argument specs of the role %s cannot be read: %s" % (name, to_text(error)))
+        if not args["answer"]:
+            return {}
         given = dict((option, self._templar.template(self.task_vars[option])) for option in specs if option in self.task_vars)
         # What the runbook that runs this one gives it (a game day, its scenario's options) over the variables of the same names.
         handed = self._templar.template(self.task_vars.get(HANDED) or {})
@@ -59,7 +97,7 @@ class ActionModule(RunbookStep):
             raise StepFailed("%s is a mapping of options by their names, not %s: nothing was done." % (HANDED, type(handed).__name__))
         given.update((option, value) for option, value in handed.items() if option in specs)
         try:
-            options = options_of(specs, given, name + "_")
+            options = options_of(specs, given, name + "_", own)
         except OptionRefused as refused:
             raise StepFailed("%s (the role %s): nothing was done." % (to_text(refused), name))
         self.warn_of_relative_directories(specs, given, name)
@@ -77,3 +115,76 @@ class ActionModule(RunbookStep):
                     os.path.expanduser(value)):
                 self.warn("%s is relative (%s): under AWX it is in the job's private directory (%s), which is removed when the job ends. "
                           "Set it to a lasting path (a mounted volume)." % (option, value, os.path.join(os.getcwd(), value)))
+
+    # -- what the user cannot have meant, refused before anything is read or written -------------------------------------
+
+    def refuse_what_was_not_meant(self, role, runbook, specs, own):
+        """Refuse, by name and in one line, what the user cannot have meant, before anything is read or written: a play not
+        of strategy linear; text -e key=value split at a space; a variable of the runbook's prefixes that is no option of it,
+        given by the user (extra variables, the play's, the task's, the role's parameters) or, within NEAR edits of an option,
+        anywhere else (the inventory) - one further off there is warned about; a required option not given."""
+        title = title_of(runbook)
+        strategy = to_text(self._task.get_play().strategy or "linear").rpartition(".")[2]
+        if strategy not in LINEAR:
+            raise StepFailed("The %s runs in a play of strategy linear, not strategy %s: its waves and the hosts it adds move every "
+                             "host of the play together. Set strategy: linear on the play; nothing was read or written." % (title, strategy))
+        prefixes = (runbook.prefix,) + tuple(BY_NAME[used].prefix for used in runbook.uses) + (SHARED,)
+        split = split_text(context.CLIARGS.get("extra_vars") or (), prefixes)
+        if split:
+            key, text, whole = split
+            if (specs.get(key) or {}).get("no_log"):
+                raise StepFailed("%s was given as -e key=value, which Ansible splits at its spaces: give it as JSON text, -e "
+                                 "'{\"%s\": ...}'; nothing was read or written." % (key, key))
+            raise StepFailed("%s was given as -e '%s', which Ansible splits at its spaces: it would take the first word and drop the "
+                             "rest. Give it as JSON text, -e '%s'; nothing was read or written." % (
+                                 key, text, json.dumps({key: whole})))
+        known = known_names(role.get_role_path(), runbook)
+        given = self.given_by_the_user()
+        missing = self.missing(own)
+        refused = unknown(given, known, prefixes)
+        if refused:
+            raise StepFailed(" ".join(refusal(name, given[name], near, title, near[0] in missing) for name, near in sorted(refused.items())))
+        elsewhere = unknown(set(self.task_vars) - set(given) - self.set_by_the_collection(role), known, prefixes)
+        near = dict((name, found) for name, found in elsewhere.items() if found[1] <= NEAR)
+        if near:
+            raise StepFailed(" ".join(refusal(name, "an inventory or group variable", found, title, found[0] in missing)
+                                      for name, found in sorted(near.items())))
+        if missing:
+            raise StepFailed("%s is required, and was not given; nothing was read or written." % missing[0])
+        if elsewhere:
+            self.warn("%s: no option of the %s, and far from every one (another role's, of the inventory?): not read." % (
+                ", ".join(sorted(elsewhere)), title))
+
+    def missing(self, own):
+        """The required options of the entry point (``own``) that were not given, in order."""
+        handed = self._templar.template(self.task_vars.get(HANDED) or {})
+        return sorted(option for option, spec in own.items() if required(spec) and no_value(self.task_vars.get(option))
+                      and option not in (handed if isinstance(handed, dict) else {}))
+
+    def given_by_the_user(self):
+        """The variables the user gave the run, by where: extra variables (an AWX survey's too), the play's, the task's and
+        its blocks' and includes' (include_role's vars), the role's parameters."""
+        task = self._task
+        given = {}
+        manager = task.get_variable_manager()
+        for where, names in (("an extra variable (-e, or an AWX survey)", manager.extra_vars if manager else {}),
+                             ("a variable of the play", task.get_play().get_vars()),
+                             ("a variable of the task that runs the role", task.get_vars()),
+                             ("a variable of the task that runs the role", task.get_include_params()),
+                             ("a parameter of the role", task._role.get_role_params(task.get_dep_chain()))):
+            for name in names or ():
+                given.setdefault(to_text(name), where)
+        return given
+
+    def set_by_the_collection(self, role):
+        """The variables tasks set on this host (registered results, facts: the collection's own, a DR test's before a
+        failover's in one play) and the role's defaults and vars: never taken for the user's."""
+        manager = self._task.get_variable_manager()
+        host = self.task_vars.get("inventory_hostname")
+        names = set(role.get_default_vars()) | set(role.get_vars(include_params=False))
+        for cache in ("_nonpersistent_fact_cache", "_fact_cache"):
+            try:
+                names |= set(getattr(manager, cache, None).get(host) or ())
+            except (AttributeError, KeyError, TypeError):
+                continue
+        return set(to_text(name) for name in names)

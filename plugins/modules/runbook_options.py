@@ -28,6 +28,19 @@ description:
     C(replication_recovery_options_given), a mapping by their full names (such as C(dr_test_waves)), which are read over
     the variables of the same names. Names that are not options of the role are passed over - the runbook that gives them has checked them
     against the role's specs.
+  - An option whose description begins with C(Required) must be given; one that is not fails the task in one line naming it
+    (no spec marks an option C(required), since ansible-core's own validation of a missing one prints the whole argument
+    spec).
+  - As the first task of a run (O(begins)), it refuses, in one line and before anything is read or written, what the user
+    cannot have meant - a play whose strategy is not linear (the run's waves and the hosts it adds move every host of the
+    play together); a C(-e key=value) whose value Ansible split at a space (it keeps the first word), naming the JSON text
+    that keeps it whole; and a variable that carries the runbook's prefix, the prefix of a runbook it runs or
+    C(replication_recovery_), and is no option of it, naming the option it is nearest to (C(failover_comit) is refused naming
+    C(failover_commit)). Such a variable given as an extra variable (an AWX survey's too), a variable of the play or of the
+    task that runs the role, or a parameter of the role is refused; one of the inventory (a host or group variable) is
+    refused within two edits of an option, and warned about once further off, since other roles of an estate may share a
+    prefix. What tasks set (registered results and facts, a DR test's before a failover's in one play) and the role's own
+    defaults and vars are never taken for the user's.
   - Runs on the controller, with no connection to the host. When an option marked C(no_log) in the specs has a value,
     the whole result is hidden from the output.
 options:
@@ -37,6 +50,19 @@ options:
         this one); every other entry point's options are read too. By default the entry point the role was included
         with (C(tasks_from)), else V(main).
     type: str
+  begins:
+    description:
+      - This task begins the run (the first task of its role's entry point C(main), C(start), C(source) or C(cleanup)), so
+        it refuses what the user cannot have meant before anything is read or written. Never set on a later entry point
+        (C(finish), a wave), since a run part-way must reach its cleanup.
+    type: bool
+    default: false
+  answer:
+    description:
+      - Answer the options. V(false) only refuses (with O(begins)), for a role whose options hold secrets and whose task
+        that answers them hides its output, since a refusal must be shown.
+    type: bool
+    default: true
 attributes:
   check_mode:
     details: Reads variables only; the same in check mode.

@@ -10,17 +10,28 @@ variable as text, so a role that reads it as a boolean, a number or a mapping mi
 text was once dropped that way. ``typed`` reads one option by its spec; ``options_of`` reads all of an entry point's,
 and the action ``runbook_options`` gives them to the role, which reads its options from there alone (a unit test holds
 every role to it). A relative path is taken from where ``ansible-playbook`` was started (plugin_utils._files).
+
+Only what the user meant: a variable that carries a runbook's prefix and is no option of it is a typo until shown otherwise
+(``failover_comit=false`` once committed a failover asked to roll back). ``unknown`` finds such names and the option each
+is nearest to; the action refuses them by where they were given (``refusal``). An option is required when its description
+says so (``Required.`` first): ansible-core's own validation of a missing one prints the whole argument spec, so no spec
+says ``required: true`` and ``options_of`` refuses a missing one in one line.
 """
 
 import json
 
 import yaml
+from ansible.parsing.quoting import unquote
+from ansible.parsing.splitter import split_args
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value, parse_flag, parse_list, parse_number
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import PathRefused, where_started
 
 # The types of argument specs that text stands in for; str and raw are taken as given.
 TYPED = ("bool", "int", "float", "list", "dict", "path")
+# A name this many edits from an option (a letter left out, added, changed, or two swapped) is taken for a typo of it wherever
+# it was given; one further off, given in the inventory, may be another role's (an estate's agent_ or health_ variables).
+NEAR = 2
 
 
 class OptionRefused(ValueError):
@@ -38,10 +49,25 @@ def _mapping(name, value):
     return value
 
 
+def required(spec):
+    """Whether an option must be given: its description (its first line) begins with "Required"."""
+    description = spec.get("description") or ""
+    first = description[0] if isinstance(description, list) and description else description
+    return isinstance(first, str) and first.startswith("Required")
+
+
+def _suboptions(name, spec, value):
+    """A mapping whose spec has sub-options: each required one given."""
+    missing = sorted(option for option, sub in (spec.get("options") or {}).items() if required(sub) and no_value(value.get(option)))
+    if missing:
+        raise OptionRefused("%s.%s is required" % (name, missing[0]))
+    return value
+
+
 def _element(name, spec, value):
     kind = spec.get("elements") or "raw"
     if kind == "dict":
-        return _mapping(name + " (an item)", value)
+        return _suboptions(name + " (an item)", spec, _mapping(name + " (an item)", value))
     if kind == "str":
         if isinstance(value, (dict, list)):
             raise OptionRefused("%s must be a list of text, not one with %s" % (name, json.dumps(value, default=str)))
@@ -72,7 +98,7 @@ def typed(name, spec, value):
         if kind == "list":
             return [_element(name, spec, item) for item in parse_list(value, name)]
         if kind == "dict":
-            return _mapping(name, value)
+            return _suboptions(name, spec, _mapping(name, value))
         return where_started(value, name)
     except PathRefused as refused:
         raise OptionRefused(str(refused))
@@ -80,11 +106,14 @@ def typed(name, spec, value):
         raise OptionRefused(str(error) if name in str(error) else "%s: %s" % (name, error))
 
 
-def options_of(specs, given, prefix):
-    """Every option of ``specs`` (an entry point's ``options``) from ``given`` (the variables, templated), typed, by its
-    name without ``prefix``; each choice checked. Refuses the first option that cannot be read, by name."""
+def options_of(specs, given, prefix, entry_point=None):
+    """Every option of ``specs`` (the role's ``options``) from ``given`` (the variables, templated), typed, by its name without
+    ``prefix``; each choice checked, and each option ``entry_point`` (its ``options``) requires given. Refuses the first
+    option that cannot be read, by name."""
     options = {}
     for name, spec in sorted(specs.items()):
+        if required((entry_point or {}).get(name) or {}) and no_value(given.get(name)):
+            raise OptionRefused("%s is required, and was not given" % name)
         value = typed(name, spec, given.get(name, spec.get("default")))
         wrong = [item for item in (value if isinstance(value, list) else [] if value is None else [value])
                  if spec.get("choices") and item not in spec["choices"]]
@@ -93,3 +122,60 @@ def options_of(specs, given, prefix):
                 wrong[0], default=str)))
         options[name[len(prefix):] if name.startswith(prefix) else name] = value
     return options
+
+
+def edits(one, other):
+    """How many edits make ``one`` into ``other``: a letter left out, added or changed, or two beside each other swapped."""
+    before, row = None, list(range(len(other) + 1))
+    for i, letter in enumerate(one, 1):
+        current = [i]
+        for j, wanted in enumerate(other, 1):
+            cost = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (letter != wanted))
+            if before is not None and i > 1 and j > 1 and letter == other[j - 2] and one[i - 2] == wanted:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        before, row = row, current
+    return row[-1]
+
+
+def nearest(name, options):
+    """The option nearest to ``name`` and its distance in edits, or (None, None) when there are no options."""
+    ranked = sorted((edits(name, option), option) for option in options)
+    return (ranked[0][1], ranked[0][0]) if ranked else (None, None)
+
+
+def unknown(names, known, prefixes):
+    """Each of ``names`` that begins with one of ``prefixes`` and is none of ``known``: {name: (its nearest option, edits)}."""
+    return dict((name, nearest(name, [option for option in known if option.startswith(tuple(prefixes))] or known))
+                for name in sorted(names) if name.startswith(tuple(prefixes)) and name not in known)
+
+
+def refusal(name, where, near, title, nearest_missing=False):
+    """One line that refuses ``name`` (given as ``where``), naming the option it is nearest to (``near``: the option, its
+    edits) - and that it is required and was not given, when it is (``nearest_missing``)."""
+    option, _ = near
+    if not option:
+        return "%s is no option of the %s (given as %s); nothing was read or written." % (name, title, where)
+    return "%s: did you mean %s? It is no option of the %s (given as %s)%s; nothing was read or written." % (
+        name, option, title, where, ", and %s is required and was not given" % option if nearest_missing else "")
+
+
+def split_text(texts, prefixes):
+    """The first ``-e key=value`` among ``texts`` (the extra variables as given on the command line) whose value Ansible split
+    at a space, for a key of ``prefixes``: (key, the text as given, the value whole), or None. Ansible keeps the first word
+    and drops the others (``-e 'reason=INC-2041: payments latency'`` is the reason ``INC-2041:``)."""
+    for text in texts:
+        if not isinstance(text, str) or not text or text.startswith(("@", "{", "[")):
+            continue
+        key, words = None, []
+        for token in split_args(text):
+            name, equals, value = token.partition("=")
+            if equals and not name.startswith(("'", '"')):
+                if key and len(words) > 1:
+                    break
+                key, words = name.strip(), [unquote(value.strip())]
+            elif key:
+                words.append(token)
+        if key and len(words) > 1 and key.startswith(tuple(prefixes)):
+            return key, text, " ".join(words)
+    return None

@@ -21,7 +21,7 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_groups, parse_point_policy, parse_test_network
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
-from ansible_collections.replication.recovery.plugins.plugin_utils._options import TYPED, OptionRefused, options_of, typed
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import TYPED, OptionRefused, options_of, required, typed
 
 ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")
 # Variables every runbook shares, read by their own names: the ledger, and the engine's.
@@ -222,8 +222,33 @@ def reads_options(role, path):
 
 
 def registers_first(role, path):
+    """The first task registers the options - after one that only refuses what was not meant (answer: false), where the
+    options are hidden (they hold secrets) and a refusal must be shown."""
     tasks = loaded(path) or []
+    if tasks and (tasks[0].get("replication.recovery.runbook_options") or {}).get("answer") is False:
+        tasks = tasks[1:]
     return bool(tasks) and "replication.recovery.runbook_options" in tasks[0] and tasks[0].get("register") == role + "_options"
+
+
+# The entry points a run begins with: their first task refuses what the user cannot have meant (runbook_options' begins).
+BEGINNINGS = ("main", "start", "source", "cleanup")
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_run_begins_by_refusing_what_was_not_meant_and_nothing_later_does(role):
+    """The first task of each entry point a run begins with judges what the user gave (begins: true); no later one does, so
+    that a finish, a wave or a cleanup the run needs is never refused part-way."""
+    for entry_point in specs(role):
+        path = os.path.join(COLLECTION, "roles", role, "tasks", entry_point + ".yml")
+        if not os.path.exists(path):
+            continue
+        tasks = loaded(path) or []
+        first = tasks[0].get("replication.recovery.runbook_options") if tasks else None
+        if entry_point in BEGINNINGS and any("replication.recovery.runbook_options" in task for task in every_task(tasks)):
+            assert (first or {}).get("begins") is True, "%s: %s" % (role, entry_point)
+        elif entry_point not in BEGINNINGS:
+            assert not any((task.get("replication.recovery.runbook_options") or {}).get("begins") for task in every_task(tasks)), (
+                "%s: %s" % (role, entry_point))
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -238,3 +263,29 @@ def test_an_entry_point_that_reads_the_options_reads_them_first(role):
             assert registers_first(role, path) or (entry_point == "main" and any(
                 registers_first(role, candidate) for candidate in included(role, path)[:1])), "%s: %s" % (role, entry_point)
     assert checked
+
+
+def every_spec(options, where=""):
+    """Each option and sub-option of ``options``, by its dotted name."""
+    for name, spec in (options or {}).items():
+        yield where + name, spec
+        yield from every_spec(spec.get("options"), where + name + ".")
+
+
+@pytest.mark.parametrize("role", ROLES + ["runbook"])
+def test_no_option_is_required_by_the_spec_and_a_required_one_missing_is_refused_in_one_line(role):
+    """ansible-core's own validation of a missing required option prints the whole argument spec (15 KB on one line, never
+    naming the word misspelt): a required option says so in its description, and runbook_options refuses it, naming it."""
+    for entry_point, spec in specs(role).items():
+        for name, option in every_spec(spec.get("options")):
+            assert option.get("required") is not True, "%s: %s: %s says required: true" % (role, entry_point, name)
+        if role == "runbook":
+            continue  # the engine's options are the collection's own, given by its runbooks
+        own = spec.get("options") or {}
+        for name, option in own.items():
+            if not required(option):
+                continue
+            given = dict((other, "x") for other, other_spec in own.items() if required(other_spec) and other != name)
+            with pytest.raises(OptionRefused) as refused:
+                options_of(dict((other, dict(type="raw")) for other in own), given, role + "_", own)
+            assert str(refused.value) == "%s is required, and was not given" % name

@@ -75,7 +75,7 @@ refused "readiness_project is required" readiness_project ansible-playbook repli
 
 # -- a group variable far from every option (another role's, of the estate): one warning, and the run goes on -------------
 ansible-playbook -i "$(group readiness_owner_team=dr)" replication.recovery.readiness -e readiness_project=meant \
-    -e readiness_rpo_target=3600 | tee "$out"
+    -e readiness_rpo_target=3600 2>&1 | tee "$out"
 grep -q "readiness_owner_team" "$out"
 grep -q "Readiness of meant: PASSED" "$out"
 rm -rf "$work/here/readiness_report" "$work/data"/*

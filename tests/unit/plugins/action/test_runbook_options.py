@@ -5,7 +5,7 @@
 given, a bad one refused by name, paths from where ansible-playbook started, and AWX's relative directories warned of."""
 
 import os
-from unittest.mock import MagicMock
+from unittest.mock import MagicMock, patch
 
 import pytest
 
@@ -31,6 +31,13 @@ def run(task_vars, entry_point="main"):
     action = runbook_options.ActionModule(task, MagicMock(), templar, loader=None, templar=templar, shared_loader_obj=None)
     action._load_name = "replication.recovery.runbook_options"
     return action.run(task_vars=dict(task_vars, inventory_hostname="localhost"))
+
+
+@pytest.fixture(autouse=True)
+def started_elsewhere(tmp_path, monkeypatch):
+    """ansible-playbook started in a directory of the user's (ansible-test runs units in the collection, where a relative
+    report directory would be refused)."""
+    monkeypatch.chdir(tmp_path)
 
 
 @pytest.fixture
@@ -84,3 +91,143 @@ def test_options_a_runbook_is_given_by_the_one_that_runs_it_are_read_over_its_va
     answer = run(dict(HEALTH, replication_recovery_options_given=["health_max_lag"]))
     assert answer["failed"] and answer["msg"] == ("replication_recovery_options_given is a mapping of options by their names, not list: "
                                                   "nothing was done.")
+
+
+# -- what the user cannot have meant, refused by the run's first task ---------------------------------------------------
+
+
+def begin(role, task_vars, extra=None, play=None, task=None, params=None, facts=None, strategy="linear", cli=(), defaults=None,
+          answer=True):
+    """runbook_options as a run's first task (begins) in ``role``'s main, with the variables given where the user gives them:
+    ``extra`` (-e, an AWX survey), ``play`` (the play's vars), ``task`` (the include's vars), ``params`` (the role's
+    parameters); ``facts`` set by tasks (registered results); ``cli`` the extra variables as typed on the command line.
+    Every variable given is in ``task_vars`` too, as Ansible merges them."""
+    found = MagicMock()
+    found.args = dict(begins=True, answer=answer)
+    found.check_mode = False
+    found.async_val = 0
+    found._role.get_name.return_value = role
+    found._role.get_role_path.return_value = os.path.join(COLLECTION, "roles", role)
+    found._role._from_files = {}
+    found._role.get_default_vars.return_value = defaults or {}
+    found._role.get_vars.return_value = {}
+    found._role.get_role_params.return_value = params or {}
+    manager = found.get_variable_manager.return_value
+    manager.extra_vars = extra or {}
+    manager._nonpersistent_fact_cache = {"localhost": facts or {}}
+    manager._fact_cache = {}
+    found.get_play.return_value.strategy = strategy
+    found.get_play.return_value.get_vars.return_value = play or {}
+    found.get_vars.return_value = task or {}
+    found.get_include_params.return_value = {}
+    templar = MagicMock()
+    templar.template.side_effect = lambda value: value
+    action = runbook_options.ActionModule(found, MagicMock(), templar, loader=None, templar=templar, shared_loader_obj=None)
+    action._load_name = "replication.recovery.runbook_options"
+    every = dict(task_vars)
+    for given in (extra, play, task, params, facts):
+        every.update(given or {})
+    with patch.object(runbook_options.context, "CLIARGS", {"extra_vars": tuple(cli)}):
+        return action.run(task_vars=dict(every, inventory_hostname="localhost"))
+
+
+FAILOVER = dict(failover_project="site")
+
+
+@pytest.mark.parametrize("where, given", [
+    ("an extra variable (-e, or an AWX survey)", "extra"),
+    ("a variable of the play", "play"),
+    ("a variable of the task that runs the role", "task"),
+    ("a parameter of the role", "params"),
+])
+def test_a_misspelt_option_the_user_gave_is_refused_naming_the_nearest_option(warnings, where, given):
+    """failover_comit=false once committed a failover asked to roll back: it was no option, and was passed over."""
+    answer = begin("failover", FAILOVER, **{given: dict(failover_comit="false")})
+    assert answer["failed"] and answer["msg"] == (
+        "failover_comit: did you mean failover_commit? It is no option of the failover (given as %s); nothing was read or "
+        "written." % where)
+    assert warnings == []
+
+
+def test_a_misspelt_required_option_is_refused_naming_both_in_one_line(warnings):
+    answer = begin("failover", {}, extra=dict(failover_projcet="site"))
+    assert answer["failed"] and answer["msg"] == (
+        "failover_projcet: did you mean failover_project? It is no option of the failover (given as an extra variable (-e, or an "
+        "AWX survey)), and failover_project is required and was not given; nothing was read or written.")
+    answer = begin("failover", {})
+    assert answer["failed"] and answer["msg"] == "failover_project is required, and was not given; nothing was read or written."
+
+
+def test_an_inventory_variable_near_an_option_is_refused_and_one_far_from_every_option_warned_of(warnings):
+    answer = begin("failover", dict(FAILOVER, failover_comit=False))
+    assert answer["failed"] and answer["msg"].startswith("failover_comit: did you mean failover_commit? It is no option of the failover "
+                                                         "(given as an inventory or group variable)")
+    answer = begin("failover", dict(FAILOVER, failover_owner_team="dr", failover_pager="ops"))
+    assert not answer.get("failed"), answer
+    assert answer["project"] == "site" and warnings == [
+        "localhost: failover_owner_team, failover_pager: no option of the failover, and far from every one (another role's, of the "
+        "inventory?): not read."]
+
+
+def test_what_tasks_set_and_the_roles_own_defaults_are_never_taken_for_options(warnings):
+    """A play that runs a DR test and then a failover: what the DR test registered (dr_test_options, dr_test_read) is the
+    failover's to pass over, and the failover's own registered names (of an earlier run in the play) too."""
+    answer = begin("failover", FAILOVER, facts=dict(failover_options={"commit": True}, failover_moved=1, dr_test_options={}),
+                   defaults=dict(failover_commitment=1))
+    assert not answer.get("failed") and warnings == [], answer
+
+
+def test_the_options_of_the_runbooks_it_runs_and_the_shared_ones_are_known(warnings):
+    """A game day runs a DR test: dr_test_waves given to it is the DR test's; replication_recovery_ledger_dir is every
+    runbook's; replication_recovery_options_given is how one runbook hands another its options."""
+    answer = begin("game_day", {}, extra=dict(game_day_lever="engaged", game_day_projects="shop", dr_test_waves="db-*",
+                                              replication_recovery_ledger_dir="/srv/ledger", replication_recovery_options_given={}))
+    assert not answer.get("failed"), answer
+    answer = begin("game_day", {}, extra=dict(dr_test_wavse="db-*"))
+    assert answer["failed"] and answer["msg"].startswith("dr_test_wavse: did you mean dr_test_waves? It is no option of the game day")
+    answer = begin("health", {}, extra=dict(replication_recovery_ledgr_dir="/srv"))
+    assert answer["failed"] and answer["msg"].startswith("replication_recovery_ledgr_dir: did you mean replication_recovery_ledger_dir?")
+
+
+def test_a_variable_of_another_prefix_is_not_the_runbooks_to_judge(warnings):
+    answer = begin("failover", FAILOVER, extra=dict(dr_test_wavse="db-*", agent_porject="x", checks_log="/tmp/x"))
+    assert not answer.get("failed") and warnings == [], answer
+
+
+@pytest.mark.parametrize("strategy, refused", [("linear", False), ("ansible.builtin.linear", False), ("debug", False),
+                                               ("free", True), ("host_pinned", True), ("ansible.builtin.free", True)])
+def test_a_play_whose_strategy_is_not_linear_is_refused(warnings, strategy, refused):
+    answer = begin("dr_test", dict(dr_test_project="site"), strategy=strategy)
+    assert bool(answer.get("failed")) is refused, answer
+    if refused:
+        assert answer["msg"] == ("The DR test runs in a play of strategy linear, not strategy %s: its waves and the hosts it adds move "
+                                 "every host of the play together. Set strategy: linear on the play; nothing was read or written."
+                                 % strategy.rpartition(".")[2])
+
+
+def test_text_that_key_value_split_at_a_space_is_refused_naming_the_json_that_keeps_it(warnings):
+    """-e 'game_day_lever_reason=INC-2041: payments latency' is the reason INC-2041: to Ansible, the rest dropped."""
+    extra = dict(game_day_lever="engaged", game_day_lever_reason="INC-2041:", _raw_params="payments latency")
+    answer = begin("game_day", {}, extra=extra, cli=["game_day_lever=engaged", "game_day_lever_reason=INC-2041: payments latency"])
+    assert answer["failed"] and answer["msg"] == (
+        "game_day_lever_reason was given as -e 'game_day_lever_reason=INC-2041: payments latency', which Ansible splits at its "
+        "spaces: it would take the first word and drop the rest. Give it as JSON text, -e '{\"game_day_lever_reason\": \"INC-2041: "
+        "payments latency\"}'; nothing was read or written.")
+    for kept in ('game_day_lever_reason="INC-2041: payments latency"', '{"game_day_lever_reason": "INC-2041: payments latency"}',
+                 "@vars.yml", "other_reason=two words"):
+        answer = begin("game_day", {}, extra=dict(game_day_lever="engaged"), cli=[kept])
+        assert not answer.get("failed"), (kept, answer)
+
+
+def test_only_the_runs_first_task_judges_so_that_a_finish_is_never_refused_part_way(warnings):
+    answer = run(dict(HEALTH, health_max_lagg="60"))
+    assert not answer.get("failed"), answer
+
+
+def test_without_the_answer_nothing_is_answered_and_a_refusal_still_is(warnings):
+    """For a role whose options hold secrets: its task that answers them hides its output, so the refusal comes first."""
+    task_vars = dict(protect_project="p", protect_region="r", protect_cloud_credentials={"name": "aws", "private_key": "secret"})
+    answer = begin("protect", task_vars, answer=False)
+    assert not answer.get("failed") and "secret" not in str(answer) and "cloud_credentials" not in answer, answer
+    answer = begin("protect", task_vars, answer=False, extra=dict(protect_regoin="r"))
+    assert answer["failed"] and answer["msg"].startswith("protect_regoin: did you mean protect_region?")
