@@ -67,6 +67,30 @@ class PathRefused(ValueError):
     """A path no runbook writes to or reads from: inside the installed collection."""
 
 
+# What a run's first task writes in each directory the run will write, and removes: about what a run's reports of a few
+# hundred machines take (JSON, JUnit XML, Markdown and page), so that a full disk is found before the run, not after it.
+PROBE_BYTES = 1 << 20
+
+
+def unwritable(directory, size=PROBE_BYTES):
+    """Why ``directory`` cannot take a run's files, or None: a file of ``size`` bytes is written there (in its nearest
+    existing parent when it is not made yet, which the run makes) and removed. Permissions are not enough to go by: a
+    directory made immutable, or a full disk, refuses root too."""
+    where = os.path.abspath(directory)
+    while not os.path.isdir(where):
+        if os.path.exists(where):
+            return "%s is not a directory" % where
+        where = os.path.dirname(where)
+    try:
+        with tempfile.NamedTemporaryFile(dir=where, prefix=".replication-recovery-probe-") as probe:
+            probe.write(b"\0" * size)
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as error:
+        return "%s: %s" % (where, error.strerror or error)
+    return None
+
+
 def own_task_file(resolved):
     """Whether ``resolved`` is a task file of one of the collection's roles (roles/<role>/tasks/<file>.yml), which it reads."""
     parts = os.path.relpath(resolved, COLLECTION_ROLES).split(os.sep)

@@ -153,7 +153,7 @@ def unknown(names, known, prefixes):
 def refusal(name, where, near, title, nearest_missing=False):
     """One line that refuses ``name`` (given as ``where``), naming the option it is nearest to (``near``: the option, its
     edits) - and that it is required and was not given, when it is (``nearest_missing``)."""
-    option, _ = near
+    option = near[0]
     if not option:
         return "%s is no option of the %s (given as %s); nothing was read or written." % (name, title, where)
     return "%s: did you mean %s? It is no option of the %s (given as %s)%s; nothing was read or written." % (

@@ -84,6 +84,32 @@ rm -rf "$work/here/readiness_report" "$work/data"/*
 refused game_day_lever_reason '{"game_day_lever_reason": "INC-2041: payments latency"}' ansible-playbook replication.recovery.game_day \
     -e game_day_lever=engaged -e game_day_projects=meant -e 'game_day_lever_reason=INC-2041: payments latency'
 
+# -- a directory the run writes that cannot be written (immutable, as a full disk or another user's): refused before any --
+# -- request but sign-in; the run's result is never lost to it at the end ------------------------------------------------
+trap 'chattr -R -i "$work" 2>/dev/null || true' EXIT  # an immutable directory would outlive the test
+unwritable() {
+    local directory="$1"
+    shift
+    mkdir -p "$directory" && chattr +i "$directory"
+    refused "cannot write in $directory" "Nothing was read or written" "$@"
+    chattr -i "$directory" && rmdir "$directory"
+}
+unwritable "$work/here/dr_test_report" ansible-playbook replication.recovery.dr_test -e dr_test_project=meant
+unwritable "$work/here/failover_report" ansible-playbook replication.recovery.failover -e failover_project=meant -e failover_commit=false
+unwritable "$work/here/failback_report" ansible-playbook replication.recovery.failback -e failback_project=meant
+unwritable "$work/here/restore_test_report" ansible-playbook replication.recovery.restore_test -e restore_test_project=meant
+unwritable "$work/here/clean_point_report" ansible-playbook replication.recovery.clean_point -e clean_point_project=meant
+unwritable "$work/here/health_report" ansible-playbook replication.recovery.health -e health_projects=meant
+unwritable "$work/here/launch_policy_report" ansible-playbook replication.recovery.launch_policy -e launch_policy_project=meant
+unwritable "$work/here/application_report" ansible-playbook replication.recovery.application \
+    -e '{"application_name": "shop", "application_nodes": {"web": {"project": "meant"}}, "application_runbook": "dr_test"}'
+unwritable "$work/here/evidence_report" ansible-playbook replication.recovery.evidence
+unwritable "$work/here/readiness_report" ansible-playbook replication.recovery.readiness -e readiness_project=meant -e readiness_rpo_target=60
+# The ledger named, and the default one (XDG_DATA_HOME's).
+unwritable "$work/out/ledger" ansible-playbook replication.recovery.dr_test -e dr_test_project=meant -e replication_recovery_ledger_dir="$work/out/ledger"
+unwritable "$work/data/replication.recovery" ansible-playbook replication.recovery.game_day \
+    -e '{"game_day_lever": "engaged", "game_day_projects": ["meant"], "game_day_lever_reason": "INC-2041: payments latency"}'
+
 # -- the free strategy: the DR test's playbook passes as under linear, nothing left; its role from a free play is refused --
 ANSIBLE_STRATEGY=free ansible-playbook replication.recovery.dr_test -e dr_test_project=meant -e dr_test_poll_interval=1 | tee "$out"
 grep -q "DR test of meant: PASSED. 2 of 2 machines passed." "$out"

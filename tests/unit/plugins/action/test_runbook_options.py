@@ -10,7 +10,7 @@ from unittest.mock import MagicMock, patch
 import pytest
 
 from ansible_collections.replication.recovery.plugins.action import runbook_options
-from ansible_collections.replication.recovery.plugins.plugin_utils import _step
+from ansible_collections.replication.recovery.plugins.plugin_utils import _files, _step
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
 
 HEALTH = dict(health_projects=[], health_states=["continuous"], health_max_lag=900, health_max_backlog=None, health_tested_within_days=30,
@@ -36,8 +36,9 @@ def run(task_vars, entry_point="main"):
 @pytest.fixture(autouse=True)
 def started_elsewhere(tmp_path, monkeypatch):
     """ansible-playbook started in a directory of the user's (ansible-test runs units in the collection, where a relative
-    report directory would be refused)."""
+    report directory would be refused), the default ledger the test's own."""
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
 
 
 @pytest.fixture
@@ -231,3 +232,35 @@ def test_without_the_answer_nothing_is_answered_and_a_refusal_still_is(warnings)
     assert not answer.get("failed") and "secret" not in str(answer) and "cloud_credentials" not in answer, answer
     answer = begin("protect", task_vars, answer=False, extra=dict(protect_regoin="r"))
     assert answer["failed"] and answer["msg"].startswith("protect_regoin: did you mean protect_region?")
+
+
+def test_every_directory_the_run_writes_is_proven_before_anything_is_read(tmp_path, monkeypatch, warnings):
+    """An immutable or full report directory was found after the whole DR test ran - machines launched, checked and removed -
+    and its result lost. The report directory, the ledger (the default one when none is named) and the run's state
+    directory now each take a file at the run's first task."""
+    tried = []
+    monkeypatch.setattr(runbook_options, "unwritable", lambda directory: tried.append(directory) or None)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(runbook_options.tempfile, "gettempdir", lambda: str(tmp_path / "state"))
+    answer = begin("dr_test", dict(dr_test_project="site"))
+    assert not answer.get("failed"), answer
+    assert tried == [str(tmp_path / "dr_test_report"), str(tmp_path / "data" / "replication.recovery" / "ledger"), str(tmp_path / "state")]
+    del tried[:]
+    answer = begin("readiness", dict(readiness_project="site", readiness_rpo_target=60, replication_recovery_ledger_dir="ledger"))
+    assert not answer.get("failed") and tried == [str(tmp_path / "readiness_report"), str(tmp_path / "ledger")], answer
+    monkeypatch.setattr(runbook_options, "unwritable", lambda directory: "%s: Operation not permitted" % directory)
+    answer = begin("dr_test", dict(dr_test_project="site"))
+    assert answer["failed"] and answer["msg"] == (
+        "The DR test cannot write in %s (dr_test_report_dir): %s: Operation not permitted. Nothing was read or written: give a "
+        "directory it can write, or make this one writable." % (tmp_path / "dr_test_report", tmp_path / "dr_test_report"))
+
+
+def test_a_directory_is_proven_by_a_file_written_and_removed_in_it_or_its_nearest_parent(tmp_path, monkeypatch):
+    assert _files.unwritable(str(tmp_path / "not" / "made" / "yet")) is None and os.listdir(str(tmp_path)) == []
+    (tmp_path / "a-file").write_text("x")
+    assert _files.unwritable(str(tmp_path / "a-file" / "reports")) == "%s is not a directory" % (tmp_path / "a-file")
+
+    def full(**kwargs):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(_files.tempfile, "NamedTemporaryFile", full)
+    assert _files.unwritable(str(tmp_path)) == "%s: No space left on device" % tmp_path

@@ -21,8 +21,8 @@ def quiet(url, work):
     seen = sorted("%s %s" % (row["method"], row["route"]) for row in stats["requests"] if row["route"] not in ("/login", "/logout"))
     assert not seen and stats["writes"] == 0, "the service saw more than a sign-in: %s" % seen
     written = []
-    for name in ("here", "data"):
-        for root, _, files in os.walk(os.path.join(work, name)):
+    for name in ("here", "data", "out/ledger"):
+        for root, _dirs, files in os.walk(os.path.join(work, name)):
             written += [os.path.join(root, found) for found in files]
     written += [os.path.join(work, "tmp", found) for found in os.listdir(os.path.join(work, "tmp")) if found.startswith("replication-recovery-")]
     assert not written, "files were written: %s" % written
