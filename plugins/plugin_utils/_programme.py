@@ -145,7 +145,7 @@ def waivers_given(given, now):
         for key in ("owner", "reason", "expires"):
             if not str(waiver.get(key) or "").strip():
                 raise ProgrammeError("%s has no %s: a waiver needs an owner, a reason and an expiry." % (where, key))
-        expires = moment_of(waiver["expires"], "%s's expires" % where)
+        expires = expiry_of(waiver["expires"], "%s's expires" % where)
         if expires <= now:
             raise ProgrammeError("%s expires %s, which is not after now (%s): a waiver is for a time to come." % (
                 where, moment_said(expires), moment_said(now)))
@@ -159,6 +159,13 @@ def waiver_run(waiver):
     """The run a waiver is entered as in the ledger: what it says, so that the same waiver given again (a job run twice) is
     entered once."""
     return "waiver/" + hashlib.sha256(canonical(dict((key, waiver.get(key)) for key in WAIVER_KEYS))).hexdigest()[:16]
+
+
+def expiry_of(value, what="a waiver's expires"):
+    """When a waiver ends, as epoch seconds: a moment as given; a date alone is the whole of that day, to its last second
+    (UTC) - "expires 2027-03-31" is read as through that day, not its first second."""
+    moment = moment_of(value, what)
+    return moment + DAY - 1 if len(str(value).strip()) == len("2027-03-31") else moment
 
 
 def moment_of(value, what):
@@ -422,17 +429,17 @@ def _status(finding, waivers, as_of):
     if finding["status"] == CLOSED:
         return
     covering = [waiver for waiver in waivers if _covers(waiver, finding)]
-    in_force = [waiver for waiver in covering if parse_time(waiver["expires"]) > as_of]
+    in_force = [waiver for waiver in covering if expiry_of(waiver["expires"]) > as_of]
     if in_force:
-        waiver = max(in_force, key=lambda waiver: parse_time(waiver["expires"]))
+        waiver = max(in_force, key=lambda waiver: expiry_of(waiver["expires"]))
         finding.update(status=WAIVED, waiver=_waiver_said(waiver, as_of))
         return
     if covering:
-        finding["waiver"] = _waiver_said(max(covering, key=lambda waiver: parse_time(waiver["expires"])), as_of)
+        finding["waiver"] = _waiver_said(max(covering, key=lambda waiver: expiry_of(waiver["expires"])), as_of)
     finding["status"] = OVERDUE if parse_time(finding["due"]) < as_of else OPEN
 
 
 def _waiver_said(waiver, as_of):
     return dict(sequence=waiver["sequence"], finding=waiver.get("finding"), control=waiver.get("control"), scope=waiver.get("scope"),
                 owner=waiver.get("owner"), reason=waiver.get("reason"), expires=waiver.get("expires"), recorded=waiver.get("recorded"),
-                expired=parse_time(waiver["expires"]) <= as_of)
+                expired=expiry_of(waiver["expires"]) <= as_of)

@@ -281,3 +281,16 @@ def test_the_programme_keeps_its_schema(control_id):
     for judged in (programme_of(ledger.entries, projects=CASES[control_id]["projects"]), programme_of(ledger.entries)):
         judged.update(sign_offs=[], ledger=dict(directory="/mnt/dr-ledger", entries=3, head="ab" * 32, sequence=3, verified=True))
         jsonschema.validate(json.loads(json.dumps(judged)), SCHEMA)
+
+
+def test_a_waiver_that_expires_on_a_date_holds_through_that_day():
+    """"expires 2027-06-01" once meant that day's first second: a waiver given that morning was refused as expired, and one
+    in the ledger stopped covering its finding at midnight."""
+    made = _programme.waivers_given([dict(finding="NEVER-PROVEN:prod:*", owner="cio", reason="CHG-1", expires="2027-06-01")],
+                                    parse_time("2027-06-01T09:00:00Z"))
+    assert made[0]["expires"] == "2027-06-01T23:59:59Z"
+    ledger = Ledger().add("health", "2025-01-01T00:00:00Z", ["prod"])
+    ledger.waiver("2027-05-01T00:00:00Z", "2027-06-01", finding="DR-TEST-YEARLY:prod:*")
+    assert control(programme_of(ledger.entries, as_of="2027-06-01T18:00:00Z", projects=DR), "DR-TEST-YEARLY")["status"] == "waived"
+    assert control(programme_of(ledger.entries, as_of="2027-06-02T00:00:00Z", projects=DR), "DR-TEST-YEARLY")["status"] == "not met"
+    assert _programme.expiry_of("2027-06-01T10:00:00Z") == parse_time("2027-06-01T10:00:00Z")  # a moment is as given
