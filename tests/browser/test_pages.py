@@ -174,5 +174,5 @@ def test_the_audit_programme_page_in_chromium(simulator, tmp_path):
     status = playbook(simulator, evidence + ["-e", json.dumps(dict(evidence_waive=waiver))])[2]
     assert status == 0
     with open(page, encoding="utf-8") as handle:
-        assert "waived by cio@example.com until 2099-01-01T00:00:00Z: CHG-7: new RTO target" in handle.read()
+        assert "waived by cio@example.com until 2099-01-01T23:59:59Z: CHG-7: new RTO target" in handle.read()
     assert banner(rendered(page, "programme_waived.png", tmp_path)) == PASSED_BANNER
