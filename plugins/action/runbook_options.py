@@ -5,7 +5,8 @@
 """The options of the role the task is in, typed as its argument specs say, whatever form they were given in (text from
 extra variables and AWX surveys); relative paths taken from where ansible-playbook was started. As a run's first task
 (begins), it refuses what the user cannot have meant: a variable of the runbook's prefixes that is no option of it, text
-that -e key=value split at a space, a play whose strategy is not linear. Documented in plugins/modules/runbook_options.py."""
+that -e key=value split at a space, a play whose strategy is not linear, a directory the run writes that takes no file.
+Documented in plugins/modules/runbook_options.py."""
 
 import json
 import os
@@ -130,7 +131,8 @@ class ActionModule(RunbookStep):
         """Refuse, by name and in one line, what the user cannot have meant, before anything is read or written: a play not
         of strategy linear; text -e key=value split at a space; a variable of the runbook's prefixes that is no option of it,
         given by the user (extra variables, the play's, the task's, the role's parameters) or, within NEAR edits of an option,
-        anywhere else (the inventory) - one further off there is warned about; a required option not given."""
+        anywhere else (the inventory) - one further off there is warned about; a required option not given; a directory the
+        run writes that takes no file."""
         title = title_of(runbook)
         strategy = to_text(self._task.get_play().strategy or "linear").rpartition(".")[2]
         if strategy not in LINEAR:
