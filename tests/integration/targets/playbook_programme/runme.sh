@@ -24,6 +24,11 @@ dr_test=(replication.recovery.dr_test -e dr_test_project=payments -e dr_test_rep
 rm -rf "$work" output.txt
 mkdir -p "$work"
 later() { python -c "import sys, time; print(time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(time.time() + int(sys.argv[1]) * 86400)))" "$1"; }
+moment="[0-9T:Z-]*"
+# said TEXT: the evidence run's outcome line says what the programme judged, in these words (output.txt).
+said() {
+    grep -q "Audit programme as of [0-9T:Z-]*: $1" output.txt || { grep -o "Audit programme as of [^\"]*" output.txt; echo "not said: $1"; exit 1; }
+}
 # The finding's status in the programme, and the programme's result: finding STATUS RESULT
 finding() {
     python -c "import json, sys; p = json.load(open(sys.argv[1])); [f] = [f for f in p['findings'] if f['id'] == 'FAILED-RUN:payments:1']; \
@@ -49,7 +54,14 @@ curl -sf "$url/_simulator/stats" >"$work/stats.json"
 # One read of the service's projects (and the session's sign-in and sign-out); no write.
 python -c "import json, sys; s = json.load(open(sys.argv[1])); routes = sorted((r['method'], r['route'], r['count']) for r in s['requests']); \
 assert routes == [('GET', '/projects', 1), ('POST', '/login', 1), ('POST', '/logout', 1)] and s['writes'] == 0, s" "$work/stats.json"
-grep -q "Audit programme as of .*: 4 of 4 controls met (0 not met, 0 waived); findings: 3 open, 0 overdue, 0 waived, 0 closed." output.txt
+# No control is met by a run that never ran: the DR test failed, no clean point search ran (each within its first year:
+# not yet due), and no backup project or application is there to judge.
+said "0 of 4 controls met; 2 not yet due (DR-TEST-YEARLY over payments, due $moment; CLEAN-POINT-DRILL-YEARLY over payments, due \
+$moment); 2 with nothing to judge (FAILOVER-ROLLBACK-YEARLY: no applications; RESTORE-TEST-90-DAYS: no backup projects); findings: 3 open, 0 \
+overdue, 0 waived, 0 closed."
+python -c "import json, sys; p = json.load(open(sys.argv[1])); [c] = [c for c in p['controls'] if c['id'] == 'CLEAN-POINT-DRILL-YEARLY']; \
+[s] = c['scopes']; assert (c['status'], s['status'], s['met'], s['last_run']) == ('not yet due', 'not yet due', False, None) and s['next_due'], c; \
+assert p['counts']['controls_met'] == 0 and p['counts']['controls_not_yet_due'] == 2, p['counts']" "$programme"
 finding open passed
 python -c "import json, sys; p = json.load(open(sys.argv[1])); assert p['projects_from'] == 'service', p['projects_from']; \
 [c] = [c for c in p['controls'] if c['id'] == 'DR-TEST-YEARLY']; assert [s['name'] for s in c['scopes']] == ['payments'], c" "$programme"
@@ -58,9 +70,17 @@ python files/oscal_valid.py "$work/evidence"  # the OSCAL export, validated by c
 python -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" \
     "$programme" "${ANSIBLE_COLLECTIONS_PATH%%:*}/ansible_collections/replication/recovery/roles/evidence/files/programme.schema.json"
 
+# Once their first year has ended, they are not met.
+ansible-playbook "${evidence[@]}" -e evidence_as_of="$(later 400)" | tee output.txt || true
+said "0 of 4 controls met; 2 not met (DR-TEST-YEARLY over payments; CLEAN-POINT-DRILL-YEARLY over payments); 2 with nothing to judge"
+
 # -- a passing DR test of other machines leaves it open; 40 days on it is overdue, and the evidence run fails naming it ---
+# The control it counts for is met, naming its ledger entry.
 ansible-playbook "${dr_test[@]}" -e dr_test_machines=app-1 -e dr_test_rto_target=7200
-ansible-playbook "${evidence[@]}"
+ansible-playbook "${evidence[@]}" | tee output.txt
+said "1 of 4 controls met (DR-TEST-YEARLY over payments by entry 2); 1 not yet due (CLEAN-POINT-DRILL-YEARLY over payments, due $moment)"
+python -c "import json, sys; [c] = [c for c in json.load(open(sys.argv[1]))['controls'] if c['id'] == 'DR-TEST-YEARLY']; \
+assert (c['status'], c['scopes'][0]['last_run']['sequence']) == ('met', 2), c" "$programme"
 finding open passed
 if ansible-playbook "${evidence[@]}" -e evidence_as_of="$(later 40)" | tee output.txt; then
     echo "an overdue finding must fail the evidence run"; exit 1
@@ -121,7 +141,11 @@ ansible-playbook "${evidence[@]}" --check "${signing[@]}" | tee output.txt
 grep -q "Would sign by dr-manager@example.test over entry $((entries + 3))" output.txt
 [ "$(ls "$ledger" | wc -l)" = "$((entries + 3))" ]
 ansible-playbook "${evidence[@]}" "${signing[@]}" | tee output.txt
-grep -q "Signed by dr-manager@example.test over entry $((entries + 3)): The audit programme as of" output.txt
+# The sign-off signs what the programme says, in its words.
+grep -q "Signed by dr-manager@example.test over entry $((entries + 3)): Audit programme as of [0-9T:Z-]*: 1 of 4 controls met \
+(DR-TEST-YEARLY over payments by entry $((entries + 3))); 1 not yet due" output.txt
+python -c "import re, sys; text = open(sys.argv[1]).read(); [signed] = re.findall(r'over entry [0-9]+: (Audit programme as of [^\"]*)', text); \
+assert re.search(r'\"' + re.escape(signed) + r'\"', text.replace('Signed by', '')), signed" output.txt
 signoff=$((entries + 4))
 ansible-playbook "${evidence[@]}" -e evidence_allowed_signers="$work/allowed_signers" | tee output.txt
 grep -q "Sign-off entry $signoff by dr-manager@example.test: holds, its signature verified." output.txt
