@@ -135,13 +135,11 @@ class ActionModule(RunbookStep):
     def _outcome(self, programme, broken, lines, args, wrote, entered):
         """What the run answers; ``entered``, the ledger's head as entered (a sign-off only planned under --check is not said
         to hold)."""
-        counts = programme["counts"]
+        programme["broken"] = broken
         programme["failures"] += broken
         if broken:
             programme["result"] = "failed"
-        lines = ["Audit programme as of %s: %d of %d controls met (%d not met, %d waived); findings: %d open, %d overdue, %d waived, %d closed." % (
-            programme["as_of"], counts["controls_met"], counts["controls"], counts["controls_not_met"], counts["controls_waived"], counts["open"],
-            counts["overdue"], counts["waived"], counts["closed"])] + lines
+        lines = [_programme.said(programme)] + lines
         lines += ["Not met: %s over %s." % (control["id"], ", ".join(item["name"] for item in control["scopes"] if item["status"] == "not met"))
                   for control in programme["controls"] if control["status"] == "not met"]
         lines += programme["failures"][:SHOWN]

@@ -93,8 +93,8 @@ def assessment_results(programme, plan_href, now):
                                     "status": {"state": "satisfied" if control["status"] == "met" else "not-satisfied"}},
                          "related-observations": [{"observation-uuid": each} for each in seen]} if seen else
                         {"uuid": _uuid(programme, "control", control["id"]), "title": "%s: %s" % (control["id"], control["status"]),
-                         "description": _described(control) + " Nothing is in its scope.", "props": [_prop("status", control["status"])],
-                         "target": {"type": "objective-id", "target-id": control["id"].lower(), "status": {"state": "satisfied"}}})
+                         "description": _described(control) + " Nothing is in its scope: no run met it.", "props": [_prop("status", control["status"])],
+                         "target": {"type": "objective-id", "target-id": control["id"].lower(), "status": {"state": "not-satisfied"}}})
     findings += [_finding_of(programme, finding) for finding in programme["findings"]]
     result = {"uuid": _uuid(programme, "result"), "title": "Audit programme as of %s" % programme["as_of"],
               "description": "; ".join(programme["failures"]) or "No finding is overdue.", "start": programme["as_of"],

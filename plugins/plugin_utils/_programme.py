@@ -13,7 +13,8 @@ ledger judged as of the same moment gives the same programme, and nothing about 
   A scope is met while its newest counting run is younger than ``within_days`` and no change followed it. Each time it
   stops being met a finding opens (when it lapsed, or when the change was made), due by the control's severity; the next
   counting run that makes it met again closes it. A scope the programme sees for the first time has ``within_days`` for its
-  first run.
+  first run: until then it is not yet due (no run met it), after it not met. A control with no scope is met by nothing: it
+  has nothing to judge.
 - a rehearsal that failed opens a finding over its scope - its project and machines, or its application; only a
   later passing run of the same runbook over the same scope closes it (a pass of other machines does not).
 - a machine a report named that no passing DR test or failover proved is a finding until one proves it.
@@ -41,6 +42,10 @@ SCOPES = (DR_PROJECTS, BACKUP_PROJECTS, APPLICATIONS)
 PROJECT_TYPES = {DR_PROJECTS: "DR", BACKUP_PROJECTS: "BACKUP"}
 
 MET, NOT_MET, WAIVED = "met", "not met", "waived"
+# A scope with no counting run while its first window runs (met by no run: not yet due), and a control with no scope at all
+# (no backup project, no application): neither is met, nor yet failing.
+NOT_YET_DUE, NOTHING_TO_JUDGE = "not yet due", "nothing to judge"
+SHOWN_SCOPES, SHOWN_ENTRIES = 3, 4  # how many scopes and entries the programme's sentence names for a control
 OPEN, CLOSED, OVERDUE = "open", "closed", "overdue"
 CONTROL_LAPSE, FAILED_RUN, NEVER_PROVEN = "control not met", "failed run", "never proven"
 # A rehearsal's outcome that opens a finding: it went through and a check failed. A run refused or cancelled before its first
@@ -213,19 +218,65 @@ def judge(entries, controls, severities, finding_severities, as_of, projects=Non
     for control in judged:
         for item in control["scopes"]:
             open_ones = [f for f in findings if f["id"] in item["findings"] and f["status"] != CLOSED]
-            item["status"] = MET if item["met"] else WAIVED if open_ones and all(f["status"] == WAIVED for f in open_ones) else NOT_MET
+            item["status"] = _scope_status(item, open_ones)
         statuses = set(item["status"] for item in control["scopes"])
-        control["status"] = NOT_MET if NOT_MET in statuses else WAIVED if WAIVED in statuses else MET
+        control["status"] = next((status for status in (NOT_MET, WAIVED, NOT_YET_DUE, MET) if status in statuses), NOTHING_TO_JUDGE)
     findings.sort(key=lambda finding: (finding["opened"], finding["id"]))
     overdue = [finding for finding in findings if finding["status"] == OVERDUE]
     counts = dict(controls=len(judged), controls_met=sum(c["status"] == MET for c in judged),
                   controls_not_met=sum(c["status"] == NOT_MET for c in judged), controls_waived=sum(c["status"] == WAIVED for c in judged),
-                  findings=len(findings))
+                  controls_not_yet_due=sum(c["status"] == NOT_YET_DUE for c in judged),
+                  controls_nothing_to_judge=sum(c["status"] == NOTHING_TO_JUDGE for c in judged), findings=len(findings))
     counts.update((status, sum(f["status"] == status for f in findings)) for status in (OPEN, CLOSED, WAIVED, OVERDUE))
     return dict(schema=SCHEMA, as_of=moment_said(as_of), projects_from="service" if projects is not None else "ledger",
                 controls=judged, findings=findings, waivers=[_waiver_said(waiver, as_of) for waiver in waivers], counts=counts,
                 result="failed" if overdue else "passed",
                 failures=["Finding %s (%s) was due by %s and is still open: overdue." % (f["id"], f["title"], f["due"]) for f in overdue])
+
+
+def _scope_status(item, open_ones):
+    """Met only by a run (its ledger entry); without one, not yet due while its first window runs (it has a due date)."""
+    if item["met"]:
+        return MET
+    if item["next_due"]:
+        return NOT_YET_DUE
+    return WAIVED if open_ones and all(f["status"] == WAIVED for f in open_ones) else NOT_MET
+
+
+def said(programme):
+    """The programme in one sentence - its outcome line, and what a sign-off signs: each control met with the ledger entries
+    that met it, not yet due with its date, not met or waived with its scopes, and those with nothing to judge."""
+    counts, controls = programme["counts"], programme["controls"]
+
+    def scopes(control, status, each):
+        items = [item for item in control["scopes"] if item["status"] == status]
+        named = "; ".join(each(item) for item in items[:SHOWN_SCOPES])
+        return named + (" and %d more" % (len(items) - SHOWN_SCOPES) if len(items) > SHOWN_SCOPES else "")
+
+    def listed(status, each):
+        return "; ".join("%s over %s" % (control["id"], scopes(control, status, each)) for control in controls if control["status"] == status)
+
+    def name(item):
+        return item["name"]
+
+    parts = ["%d of %d controls met" % (counts["controls_met"], counts["controls"]) + (" (%s)" % listed(MET, _met_by) if counts["controls_met"] else "")]
+    for status, key, each in ((NOT_YET_DUE, "controls_not_yet_due", _due), (NOT_MET, "controls_not_met", name), (WAIVED, "controls_waived", name)):
+        if counts[key]:
+            parts.append("%d %s (%s)" % (counts[key], status, listed(status, each)))
+    if counts["controls_nothing_to_judge"]:
+        parts.append("%d with nothing to judge (%s)" % (counts["controls_nothing_to_judge"], "; ".join(
+            "%s: no %s" % (control["id"], control["over"].replace("_", " ")) for control in controls if control["status"] == NOTHING_TO_JUDGE)))
+    return "Audit programme as of %s: %s; findings: %d open, %d overdue, %d waived, %d closed." % (
+        programme["as_of"], "; ".join(parts), counts["open"], counts["overdue"], counts["waived"], counts["closed"])
+
+
+def _due(item):
+    return "%s, due %s" % (item["name"], item["next_due"])
+
+
+def _met_by(item):
+    """A met scope and the entry that met it (the oldest of its projects' newest counting runs)."""
+    return "%s by entry %d" % (item["name"], item["last_run"]["sequence"])
 
 
 def recorded_by(entries, as_of):
@@ -313,7 +364,7 @@ def _judge_scope(control, name, members, first_seen, runs, as_of, severities):
         lapses.append(_lapse(control, name, members, opened, severities))
     newest = [last[member] for member in members if last[member]]
     proof = min(newest, key=lambda pair: pair[0]) if newest and len(newest) == len(members) else None
-    item = dict(name=name, projects=members, met=opened is None and bool(members),
+    item = dict(name=name, projects=members, met=opened is None and proof is not None,
                 last_run=dict(sequence=proof[1]["sequence"], recorded=proof[1]["recorded"]) if proof else None,
                 next_due=moment_said(since) if since is not None and opened is None else None,
                 changed_since=sorted(changed[m][1]["sequence"] for m in members if changed[m]),

@@ -28,23 +28,38 @@ def _closed_or_waived(finding):
 
 
 def _headline(programme):
-    counts = programme["counts"]
+    counts, broken = programme["counts"], programme.get("broken") or []
+    overdue = "%d overdue finding%s" % (counts["overdue"], "s"[counts["overdue"] == 1:])
+    if broken:  # what breaks the ledger first: every figure below it is over entries that cannot be trusted
+        return "FAILED: ledger broken (%d problem%s); %s" % (len(broken), "s"[len(broken) == 1:], overdue), FAILED_BANNER
     if programme["result"] == "failed":
-        return "FAILED: %d overdue finding%s" % (counts["overdue"], "s"[counts["overdue"] == 1:]), FAILED_BANNER
-    return "%d of %d controls met; %d findings open, %d waived" % (counts["controls_met"], counts["controls"], counts["open"], counts["waived"]), \
-        PASSED_BANNER
+        return "FAILED: " + overdue, FAILED_BANNER
+    return "%d of %d controls met%s; %d findings open, %d waived" % (
+        counts["controls_met"], counts["controls"], "".join(", %d %s" % (counts[key], said) for key, said in (
+            ("controls_not_yet_due", "not yet due"), ("controls_not_met", "not met"), ("controls_nothing_to_judge", "with nothing to judge"))
+            if counts[key]), counts["open"], counts["waived"]), PASSED_BANNER
+
+
+def _unmet(control):
+    """The scopes of a control that no run met: not met, waived, or not yet due (and when)."""
+    return ", ".join(item["name"] + (" (not yet due, due %s)" % item["next_due"] if item["status"] == "not yet due" else
+                                     " (%s)" % item["status"] if item["status"] != "not met" else "")
+                     for item in control["scopes"] if item["status"] != "met") or "-"
+
+
+def _met_by(control):
+    return ", ".join("%s (entry %d)" % (item["name"], item["last_run"]["sequence"]) for item in control["scopes"] if item["status"] == "met") or "-"
 
 
 def markdown(programme):
     heading, unused = _headline(programme)
     lines = ["# Audit programme as of %s: %s" % (programme["as_of"], heading), ""]
     lines += ["%s" % failure for failure in programme["failures"]] + ([""] if programme["failures"] else [])
-    lines += ["## Controls", "", "| Control | Status | Over | Not met | Rules |", "|---|---|---|---|---|"]
+    lines += ["## Controls", "", "| Control | Status | Over | Met by | Not met | Rules |", "|---|---|---|---|---|---|"]
     for control in programme["controls"]:
-        lines.append("| %s: %s | %s | %d %s | %s | %s |" % (
+        lines.append("| %s: %s | %s | %d %s | %s | %s | %s |" % (
             control["id"], control["title"], control["status"], len(control["scopes"]), control["over"].replace("_", " "),
-            ", ".join(item["name"] for item in control["scopes"] if item["status"] != "met") or "-",
-            "; ".join("%s %s" % (rule["rule"], rule["clause"]) for rule in control["rules"])))
+            _met_by(control), _unmet(control), "; ".join("%s %s" % (rule["rule"], rule["clause"]) for rule in control["rules"])))
     lines += ["", "## Findings", "", "| Status | Finding | What | Severity | Opened | Due | Closed or waived |", "|---|---|---|---|---|---|---|"]
     lines += ["| %s |" % " | ".join(row) for row in _findings_rows(programme)]
     lines += ["", "## Sign-offs", ""]
@@ -56,9 +71,9 @@ def markdown(programme):
 
 def page(programme, ledger=None):
     heading, banner = _headline(programme)
-    controls = table_of(("Control", "Status", "Over", "Not met", "Next due", "Rules"), [
+    controls = table_of(("Control", "Status", "Over", "Met by", "Not met", "Next due", "Rules"), [
         ("%s: %s" % (control["id"], control["title"]), control["status"], "%d %s" % (len(control["scopes"]), control["over"].replace("_", " ")),
-         ", ".join(item["name"] for item in control["scopes"] if item["status"] != "met") or "-",
+         _met_by(control), _unmet(control),
          min((item["next_due"] for item in control["scopes"] if item["next_due"]), default="-"),
          "; ".join("%s %s" % (rule["rule"], rule["clause"]) for rule in control["rules"])) for control in programme["controls"]], "controls")
     findings = table_of(("Status", "Finding", "What", "Severity", "Opened", "Due", "Closed or waived"), _findings_rows(programme), "findings")
@@ -68,8 +83,10 @@ def page(programme, ledger=None):
     signed = table_of(("Entry", "Signer", "Signed", "Over entry", "Signature", "Holds", "Statement"), [
         (s["sequence"], s["signer"], s["signed"], (s["head"] or {}).get("sequence"), s["signature"], "yes" if s["holds"] else "NO: " + " ".join(s["problems"]),
          s["statement"]) for s in programme["sign_offs"]], "sign-offs")
-    failures = "".join("<li>%s</li>" % escape(failure) for failure in programme["failures"])
-    sections = ["<h2>Overdue</h2><ul>%s</ul>" % failures if failures else "", "<h2>Controls</h2>", controls, "<h2>Findings</h2>", findings,
+    broken = programme.get("broken") or []
+    failures = "".join("<li>%s</li>" % escape(failure) for failure in programme["failures"] if failure not in broken)
+    sections = ["<h2>Ledger broken</h2><ul>%s</ul>" % "".join("<li>%s</li>" % escape(problem) for problem in broken) if broken else "",
+                "<h2>Overdue</h2><ul>%s</ul>" % failures if failures else "", "<h2>Controls</h2>", controls, "<h2>Findings</h2>", findings,
                 "<h2>Waivers</h2>", waivers if programme["waivers"] else "<p>None.</p>", "<h2>Sign-offs</h2>",
                 signed if programme["sign_offs"] else "<p>None yet.</p>"]
     lede = "Judged over %d ledger entries (head %s); the projects read from the %s." % (

@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 
 from ansible.module_utils.common.text.converters import to_text
+from ansible_collections.replication.recovery.plugins.plugin_utils import _programme
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import canonical
 
 SCHEMA = "replication.recovery.sign_off/v1"
@@ -140,8 +141,5 @@ def verify(entries, allowed_signers=None):
 
 
 def statement_of(programme):
-    """What a sign-off approves, in a sentence from the programme judged just before it."""
-    counts = programme["counts"]
-    return "The audit programme as of %s: %d controls, %d met, %d not met, %d waived; findings %d open, %d overdue, %d waived, %d closed." % (
-        programme["as_of"], counts["controls"], counts["controls_met"], counts["controls_not_met"], counts["controls_waived"], counts["open"],
-        counts["overdue"], counts["waived"], counts["closed"])
+    """What a sign-off approves: the programme judged just before it, in the words its run says it."""
+    return _programme.said(programme)

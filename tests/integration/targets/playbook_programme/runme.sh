@@ -56,7 +56,7 @@ python -c "import json, sys; s = json.load(open(sys.argv[1])); routes = sorted((
 assert routes == [('GET', '/projects', 1), ('POST', '/login', 1), ('POST', '/logout', 1)] and s['writes'] == 0, s" "$work/stats.json"
 # No control is met by a run that never ran: the DR test failed, no clean point search ran (each within its first year:
 # not yet due), and no backup project or application is there to judge.
-said "0 of 4 controls met; 2 not yet due (DR-TEST-YEARLY over payments, due $moment; CLEAN-POINT-DRILL-YEARLY over payments, due \
+said "0 of 4 controls met; 2 not yet due (CLEAN-POINT-DRILL-YEARLY over payments, due $moment; DR-TEST-YEARLY over payments, due \
 $moment); 2 with nothing to judge (FAILOVER-ROLLBACK-YEARLY: no applications; RESTORE-TEST-90-DAYS: no backup projects); findings: 3 open, 0 \
 overdue, 0 waived, 0 closed."
 python -c "import json, sys; p = json.load(open(sys.argv[1])); [c] = [c for c in p['controls'] if c['id'] == 'CLEAN-POINT-DRILL-YEARLY']; \
@@ -72,7 +72,7 @@ python -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(sys.
 
 # Once their first year has ended, they are not met.
 ansible-playbook "${evidence[@]}" -e evidence_as_of="$(later 400)" | tee output.txt || true
-said "0 of 4 controls met; 2 not met (DR-TEST-YEARLY over payments; CLEAN-POINT-DRILL-YEARLY over payments); 2 with nothing to judge"
+said "0 of 4 controls met; 2 not met (CLEAN-POINT-DRILL-YEARLY over payments; DR-TEST-YEARLY over payments); 2 with nothing to judge"
 
 # -- a passing DR test of other machines leaves it open; 40 days on it is overdue, and the evidence run fails naming it ---
 # The control it counts for is met, naming its ledger entry.

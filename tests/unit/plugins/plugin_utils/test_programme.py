@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
-from ansible_collections.replication.recovery.plugins.plugin_utils import _programme
+from ansible_collections.replication.recovery.plugins.plugin_utils import _programme, _sign_off
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION_ROLES
 from ansible_collections.replication.recovery.plugins.plugin_utils._programme_page import markdown, page
 
@@ -134,7 +134,9 @@ def test_a_launch_settings_change_after_the_last_dr_test_is_a_lapse_until_the_ne
 
 def test_a_project_first_seen_has_a_period_for_its_first_run_and_a_lapse_closes_when_it_runs():
     ledger = Ledger().add("health", "2026-01-10T00:00:00Z", ["prod"])
-    assert scope(programme_of(ledger.entries, as_of="2026-12-01T00:00:00Z", projects=DR), "DR-TEST-YEARLY", "prod")["status"] == "met"
+    first = scope(programme_of(ledger.entries, as_of="2026-12-01T00:00:00Z", projects=DR), "DR-TEST-YEARLY", "prod")
+    # No DR test ran: not met by a run, but not due before its first year ends.
+    assert (first["status"], first["met"], first["last_run"], first["next_due"]) == ("not yet due", False, None, "2027-01-10T00:00:00Z")
     judged = programme_of(ledger.entries, as_of="2027-02-01T00:00:00Z", projects=DR)
     lapse = next(f for f in judged["findings"] if f["control"] == "DR-TEST-YEARLY")
     assert lapse["opened"] == "2027-01-10T00:00:00Z" and lapse["due"] == "2027-02-09T00:00:00Z" and lapse["status"] == "open"
@@ -271,7 +273,43 @@ def test_its_page_and_markdown_say_what_is_overdue_and_waived():
     ledger.waiver("2027-05-01T00:00:00Z", "2027-12-31", finding="*")
     judged = programme_of(ledger.entries, projects=PROD)
     judged.update(sign_offs=[], ledger=dict(entries=2, sequence=2, head="ab" * 32))
-    assert "4 of 4 controls met; 0 findings open, 2 waived" in page(judged)
+    # Only a failed DR test ran: no control is met, two are not yet due, two have no scope (no backup project, no application).
+    assert "0 of 4 controls met, 2 not yet due, 2 with nothing to judge; 0 findings open, 2 waived" in page(judged)
+    assert "| not yet due | 1 dr projects | - | prod (not yet due, due 2028-01-01T00:00:00Z) |" in markdown(judged)
+
+
+def test_a_control_is_met_only_by_a_run_and_says_so_in_one_sentence():
+    """The programme's sentence - its outcome line and what a sign-off signs - names the entry that met each control, the date
+    a control not yet due is due, the scopes not met, and the controls with nothing to judge."""
+    ledger = Ledger().add("dr_test", "2027-01-01T00:00:00Z", ["prod"], machines=["db-1"])
+    judged = programme_of(ledger.entries, as_of="2027-02-01T00:00:00Z", projects=PROD)
+    assert control(judged, "DR-TEST-YEARLY")["status"] == "met" and scope(judged, "DR-TEST-YEARLY", "prod")["met"]
+    assert _programme.said(judged) == (
+        "Audit programme as of 2027-02-01T00:00:00Z: 1 of 4 controls met (DR-TEST-YEARLY over prod by entry 1); 1 not yet due "
+        "(CLEAN-POINT-DRILL-YEARLY over prod, due 2028-01-01T00:00:00Z); 2 with nothing to judge (FAILOVER-ROLLBACK-YEARLY: no "
+        "applications; RESTORE-TEST-90-DAYS: no backup projects); findings: 0 open, 0 overdue, 0 waived, 0 closed.")
+    assert _sign_off.statement_of(judged) == _programme.said(judged)
+    later = programme_of(ledger.entries, as_of="2028-02-01T00:00:00Z", projects=PROD)
+    assert control(later, "CLEAN-POINT-DRILL-YEARLY")["status"] == "not met" and later["counts"]["controls_not_yet_due"] == 0
+    assert "0 of 4 controls met; 2 not met (CLEAN-POINT-DRILL-YEARLY over prod; DR-TEST-YEARLY over prod);" in _programme.said(later)
+
+
+def test_the_programme_names_a_few_scopes_of_a_control_and_counts_the_rest():
+    projects = [dict(name="p%d" % number, type="DR") for number in range(5)]
+    judged = programme_of(Ledger().add("health", "2027-01-01T00:00:00Z", ["p0"]).entries, as_of="2027-02-01T00:00:00Z", projects=projects)
+    assert "DR-TEST-YEARLY over p0, due 2028-01-01T00:00:00Z; p1, due 2028-01-01T00:00:00Z; p2, due 2028-01-01T00:00:00Z and 2 more" in \
+        _programme.said(judged)
+
+
+def test_the_page_of_a_broken_ledger_says_so_first():
+    ledger = Ledger().add("dr_test", "2027-01-01T00:00:00Z", ["prod"], machines=["db-1"])
+    judged = programme_of(ledger.entries, as_of="2027-02-01T00:00:00Z", projects=PROD)
+    broken = "Entry 1 (dr_test of prod) was changed after sign-off entry 2 signed it."
+    judged.update(sign_offs=[], ledger=dict(entries=1, sequence=1, head="ab" * 32), broken=[broken], result="failed")
+    judged["failures"].append(broken)
+    said = page(judged)
+    assert "FAILED: ledger broken (1 problem); 0 overdue findings" in said
+    assert "<h2>Ledger broken</h2><ul><li>%s</li></ul>" % broken in said and "<h2>Overdue</h2>" not in said
 
 
 @pytest.mark.parametrize("control_id", sorted(CASES))
