@@ -4,6 +4,10 @@
 #   moved    the service's clock moved on, nothing thinned: every machine launches from the point the first run's plan pinned
 #   thinned  a day passed, thinning the point pinned for web-1: launched from the newest point before it, named, the span said
 #   strict   the same with failover_points_strict: refused before wave 3, nothing launched by the second run
+#   planned  a plan of one wave in three jobs (a job takes one machine), stopped in its second job; a day thins its points:
+#            run again with the plan, it is refused - counting and naming the two machines that stand, launched by the
+#            stopped run, and naming each thinned point's replacement with the data it costs and the one step that approves
+#            it; run without the plan, it takes those same points
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -29,17 +33,23 @@ on() {
 }
 
 # The failover of project $1 on controller 1 (its waves, or its plan's, in the arguments), its launches slowed down, stopped by
-# Ctrl-C while its wave 2 runs.
+# Ctrl-C while its wave 2 runs (or, stopped_in_job_2, while the second job of its one wave runs).
 stopped_in_wave_2() {
-    local project=$1
-    shift
+    stopped_at "of wave 2 runs in the service" "$@"
+}
+stopped_in_job_2() {
+    stopped_at "Launch job [^ ]* of wave 1 runs in the service.*Launch job [^ ]* of wave 1 runs in the service" "$@"
+}
+stopped_at() {
+    local seen="$1" project=$2
+    shift 2
     "${night[@]}" faults '[{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 3}]'
     setsid env -C "$here/controller-1/work" TMPDIR="$here/controller-1/tmp" HOME="$here/controller-1/home" \
         XDG_DATA_HOME="$here/controller-1/home/data" PYTHONUNBUFFERED=1 ansible-playbook replication.recovery.failover \
         -e failover_poll_interval=1 -e failover_progress_interval=2 -e failover_project="$project" "$@" \
         > "outputs/$project-stopped.txt" 2>&1 &
     local pid=$!
-    until grep -q "of wave 2 runs in the service" "outputs/$project-stopped.txt"; do
+    until tr '\n' ' ' < "outputs/$project-stopped.txt" | grep -q "$seen"; do
         kill -0 "$pid" || { cat "outputs/$project-stopped.txt"; exit 1; }
         sleep 0.2
     done
@@ -101,5 +111,47 @@ grep -q "Points in time pinned when the run began were thinned out by the servic
     outputs/strict.txt
 grep -q "Failover of strict: STOPPED." outputs/strict.txt
 test "$("${night[@]}" launches strict RECOVERY_LAUNCH)" = 2
+
+# == planned: a plan in three jobs, stopped in its second; a day passes, thinning its points ==============================
+limits=(-e '{"replication_service_limits": "{\"servers_per_job\": 1}"}')
+moment="$("${night[@]}" moment 5)"
+on controller-1 --check -e failover_project=planned "${limits[@]}" -e "failover_point_in_time=before:$moment" > outputs/planned-plan.txt
+plan="$(sed -n 's/.*"Plan: \(.*\.plan\.json\)".*/\1/p' outputs/planned-plan.txt)"
+stopped_in_job_2 planned "${limits[@]}" -e failover_plan="$plan"
+"${night[@]}" jump 86400
+if on controller-1 -e failover_project=planned "${limits[@]}" -e failover_plan="$plan" > outputs/planned.txt 2>&1; then
+    cat outputs/planned.txt; echo "a plan whose points were thinned must be refused"; exit 1
+fi
+grep -o '"Failover of planned: [^"]*"' outputs/planned.txt
+report="$here/controller-1/work/failover_report/failover_planned.json"
+# What stands is counted and named, in the outcome line and the report: never "nothing was launched", never "begins anew".
+grep -q "Failover of planned: REFUSED. 2 of 3 machines stand, launched by the stopped run this one takes up (app-1, db-1); this run \
+launched nothing." outputs/planned.txt
+python - "$report" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+assert report["outcome"] == "refused" and report["counts"]["left_standing"] == 2, report["counts"]
+assert "begins anew" not in report["next"] and "Nothing was launched or changed" not in report["next"], report["next"]
+assert "app-1, db-1" in report["next"] and "adopts" in report["next"], report["next"]
+said = dict((m["name"], m["status"]) for m in report["machines"])
+assert said["db-1"] == said["app-1"] == "launched by the stopped run" and said["web-1"] == "not launched", said
+PY
+# Each thinned point named with its replacement, the data it costs, and the one step that approves that plan.
+grep -q "thinned out by the service since it was planned: web-1: planned .*, its replacement the newest point before it, .* (costs [0-9]" \
+    outputs/planned.txt
+grep -q "To approve those points, plan again with --check and give the new plan" outputs/planned.txt
+test "$("${night[@]}" launches planned RECOVERY_LAUNCH)" = 2
+# ... and without the plan, the run takes the very points the refusal named.
+on controller-1 -e failover_project=planned "${limits[@]}" > outputs/planned-again.txt
+grep -q "Failover of planned: COMMITTED. 3 of 3 machines passed." outputs/planned-again.txt
+python - "$report" "$here/controller-1/work/failover_report" outputs/planned.txt <<'PY'
+import glob, json, re, sys
+refused = open(sys.argv[3]).read()
+named = dict(re.findall(r"(web-1|db-1|app-1): planned [^,]*, its replacement the newest point before it, ([^ ,;)]+)", refused))
+[latest] = [path for path in glob.glob(sys.argv[2] + "/failover_planned.*.json") if json.load(open(path)).get("outcome") == "committed"]
+launched = dict((m["name"], m["point_in_time"]["id"]) for m in json.load(open(latest))["machines"])
+assert named and all(launched[name] == point for name, point in named.items()), (named, launched)
+PY
+test "$("${night[@]}" launches planned RECOVERY_LAUNCH)" = 3
 
 rm -rf controller-1 controller-2 outputs marked.txt
