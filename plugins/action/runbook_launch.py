@@ -11,10 +11,10 @@ import time
 from ansible_collections.replication.recovery.plugins.module_utils._domain import BEFORE, POINT, PRODUCTION_KINDS, active, moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, lever_said
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import thinned, wave_failure
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import thinned, thinned_said, wave_failure
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, note_stopped, trimmed_job)
-from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._switching import SWITCHED_EARLIER, put_back_blueprints, switch_to_test_network
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
 from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
@@ -237,11 +237,7 @@ class ActionModule(RunbookStep):
             self.say("Thinned out by the service before the launch of round %s, left out of it (the search plans them again): %s." % (
                 record["round"], shown(sorted(gone))))
             return True
-        lines = ["%s: the point of %s (%s) %s" % (
-            name, moment_said(parse_time(found["planned"]["date_time"]), whole=True), found["planned"]["id"],
-            "would be replaced by the point of %s, %s more data lost" % (moment_said(parse_time(found["replacement"]["date_time"]), whole=True),
-                                                                         spoken(found["extra_seconds"]))
-            if found["replacement"] else "has no point before it left") for name, found in sorted(gone.items())]
+        lines = [thinned_said(name, found) for name, found in sorted(gone.items())]
         if record.get("points_strict") or any(found["replacement"] is None for found in gone.values()):
             message = "points in time pinned when the run began were thinned out by the service before wave %d, which is not launched%s: %s" % (
                 index + 1, " (points_strict)" if record.get("points_strict") else "", "; ".join(lines))
@@ -252,7 +248,7 @@ class ActionModule(RunbookStep):
             pinned[name] = found["replacement"]
             record.setdefault("repinned", {})[name] = dict(found, wave=index + 1)
         self.say("Thinned out by the service before wave %d, replaced by the newest point before each: %s." % (
-            index + 1, "; ".join(line.replace("would be replaced", "replaced") for line in lines)))
+            index + 1, "; ".join(thinned_said(name, found, done=True) for name, found in sorted(gone.items()))))
         return True
 
     def claim_the_drill(self, names):

@@ -17,7 +17,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._files import
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import point_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
     Refused, blocking_machines, earlier_run, health_gate, later_than_now, launch_settings_refused, pin_points, points_refused,
-    production_machines, replace_token, resumed_waves, standing, take_part, thinned)
+    production_machines, replace_token, resumed_waves, standing, take_part, thinned, thinned_said)
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import proofs_of, read_ledger, said, unproven
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, now_iso, trimmed_job
@@ -130,6 +130,8 @@ class ActionModule(RunbookStep):
             self.say("%s An earlier run of this %s left machines or a job: this run takes them up and cleans up, and launches nothing "
                      "more." % (cancelled, record["title"]))
         adopted = set(name for index, found in earlier["adopted"].items() for part in in_jobs[index][:len(found)] for name in part)
+        # What the stopped run this one takes up launched: every outcome says it stands, a refusal from here on included.
+        record["earlier"]["launched"] = sorted(adopted)
         if on_failed_over != OWN:
             self.judge_production(dict((name, entry) for name, entry in production.items() if name not in adopted), on_failed_over)
         to_launch = [machine for machine in chosen["machines"] if machine["name"] not in adopted and machine["name"] not in record["stands"]]
@@ -308,6 +310,41 @@ class ActionModule(RunbookStep):
                              "Run it again without %s_point_in_time to launch the rest from the points that run pinned." % (
                                  record["title"], sentences(differs, UNHEALTHY_SHOWN), record["runbook"]))
 
+    def plan_replacements(self, kept, launching):
+        """Under --check, a point the run it takes up pinned that the service has thinned out since is planned as the point the
+        run launches instead (runbook_launch): the newest point before it. The plan then carries out what a run without a plan
+        does, and says what it costs."""
+        record = self.record
+        read = self.service("service_point_in_time_info", project=record["project_id"], machines=[machine["id"] for machine in launching])
+        gone = thinned(kept, dict((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"]),
+                       [(machine["name"], machine["id"]) for machine in launching])
+        wave_of = dict((name, number) for number, wave in enumerate(record["waves"], 1) for name in wave["machines"])
+        replaced = dict((name, found) for name, found in gone.items() if found["replacement"])
+        for name, found in replaced.items():
+            kept[name] = found["replacement"]
+            record.setdefault("repinned", {})[name] = dict(found, wave=wave_of.get(name))
+        if replaced:
+            self.say("Thinned out by the service since the run it takes up pinned them; planned from the newest point before each: %s." % (
+                "; ".join(thinned_said(name, found, done=True) for name, found in sorted(replaced.items()))))
+
+    def refuse_thinned_plan(self, machines, points_of):
+        """A plan whose points the service has thinned out since is refused before anything is written, naming for each
+        machine the point a run without the plan takes instead - the newest point before it - with the data it costs, and
+        the one step that approves those points."""
+        record = self.record
+        planned = dict((machine["name"], machine["point_in_time"]) for machine in record["plan_file"]["machines"] if machine.get("point_in_time"))
+        gone = thinned(planned, points_of, [(machine["name"], machine["id"]) for machine in machines])
+        if not gone:
+            return
+        launched = record["earlier"].get("launched") or []
+        raise StepFailed(
+            "The plan %s launches from points in time the service has thinned out since it was planned; this run launched nothing%s. %s. "
+            "To approve those points, plan again with --check and give the new plan (%s_plan): it plans the newest point before "
+            "each, as a run without a plan takes them." % (
+                record["plan_file"]["path"], " (%s, launched by the stopped run it takes up, stand%s)" % (
+                    shown(launched), "s" if len(launched) == 1 else "") if launched else "",
+                sentences([thinned_said(name, found) for name, found in sorted(gone.items())], UNHEALTHY_SHOWN), record["runbook"]))
+
     def take_points_as_of(self, service_now):
         """points_as_of (an application's start, read on the service's clock then) as the moment of a policy that has
         none: each machine takes its newest point at or before it. A moment later than the service's now is no moment
@@ -359,6 +396,8 @@ class ActionModule(RunbookStep):
         launching = [machine for machine in to_launch if machine["name"] in kept]
         if launching:
             self.same_points_asked(kept, launching)
+            if self.check_mode:
+                self.plan_replacements(kept, launching)
             record["pins_from"] = dict(run=run, marked=False, machines=sorted(kept))
             self.say("Launches the rest from the points in time the run it takes up pinned when it began (%s): %s." % (
                 run, shown(machine["name"] for machine in launching)))
@@ -390,6 +429,8 @@ class ActionModule(RunbookStep):
                                      listed=entry["id"] in points_of)
         launching = set(machine["name"] for machine in to_launch)
         problems = [problem for problem in problems if problem.split(" ", 1)[0] in launching or problem.split(" ", 1)[0] not in stands]
+        if problems and record["policy"].get("planned"):
+            self.refuse_thinned_plan(unread, points_of)
         if problems:
             raise StepFailed(points_refused(problems, record["runbook"], planned=record["policy"].get("planned")))
         if record["policy"]["given"] and not record["policy"].get("planned"):

@@ -81,7 +81,8 @@ class ActionModule(RunbookStep):
                        failures=report["failures"][:FAILURES_PUBLISHED],
                        failure_count=len(report["failures"]), counts=report["counts"], measures=report["measures"], kept=report["kept"],
                        report=dict(json=own[".json"], junit=own[".junit.xml"], markdown=own[".md"], html=own[".html"]),
-                       stands=[m["name"] for m in report["machines"] if m.get("stands")])
+                       stands=[m["name"] for m in report["machines"] if m.get("stands")],
+                       left_standing=[m["name"] for m in report["machines"] if m.get("left_standing")])
         result = dict(outcome=outcome, lines=self.lines(report, title, files, ledger, ledger_dir, by_default))
         if _outcomes.outcome(report["outcome"]).rc:
             result["message"] = failure_message(report, own[".json"], what=title)
@@ -92,6 +93,11 @@ class ActionModule(RunbookStep):
         counts, measures, targets = report["counts"], report["measures"], report["targets"]
         launched = counts["machines"] - counts.get("stands", 0)
         said = "%d of %d machines passed" % (counts["passed"] - counts.get("stands", 0), launched) if launched else "nothing was launched"
+        if counts.get("left_standing"):
+            # Launched by the stopped run this one takes up: they stand, whatever stopped this one.
+            said = "%d of %d machines stand, launched by the stopped run this one takes up (%s); this run launched %s" % (
+                counts["left_standing"], launched, shown(sorted(m["name"] for m in report["machines"] if m.get("left_standing"))),
+                counts["launched"] or "nothing")
         if counts.get("stands"):
             said += "; %d stand%s, failed over already (%s)" % (counts["stands"], "s" if counts["stands"] == 1 else "",
                                                                 shown(m["name"] for m in report["machines"] if m.get("stands")))

@@ -16,7 +16,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
     parse_list, parse_number, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, launched_targets, name_of
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, RECOVERED, marks_of
-from ansible_collections.replication.recovery.plugins.module_utils._words import sentences, shown
+from ansible_collections.replication.recovery.plugins.module_utils._words import sentences, shown, spoken
 
 RUNNING = "running"
 
@@ -405,6 +405,17 @@ def thinned(pinned, points_of, names):
         found[name] = dict(planned=point, replacement=dict(id=replacement["id"], date_time=replacement["dateTime"]) if replacement else None,
                            extra_seconds=round(planned - parse_time(replacement["dateTime"]), 3) if replacement else None)
     return found
+
+
+def thinned_said(name, found, done=False):
+    """One machine of ``thinned``, in the words every runbook says it - the run that launches from the replacement, and the
+    plan refused for it: the point planned, the newest point before it and the data it costs."""
+    planned = "%s: the point of %s (%s)" % (name, moment_said(parse_time(found["planned"]["date_time"]), whole=True), found["planned"]["id"])
+    if not found["replacement"]:
+        return planned + " has no point before it left"
+    return "%s %s by the newest point before it, of %s (%s): %s more data lost" % (
+        planned, "replaced" if done else "would be replaced", moment_said(parse_time(found["replacement"]["date_time"]), whole=True),
+        found["replacement"]["id"], spoken(found["extra_seconds"]))
 
 
 # -- the launched machines ----------------------------------------------------------------------

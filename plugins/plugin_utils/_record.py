@@ -90,8 +90,8 @@ MEMBERS = (
     ("failed_machines", BEGIN, "Per machine that did not launch, why (runbook_launch)."),
     ("view", BEGIN, "Per launched machine, its target machine as the service shows it: running, up, addresses (runbook_look)."),
     ("checked", BEGIN, "Per machine, the result of the user's checks (collected from checked_dir by the report and the cleanup)."),
-    ("earlier", BEGIN, "What an earlier run of the runbook left: its jobs, machines to adopt or clean (runbook_read), then what "
-                       "runbook_resume did with them."),
+    ("earlier", BEGIN, "What an earlier run of the runbook left: its jobs, machines to adopt or clean, the machines its launches "
+                       "launched (runbook_read), then what runbook_resume did with them."),
     ("cleanup", BEGIN, "The cleanup: its job, what was terminated, kept and proven gone (runbook_clean_up)."),
     ("stands", BEGIN, "Per failed-over machine that stands (a failover run again): since when, from which point, its instance (runbook_read)."),
     ("replaced", BEGIN, "Per production machine this run replaces (failover_replace): its target machine before (runbook_read)."),
@@ -111,7 +111,8 @@ MEMBERS = (
     ("drill_marks", READ, "The machines whose target machine carries a drill mark (an earlier DR test's): a stale one is removed before "
                           "a failover launches over it."),
     ("predicted", LAUNCH, "Under --check, the machines the launches would launch, by name."),
-    ("repinned", LAUNCH, "Per machine whose pinned point was thinned out before its wave: the point planned, the one taken, the data lost."),
+    ("repinned", LAUNCH, "Per machine whose pinned point was thinned out before its wave (or, under --check, before the run "
+                         "that takes up a stopped one: runbook_read plans it): the point planned, the one taken, the data lost."),
     ("thinned_out", LAUNCH, "A search's round: the machines whose candidate point was thinned out before the launch, left out of it (the "
                             "search plans them again)."),
     ("drill", LAUNCH, "The machines this run launched as a drill (marked), by name."),

@@ -69,6 +69,8 @@ class _Run:
         self.kept = set(self.cleanup.get("kept") or [])
         self.removed = set(self.cleanup.get("removed_machines") or [])
         self.stands = record.get("stands") or {}
+        # What the stopped run this one takes up launched, this run not (yet): it stands, and a run again adopts it.
+        self.left = set(left_standing(record))
         self.repinned = record.get("repinned") or {}
         # The machines whose points the run pinned, and when (the service's clock as it read them).
         self.pinned = set(record.get("pinned") or {}) if record.get("started") else set()
@@ -105,6 +107,8 @@ class _Run:
             return check_of("launch", PASSED, "target machine %s" % (entry["target"].get("machineCloudId") or ""))
         if name in self.failed:
             return check_of("launch", FAILED, self.failed[name])
+        if name in self.left:
+            return check_of("launch", SKIPPED, LEFT_SAID)
         wave = self.waves[self.wave_of[name] - 1] if name in self.wave_of else {}
         return check_of("launch", SKIPPED, wave.get("message") or "not launched")
 
@@ -205,6 +209,7 @@ class _Run:
             extra_data_loss_seconds=repinned["extra_seconds"] if repinned and entry else None,
             rpo_seconds=rpo,
             rto_seconds=rto,
+            left_standing=name in self.left and not entry,
             # The machine's timeline (the service's clock): its wave's launch request, running, and checked.
             launch_requested=requested,
             running=up,
@@ -302,7 +307,8 @@ def report_of(record, schema, generated=None):
         failures=failures,
         counts=dict(machines=len(machines), passed=sum(1 for m in machines if m["passed"]),
                     failed=sum(1 for m in machines if not m["passed"]),
-                    launched=sum(1 for m in machines if m["target"] is not None and not m.get("stands")), stands=len(stands)),
+                    launched=sum(1 for m in machines if m["target"] is not None and not m.get("stands")), stands=len(stands),
+                    left_standing=sum(1 for m in machines if m.get("left_standing"))),
         targets=dict(rpo_seconds=parse_number(run.targets.get("rpo_seconds")), rto_seconds=parse_number(run.targets.get("rto_seconds"))),
         measures=dict(rpo_seconds=worst(m["rpo_seconds"] for m in machines if not m.get("stands")),
                       rto_seconds=worst(m["rto_seconds"] for m in machines),
@@ -400,9 +406,26 @@ def outcome_of(record, result):
     return PASSED_OUTCOME if launched else ADOPTED
 
 
+LEFT_SAID = "launched by the stopped run this one takes up: it stands, and a run again adopts it"
+
+
+def left_standing(record):
+    """The machines the stopped run this one takes up launched, which this run has not launched or adopted (yet): refused or
+    stopped before it came to them, they stand all the same."""
+    launched = record.get("launched") or {}
+    return sorted(name for name in (record.get("earlier") or {}).get("launched") or [] if name not in launched)
+
+
 def next_run(record, word):
     """Whether running the runbook again is safe, and what it will do - for a run that did not pass; None for one that did."""
     title = record.get("title") or "run"
+    left = left_standing(record)
+    if word in (REFUSED, CANCELLED) and left:
+        # Never "nothing was launched": what the stopped run launched stands, and the next run takes it up.
+        return ("This run launched and changed nothing, but %d machines that the stopped run it takes up launched stand (%s): running "
+                "the %s again, once %s, adopts them and launches only the rest." % (
+                    len(left), shown(left), title, "the lever is released" if (record.get("lever") or {}).get("obeyed") else
+                    "what its stop condition watches is well" if word == CANCELLED else "what it refused is mended"))
     if word == REFUSED:
         return NOTHING_CHANGED + "running the %s again is safe, once what it refused is mended; it begins anew." % title
     if word == CANCELLED and (record.get("lever") or {}).get("obeyed"):

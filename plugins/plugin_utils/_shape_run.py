@@ -47,7 +47,8 @@ def markdown(report):
     for machine in report["machines"]:
         target = machine["target"]
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %d/%d | %s |" % (
-            cell(machine["name"]), machine.get("wave") or "-", "stands" if machine.get("stands") else "passed" if machine["passed"] else "FAILED",
+            cell(machine["name"]), machine.get("wave") or "-",
+            "stands" if machine.get("stands") or machine.get("left_standing") else "passed" if machine["passed"] else "FAILED",
             (target or {}).get("cloud_id") or "-", cell(", ".join(machine.get("addresses") or []) or "-"),
             point_said(machine["point_in_time"]) if machine.get("point_in_time") else "-", spoken(machine["rpo_seconds"]),
             spoken(machine["rto_seconds"]), sum(1 for check in machine["checks"] if check["status"] == PASSED), len(machine["checks"]),
@@ -191,7 +192,8 @@ def machine_row(machine):
     point = machine.get("point_in_time") or {}
     checks = machine.get("checks") or []
     return (machine.get("name"), machine.get("wave") or "-",
-            "stands (failed over already)" if machine.get("stands") else "passed" if machine.get("passed") else "FAILED",
+            "stands (failed over already)" if machine.get("stands") else "stands (launched by the stopped run)" if machine.get("left_standing") else
+            "passed" if machine.get("passed") else "FAILED",
             target.get("cloud_id") or "-", ", ".join(machine.get("addresses") or []) or "-",
             "%s (%s)" % (moment_said(parse_time(point["date_time"]), whole=True) if point.get("date_time") else "time not read",
                          point.get("id") or "-") if point else "-",

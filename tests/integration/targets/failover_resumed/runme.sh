@@ -8,6 +8,8 @@
 #            run again with the plan, it is refused - counting and naming the two machines that stand, launched by the
 #            stopped run, and naming each thinned point's replacement with the data it costs and the one step that approves
 #            it; run without the plan, it takes those same points
+#   approved the same, then the step the refusal names: planned again with --check, the plan takes those points, and
+#            carried out it launches from them
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -114,15 +116,26 @@ test "$("${night[@]}" launches strict RECOVERY_LAUNCH)" = 2
 
 # == planned: a plan in three jobs, stopped in its second; a day passes, thinning its points ==============================
 limits=(-e '{"replication_service_limits": "{\"servers_per_job\": 1}"}')
-moment="$("${night[@]}" moment 5)"
-on controller-1 --check -e failover_project=planned "${limits[@]}" -e "failover_point_in_time=before:$moment" > outputs/planned-plan.txt
-plan="$(sed -n 's/.*"Plan: \(.*\.plan\.json\)".*/\1/p' outputs/planned-plan.txt)"
-stopped_in_job_2 planned "${limits[@]}" -e failover_plan="$plan"
-"${night[@]}" jump 86400
-if on controller-1 -e failover_project=planned "${limits[@]}" -e failover_plan="$plan" > outputs/planned.txt 2>&1; then
-    cat outputs/planned.txt; echo "a plan whose points were thinned must be refused"; exit 1
-fi
-grep -o '"Failover of planned: [^"]*"' outputs/planned.txt
+# refused_plan PROJECT: its plan in three jobs, stopped in the second; a day on, run again with the plan: refused
+# (outputs/PROJECT.txt).
+refused_plan() {
+    local project=$1 plan moment
+    moment="$("${night[@]}" moment 5)"
+    on controller-1 --check -e failover_project="$project" "${limits[@]}" -e "failover_point_in_time=before:$moment" > "outputs/$project-plan.txt"
+    plan="$(sed -n 's/.*"Plan: \(.*\.plan\.json\)".*/\1/p' "outputs/$project-plan.txt")"
+    stopped_in_job_2 "$project" "${limits[@]}" -e failover_plan="$plan"
+    "${night[@]}" jump 86400
+    if on controller-1 -e failover_project="$project" "${limits[@]}" -e failover_plan="$plan" > "outputs/$project.txt" 2>&1; then
+        cat "outputs/$project.txt"; echo "a plan whose points were thinned must be refused"; exit 1
+    fi
+    grep -o "\"Failover of $project: [^\"]*\"" "outputs/$project.txt"
+}
+# named REFUSED: the replacement points the refusal names, "machine point" a line.
+named() {
+    python -c "import re, sys; [print(*pair) for pair in sorted(set(re.findall(r'(web-1|db-1|app-1): the point of [^ ]* \([^)]*\) would be replaced \
+by the newest point before it, of [^ ]* \(([^)]+)\)', open(sys.argv[1]).read())))]" "$1"
+}
+refused_plan planned
 report="$here/controller-1/work/failover_report/failover_planned.json"
 # What stands is counted and named, in the outcome line and the report: never "nothing was launched", never "begins anew".
 grep -q "Failover of planned: REFUSED. 2 of 3 machines stand, launched by the stopped run this one takes up (app-1, db-1); this run \
@@ -133,25 +146,33 @@ report = json.load(open(sys.argv[1]))
 assert report["outcome"] == "refused" and report["counts"]["left_standing"] == 2, report["counts"]
 assert "begins anew" not in report["next"] and "Nothing was launched or changed" not in report["next"], report["next"]
 assert "app-1, db-1" in report["next"] and "adopts" in report["next"], report["next"]
-said = dict((m["name"], m["status"]) for m in report["machines"])
-assert said["db-1"] == said["app-1"] == "launched by the stopped run" and said["web-1"] == "not launched", said
+said = dict((m["name"], (m["left_standing"], [c["message"] for c in m["checks"] if c["name"] == "launch"])) for m in report["machines"])
+assert said["db-1"][0] and said["app-1"][0] and not said["web-1"][0], said
+assert said["db-1"][1][0].startswith("launched by the stopped run this one takes up"), said
 PY
 # Each thinned point named with its replacement, the data it costs, and the one step that approves that plan.
-grep -q "thinned out by the service since it was planned: web-1: planned .*, its replacement the newest point before it, .* (costs [0-9]" \
-    outputs/planned.txt
+grep -q "thinned out since it was planned; this run launched nothing (app-1, db-1, launched by the stopped run it takes up, stand)\. \
+web-1: the point of [^ ]* ([^)]*) would be replaced by the newest point before it, of [^ ]* ([^)]*): [0-9][^.]* more data lost" outputs/planned.txt
 grep -q "To approve those points, plan again with --check and give the new plan" outputs/planned.txt
 test "$("${night[@]}" launches planned RECOVERY_LAUNCH)" = 2
 # ... and without the plan, the run takes the very points the refusal named.
 on controller-1 -e failover_project=planned "${limits[@]}" > outputs/planned-again.txt
 grep -q "Failover of planned: COMMITTED. 3 of 3 machines passed." outputs/planned-again.txt
-python - "$report" "$here/controller-1/work/failover_report" outputs/planned.txt <<'PY'
-import glob, json, re, sys
-refused = open(sys.argv[3]).read()
-named = dict(re.findall(r"(web-1|db-1|app-1): planned [^,]*, its replacement the newest point before it, ([^ ,;)]+)", refused))
-[latest] = [path for path in glob.glob(sys.argv[2] + "/failover_planned.*.json") if json.load(open(path)).get("outcome") == "committed"]
-launched = dict((m["name"], m["point_in_time"]["id"]) for m in json.load(open(latest))["machines"])
-assert named and all(launched[name] == point for name, point in named.items()), (named, launched)
-PY
+named outputs/planned.txt > named.txt
+test -s named.txt
+"${night[@]}" report-points "$report" | grep -F -f named.txt | diff - named.txt
 test "$("${night[@]}" launches planned RECOVERY_LAUNCH)" = 3
 
-rm -rf controller-1 controller-2 outputs marked.txt
+# == approved: the same, and the one step the refusal names - plan again with --check, carry that plan out ==============
+refused_plan approved
+named outputs/approved.txt > named.txt
+on controller-1 --check -e failover_project=approved "${limits[@]}" > outputs/approved-plan.txt
+plan="$(sed -n 's/.*"Plan: \(.*\.plan\.json\)".*/\1/p' outputs/approved-plan.txt)"
+grep -q "Thinned out by the service since the run it takes up pinned them; planned from the newest point before each: web-1" outputs/approved-plan.txt
+"${night[@]}" plan-points "$plan" | grep -F -f named.txt | diff - named.txt  # the plan takes the points the refusal named
+on controller-1 -e failover_project=approved "${limits[@]}" -e failover_plan="$plan" > outputs/approved.txt
+grep -q "Failover of approved: COMMITTED. 3 of 3 machines passed." outputs/approved.txt
+"${night[@]}" report-points "$here/controller-1/work/failover_report/failover_approved.json" | grep -F -f named.txt | diff - named.txt
+test "$("${night[@]}" launches approved RECOVERY_LAUNCH)" = 3
+
+rm -rf controller-1 controller-2 outputs marked.txt named.txt

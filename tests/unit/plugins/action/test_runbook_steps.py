@@ -1583,8 +1583,8 @@ def test_a_pinned_point_thinned_out_before_its_wave_is_replaced_or_stops_a_stric
     if strict:
         assert result["failed"] and result["msg"].startswith(
             "Points in time pinned when the run began were thinned out by the service before wave 2, which is not launched (points_strict): "
-            "web-1: the point of 2026-11-22T10:00:00Z (web-1-point) would be replaced by the point of 2026-11-22T09:00:00Z, 1 h 0 min more data "
-            "lost.")
+            "web-1: the point of 2026-11-22T10:00:00Z (web-1-point) would be replaced by the newest point before it, of "
+            "2026-11-22T09:00:00Z (web-1-point-older): 1 h 0 min more data lost.")
         assert not modules.called("service_launch") and record["waves"][1]["status"] == "not launched"
     else:
         assert not result.get("failed") and modules.called("service_launch")[0]["points_in_time"] == {"web-1-id": "web-1-point-older"}

@@ -89,7 +89,7 @@ def test_a_run_that_passed():
     report = report_from(record())
     assert report["result"] == "passed" and report["failures"] == []
     assert report["schema"] == SCHEMA_NAME
-    assert report["counts"] == {"machines": 2, "passed": 2, "failed": 0, "launched": 2, "stands": 0}
+    assert report["counts"] == {"machines": 2, "passed": 2, "failed": 0, "launched": 2, "stands": 0, "left_standing": 0}
     assert report["measures"] == {"rpo_seconds": 600.0, "rto_seconds": 450.0, "launch_job_seconds": 240.0}
     web, db = report["machines"]
     # RTO: up at 10:04 (4 min after the request) plus the machine's own checks, 2 min and 3 min 30.
@@ -193,7 +193,7 @@ def test_a_partial_launch_failure_is_partial():
     assert web["passed"] and web["rto_seconds"] == 360.0  # launched, checked and measured as such
     assert not db["passed"] and db["target"] is None and db["rpo_seconds"] is None
     assert [check["name"] for check in db["checks"]] == ["health gate", "launch", "RPO", "RTO"]
-    assert report["counts"] == {"machines": 2, "passed": 1, "failed": 1, "launched": 1, "stands": 0}
+    assert report["counts"] == {"machines": 2, "passed": 1, "failed": 1, "launched": 1, "stands": 0, "left_standing": 0}
 
 
 def test_a_target_machine_that_does_not_run():
@@ -284,6 +284,11 @@ PRODUCTION = dict(kind="recovery", launch_type="recovery", runbook="failover", t
           waves=[{"machines": ["web-1", "db-1"], "status": "launched", "job": launch_job()}, {"machines": [], "status": "not launched"}]),
      "stopped", "What it launched was removed and proven gone: running the DR test again is safe - it begins anew."),
     (dict(checked={}), "failed", "running the DR test again is safe"),
+    # Refused after a stopped run it takes up launched two machines: they stand, and a run again adopts them.
+    (dict(PRODUCTION, failure={"phase": "preflight", "message": "The plan launches from points thinned out since"}, earlier={"launched": ["web-1", "db-1"]},
+          waves=[{"machines": ["web-1", "db-1"], "status": "pending"}], launched={}, view={}, checked={}, cleanup={}), "refused",
+     "This run launched and changed nothing, but 2 machines that the stopped run it takes up launched stand (db-1, web-1): running the "
+     "failover again, once what it refused is mended, adopts them and launches only the rest."),
     (dict(waves=[{"machines": ["web-1", "db-1"], "status": "launched", "job": launch_job(), "adopted": True}]), "adopted", None),
     (dict(waves=[{"machines": ["web-1", "db-1"], "status": "stands"}], launched={}, view={}, checked={}, cleanup={}), "nothing done", None),
     (dict(PRODUCTION, cleanup={"status": "skipped", "kept": ["web-1", "db-1"], "message": "committed"}), "committed", None),
@@ -456,3 +461,13 @@ def test_a_plan_that_replaces_production_says_so_first_with_its_token_and_one_th
     assert "**Confirmation token: `ab12-cd34-ef56`**" in plan_markdown(plan)
     nothing = plan_of(dict(data, replaced={}, replace={}, stands=dict(stands, **{"db-1": dict(replaced["db-1"], said="failed over")})), "x")
     assert nothing["would"] == "nothing" and nothing["replace"] is None
+
+
+def test_a_refused_run_counts_and_names_what_the_stopped_run_it_takes_up_left_standing():
+    report = report_from(record(**dict(PRODUCTION, failure={"phase": "preflight", "message": "refused"}, earlier={"launched": ["db-1"]},
+                                waves=[{"machines": ["web-1", "db-1"], "status": "pending"}], launched={}, view={}, checked={}, cleanup={})))
+    machines = dict((machine["name"], machine) for machine in report["machines"])
+    assert report["counts"]["left_standing"] == 1 and report["counts"]["launched"] == 0
+    assert machines["db-1"]["left_standing"] and not machines["web-1"]["left_standing"]
+    launch = next(check for check in machines["db-1"]["checks"] if check["name"] == "launch")
+    assert launch["message"].startswith("launched by the stopped run this one takes up")
