@@ -137,6 +137,83 @@ rm -rf controller-a controller-b
 # -- released again: the DR test passes ------------------------------------------------------------------------------
 ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed,drill-a,drill-b -e game_day_lever=released \
     -e game_day_lever_reason=alert-77-cleared
+
+# -- the lever engaged from a second controller (its own working directory, HOME and TMPDIR) in each phase of a one-wave DR --
+# -- test, at the default progress interval: during its launch job or its checks - STOPPED, no check after it, the cleanup ---
+# -- complete; during its cleanup - the cleanup complete, the checks' verdict kept, the lever said "after the checks" --------
+night=(python "$(pwd)/../first_night/files/night.py" "$url")
+second="$(pwd)/controller-second"
+export LEVER_CHECKS="$(pwd)/checks"
+rm -rf "$second" "$LEVER_CHECKS" && mkdir -p "$second/tmp" "$second/home" "$second/work" "$LEVER_CHECKS"
+one_wave=(replication.recovery.dr_test -e dr_test_project=rehearsed -e dr_test_report_dir="$reports" -e dr_test_poll_interval=1
+          -e dr_test_checks_tasks="$(pwd)/files/checks.yml")
+# pull REASON: the lever engaged from the second controller, by pager-2, for REASON.
+pull() {
+    (cd "$second/work" && TMPDIR="$second/tmp" HOME="$second/home" ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed \
+        -e game_day_lever=engaged -e "{\"game_day_lever_reason\": \"$1\"}" -e game_day_lever_by=pager-2) | grep "COMMITTED: 1 changed (rehearsed)"
+}
+release() {
+    ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed -e game_day_lever=released -e game_day_lever_reason=cleared \
+        | grep "COMMITTED: 1 changed (rehearsed)"
+}
+# in_background: the one-wave DR test, its output in dr_test.txt (and its rc last).
+in_background() {
+    rm -f "$LEVER_CHECKS"/* dr_test.txt
+    (status=0; PYTHONUNBUFFERED=1 ansible-playbook "${one_wave[@]}" >dr_test.txt 2>&1 || status=$?; echo "rc=$status" >>dr_test.txt) &
+    dr_test_pid=$!
+}
+# lever_in_report PHASE: the report names the lever, its reason, who pulled it, the phase it was seen in and the moment of that look.
+lever_in_report() {
+    python - "$reports/dr_test_rehearsed.json" "$1" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+lever = report["stop_conditions"]["lever"]
+assert lever["by"] == "pager-2" and lever["phase"] == sys.argv[2] and lever["seen"] and lever["at"], lever
+PY
+}
+
+# During its launch job (slowed down, so that it runs while the lever is engaged): STOPPED, no check run, nothing left.
+"${night[@]}" faults '[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 12}]'
+in_background
+until grep -q "Launch job .* of wave 1 runs in the service" dr_test.txt; do kill -0 "$dr_test_pid"; sleep 0.2; done
+pull "INC-51: the launch"
+"${night[@]}" running rehearsed TEST_LAUNCH || { cat dr_test.txt; echo "the launch job ended before the lever was engaged"; exit 1; }
+wait "$dr_test_pid"
+"${night[@]}" faults '[]'
+grep -q "^rc=2$" dr_test.txt || { cat dr_test.txt; exit 1; }
+grep -q "DR test of rehearsed: STOPPED" dr_test.txt
+[ -z "$(ls "$LEVER_CHECKS")" ]  # no check ran
+[ -z "$("${lever[@]}" cloud rehearsed)" ]
+lever_in_report "the launch of wave 1"
+release
+
+# During its checks: STOPPED, the cleanup complete.
+in_background
+until ls "$LEVER_CHECKS" | grep -q checked-; do kill -0 "$dr_test_pid"; sleep 0.2; done
+pull "INC-52: the checks"
+touch "$LEVER_CHECKS/go"
+wait "$dr_test_pid"
+grep -q "^rc=2$" dr_test.txt || { cat dr_test.txt; exit 1; }
+grep -q "DR test of rehearsed: STOPPED" dr_test.txt
+[ -z "$("${lever[@]}" cloud rehearsed)" ]
+lever_in_report "the checks of wave 1"
+release
+
+# During its cleanup (slowed down): the cleanup complete, the checks' verdict kept, the lever named "after the checks".
+"${night[@]}" faults '[{"jobTypes": ["CLEANUP"], "slowFactor": 12}]'
+in_background
+touch "$LEVER_CHECKS/go"
+until "${night[@]}" running rehearsed CLEANUP; do kill -0 "$dr_test_pid"; sleep 0.2; done
+pull "INC-53: the cleanup"
+wait "$dr_test_pid"
+"${night[@]}" faults '[]'
+grep -q "^rc=0$" dr_test.txt || { cat dr_test.txt; exit 1; }
+grep -q "DR test of rehearsed: PASSED. 2 of 2 machines passed. Lever engaged at [0-9TZ:-]* by pager-2: INC-53: the cleanup, after the checks" \
+    dr_test.txt || { grep "DR test of rehearsed:" dr_test.txt; exit 1; }
+[ -z "$("${lever[@]}" cloud rehearsed)" ]
+lever_in_report "the cleanup"
+release
+rm -rf "$second" "$LEVER_CHECKS"
 ansible-playbook "${dr_test[@]}" | tee output.txt
 grep -q "DR test of rehearsed: PASSED" output.txt
 [ -z "$("${lever[@]}" cloud rehearsed)" ]
