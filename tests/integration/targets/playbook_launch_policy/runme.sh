@@ -156,4 +156,17 @@ test "$("${policy[@]}" writes)" = 2
 grep -q "Launch policy of demo: ROLLED BACK. 2 of 2 machines changed: web-1, web-2;" output.txt
 "${policy[@]}" blueprints | diff unanswered.json -
 
+# -- a rule sets the instance type of two machines whose blueprints had none (the service's default): the apply warns that
+# -- its backup cannot undo that exactly; the restore names each machine and member it could not put back - never NOTHING DONE
+unset=(ansible-playbook replication.recovery.launch_policy -e launch_policy_project=unset -e launch_policy_report_dir="$reports/unset")
+"${unset[@]}" -e '{"launch_policy_defaults": {"instance_type": "t3.small"}}' | tee output.txt
+grep -q "Launch policy of unset: COMMITTED. 2 of 2 machines changed: un-1, un-2;" output.txt
+grep -q "cannot be undone exactly.*un-1 (instance_type), un-2 (instance_type)" output.txt
+backup="$(ls "$reports"/unset/backups/*.backup.json)"
+if "${unset[@]}" -e launch_policy_restore="$backup" > output.txt 2>&1; then cat output.txt; echo "a restore that cannot put back must fail"; exit 1; fi
+grep -o '"Launch policy of unset: [^"]*"' output.txt
+grep -q "Launch policy of unset: FAILED. 0 of 2 machines changed" output.txt
+grep -q "un-1: instance_type could not be put back" output.txt && grep -q "un-2: instance_type could not be put back" output.txt
+if grep -q "NOTHING DONE" output.txt; then echo "a restore that left members as they differ from the backup said nothing done"; exit 1; fi
+
 rm -rf "$reports" "$XDG_DATA_HOME" output.txt ./*.json demo.csv demo.yml edited.csv bad.csv sources.yml
