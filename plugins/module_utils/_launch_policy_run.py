@@ -133,6 +133,11 @@ def apply_plan(wanted, by_name, blueprints, region, resolved, result):
         changes = changes_of(blueprint, members)
         entry["options_changed"] = sorted(MEMBERS[member] for member in changes)
         if changes:
+            # A member the blueprint has none of (the service's default) cannot be taken away again: the interface sends no
+            # empty values, so the backup cannot undo this change exactly.
+            unset = sorted(MEMBERS[member] for member in changes if blueprint.get(member) is None)
+            if unset:
+                result.setdefault("irreversible", {})[name] = unset
             entry["problems"] = [problem["message"] for problem in launch_setting_problems(dict(blueprint, **members), region)]
             problems.extend("%s: %s" % (name, problem) for problem in entry["problems"])
             plans.append((name, blueprint, changes))
@@ -247,13 +252,21 @@ def write_export(rows, path, yaml_path, project, region, disks_of):
 def report_of(project, mode, started, result, failure=None):
     """The run's report (replication.recovery.launch_policy/v1): each machine's resolved settings and the layer that set each
     one, what changed, what was refused or left out."""
+    not_restorable = result.get("not_restorable") or {}
     failures = ([failure] if failure else []) + ["%s: %s" % (name, why) for name, why in sorted(result["refused"].items())]
-    machines = [dict(entry, status="refused" if entry["name"] in result["refused"] else "changed" if entry["options_changed"] else "unchanged")
+    # A restore puts back what was there, or says what it could not: a member it left as the backup does not have it.
+    failures += ["%s: %s could not be put back: the backup shows %s unset (the service's default), and the interface cannot unset a "
+                 "member - set %s yourself (replication.recovery.service_blueprint)" % (
+                     name, ", ".join(options), "it" if len(options) == 1 else "them", "it" if len(options) == 1 else "them")
+                 for name, options in sorted(not_restorable.items())]
+    machines = [dict(entry, status="refused" if entry["name"] in result["refused"] else "not put back" if entry["name"] in not_restorable
+                     else "changed" if entry["options_changed"] else "unchanged")
                 for entry in result["machines"]]
     return dict(
         schema="replication.recovery.launch_policy/v1", project=project["name"], project_id=project["id"], region=result["region"], mode=mode,
         started=started, generated=iso_time(time.time()), result="failed" if failures else "passed", failures=failures, machines=machines,
         excluded=result["excluded"], unaddressed=result["unaddressed"], refused=result["refused"], backup=result.get("backup"),
-        restored=result.get("restored"), not_restorable=result.get("not_restorable"), exported=result.get("exported"),
+        restored=result.get("restored"), not_restorable=result.get("not_restorable"), irreversible=result.get("irreversible") or None,
+        exported=result.get("exported"),
         counts=dict(machines=len(machines), machines_changed=len(result["changed_machines"]), excluded=len(result["excluded"]),
                     refused=len(result["refused"]), unaddressed=len(result["unaddressed"])))

@@ -158,9 +158,17 @@ kept:
 not_restorable:
   description:
     - Options each blueprint did not have when the backup was taken and has now - the interface cannot take a member away
-      again, so they stay as they are.
+      again, so they stay as they are. Each is a failure of the restore, named in the report (its outcome is failed, never
+      nothing done).
   returned: with O(restore)
   type: dict
+irreversible:
+  description:
+    - Options this apply sets on blueprints that had none (the service's default), by machine - a restore of its backup cannot
+      take them away again. Warned of before the first write.
+  returned: when an apply sets an option a blueprint did not have
+  type: dict
+  sample: {"web-1": ["instance_type"]}
 backup:
   description: The backup file written before the first write.
   returned: when a blueprint changed and O(backup_dir) was given
@@ -217,10 +225,19 @@ class LaunchPolicyModule(ServiceModule):
             else:
                 wanted = (wanted_by_csv(params["import_csv"], params["subnet_map"], self.project_, self.by_name, self.blueprints, result)
                           if params["import_csv"] else wanted_by_policy(params, self.project_, self.by_name, result))
-                self.write_all(apply_plan(wanted, self.by_name, self.blueprints, self.region, lambda settings: with_ids(self, settings, self.region), result))
+                plans = apply_plan(wanted, self.by_name, self.blueprints, self.region, lambda settings: with_ids(self, settings, self.region), result)
+                self.warn_irreversible(result.get("irreversible"))
+                self.write_all(plans)
         except PolicyError as refused:
             self.fail_json(msg=str(refused), report=report_of(self.project_, self.mode, self.started, result, failure=str(refused)), **result)
         return dict(result, report=report_of(self.project_, self.mode, self.started, result))
+
+    def warn_irreversible(self, irreversible):
+        """Before the first write: the members this apply sets that the blueprints had none of, which no restore takes away."""
+        if irreversible:
+            self.warn("This apply cannot be undone exactly by a restore of its backup: the blueprints had no value (the service's default) "
+                      "of what it sets, and the interface cannot unset a member: %s." % (
+                          ", ".join("%s (%s)" % (name, ", ".join(options)) for name, options in sorted(irreversible.items()))))
 
     def write_all(self, plans, also=None):
         """One write a blueprint; before the first of an apply, the backup of them all (not under check mode, which writes

@@ -159,7 +159,7 @@ grep -q "Launch policy of demo: ROLLED BACK. 2 of 2 machines changed: web-1, web
 # -- a rule sets the instance type of two machines whose blueprints had none (the service's default): the apply warns that
 # -- its backup cannot undo that exactly; the restore names each machine and member it could not put back - never NOTHING DONE
 unset=(ansible-playbook replication.recovery.launch_policy -e launch_policy_project=unset -e launch_policy_report_dir="$reports/unset")
-"${unset[@]}" -e '{"launch_policy_defaults": {"instance_type": "t3.small"}}' | tee output.txt
+"${unset[@]}" -e '{"launch_policy_defaults": {"instance_type": "t3.small"}}' 2>&1 | tee output.txt  # the warning is on stderr
 grep -q "Launch policy of unset: COMMITTED. 2 of 2 machines changed: un-1, un-2;" output.txt
 grep -q "cannot be undone exactly.*un-1 (instance_type), un-2 (instance_type)" output.txt
 backup="$(ls "$reports"/unset/backups/*.backup.json)"
