@@ -6,7 +6,7 @@
 machines - follow the cleanup job with progress, and prove it: read the machines again, and fail
 when one still has a target machine. Documented in plugins/modules/runbook_clean_up.py."""
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_TYPES, PRODUCTION_KINDS, kind_of, parse_flag, parse_list
+from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_TYPES, PRODUCTION_KINDS, kind_of, parse_flag, parse_list, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._machines import has_targets_of, launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, RECOVERED
 from ansible_collections.replication.recovery.plugins.module_utils._wait import WAIT_OPTIONS
@@ -18,6 +18,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._measures imp
 from ansible_collections.replication.recovery.plugins.plugin_utils._switching import put_back_blueprints
 from ansible_collections.replication.recovery.plugins.plugin_utils._following import cleaned_in_jobs, follow
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
+from ansible_collections.replication.recovery.plugins.plugin_utils._stops import CLEANUP_PHASE, lever_stop_said, look_at_lever
 
 
 class ActionModule(RunbookStep):
@@ -113,6 +114,8 @@ class ActionModule(RunbookStep):
         # The machines of every wave that was started, by name (a job that did not end may still launch some),
         # and the target machines an earlier run of ours left, by ID.
         # What the run launched (and adopted) is its own to terminate, recovery machines of a roll-back included.
+        self.lever_before_the_cleanup()
+        self.watching = True
         removed = self.clean_up(record["project_id"], None, record["kind"], record.settings, chosen=started + leftovers, proof=started,
                                 production=started + leftovers if record["kind"] in PRODUCTION_KINDS else None)
         # A DR test's drill is over once its machines are gone: the marks of this run's (and an adopted run's) go too.
@@ -123,6 +126,23 @@ class ActionModule(RunbookStep):
                                  message="terminated %d target machines%s" % (len(removed["removed"]), ": " + shown(removed["removed"])
                                                                               if removed["removed"] else ""))
         return removed
+
+    watching = False  # the lever looked at at every look at the run's cleanup job
+
+    def lever_before_the_cleanup(self):
+        """The lever, looked at before the cleanup: pulled before the last of the checks ended, the run stopped in them (no
+        check came after it); pulled after them, their verdict stands. Either way the cleanup goes on."""
+        record = self.record
+        lever = look_at_lever(self, CLEANUP_PHASE, stops=False)
+        if not lever or lever["phase"] != CLEANUP_PHASE or record.get("failure"):
+            return
+        ended = [(parse_time(check["ended"]), name) for name, check in (record.get("checked") or {}).items() if check.get("ended")]
+        if not ended or not lever.get("at") or parse_time(lever["at"]) >= max(ended)[0]:
+            return
+        wave = next((number for number, wave in enumerate(record["waves"], 1) if max(ended)[1] in wave["machines"]), 1)
+        record["lever"] = dict(lever, obeyed=True, phase="the checks of wave %d" % wave)
+        record["failure"] = dict(phase="checks", message="Stopped: %s. No check came after it; what the run launched is cleaned up." % (
+            lever_stop_said(record["lever"], record["project"])))
 
     def commit(self, started, stands):
         """The recovery machines a failover keeps run production from now on: each machine's mark names its recovery
@@ -160,7 +180,8 @@ class ActionModule(RunbookStep):
 
     def follow_cleanup(self, project, job, settings):
         if self.record is not None:
-            return follow(self, job, "cleanup job", settings["cleanup_timeout"])
+            watch = (lambda: look_at_lever(self, CLEANUP_PHASE, stops=False)) if self.watching else None
+            return follow(self, job, "cleanup job", settings["cleanup_timeout"], watch=watch)
         # Without a run there is no record to take the project's ID and intervals from.
         self.record = as_record(dict(project_id=project, settings=settings))
         try:

@@ -51,10 +51,11 @@ class ActionModule(RunbookStep):
         if not 0 <= index < len(record["waves"]):
             raise StepFailed("The run has %d waves, not a wave %d." % (len(record["waves"]), args["wave"]))
         wave = record["waves"][index]
+        self.wave_number = args["wave"]
         result = dict(wave=args["wave"], next_wave=args["wave"] + 1 if index + 1 < len(record["waves"]) else None, launched=0, failed_machines=[])
         failure = note_stopped(record, args["stopped"]).get("failure")
         if failure:
-            stopped_in = "the run stopped at %s" % failure["task"] if failure.get("task") else "the run stopped in %s" % failure["phase"]
+            stopped_in = "not launched: the run stopped %s" % ("at %s" % failure["task"] if failure.get("task") else "in %s" % failure["phase"])
             for later in record["waves"][index:]:
                 later.update(status="not launched", message=stopped_in)
             return dict(result, next_wave=None, stopped=wave["message"])
@@ -115,6 +116,7 @@ class ActionModule(RunbookStep):
         return result
 
     stopped_because = None
+    wave_number = 1
 
     def must_stop(self, before_a_launch=False):
         """Whether the run stops launching: the project's safety lever engaged under a rehearsal (module_utils._lever; a
@@ -134,7 +136,8 @@ class ActionModule(RunbookStep):
                 lever, watch["lever_read"] = self.service("service_safety_lever", project=record["project_id"])["lever"], time.time()
             stop = None if lever["state"] == ENGAGED else look_at_stops(self, record["project_id"])
             if lever["state"] == ENGAGED:
-                record["lever"] = dict(lever, obeyed=True, seen=lever.get("seen") or controller_now())
+                record["lever"] = dict(lever, obeyed=True, seen=lever.get("seen") or controller_now(),
+                                       phase=lever.get("phase") or "the launch of wave %d" % self.wave_number)
                 self.stopped_because = "%s (seen %s)" % (lever_said(lever, record["project"]), record["lever"]["seen"])
             elif stop:
                 self.stopped_because = stop_said(stop)

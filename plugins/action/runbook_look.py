@@ -8,7 +8,8 @@ inventory hosts they become. Documented in plugins/modules/runbook_look.py."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._wait import Poll, Waiter
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import service_view
-from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
+from ansible_collections.replication.recovery.plugins.plugin_utils._stops import lever_stop_said, look_at_lever
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._following import machines_now
 from ansible_collections.replication.recovery.plugins.plugin_utils._hosts import hosts_of
@@ -24,6 +25,13 @@ class ActionModule(RunbookStep):
         names = [name for name in wave.get("machines", []) if name in record["launched"]]
         if not names:
             return dict(hosts=[], running=0, not_running=[], to_check=0)
+        # The lever before the checks of each wave, whenever it was read last: engaged, no check of the wave runs.
+        lever = look_at_lever(self, "the checks of wave %d" % args["wave"])
+        if lever and lever.get("obeyed"):
+            for later in record["waves"][args["wave"]:]:
+                if later.get("status") == "pending":
+                    later.update(status="not launched", message="stopped: the safety lever")
+            raise StepFailed("Stopped: %s. Its machines are not checked; what the run launched is cleaned up." % lever_stop_said(lever, record["project"]))
         entries = [dict(machine_name=name, machine_id=record["launched"][name]["id"], target=record["launched"][name]["target"])
                    for name in names]
         record["view"] = service_view(entries, view=record["view"], job_end=(wave.get("job") or {}).get("endDateTime"))

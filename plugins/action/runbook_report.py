@@ -20,6 +20,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._step import 
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown, spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import report_path, write_also
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
+from ansible_collections.replication.recovery.plugins.plugin_utils._stops import lever_seen_said
 
 FAILURES_PUBLISHED = 20
 
@@ -102,6 +103,9 @@ class ActionModule(RunbookStep):
             said += "; %d stand%s, failed over already (%s)" % (counts["stands"], "s" if counts["stands"] == 1 else "",
                                                                 shown(m["name"] for m in report["machines"] if m.get("stands")))
         lines = ["%s of %s: %s. %s." % (title, report["project"], said_outcome(report["outcome"]), said[0].upper() + said[1:])]
+        lever = (report.get("stop_conditions") or {}).get("lever") or {}
+        if lever.get("seen"):  # a lever engaged at any moment of the run is in its outcome line, with the phase that saw it
+            lines[0] += " %s." % lever_seen_said(lever)
         if launched:
             lines.append("Worst RPO %s, worst RTO %s, launch job %s (targets: RPO %s, RTO %s)." % (
                 measured(measures["rpo_seconds"]), measured(measures["rto_seconds"]), measured(measures["launch_job_seconds"]),

@@ -14,7 +14,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._step import 
 def follow(step, job, label, timeout, watch=None):
     """Follow a job to its end, a line of progress every progress interval. Answers the job as it
     ended; stops the step when it did not end within ``timeout`` seconds (it goes on in the service).
-    ``watch()`` is called at each look (the safety lever): the job is followed to its end all the same."""
+    ``watch()`` is called at each look (the safety lever), the one that sees the job end included - so that a job shorter
+    than the progress interval is watched at least once: the job is followed to its end all the same."""
     settings = step.record.settings
     # Each look waits in service_job_info, up to the progress interval: no sleep of the step's own between looks. The
     # progress is said of a job that goes on only: the step reads what a job that ended did itself.
@@ -26,7 +27,7 @@ def follow(step, job, label, timeout, watch=None):
                               return_after=min(settings["progress_interval"], poll.left()), wait_timeout=int(poll.left()) + 300,
                               poll_interval=settings["poll_interval"], progress=True, progress_when_ended=False)
         progress.update(looked.get("progress") or {})
-        if watch is not None and active(looked["job"]):
+        if watch is not None:
             watch()
         return looked["job"]
 

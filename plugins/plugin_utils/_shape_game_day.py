@@ -16,7 +16,7 @@ from html import escape
 from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import run_key
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED, check_of, percentile, seconds_between
-from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, ROLLED_BACK, of_report, said
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, ROLLED_BACK, STOPPED, of_report, said
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import chart, document, failures_list, figure_box, headline, table_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import junit_document, lines_of, listed
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, runbook_of
@@ -48,15 +48,18 @@ def report(facts, generated):
     earlier = [r for r in facts.get("earlier") or [] if run_key(r) != this_run]
     # A game day's failover always rolls back: rolled back is the end it rehearses, and it passed to get there.
     word = PASSED if of_report(rehearsal) == ROLLED_BACK else of_report(rehearsal)
-    borne_out = None if word in NOT_TRIED else rehearsal.get("result") == PASSED
+    # Stopped by the lever, the hypothesis was not tried: the lever is no finding of the rehearsal's.
+    borne_out = None if word in NOT_TRIED or stopped_by_lever(rehearsal) else rehearsal.get("result") == PASSED
     regression = regression_of(ran, [r["rehearsal"] for r in earlier if r.get("outcome") in RAN_TO_THE_END]) if word in RAN_TO_THE_END else None
-    return dict(
+    made = dict(
         schema="replication.recovery.game_day/v1", project=scenario["project"], projects=projects_of_rehearsal(scenario, rehearsal),
         run_began=rehearsal.get("run_began"),
         scenario=dict((key, scenario.get(key)) for key in ("name", "hypothesis", "runbook", "projects", "machines", "targets")),
         started=ran["started"], launch_requested=ran["launch_requested"], result=rehearsal.get("result") or FAILED, outcome=word,
         borne_out=borne_out, next=next_said(rehearsal, regression), failures=list(rehearsal.get("failures") or []), rehearsal=ran,
         stop_conditions=rehearsal.get("stop_conditions"), regression=regression, earlier_runs=len(earlier), generated=generated)
+    made["hypothesis_said"] = hypothesis_said(made)
+    return made
 
 
 def projects_of_rehearsal(scenario, rehearsal):
@@ -134,8 +137,16 @@ def next_said(rehearsal, regression):
     return " ".join(said_next) or None
 
 
+def stopped_by_lever(report):
+    """The safety lever that stopped a rehearsal (it saw it engaged, and obeyed) - of its report, or of the game day's - or None."""
+    lever = (report.get("stop_conditions") or {}).get("lever") or {}
+    return lever if lever.get("obeyed") and lever.get("seen") and of_report(report) == STOPPED else None
+
+
 def hypothesis_said(report):
-    borne_out = report.get("borne_out")
+    borne_out, lever = report.get("borne_out"), stopped_by_lever(report)
+    if borne_out is None and lever:
+        return "not tried (stopped by the lever: %s, %s)" % (lever.get("by") or "?", lever.get("reason") or "no reason given")
     return "borne out" if borne_out else "not tried (%s)" % report.get("outcome") if borne_out is None else "not borne out (%s)" % report.get("outcome")
 
 

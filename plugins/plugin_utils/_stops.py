@@ -16,16 +16,19 @@ Probes, as a game day's scenario (``stop_when``) or a runbook's ``<prefix>stop_w
   itself runs no tasks between its looks.
 """
 
+import time
 from fnmatch import fnmatchcase
 from urllib.error import HTTPError
 
 from ansible.module_utils.urls import open_url
 
+from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, lever_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
 
 PROBE_TIMEOUT = 10  # seconds an HTTP probe waits for its answer: a probe that waits longer fails
 TIMELINE_KEPT = 200  # the newest looks of the probes a run's record keeps
 TAG = "tag:"  # a blast radius's entry that takes in the machines of a tag
+CLEANUP_PHASE = "the cleanup"  # the phase of a lever seen as the run cleans up: after its checks, whose verdict stands
 
 
 def watched(probes):
@@ -100,6 +103,36 @@ def look_at_stops(step, project):
         if stop:
             return stop
     return None
+
+
+def look_at_lever(step, phase, stops=True):
+    """One look at the project's safety lever for a rehearsal, in ``phase`` (the launch of wave 1, the checks of wave 1, the
+    cleanup): seen engaged, it is the run's from then on - who pulled it, when and why, the phase and the moment of the look
+    that saw it - and obeyed when it ``stops`` the run there. Answers the lever as the run keeps it, or None. A lever the
+    run has seen is not read again; a run that is no rehearsal, or under --check, does not look."""
+    record = step.record
+    if (record.get("lever") or {}).get("seen"):
+        return record["lever"]
+    if step.check_mode or not record.rehearses or not record.get("project_id"):
+        return None
+    lever = step.service("service_safety_lever", project=record["project_id"])["lever"]
+    record["stop_when"]["lever_read"] = time.time()
+    if lever["state"] != ENGAGED:
+        return None
+    record["lever"] = dict(lever, obeyed=stops, seen=controller_now(), phase=phase)
+    return record["lever"]
+
+
+def lever_seen_said(lever):
+    """The lever a run saw, as its outcome line and its stop say it: who engaged it, when and why, and in which phase."""
+    when = "after the checks" if lever.get("phase") == CLEANUP_PHASE else "during %s" % lever.get("phase") if lever.get("phase") else "as it began"
+    return "Lever engaged at %s by %s: %s, %s (seen %s)" % (
+        lever.get("at") or "?", lever.get("by") or "?", lever.get("reason") or "no reason given", when, lever.get("seen") or "?")
+
+
+def lever_stop_said(lever, project):
+    """The lever a run stopped for, as its failure says it."""
+    return "%s (seen %s, during %s)" % (lever_said(lever, project), lever["seen"], lever["phase"])
 
 
 def outside_the_blast_radius(machines, radius):

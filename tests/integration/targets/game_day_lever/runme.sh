@@ -128,6 +128,7 @@ for project in rehearsed drill-a drill-b; do
     grep -q "^rc=2$" "$output"
     grep -n "Stopping: the safety lever of project $project is engaged by on-call\|Launch job .* COMPLETED" "$output" | head -n 1 | grep -q Stopping
     grep -q "Game day drill-$project: STOPPED" "$output"
+    grep -q "Hypothesis: $project recovers - not tried (stopped by the lever: on-call, alert-77)." "$output"
     [ "$("${lever[@]}" launches "$project")" = "$((launches[number] + 1))" ]
     [ -z "$("${lever[@]}" cloud "$project")" ]
     number=$((number + 1))
@@ -208,7 +209,7 @@ pull "INC-53: the cleanup"
 wait "$dr_test_pid"
 "${night[@]}" faults '[]'
 grep -q "^rc=0$" dr_test.txt || { cat dr_test.txt; exit 1; }
-grep -q "DR test of rehearsed: PASSED. 2 of 2 machines passed. Lever engaged at [0-9TZ:-]* by pager-2: INC-53: the cleanup, after the checks" \
+grep -q "DR test of rehearsed: PASSED. 3 of 3 machines passed. Lever engaged at [0-9TZ:-]* by pager-2: INC-53: the cleanup, after the checks" \
     dr_test.txt || { grep "DR test of rehearsed:" dr_test.txt; exit 1; }
 [ -z "$("${lever[@]}" cloud rehearsed)" ]
 lever_in_report "the cleanup"
@@ -217,6 +218,6 @@ rm -rf "$second" "$LEVER_CHECKS"
 ansible-playbook "${dr_test[@]}" | tee output.txt
 grep -q "DR test of rehearsed: PASSED" output.txt
 [ -z "$("${lever[@]}" cloud rehearsed)" ]
-# released, engaged, released, engaged, released: each in the audit log
-"${lever[@]}" audit rehearsed | grep -c "^RECOVERY_PLAN_UPDATED" | grep -qx 5
+# released, engaged, released, engaged, released, then engaged and released in each of the three phases: each in the audit log
+"${lever[@]}" audit rehearsed | grep -c "^RECOVERY_PLAN_UPDATED" | grep -qx 11
 rm -rf "$reports" output.txt dr_test.txt

@@ -547,15 +547,16 @@ def test_under_an_engaged_lever_a_rerun_takes_up_what_a_stopped_run_launched_cle
     assert not modules.called("service_safety_lever")  # seen engaged as the run began: not read again
 
 
-def test_a_lever_read_just_now_is_not_read_again_before_the_launch_but_at_each_look_at_the_running_job(tmp_path):
+def test_a_lever_read_just_now_is_not_read_again_before_the_launch_but_at_each_look_at_its_job(tmp_path):
     run = begin(tmp_path)
     read(run, [machine("web-1")])
     running = {"job": job("j1", ["web-1"], status="STARTED"), "progress": dict(machines=1, done=0, running=1, failed=0)}
     modules = Modules(service_launch=[{"job": job("j1", ["web-1"], status="STARTED")}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}],
                       service_job_info=[running, {"job": job("j1", ["web-1"])}])
     assert not step(runbook_launch, modules, run=run, session="s3ss10n", wave=1).get("failed")
+    # ... and at the look that saw the job end too: a job shorter than the progress interval is watched all the same.
     assert [name for name, unused in modules.calls] == ["service_launch", "service_job_info", "service_safety_lever", "service_job_info",
-                                                        "service_launch"]
+                                                        "service_safety_lever", "service_launch"]
 
 
 def test_a_failover_begun_under_an_engaged_lever_goes_on_and_says_so(tmp_path, capsys):
@@ -694,7 +695,7 @@ def test_a_machine_outside_the_blast_radius_is_refused_by_name_before_any_write(
 
 
 def test_a_flapping_probe_lets_the_run_go_on(tmp_path, monkeypatch):
-    answering(monkeypatch, False, True, False, True)
+    answering(monkeypatch, False, True, False, True, True)  # the look that sees the job end looks too
     run = begin(tmp_path, stop_when=SHOP)
     read(run, [machine("web-1")])
     running = {"job": job("j1", ["web-1"], status="STARTED"), "progress": dict(machines=1, done=0, running=1, failed=0)}
@@ -993,7 +994,7 @@ def test_a_task_of_yours_that_stopped_the_run_stops_this_wave_and_every_later_on
     stopped = dict(task="your tasks after wave 1 (Check the database)", message="the database answers with yesterday's orders")
     result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=2, stopped=stopped)
     assert modules.calls == [] and result["next_wave"] is None
-    said = "the run stopped at your tasks after wave 1 (Check the database)"
+    said = "not launched: the run stopped at your tasks after wave 1 (Check the database)"
     assert result["stopped"] == said
     record = load(run)
     assert record["failure"] == {"phase": "run", "task": "your tasks after wave 1 (Check the database)",
@@ -1006,7 +1007,7 @@ def test_a_task_that_stopped_the_run_does_not_hide_a_failure_a_step_recorded(tmp
     read(run, [machine("web-1")], jobs=[job("j0", ["web-1"], status="STARTED", by="someone@example.test")])
     assert load(run)["failure"]["phase"] == "preflight"
     result = step(runbook_launch, Modules(), run=run, session="s3ss10n", wave=1, stopped=dict(task="Read", message="it failed"))
-    assert result["stopped"] == "the run stopped in preflight" and load(run)["failure"]["phase"] == "preflight"
+    assert result["stopped"] == "not launched: the run stopped in preflight" and load(run)["failure"]["phase"] == "preflight"
 
 
 def test_in_check_mode_a_wave_says_what_it_would_launch(tmp_path):
