@@ -23,6 +23,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks imp
 from ansible_collections.replication.recovery.plugins.plugin_utils._stops import lever_seen_said
 
 FAILURES_PUBLISHED = 20
+# Where a report that cannot be written in its directory at the end is kept: beside the runs' own directories.
+KEPT_REPORTS = "replication-recovery-reports"
 
 
 def measured(seconds):
@@ -68,7 +70,7 @@ class ActionModule(RunbookStep):
             result["lines"].append("Ledger: %s%s (nothing is entered under --check)" % (ledger_dir, " (the default)" if by_default else ""))
             return result
         report = report_of(record, BY_NAME[record["runbook"]].schema)
-        files = write(report, directory, name, newest=reached)
+        files, kept_elsewhere = self.written(report, directory, name, reached)
         ledger = None
         try:
             # Into the ledger before the run ends: a run stopped in between reports again, and is not appended twice.
@@ -85,9 +87,23 @@ class ActionModule(RunbookStep):
                        stands=[m["name"] for m in report["machines"] if m.get("stands")],
                        left_standing=[m["name"] for m in report["machines"] if m.get("left_standing")])
         result = dict(outcome=outcome, lines=self.lines(report, title, files, ledger, ledger_dir, by_default))
+        if kept_elsewhere:
+            result["lines"].insert(1, kept_elsewhere)
+            self.warn(kept_elsewhere)
         if _outcomes.outcome(report["outcome"]).rc:
             result["message"] = failure_message(report, own[".json"], what=title)
         return result
+
+    def written(self, report, directory, name, reached):
+        """The report's files in the report directory - or, when it cannot be written at the end (proven writable when the
+        run began: a disk filled since, a directory made immutable), beside the runs' state, which the outcome line names:
+        a run's result is never lost. Answers the files and that sentence (None when they are where they were asked)."""
+        try:
+            return write(report, directory, name, newest=reached), None
+        except OSError as error:
+            kept = os.path.join(os.path.dirname(os.path.dirname(self.path)), KEPT_REPORTS)
+            files = write(report, kept, name, newest=False)
+            return files, "The report could not be written in %s (%s): it is kept in %s." % (directory, error, kept)
 
     def lines(self, report, title, files, ledger, ledger_dir, by_default):
         """The outcome as the operator reads it: every number a number, every file where it is."""

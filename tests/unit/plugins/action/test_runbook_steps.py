@@ -1120,6 +1120,24 @@ def test_the_report_is_written_and_the_run_ended(tmp_path):
     assert not os.path.exists(os.path.dirname(run))
 
 
+def test_a_report_that_cannot_be_written_at_the_end_is_kept_beside_the_runs_and_the_outcome_says_where(tmp_path, monkeypatch):
+    run = launched_run(tmp_path)
+    reports = str(tmp_path / "reports")
+    real = runbook_report.write
+
+    def refused_there(report, directory, name, newest=True):
+        if directory == reports:
+            raise OSError(28, "No space left on device")
+        return real(report, directory, name, newest=newest)
+
+    monkeypatch.setattr(runbook_report, "write", refused_there)
+    result = step(runbook_report, Modules(), run=run, report_dir=reports)
+    kept = os.path.join(os.path.dirname(os.path.dirname(run)), "replication-recovery-reports")
+    assert result["lines"][1] == "The report could not be written in %s ([Errno 28] No space left on device): it is kept in %s." % (reports, kept)
+    assert os.path.exists(result["outcome"]["report"]["json"]) and result["outcome"]["report"]["json"].startswith(kept)
+    assert not os.path.exists(reports)
+
+
 def test_in_check_mode_the_report_says_what_would_be_done_and_writes_nothing(tmp_path):
     run = begin(tmp_path)
     read(run, [machine("web-1")])
