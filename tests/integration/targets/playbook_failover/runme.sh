@@ -72,7 +72,7 @@ fi
 grep -q "your tasks after wave 1 (Find the database of wave 1 wrong, when told to): the database answers with yesterday's orders" output.txt
 python files/hooks_in_order.py hooks.log "before" "after wave 1"
 python -c "import json, sys; r = json.load(open(sys.argv[1])); w = r['waves']; assert r['result'] == 'failed' and w[0]['status'] == 'launched' \
-and w[1]['status'] == 'not launched' and w[1]['message'] == 'the run stopped at your tasks after wave 1 (Find the database of wave 1 wrong, when told to)' and [m['name'] for m in r['machines'] if m['cleanup'] == 'removed'] == ['db-1'], r" \
+and w[1]['status'] == 'not launched' and w[1]['message'] == 'not launched: the run stopped at your tasks after wave 1 (Find the database of wave 1 wrong, when told to)' and [m['name'] for m in r['machines'] if m['cleanup'] == 'removed'] == ['db-1'], r" \
     "$reports/failover_site.json"
 "${site[@]}" cloud > cloud-after.txt
 diff cloud-before.txt cloud-after.txt
