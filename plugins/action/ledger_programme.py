@@ -15,6 +15,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger, _oscal, _programme, _programme_page, _sign_off
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION_ROLES, controller_now, where_started, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
+from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 
 SHOWN = 10
 PLANNED = "(not entered: --check)"  # the hash of an entry only planned
@@ -140,6 +141,11 @@ class ActionModule(RunbookStep):
         if broken:
             programme["result"] = "failed"
         lines = [_programme.said(programme)] + lines
+        left_out = programme["projects_left_out"]
+        if left_out:
+            lines.append("Left out: %d project%s the ledger names that the service does not have (%s) - another service's, or removed "
+                         "since; no control judges %s. evidence_projects_from=ledger judges the ledger's projects." % (
+                             len(left_out), "" if len(left_out) == 1 else "s", shown(left_out), "it" if len(left_out) == 1 else "them"))
         lines += ["Not met: %s over %s." % (control["id"], ", ".join(item["name"] for item in control["scopes"] if item["status"] == "not met"))
                   for control in programme["controls"] if control["status"] == "not met"]
         lines += programme["failures"][:SHOWN]

@@ -229,9 +229,19 @@ def judge(entries, controls, severities, finding_severities, as_of, projects=Non
                   controls_nothing_to_judge=sum(c["status"] == NOTHING_TO_JUDGE for c in judged), findings=len(findings))
     counts.update((status, sum(f["status"] == status for f in findings)) for status in (OPEN, CLOSED, WAIVED, OVERDUE))
     return dict(schema=SCHEMA, as_of=moment_said(as_of), projects_from="service" if projects is not None else "ledger",
+                projects_left_out=_left_out(runs, projects),
                 controls=judged, findings=findings, waivers=[_waiver_said(waiver, as_of) for waiver in waivers], counts=counts,
                 result="failed" if overdue else "passed",
                 failures=["Finding %s (%s) was due by %s and is still open: overdue." % (f["id"], f["title"], f["due"]) for f in overdue])
+
+
+def _left_out(runs, projects):
+    """The projects the ledger's runs name that the service's projects do not (judged over the service's): no control judges
+    them, and the programme says so - they are another service's, or were removed since."""
+    if projects is None:
+        return []
+    named = set(project["name"] for project in projects) | set(project.get("id") for project in projects if project.get("id"))
+    return sorted(set(project for entry in runs for project in entry.get("projects") or []) - named)
 
 
 def _scope_status(item, open_ones):

@@ -89,8 +89,10 @@ def page(programme, ledger=None):
                 "<h2>Overdue</h2><ul>%s</ul>" % failures if failures else "", "<h2>Controls</h2>", controls, "<h2>Findings</h2>", findings,
                 "<h2>Waivers</h2>", waivers if programme["waivers"] else "<p>None.</p>", "<h2>Sign-offs</h2>",
                 signed if programme["sign_offs"] else "<p>None yet.</p>"]
-    lede = "Judged over %d ledger entries (head %s); the projects read from the %s." % (
-        programme["ledger"]["entries"], programme["ledger"]["head"] or "-", programme["projects_from"])
+    left_out = programme.get("projects_left_out") or []
+    lede = "Judged over %d ledger entries (head %s); the projects read from the %s%s." % (
+        programme["ledger"]["entries"], programme["ledger"]["head"] or "-", programme["projects_from"],
+        "; left out, as the service does not have them: %s" % ", ".join(left_out) if left_out else "")
     # The ledger's head it was judged over (the programme itself is no entry).
     head = programme["ledger"]
     ledger = ledger or (dict(sequence=head["sequence"], sha256=head["head"]) if head["head"] else None)

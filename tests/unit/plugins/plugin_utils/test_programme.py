@@ -332,3 +332,11 @@ def test_a_waiver_that_expires_on_a_date_holds_through_that_day():
     assert control(programme_of(ledger.entries, as_of="2027-06-01T18:00:00Z", projects=DR), "DR-TEST-YEARLY")["status"] == "waived"
     assert control(programme_of(ledger.entries, as_of="2027-06-02T00:00:00Z", projects=DR), "DR-TEST-YEARLY")["status"] == "not met"
     assert _programme.expiry_of("2027-06-01T10:00:00Z") == parse_time("2027-06-01T10:00:00Z")  # a moment is as given
+
+
+def test_judged_over_the_services_projects_the_ledgers_others_are_named_as_left_out():
+    ledger = Ledger().add("dr_test", "2027-01-01T00:00:00Z", ["prod"], machines=["db-1"])
+    ledger.add("dr_test", "2027-01-02T00:00:00Z", ["elsewhere"], machines=["db-9"])
+    judged = programme_of(ledger.entries, as_of="2027-02-01T00:00:00Z", projects=PROD)
+    assert judged["projects_left_out"] == ["elsewhere"]
+    assert programme_of(ledger.entries, as_of="2027-02-01T00:00:00Z")["projects_left_out"] == []
