@@ -21,7 +21,7 @@ from test_readme import commands, free_port  # noqa: the README's test, beside t
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.path.dirname(sys.executable)
 PAGE = open(os.path.join(ROOT, "roles", "game_day", "README.md"), encoding="utf-8").read()
-SECTION = PAGE.split("### Try one on the simulator", 1)[1].split("\n## ", 1)[0]
+SECTION = PAGE.split("## Try one on the simulator", 1)[1].split("\n## ", 1)[0]
 [SCENARIO] = [text for language, text in re.findall(r"^```(\w*)\n(.*?)^```", SECTION, re.S | re.M) if language == "yaml"]
 [COMMAND] = [line for language, text in re.findall(r"^```(\w*)\n(.*?)^```", SECTION, re.S | re.M) if language == "sh" for line in commands(text)]
 
