@@ -165,7 +165,7 @@ test-units: stage-checks
 # in seconds. $(1): the copy of the collection, $(2): the targets (ansible-test's arguments), $(3): the lane's data
 # directory, $(4): its name.
 define integration_in
-	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(1)/tests/integration/integration_config.yml -- \
+	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(1)/tests/integration/integration_config.yml --label "$(4)" -- \
 		env HOME=$(3)/home sh -c 'mkdir -p "$$HOME" && cd $(1) && $(BIN)/ansible-test integration --local --python $(TEST_PYTHON) $(2)'; \
 		status=$$?; $(BIN)/python tests/utils/target_times.py $(1) "$(4)" $$status; exit $$status
 endef

@@ -2,7 +2,7 @@
 lanes print both, since on two cores the CPU is what bounds the whole run (the lanes are balanced by it).
 
 The outermost call also sums up every suite's outcome at its very end: the lanes' outputs follow one another as they
-end, and a CI log shown by its tail would otherwise not say which of the earlier ones failed."""
+end, and a CI log shown by its tail would otherwise not say which of the earlier ones failed, nor why."""
 
 import os
 import resource
@@ -31,6 +31,11 @@ def main(label, command):
         with open(os.environ[SUMMARY], encoding="utf-8") as summary:
             lines = summary.read().splitlines()
         os.unlink(os.environ[SUMMARY])
+        # The last lines of each integration lane that failed (tests/utils/with_simulator.py), before the summary.
+        if os.path.exists(os.environ[SUMMARY] + ".tails"):
+            with open(os.environ[SUMMARY] + ".tails", encoding="utf-8") as tails:
+                print(tails.read(), end="", flush=True)
+            os.unlink(os.environ[SUMMARY] + ".tails")
         failed = [each for each in lines if " FAILED " in each]
         said = "".join("\n  " + each for each in failed)
         print("make test: summary - %d suites passed, %d failed%s" % (len(lines) - len(failed), len(failed), said), flush=True)
