@@ -108,7 +108,7 @@ def measured(sim, args, env_extra=None, command="ansible-playbook", memory=False
     """Run ansible-playbook (or another of Ansible's commands) and answer what it took: seconds, requests, exit_status, the
     seconds from its start to the service's first launch request (first_launch_seconds, None without one) and, with
     ``memory``, the controller's peak memory - the proportional set size of the command and all its processes together
-    (peak_bytes), sampled every half second."""
+    (peak_bytes), sampled every half second; and its requests by route (routes, "METHOD route": count), most first."""
     env = dict(os.environ, REPLICATION_SERVICE_URL=sim.api, REPLICATION_SERVICE_USERNAME=USERNAME,
                REPLICATION_SERVICE_PASSWORD=PASSWORD, ANSIBLE_CALLBACK_PLUGINS=os.path.join(ROOT, "tests", "bench", "callback_plugins"),
                ANSIBLE_CALLBACKS_ENABLED="phase_times", **(env_extra or {}))
@@ -133,7 +133,9 @@ def measured(sim, args, env_extra=None, command="ansible-playbook", memory=False
     stats = sim.control("GET", "/stats")
     launches = [row["first"] for row in stats["requests"] if row["method"] == "POST" and row["route"].endswith("/launchMachines")]
     return dict(seconds=round(seconds, 2), requests=stats["total"], exit_status=process.returncode,
-                first_launch_seconds=round(min(launches) - began_at, 2) if launches else None, peak_bytes=peak[0] if memory else None)
+                first_launch_seconds=round(min(launches) - began_at, 2) if launches else None, peak_bytes=peak[0] if memory else None,
+                routes=dict(("%s %s" % (row["method"], row["route"]), row["count"])
+                            for row in sorted(stats["requests"], key=lambda row: -row["count"])))
 
 
 def tree_memory(pid):
@@ -194,16 +196,17 @@ def dr_test_at(sim, size, repeat, report_dir):
         if status != 0:
             raise SystemExit("the uri playbook failed at %d machines" % size)
         uri_runs.append(dict(seconds=round(seconds, 2), requests=requests_sent, phases=phases(timings)))
-        seconds, requests_sent, status = playbook(sim, [
+        run = measured(sim, [
             "replication.recovery.dr_test", "-e", "dr_test_project=bench", "-e", "dr_test_poll_interval=1",
             "-e", "dr_test_rpo_target=%d" % DAY, "-e", "dr_test_rto_target=%d" % DAY, "-e", "dr_test_report_dir=%s" % report_dir],
             env_extra=dict(BENCH_PHASES=timings))
+        seconds, requests_sent, status = run["seconds"], run["requests"], run["exit_status"]
         with open(os.path.join(report_dir, "dr_test_bench.json")) as handle:
             report = json.load(handle)
         rtos = [machine["rto_seconds"] for machine in report["machines"] if machine["rto_seconds"] is not None]
         dr_runs.append(dict(seconds=round(seconds, 2), requests=requests_sent, result=report["result"], exit_status=status,
                             rto_slowest=max(rtos) if rtos else None, rto_fastest=min(rtos) if rtos else None,
-                            rto_spread=round(max(rtos) / min(rtos), 3) if rtos else None, phases=phases(timings)))
+                            rto_spread=round(max(rtos) / min(rtos), 3) if rtos else None, phases=phases(timings), routes=run["routes"]))
     # Each DR test beside the uri playbook run just before it (the machine's load changes between pairs): the median pair.
     pairs = sorted(zip(uri_runs, dr_runs), key=lambda pair: pair[1]["seconds"] / pair[0]["seconds"])
     uri, dr = pairs[(len(pairs) - 1) // 2]
