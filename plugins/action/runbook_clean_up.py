@@ -6,7 +6,10 @@
 machines - follow the cleanup job with progress, and prove it: read the machines again, and fail
 when one still has a target machine. Documented in plugins/modules/runbook_clean_up.py."""
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_TYPES, PRODUCTION_KINDS, kind_of, parse_flag, parse_list, parse_time
+import time
+
+from ansible_collections.replication.recovery.plugins.module_utils._domain import (
+    LAUNCH_TYPES, PRODUCTION_KINDS, active, kind_of, parse_flag, parse_list, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._machines import has_targets_of, launch_type_of_replica
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, RECOVERED
 from ansible_collections.replication.recovery.plugins.module_utils._wait import WAIT_OPTIONS
@@ -114,10 +117,16 @@ class ActionModule(RunbookStep):
         # The machines of every wave that was started, by name (a job that did not end may still launch some),
         # and the target machines an earlier run of ours left, by ID.
         # What the run launched (and adopted) is its own to terminate, recovery machines of a roll-back included.
-        self.lever_before_the_cleanup()
+        # The lever is looked at before the cleanup (unless read within the progress interval), at the cleanup job's looks at
+        # that pace, and once more after the cleanup began: engaged at any moment until then, the outcome says so.
+        began = time.time()
+        look_at_lever(self, CLEANUP_PHASE, stops=False, fresh=True)
         self.watching = True
         removed = self.clean_up(record["project_id"], None, record["kind"], record.settings, chosen=started + leftovers, proof=started,
                                 production=started + leftovers if record["kind"] in PRODUCTION_KINDS else None)
+        if ((record.get("stop_when") or {}).get("lever_read") or 0) < began:
+            look_at_lever(self, CLEANUP_PHASE, stops=False)
+        self.lever_in_the_checks()
         # A DR test's drill is over once its machines are gone: the marks of this run's (and an adopted run's) go too.
         if record["kind"] in PRODUCTION_KINDS and (record.get("on_failed_over") or "refuse") == "refuse":
             self.unmark(started, DRILL)
@@ -127,13 +136,13 @@ class ActionModule(RunbookStep):
                                                                               if removed["removed"] else ""))
         return removed
 
-    watching = False  # the lever looked at at every look at the run's cleanup job
+    watching = False  # the lever looked at at the run's cleanup job's looks
 
-    def lever_before_the_cleanup(self):
-        """The lever, looked at before the cleanup: pulled before the last of the checks ended, the run stopped in them (no
-        check came after it); pulled after them, their verdict stands. Either way the cleanup goes on."""
+    def lever_in_the_checks(self):
+        """The lever first seen after the checks: pulled before the last of them ended, the run stopped in them (no check
+        came after it); pulled after them, their verdict stands. Either way the cleanup went on."""
         record = self.record
-        lever = look_at_lever(self, CLEANUP_PHASE, stops=False)
+        lever = record.get("lever")
         if not lever or lever["phase"] != CLEANUP_PHASE or record.get("failure"):
             return
         ended = [(parse_time(check["ended"]), name) for name, check in (record.get("checked") or {}).items() if check.get("ended")]
@@ -180,7 +189,8 @@ class ActionModule(RunbookStep):
 
     def follow_cleanup(self, project, job, settings):
         if self.record is not None:
-            watch = (lambda: look_at_lever(self, CLEANUP_PHASE, stops=False)) if self.watching else None
+            # At the progress interval's pace, and at the look that sees the job end.
+            watch = (lambda looked: look_at_lever(self, CLEANUP_PHASE, stops=False, fresh=active(looked))) if self.watching else None
             return follow(self, job, "cleanup job", settings["cleanup_timeout"], watch=watch)
         # Without a run there is no record to take the project's ID and intervals from.
         self.record = as_record(dict(project_id=project, settings=settings))

@@ -193,7 +193,7 @@ class ActionModule(RunbookStep):
         if active(job):
             self.say("Launch job %s of wave %d runs in the service. If this run is stopped, the job goes on there: run again to adopt it, "
                      "or with --check to see what the next run does." % (job["id"], index + 1))
-            job = follow(self, job, "launch job", record.settings["launch_timeout"], watch=self.must_stop)
+            job = follow(self, job, "launch job", record.settings["launch_timeout"], watch=lambda unused: self.must_stop())
         if record.test_network["network"] or set(names) & set(record.test_network["found"]):
             put_back_blueprints(self, names)
         kept = self.record_outcome(index, job, [name for name in names if name not in (record.get("thinned_out") or [])], adopted)

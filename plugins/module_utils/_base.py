@@ -367,6 +367,19 @@ class ServiceModule(AnsibleModule):
                 self.fail_json(msg="%s %s was not found." % (spec["what"], value))
         return self._lists[key]
 
+    def project_to_read_under(self, value):
+        """The project a read-only module reads under, as a scope: by its name, looked up; by its ID, not read - a module a
+        run calls at every look (a job's, the safety lever's) then costs one request - since a read under a project the
+        service does not have answers 404, which ``not_found_under`` turns into the project not found."""
+        return {"id": value} if looks_like_id(value) else self.lookup("project", value)
+
+    def not_found_under(self, project, error):
+        """A read under ``project`` (project_to_read_under) that failed: when it was not found, the task fails saying so of
+        the project if the service does not have that; else the error stands, for the caller to say or raise."""
+        if error.status == 404:
+            self.lookup("project", project["id"])  # fails the task: Project <id> was not found.
+        return error
+
     def resolve(self, kind, value, **scope):
         """The ID of what ``value`` names. An ID is taken as it is, without a request (the service
         rejects one it does not know); a name is looked up. A kind that is not in KINDS is a method

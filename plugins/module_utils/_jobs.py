@@ -46,6 +46,7 @@ class Jobs:
 
     def __init__(self, module, project_id, timeout, interval, sleep=None, clock=None, grace=LATE_WRITE_GRACE):
         self.module = module
+        self.project_id = project_id
         self.path = "/projects/%s/jobs" % project_id
         self.timeout = timeout
         self.interval = interval
@@ -77,6 +78,7 @@ class Jobs:
         except ServiceError as error:
             if error.status != 404:
                 raise
+            self.module.lookup("project", self.project_id)  # fails when the service has no such project
             self.module.fail_json(msg="The project has no job %s." % job_id)
 
     def wait(self, job, return_after=None):

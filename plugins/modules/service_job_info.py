@@ -148,7 +148,7 @@ progress:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._client import PAGE_LIMIT
+from ansible_collections.replication.recovery.plugins.module_utils._client import PAGE_LIMIT, ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._domain import JOB_STATUSES, JOB_TYPES, active
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs
 from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
@@ -157,7 +157,15 @@ from ansible_collections.replication.recovery.plugins.module_utils._launches imp
 class JobInfoModule(TargetMachines, ServiceModule):
     def work(self):
         params = self.params
-        project = self.lookup("project", params["project"])
+        # A run reads its job at each look, by the project's ID: the project itself is not read.
+        project = self.project_to_read_under(params["project"])
+        try:
+            return self.jobs_of(project)
+        except ServiceError as error:
+            raise self.not_found_under(project, error)
+
+    def jobs_of(self, project):
+        params = self.params
         if params["job"] is not None:
             jobs = Jobs.of(self, project)
             job = jobs.get(params["job"])

@@ -92,6 +92,7 @@ from datetime import datetime, timezone
 from functools import partial
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
+from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._lever import LEVER_PLAN, RELEASED, STATES, lever_of, lever_steps
 
 OPTIONS = dict(
@@ -113,9 +114,13 @@ class SafetyLeverModule(ServiceModule):
                                "Nothing was changed.")
         if state and ": " in by:
             self.fail_json(msg="by may not hold ': ' (it is %r). Nothing was changed." % by)
-        project = self.lookup("project", self.params["project"])
+        # A rehearsal reads the lever at each of its looks, by the project's ID: the project itself is not read.
+        project = self.project_to_read_under(self.params["project"])
         path = "/projects/%s/recoveryPlans" % project["id"]
-        current = self.lookup("recovery_plan", LEVER_PLAN, required=False, project=project)
+        try:
+            current = self.lookup("recovery_plan", LEVER_PLAN, required=False, project=project)
+        except ServiceError as error:
+            raise self.not_found_under(project, error)
         lever = lever_of(current)
         if not state or state == lever["state"] and (state == RELEASED or (lever["reason"], lever["by"]) == (reason, by)):
             return dict(lever=lever)

@@ -14,8 +14,9 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._step import 
 def follow(step, job, label, timeout, watch=None):
     """Follow a job to its end, a line of progress every progress interval. Answers the job as it
     ended; stops the step when it did not end within ``timeout`` seconds (it goes on in the service).
-    ``watch()`` is called at each look (the safety lever), the one that sees the job end included - so that a job shorter
-    than the progress interval is watched at least once: the job is followed to its end all the same."""
+    ``watch(job)`` is called at each look with the job as it looked (the safety lever), the one that sees the job end
+    included - so that a job shorter than the progress interval is watched at least once: the job is followed to its end
+    all the same."""
     settings = step.record.settings
     # Each look waits in service_job_info, up to the progress interval: no sleep of the step's own between looks. The
     # progress is said of a job that goes on only: the step reads what a job that ended did itself.
@@ -28,7 +29,7 @@ def follow(step, job, label, timeout, watch=None):
                               poll_interval=settings["poll_interval"], progress=True, progress_when_ended=False)
         progress.update(looked.get("progress") or {})
         if watch is not None:
-            watch()
+            watch(looked["job"])
         return looked["job"]
 
     ended = Waiter("the %s ended" % label, look=look, done=lambda looked: not active(looked), said=lambda looked: (

@@ -105,15 +105,18 @@ def look_at_stops(step, project):
     return None
 
 
-def look_at_lever(step, phase, stops=True):
+def look_at_lever(step, phase, stops=True, fresh=False):
     """One look at the project's safety lever for a rehearsal, in ``phase`` (the launch of wave 1, the checks of wave 1, the
     cleanup): seen engaged, it is the run's from then on - who pulled it, when and why, the phase and the moment of the look
     that saw it - and obeyed when it ``stops`` the run there. Answers the lever as the run keeps it, or None. A lever the
-    run has seen is not read again; a run that is no rehearsal, or under --check, does not look."""
+    run has seen is not read again; a run that is no rehearsal, or under --check, does not look. With ``fresh``, a lever
+    read within the progress interval is not read again: what that read said stands (the run watches at that pace)."""
     record = step.record
     if (record.get("lever") or {}).get("seen"):
         return record["lever"]
     if step.check_mode or not record.rehearses or not record.get("project_id"):
+        return None
+    if fresh and time.time() - (record["stop_when"].get("lever_read") or 0) < record.settings["progress_interval"]:
         return None
     lever = step.service("service_safety_lever", project=record["project_id"])["lever"]
     record["stop_when"]["lever_read"] = time.time()

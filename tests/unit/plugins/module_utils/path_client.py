@@ -43,6 +43,10 @@ class PathClient:
 
     list = get
 
+    def items(self, path, params=None, page_size=None):
+        """A paged list's items one by one, as ServiceClient.items gives them: here, the whole list at once."""
+        return iter(self.get(path, params))
+
     def get_many(self, reads):
         """Many reads at once, as ServiceClient.get_many answers them: a list's first page, a failed read's error."""
         self.batches.append([path for path, unused in reads])

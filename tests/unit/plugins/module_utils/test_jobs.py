@@ -17,7 +17,7 @@ class Failed(Exception):
 
 
 class FakeModule:
-    """Just what Jobs uses: a client that answers the newest job, and fail_json."""
+    """Just what Jobs uses: a client that answers the newest job, lookup and fail_json."""
 
     change = ServiceModule.change
 
@@ -32,6 +32,11 @@ class FakeModule:
 
     def record_diff(self, before, after):
         pass
+
+    def lookup(self, kind, value, **scope):
+        """ServiceModule.lookup of the project a job is not found in: here the project is there."""
+        assert kind == "project"
+        return {"id": value}
 
     def get(self, path, params=None):
         self.requests.append(path)

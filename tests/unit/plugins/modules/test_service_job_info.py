@@ -43,3 +43,26 @@ def test_a_jobs_machines_are_counted_while_it_runs_and_once_it_ended_only_when_a
     answer = JobInfo(client, progress_when_ended=when_ended).work()
     assert answer["job"]["status"] == status and answer.get("progress") == counted
     assert ("/projects/p1/machines" in client.requests) is (counted is not None)
+
+
+class Refused(Exception):
+    pass
+
+
+class Refusing(JobInfo):
+    def fail_json(self, msg, **kwargs):
+        raise Refused(msg)
+
+
+def test_given_the_projects_id_a_look_at_its_job_is_one_request_and_what_is_not_found_is_named():
+    project_id = "0b6cbb1e-0000-4000-8000-000000000001"
+    jobs = "/projects/%s/jobs" % project_id
+    client = PathClient({"/projects/" + project_id: dict(PROJECT, id=project_id), jobs + "/j1": job("STARTED"), jobs: []})
+    assert JobInfo(client, project=project_id, progress=False).work()["job"]["status"] == "STARTED"
+    assert client.requests == [jobs + "/j1"]
+    with pytest.raises(Refused, match="^The project has no job j2.$"):
+        Refusing(client, project=project_id, job="j2", progress=False).work()
+    unknown = "0b6cbb1e-0000-4000-8000-000000000002"
+    for given in (dict(job="j1"), dict(job=None)):
+        with pytest.raises(Refused, match="^Project %s was not found.$" % unknown):
+            Refusing(client, project=unknown, progress=False, **given).work()

@@ -133,3 +133,15 @@ def test_the_lever_is_found_among_the_plans_by_its_name_alone():
     assert lever_in([other, plan(ENGAGED)])["by"] == "bob"
     assert lever_said(lever_in([plan(ENGAGED)]), "production") == \
         "the safety lever of project production is engaged by bob at 2026-11-28T05:00:00Z: INC-1: payments"
+
+
+def test_given_its_id_the_project_is_not_read_and_an_id_the_service_does_not_have_is_not_found():
+    project_id = "0b6cbb1e-0000-4000-8000-000000000001"
+    client = WritingClient([plan(ENGAGED)])
+    client.answers["/projects/%s/recoveryPlans" % project_id] = client.answers.pop(PLANS)
+    assert Lever(client, project=project_id).work()["lever"]["state"] == ENGAGED
+    assert client.requests == ["/projects/%s/recoveryPlans" % project_id]
+    unknown = "0b6cbb1e-0000-4000-8000-000000000002"
+    with pytest.raises(Failed, match="^Project %s was not found.$" % unknown):
+        Lever(client, project=unknown).work()
+    assert not client.writes

@@ -16,8 +16,10 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_stop_when
+from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, RELEASED
+from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
 from ansible_collections.replication.recovery.plugins.plugin_utils._stops import (
-    look_at_health, look_at_url, new_watch, note, outside_the_blast_radius, stop_said, watched)
+    CLEANUP_PHASE, lever_seen_said, look_at_health, look_at_lever, look_at_url, new_watch, note, outside_the_blast_radius, stop_said, watched)
 
 
 def test_probes_are_read_with_their_defaults_and_as_json_text():
@@ -111,3 +113,36 @@ def test_the_blast_radius_takes_in_machines_by_name_pattern_and_tag():
     assert outside_the_blast_radius(machines, ["web-1", "db-1", "erp-1"]) == []
     assert outside_the_blast_radius(machines, None) == [] and outside_the_blast_radius(machines, []) == []
     assert outside_the_blast_radius(machines, ["WEB-*"]) == ["web-1", "db-1", "erp-1"]  # names are matched as written
+
+
+class LeverStep:
+    """A runbook step as look_at_lever sees it: its record, --check or not, and the lever reads it sends."""
+
+    def __init__(self, lever_state, check_mode=False, runbook="dr_test"):
+        self.record = as_record(dict(runbook=runbook, roll_back=False, test_network=dict(network=None), project_id="p1",
+                                     project="payments", settings=dict(progress_interval=30), stop_when=new_watch([])))
+        self.check_mode = check_mode
+        self.lever = dict(state=lever_state, by="bob", at="2026-12-02T05:00:00Z", reason="INC-7")
+        self.reads = 0
+
+    def service(self, module, **args):
+        assert module == "service_safety_lever" and args == dict(project="p1")
+        self.reads += 1
+        return dict(lever=self.lever)
+
+
+def test_the_lever_is_read_at_each_look_but_fresh_within_the_progress_interval_and_once_seen_it_is_the_runs():
+    step = LeverStep(RELEASED)
+    assert look_at_lever(step, "the launch of wave 1") is None and step.reads == 1
+    assert look_at_lever(step, "the checks of wave 1", fresh=True) is None and step.reads == 1  # read just now: it stands
+    step.record["stop_when"]["lever_read"] -= 31
+    step.lever["state"] = ENGAGED
+    seen = look_at_lever(step, "the checks of wave 1", fresh=True)
+    assert step.reads == 2 and seen["obeyed"] and seen["phase"] == "the checks of wave 1" and seen["by"] == "bob"
+    assert look_at_lever(step, CLEANUP_PHASE, stops=False) is seen and step.reads == 2  # seen: not read again
+    assert lever_seen_said(seen).startswith("Lever engaged at 2026-12-02T05:00:00Z by bob: INC-7, during the checks of wave 1 (seen ")
+
+
+@pytest.mark.parametrize("step", [LeverStep(ENGAGED, check_mode=True), LeverStep(ENGAGED, runbook="failover")])
+def test_under_check_or_in_a_run_that_is_no_rehearsal_the_lever_is_not_read(step):
+    assert look_at_lever(step, "the launch of wave 1") is None and step.reads == 0
