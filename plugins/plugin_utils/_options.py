@@ -16,6 +16,11 @@ Only what the user meant: a variable that carries a runbook's prefix and is no o
 is nearest to; the action refuses them by where they were given (``refusal``). An option is required when its description
 says so (``Required.`` first): ansible-core's own validation of a missing one prints the whole argument spec, so no spec
 says ``required: true`` and ``options_of`` refuses a missing one in one line.
+
+Every typed option takes its JSON text, as an AWX survey gives it. ansible-core's role validation, which runs before the
+role, splits text at its commas and checks each part: it refuses the JSON text of a list of mappings (``elements: dict``)
+and of a list of choices. So a list of mappings is ``type: list`` with its items' ``options`` and no ``elements``, and a list
+of replication states (an option named ``*_states``) has no ``choices`` in its spec: both are typed and checked here.
 """
 
 import json
@@ -24,7 +29,7 @@ import yaml
 from ansible.parsing.quoting import unquote
 from ansible.parsing.splitter import split_args
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value, parse_flag, parse_list, parse_number
+from ansible_collections.replication.recovery.plugins.module_utils._domain import REPLICATION_STATES, no_value, parse_flag, parse_list, parse_number
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import PathRefused, where_started
 
 # The types of argument specs that text stands in for; str and raw are taken as given.
@@ -64,8 +69,15 @@ def _suboptions(name, spec, value):
     return value
 
 
+def choices_of(name, spec):
+    """The values an option (or each item of a list option) may take: its spec's choices, or the replication states for
+    an option named ``*_states`` (see above)."""
+    return spec.get("choices") or (list(REPLICATION_STATES) if name.endswith("_states") else None)
+
+
 def _element(name, spec, value):
-    kind = spec.get("elements") or "raw"
+    # A list of mappings has its items' options, and no elements (see above).
+    kind = spec.get("elements") or ("dict" if spec.get("options") else "raw")
     if kind == "dict":
         return _suboptions(name + " (an item)", spec, _mapping(name + " (an item)", value))
     if kind == "str":
@@ -115,10 +127,10 @@ def options_of(specs, given, prefix, entry_point=None):
         if required((entry_point or {}).get(name) or {}) and no_value(given.get(name)):
             raise OptionRefused("%s is required, and was not given" % name)
         value = typed(name, spec, given.get(name, spec.get("default")))
-        wrong = [item for item in (value if isinstance(value, list) else [] if value is None else [value])
-                 if spec.get("choices") and item not in spec["choices"]]
+        choices = choices_of(name, spec)
+        wrong = [item for item in (value if isinstance(value, list) else [] if value is None else [value]) if choices and item not in choices]
         if wrong:
-            raise OptionRefused("%s must be one of %s, not %s" % (name, ", ".join(str(choice) for choice in spec["choices"]), json.dumps(
+            raise OptionRefused("%s must be one of %s, not %s" % (name, ", ".join(str(choice) for choice in choices), json.dumps(
                 wrong[0], default=str)))
         options[name[len(prefix):] if name.startswith(prefix) else name] = value
     return options

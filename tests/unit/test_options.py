@@ -21,7 +21,7 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_groups, parse_point_policy, parse_test_network
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
-from ansible_collections.replication.recovery.plugins.plugin_utils._options import TYPED, OptionRefused, options_of, required, typed
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import TYPED, OptionRefused, choices_of, options_of, required, typed
 
 ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")
 # Variables every runbook shares, read by their own names: the ledger, and the engine's.
@@ -53,51 +53,47 @@ def options(role):
 
 
 def native_and_text(name, spec):
-    """An option's value as a playbook gives it, and as text - the forms an extra variable and an AWX survey give - with
-    whether the role's own validation takes the text: Ansible's cuts a list's text at its commas before it checks an item,
-    so a list of mappings, or of choices, given as JSON text is refused there - by the option's name."""
+    """An option's value as a playbook gives it, and as text - the forms an extra variable and an AWX survey give: JSON
+    text for a list of mappings, or of choices, included (plugin_utils._options: their specs are such that ansible-core's
+    validation, which cuts a list's text at its commas, lets it through)."""
     kind = spec.get("type")
     if kind == "bool":
         native = not spec.get("default", False)
-        return [(native, text, True) for text in (str(native).lower(), "yes" if native else "no", "1" if native else "0")]
+        return [(native, text) for text in (str(native).lower(), "yes" if native else "no", "1" if native else "0")]
     if kind == "int":
-        return [(7, "7", True)]
+        return [(7, "7")]
     if kind == "float":
-        return [(2.5, "2.5", True), (3, "3", True)]
+        return [(2.5, "2.5"), (3, "3")]
     if kind == "path":
-        return [("reports/%s" % name, "reports/%s" % name, True), ("~/%s" % name, "~/%s" % name, True)]
-    if kind == "dict":
+        return [("reports/%s" % name, "reports/%s" % name), ("~/%s" % name, "~/%s" % name)]
+    if kind == "dict" or (kind == "list" and spec.get("options")):
         if spec.get("options"):
             native = dict((key, "%s-value" % key) for key, sub in spec["options"].items() if sub.get("type", "str") == "str")
         else:
             native = {"web-1": {"instance_type": "m5.large", "tags": {"owner": "dr"}}, "count": 3}
-        return [(native, json.dumps(native), True)]
+        native = [native, dict(native, more={"a, b": [1, 2]})] if kind == "list" else native
+        return [(native, json.dumps(native))]
     if kind == "list":
-        if spec.get("elements") == "dict":
-            native = [{"match": "web-*", "set": {"instance_type": "m5.large"}}, {"match": "db-*"}]
-            return [(native, json.dumps(native), False)]
-        native = list(spec.get("choices") or ["web-1", "db-1"])[:2]
-        return [(native, ",".join(native), True), (native, json.dumps(native), not spec.get("choices")),
-                (native, ", ".join(native), not spec.get("choices"))]
+        native = list(choices_of(name, spec) or ["web-1", "db-1"])[:2]
+        return [(native, ",".join(native)), (native, json.dumps(native)), (native, ", ".join(native))]
     raise AssertionError("no sample for %s of type %s" % (name, kind))
 
 
-WALKED = [(role, name, spec, native, text, taken) for role in ROLES for name, spec in sorted(options(role).items())
-          if spec.get("type") in TYPED for native, text, taken in native_and_text(name, spec)]
+WALKED = [(role, name, spec, native, text) for role in ROLES for name, spec in sorted(options(role).items())
+          if spec.get("type") in TYPED for native, text in native_and_text(name, spec)]
 
 
 def test_the_walk_covers_every_typed_option_of_every_role():
-    walked = set((role, name) for role, name, unused, unused, unused, unused in WALKED)
+    walked = set((role, name) for role, name, unused, unused, unused in WALKED)
     assert len(walked) >= 100 and set(role for role, unused in walked) == set(ROLES)
+    lists = set(name for unused, name, spec, unused, unused in WALKED if spec["type"] == "list" and (spec.get("options") or choices_of(name, spec)))
+    assert len(lists) == 10 and "dr_test_stop_when" in lists and "readiness_states" in lists and "launch_policy_subnet_map" in lists
 
 
-@pytest.mark.parametrize("role, name, spec, native, text, taken", WALKED, ids=lambda value: value if isinstance(value, str) else "")
-def test_an_option_given_as_text_has_the_effect_of_its_native_form_or_is_refused_by_name(role, name, spec, native, text, taken):
+@pytest.mark.parametrize("role, name, spec, native, text", WALKED, ids=lambda value: value if isinstance(value, str) else "")
+def test_an_option_given_as_text_has_the_effect_of_its_native_form(role, name, spec, native, text):
     spec = dict(spec, required=False)
     checked = ArgumentSpecValidator({name: spec}).validate({name: text}, validate_role_argument_spec=True)
-    if not taken:
-        assert checked.error_messages and all(name in message for message in checked.error_messages)
-        return
     assert not checked.error_messages, "the role's own validation refuses %s=%r: %s" % (name, text, checked.error_messages)
     as_given, as_text = options_of({name: spec}, {name: native}, role + "_"), options_of({name: spec}, {name: text}, role + "_")
     assert as_text == as_given
@@ -152,6 +148,32 @@ def test_a_choice_is_checked_after_the_text_is_read():
     assert options_of({"health_states": spec}, {"health_states": "continuous,lagging"}, "health_") == {"states": ["continuous", "lagging"]}
     with pytest.raises(OptionRefused, match="health_states must be one of continuous, lagging, not \"paused\""):
         options_of({"health_states": spec}, {"health_states": "continuous,paused"}, "health_")
+
+
+@pytest.mark.parametrize("name, text, said", [
+    ("readiness_states", '["continuous", "lagged"]', 'readiness_states must be one of initiating, initial_sync, continuous, lagging, '
+                                                      'paused, stopped, stale, not "lagged"'),
+    ("dr_test_stop_when", '["shop"]', r"dr_test_stop_when \(an item\) must be a mapping"),
+    ("dr_test_stop_when", '[{"url": "http://shop.example/health"}]', r"dr_test_stop_when \(an item\).name is required"),
+    ("launch_policy_subnet_map", '[[1, 2]]', r"launch_policy_subnet_map \(an item\) must be a mapping"),
+])
+def test_a_list_of_states_or_of_mappings_given_wrong_as_json_text_is_refused_by_name(name, text, said):
+    role = next(role for role in ROLES if name.startswith(role + "_"))
+    spec = options(role)[name]
+    assert not ArgumentSpecValidator({name: spec}).validate({name: text}, validate_role_argument_spec=True).error_messages
+    with pytest.raises(OptionRefused, match=said):
+        options_of({name: spec}, {name: text}, role + "_")
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_no_list_option_has_a_spec_that_refuses_its_json_text_and_each_list_of_states_names_them(role):
+    for name, spec in options(role).items():
+        if spec.get("type") == "list":
+            assert spec.get("elements") != "dict" and not spec.get("choices"), "%s: ansible-core would refuse its JSON text" % name
+        if name.endswith("_states"):
+            said = " ".join(spec["description"])
+            assert spec["type"] == "list" and all("V(%s)" % state for state in choices_of(name, spec)), name
+            assert all("V(%s)" % state in said for state in choices_of(name, spec)), name
 
 
 # -- the rule: a role reads its options from runbook_options only -----------------------------------------------------------
