@@ -25,9 +25,9 @@ class ActionModule(RunbookStep):
         names = [name for name in wave.get("machines", []) if name in record["launched"]]
         if not names:
             return dict(hosts=[], running=0, not_running=[], to_check=0)
-        # The lever before the checks of each wave, unless the look that saw its launch end read it within the progress
-        # interval: engaged, no check of the wave runs.
-        lever = look_at_lever(self, "the checks of wave %d" % args["wave"], fresh=True)
+        # The lever before the checks of each wave, whenever it was read last (the checks' phase has a look of its own):
+        # engaged, no check of the wave runs.
+        lever = look_at_lever(self, "the checks of wave %d" % args["wave"])
         if lever and lever.get("obeyed"):
             for later in record["waves"][args["wave"]:]:
                 if later.get("status") == "pending":
