@@ -188,9 +188,10 @@ same_blueprints
 diff cloud-before.txt cloud-after.txt
 
 # -- commit: the recovery machines stay, named as production in the service; run again, what stands is -----
-# -- reported, nothing launched twice -------------------------------------------------------------------------
+# -- reported, nothing launched twice (the commit under the free strategy, as under linear: every play of the ----
+# -- playbook is linear) ----------------------------------------------------------------------------------------
 rm -rf "$reports"
-ansible-playbook replication.recovery.failover "${common[@]}" -e failover_checks_tasks="$(pwd)/files/checks.yml" | tee output.txt
+ANSIBLE_STRATEGY=free ansible-playbook replication.recovery.failover "${common[@]}" -e failover_checks_tasks="$(pwd)/files/checks.yml" | tee output.txt
 grep -q "The target machines are kept (committed - fail back with replication.recovery.failback" output.txt
 "${site[@]}" marked yes
 ansible-playbook replication.recovery.failover "${common[@]}" | tee output.txt
@@ -228,7 +229,8 @@ grep -Eq "The data-loss guard stopped the run; nothing was launched. Not ready \
 # -- launch adopted, checked, returned, the recovery machines removed; one launch back in all --------------
 stop_when TERM "machines have caught up; not yet: web-1" ansible-playbook replication.recovery.failback "${back[@]}"
 # -- then stopped by SIGKILL while it launches back, accepting the data loss; the next run adopts that launch --
-stop_when KILL running:CUTOVER_LAUNCH ansible-playbook replication.recovery.failback "${back[@]}" -e failback_accept_data_loss=true
+stop_when KILL running:CUTOVER_LAUNCH env ANSIBLE_STRATEGY=free ansible-playbook replication.recovery.failback "${back[@]}" \
+    -e failback_accept_data_loss=true
 # -- and is stopped by SIGKILL once replication is returned, while its (slowed) cleanup removes the recovery --
 # -- machines; the run after it finds the failback happened, and finishes the removal --------------------
 ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"jobTypes": ["CLEANUP"], "slowFactor": 30, "count": 1}]}' \
@@ -260,9 +262,9 @@ and sorted(f['recovery_removed']) == ['app-1', 'db-1', 'web-1'] and r['counts'][
 "${site[@]}" marked no  # the recovery machines are gone, and so are their marks
 
 # -- run again: the failback that happened is reported, nothing is launched, reversed, adopted or checked ---
-# -- again: NOTHING DONE ----------------------------------------------------------------------------------------
+# -- again: NOTHING DONE (under the free strategy too) ---------------------------------------------------------
 rm -f hooks.log
-ansible-playbook replication.recovery.failback "${back[@]}" -e hook_log="$(pwd)/hooks.log" -e failback_before_tasks="$(pwd)/files/before.yml" \
+ANSIBLE_STRATEGY=free ansible-playbook replication.recovery.failback "${back[@]}" -e hook_log="$(pwd)/hooks.log" -e failback_before_tasks="$(pwd)/files/before.yml" \
     -e failback_after_tasks="$(pwd)/files/after.yml" | tee output.txt
 if grep -q "^check" hooks.log; then cat hooks.log; echo "a failback that happened checked its machines again"; exit 1; fi
 grep -q "Failback of site: the failback happened and replication runs in its original direction again." output.txt
