@@ -93,7 +93,7 @@ health=(replication.recovery.health -e health_projects=proof -e health_report_di
 ansible-playbook "${health[@]}" | tee output.txt
 python files/proofs.py "$work/reports/health.json" web-1=changed:3 db-1=proven:3
 grep -q "proof/web-1: changed since last proven on [0-9T:.+-]* (entry 3 of the ledger, dr_test): [0-9T:.+-]* BLUEPRINT_UPDATED by proof@example.test" output.txt
-grep -q "; 1 not proven (changed since last proven, or never proven)." output.txt
+grep -q "; 1 not proven by a passing DR test or failover (changed since last proven, or never proven; a restore test verifies a backup, it proves no recovery)." output.txt
 grep -q "^- web-1: .* BLUEPRINT_UPDATED by proof@example.test" "$work/reports/health.md"
 if ansible-playbook "${health[@]}" -e health_require_proven=true | tee output.txt; then
     echo "a machine changed since last proven must fail the health run that requires proof"; exit 1
@@ -118,7 +118,7 @@ python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['result'
 ansible localhost -m replication.recovery.service_replication_config -a "project=proof region=us-east-1 server_type=t3.medium"
 ansible-playbook "${health[@]}" | tee output.txt
 python files/proofs.py "$work/reports/health.json" web-1=changed:project db-1=changed:project
-grep -q "; 2 not proven (changed since last proven, or never proven)." output.txt
+grep -q "; 2 not proven by a passing DR test or failover (changed since last proven, or never proven; a restore test verifies a backup, it proves no recovery)." output.txt
 
 # -- the RTO target cut below what the recorded runs took: the health report names the project ----------------
 if ansible-playbook replication.recovery.dr_test -e dr_test_project=proof -e dr_test_report_dir="$work/reports" -e dr_test_poll_interval=1 \
@@ -131,7 +131,7 @@ if ansible-playbook replication.recovery.health -e health_projects=proof -e heal
 fi
 grep -q "proof: RTO forecast: a full recovery would take [0-9.]* s (the slowest machine's 90th percentile over its recent passing runs in the ledger), over the target of 1 s" output.txt
 grep -q "against a target of 1 s: MISSED" "$work/reports/health.md"
-grep -q "0 of 2 machines in 1 projects missed a threshold; 2 not proven (changed since last proven, or never proven); the RTO forecast of proof misses its target." output.txt
+grep -q "0 of 2 machines in 1 projects missed a threshold; 2 not proven by a passing DR test or failover (changed since last proven, or never proven; a restore test verifies a backup, it proves no recovery); the RTO forecast of proof misses its target." output.txt
 ansible-playbook replication.recovery.evidence "${evidence[@]}" | tee output.txt
 grep -q "The ledger is whole: 12 entries" output.txt
 

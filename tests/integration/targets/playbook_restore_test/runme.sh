@@ -25,8 +25,9 @@ ansible-playbook replication.recovery.restore_test --check "${common[@]}" | tee 
 grep -q "PLANNED. Would launch 3 machines (files-1, files-2, mail-1)." output.txt
 "${backups[@]}" launches 0
 
-# -- a restore test that passes: validated as hosts, removed, proven gone, in the ledger ------------------------------
-ansible-playbook replication.recovery.restore_test "${common[@]}" -e restore_test_point_in_time=latest | tee output.txt
+# -- a restore test that passes: validated as hosts, removed, proven gone, in the ledger (under the free strategy, ----
+# -- as under linear: every play of the playbook is linear) ----------------------------------------------------------
+ANSIBLE_STRATEGY=free ansible-playbook replication.recovery.restore_test "${common[@]}" -e restore_test_point_in_time=latest | tee output.txt
 grep -q "Restore test of backups: PASSED. 3 of 3 machines passed." output.txt
 grep -q "Terminated 3 target machines: files-1, files-2, mail-1" output.txt
 "${backups[@]}" report "$reports/restore_test_backups.json"
@@ -59,6 +60,10 @@ assert project["backup"]["verified_days_ago"] == 0 and project["backup"]["last_b
 assert report["thresholds"]["restore_verified_within_days"] == 7 and project["passed"] is True, report["failures"]
 PYTHON
 grep -q "restores last verified 20" "$reports/health.md"
+# The evidence says why a project only restore-tested has its machines never proven: a restore test proves no recovery.
+ansible-playbook replication.recovery.evidence -e replication_recovery_ledger_dir="$ledger" -e evidence_report_dir="$reports/evidence" | tee output.txt
+grep -q "backups: 3 machines, 3 never proven by a passing DR test or failover (a restore test verified its backups, entry 1: it proves no \
+recovery)" output.txt
 # Against a ledger without a restore test: never verified, and the project fails.
 if XDG_DATA_HOME="$(pwd)/empty" ansible-playbook replication.recovery.health -e health_projects=backups -e health_report_dir="$reports/empty" \
     -e '{"health_tested_within_days": null}' -e health_restore_verified_within_days=7 > output.txt 2>&1; then
