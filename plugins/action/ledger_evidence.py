@@ -41,10 +41,12 @@ class ActionModule(RunbookStep):
         lines += breaks[:BREAKS_SHOWN]
         for project in summary["projects"]:
             forecast = project["rto_forecast"]
-            lines.append("%s: %d machines, %d never proven by a passing DR test or failover%s; RTO forecast p90 %s against %s." % (
-                project["name"], project["machines"], len(project["never_proven"]),
+            never = len(project["never_proven"])
+            lines.append("%s: %d machines, %s%s; RTO forecast p90 %s against %s." % (
+                project["name"], project["machines"],
+                "%d never proven by a passing DR test or failover" % never if never else "each proven by a passing DR test or failover",
                 " (a restore test verified its backups, entry %s: it proves no recovery)" % project["last_verified"]["sequence"]
-                if project.get("last_verified") and project["never_proven"] else "",
+                if project.get("last_verified") and never else "",
                 spoken(forecast["p90_seconds"]) if forecast["p90_seconds"] is not None else "not measured yet",
                 "a target of %s" % spoken(forecast["target_seconds"]) if forecast["target_seconds"] is not None else "no target"))
         files = None

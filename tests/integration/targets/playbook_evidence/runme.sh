@@ -45,6 +45,7 @@ head="$(python -c "import json, sys; print(json.load(open(sys.argv[1]))['sha256'
 # -- verified and summarised ---------------------------------------------------------------------------
 ansible-playbook replication.recovery.evidence "${evidence[@]}" -e evidence_period=month -e evidence_expected_head="$head" | tee output.txt
 grep -q "The ledger is whole: 4 entries, head $head." output.txt
+grep -q "proof: 2 machines, each proven by a passing DR test or failover; RTO forecast p90 " output.txt
 python files/summary.py "$work/evidence/evidence.json" "$head"
 grep -q "^# Evidence: the ledger is whole" "$work/evidence/evidence.md"
 grep -q "The ledger is whole" "$work/evidence/evidence.html"
