@@ -151,8 +151,8 @@ def test_a_choice_is_checked_after_the_text_is_read():
 
 
 @pytest.mark.parametrize("name, text, said", [
-    ("readiness_states", '["continuous", "lagged"]', 'readiness_states must be one of initiating, initial_sync, continuous, lagging, '
-                                                      'paused, stopped, stale, not "lagged"'),
+    ("readiness_states", '["continuous", "lagged"]',
+     'readiness_states must be one of initiating, initial_sync, continuous, lagging, paused, stopped, stale, not "lagged"'),
     ("dr_test_stop_when", '["shop"]', r"dr_test_stop_when \(an item\) must be a mapping"),
     ("dr_test_stop_when", '[{"url": "http://shop.example/health"}]', r"dr_test_stop_when \(an item\).name is required"),
     ("launch_policy_subnet_map", '[[1, 2]]', r"launch_policy_subnet_map \(an item\) must be a mapping"),
