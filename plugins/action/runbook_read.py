@@ -13,12 +13,12 @@ from ansible_collections.replication.recovery.plugins.module_utils._lever import
 from ansible_collections.replication.recovery.plugins.module_utils._limits import beyond, job_size, parts
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, MARK, PIN, marks_of, pin_of, pins_of
 from ansible_collections.replication.recovery.plugins.module_utils._words import joined, sentences, shown
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import stamp
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import PROBE_BYTES, report_bytes, stamp, unwritable
 from ansible_collections.replication.recovery.plugins.plugin_utils._render import point_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
     Refused, blocking_machines, earlier_run, health_gate, later_than_now, launch_settings_refused, pin_points, points_refused,
     production_machines, replace_token, resumed_waves, standing, take_part, thinned, thinned_said)
-from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import to_read
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of, to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import proofs_of, read_ledger, said, unproven
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, now_iso, trimmed_job
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import judged_by_audit
@@ -85,6 +85,7 @@ class ActionModule(RunbookStep):
                 shown(strangers), "is" if len(strangers) == 1 else "are"))
         record.update(machines=chosen["machines"], excluded=chosen["excluded"],
                       waves=[dict(machines=names, status="pending") for names in chosen["waves"]])
+        self.prove_room(len(chosen["machines"]))
         taking_part = [by_name[machine["name"]] for machine in chosen["machines"]]
         production = production_machines(taking_part)
         on_failed_over = record.get("on_failed_over") or REFUSE
@@ -270,6 +271,20 @@ class ActionModule(RunbookStep):
         return waves
 
     # -- points in time, pinned once -----------------------------------------------------------------------
+
+    def prove_room(self, machines):
+        """The report directory and the ledger take the run's reports at its scale, now that it is known: before the first
+        write to the service (the run's first task proved them with a file of a few hundred machines' reports)."""
+        size = report_bytes(machines)
+        if size <= PROBE_BYTES:
+            return
+        record = self.record
+        ledger = None if self.check_mode else directory_of(record.get("ledger_dir"))[0]
+        for what, directory in (("report directory", record.get("report_dir")), ("ledger", ledger)):
+            why = directory and unwritable(directory, size)
+            if why:
+                raise StepFailed("The %s's %s cannot take the reports of %d machines (%s): %s. Nothing was launched or changed: give "
+                                 "a directory with room, or make room in this one." % (record["title"], what, machines, "%.1f MiB" % (size / 1048576.0), why))
 
     def mark_pins(self, machines):
         """Keep the points the run pinned in the service (module_utils._marks), where a run that adopts this one - on any

@@ -139,6 +139,12 @@ options:
   ledger_dir:
     description: The ledger of runs that proves machines, for O(machines=unproven) (C(replication_recovery_ledger_dir)).
     type: path
+  report_dir:
+    description:
+      - The directory the run's report is written in. Once the machines are read, before anything is launched or changed,
+        it is proven to take the reports at the run's scale (as is the ledger).
+    type: path
+    version_added: 2.0.0
   stop_when:
     description:
       - Stop conditions - probes watched when the run begins, before each launch and at each look at a running job - each

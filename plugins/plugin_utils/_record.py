@@ -59,6 +59,7 @@ MEMBERS = (
     ("recovery_plan", BEGIN, "The recovery plan run instead of a launch (name or ID), or None."),
     ("asked", BEGIN, "The machines asked for: machines (or None for all), unproven, exclude, waves (groups of names or patterns)."),
     ("ledger_dir", BEGIN, "The ledger of runs the report is entered in (None: the default one)."),
+    ("report_dir", BEGIN, "The directory the report is written in, or None: runbook_read proves it takes the reports at the run's scale."),
     ("gate", BEGIN, "The health gate: states, max_lag, no_backlog, lag_threshold, enforce, name."),
     ("adopt", BEGIN, "Whether a launch an earlier run of the runbook left is adopted (else cleaned up and launched again)."),
     ("on_failed_over", BEGIN, "What a failed-over machine means to this runbook: refuse, stand (a failover) or own (a failback)."),

@@ -250,6 +250,35 @@ def test_read_stops_the_run_before_anything_is_launched(tmp_path, machines, jobs
     assert load(run)["failure"]["phase"] == "preflight"
 
 
+def test_a_report_directory_without_room_for_the_runs_machines_is_refused_before_its_first_write(tmp_path, monkeypatch):
+    # The first task proved the directory with a file of a few hundred machines' reports; once the machines are read it
+    # is proven again with a file the size of this run's reports (a directory that takes 1 MiB but not 200 machines').
+    sizes = []
+
+    def unwritable(directory, size):
+        sizes.append((directory, size))
+        return "%s: No space left on device" % directory if directory == str(tmp_path / "reports") and size > (1 << 20) else None
+    monkeypatch.setattr(runbook_read, "unwritable", unwritable)
+    fleet = [machine("web-%03d" % number) for number in range(200)]
+    run = begin(tmp_path, report_dir=str(tmp_path / "reports"), waves="web-0*; web-1*")
+    result = read(run, fleet)
+    assert result["failed"] and result["msg"] == (
+        "The DR test's report directory cannot take the reports of 200 machines (1.6 MiB): %s: No space left on device. Nothing was "
+        "launched or changed: give a directory with room, or make room in this one." % (tmp_path / "reports"))
+    assert sizes == [(str(tmp_path / "reports"), 200 * 8192)]
+    assert sorted(set(name for name, args in result["calls"])) == ["service_job_info", "service_machine_info", "service_safety_lever"]
+    assert load(run)["failure"]["phase"] == "preflight"
+
+    # With room, the ledger is proven too (the run writes its entry there); a run of a few machines is not proven again.
+    sizes[:] = []
+    monkeypatch.setattr(runbook_read, "unwritable", lambda directory, size: sizes.append((directory, size)))
+    run = begin(tmp_path, report_dir=str(tmp_path / "room"), waves="web-0*; web-1*")
+    assert not read(run, fleet).get("failed")
+    assert sizes == [(str(tmp_path / "room"), 200 * 8192), (str(tmp_path / "data" / "replication.recovery" / "ledger"), 200 * 8192)]
+    sizes[:] = []
+    assert not read(begin(tmp_path, report_dir=str(tmp_path / "room")), fleet[:5]).get("failed") and sizes == []
+
+
 def test_a_blueprint_naming_what_the_region_lacks_stops_the_run_before_launching_unless_its_machine_is_excluded(tmp_path):
     lacking = dict(SETTINGS_HOLD, problems={"web-1": ["subnet subnet-9 is not in region us-east-1; it has private-a (subnet-1)"]})
     run = begin(tmp_path)
