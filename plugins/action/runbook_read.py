@@ -43,7 +43,6 @@ class ActionModule(RunbookStep):
         # A rehearsal the lever or a stop condition holds back is cancelled before its first write - once what an earlier run
         # of it left is known: that is taken up (adopted, cleaned up), and nothing more launched (runbook_launch stops).
         stop = look_at_stops(self, record["project"])
-        cancelled = self.obey_the_lever() or ("Cancelled: %s." % stop_said(stop) if stop else None)
         plan = self.read_plan() if record["recovery_plan"] else None
         # The jobs first, then the machines: a launch job seen ended has its machines in the later read.
         # The other way round, a job that ended between the two reads looks like a launch whose machines
@@ -55,6 +54,8 @@ class ActionModule(RunbookStep):
                             include_restore_servers=record["kind"] == RESTORE,
                             include_points_in_time=self.pins_every_machine(), points_in_time_limit=self.newest_point_enough())
         record.update(project_id=view["project"]["id"], started=view["service_time"])
+        # The lever is read by the project's ID the machines' read found (one request less); still before the first write.
+        cancelled = self.obey_the_lever() or ("Cancelled: %s." % stop_said(stop) if stop else None)
         future = later_than_now(record["policy"], parse_time(view["service_time"]))
         if future:
             raise StepFailed("%s; nothing was launched." % future)
@@ -517,7 +518,7 @@ class ActionModule(RunbookStep):
         """The project's safety lever: engaged, a rehearsal (a failover that rolls back in a test network too) is cancelled
         (answers why); a failover that stays or a failback goes on, and says that it is engaged."""
         record = self.record
-        lever = self.service("service_safety_lever", project=record["project"])["lever"]
+        lever = self.service("service_safety_lever", project=record["project_id"])["lever"]
         record["stop_when"]["lever_read"] = time.time()
         if lever["state"] != ENGAGED:
             return None

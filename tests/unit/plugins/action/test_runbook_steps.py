@@ -456,7 +456,7 @@ def test_every_point_is_pinned_when_the_run_begins_and_a_missing_one_is_named_wi
     assert result["failed"] and result["msg"].startswith(
         "before:2026-11-22T11:30:00Z is later than the service's now, 2026-11-22T10:00:00Z: every point of every machine is before it")
     # The lever, the jobs and the machines: nothing else read, nothing written.
-    assert [name for name, unused in modules.calls] == ["service_safety_lever", "service_job_info", "service_machine_info"]
+    assert [name for name, unused in modules.calls] == ["service_job_info", "service_machine_info", "service_safety_lever"]
     run = begin(tmp_path, point_in_time="before:2026-11-22T09:30:00Z")
     listed = {"web-1": [point("web-1", T0, "-new"), point("web-1", "2026-11-22T09:20:00.000000+00:00", "-old")]}
     assert not read(run, [machine("web-1")], points=listed).get("failed")
@@ -547,8 +547,11 @@ def test_a_rehearsal_begun_under_an_engaged_lever_is_cancelled_before_its_first_
     result = read(run, [machine("web-1")], service_safety_lever=ENGAGED_LEVER, service_machine_tags=lambda args: pytest.fail("a write"))
     assert result["failed"] and result.get("stopped_because", result["msg"]) == (
         "Cancelled: the safety lever of project production is engaged by on-call at 2026-11-22T10:02:00Z: INC-7: payments.")
-    # It read what an earlier run may have left (nothing), and wrote nothing.
-    assert [name for name, unused in result["calls"]] == ["service_safety_lever", "service_job_info", "service_machine_info"]
+    # It read what an earlier run may have left (nothing), and wrote nothing; the lever by the project's ID the machines'
+    # read found, so that the project is not looked up by name once more.
+    assert result["calls"] == [("service_job_info", {"session": "s3ss10n", "project": "production", "limit": 50}), result["calls"][1],
+                               ("service_safety_lever", {"session": "s3ss10n", "project": "p-id"})]
+    assert result["calls"][1][0] == "service_machine_info"
     record = load(run)
     assert record["lever"]["obeyed"] is True and record["failure"]["phase"] == "preflight"
     assert outcome_of(record, "failed") == "cancelled"
@@ -685,7 +688,7 @@ def test_a_probe_that_stops_at_its_first_failure_cancels_a_run_before_its_first_
     result = read(run, [machine("web-1")])
     assert result["failed"] and result.get("stopped_because", result["msg"]).startswith(
         "Cancelled: the stop condition shop failed 1 times in a row (answered 503, at ")
-    assert [name for name, unused in result["calls"]] == ["service_safety_lever", "service_job_info", "service_machine_info"]
+    assert [name for name, unused in result["calls"]] == ["service_job_info", "service_machine_info", "service_safety_lever"]
     record = load(run)
     assert outcome_of(record, "failed") == "cancelled" and "once what its stop condition watches is well" in next_run(record, "cancelled")
     assert report_of(record, schema="replication.recovery.dr_test/v1")["stop_conditions"]["stopped_by"]["probe"] == "shop"
@@ -717,7 +720,7 @@ def test_a_machine_outside_the_blast_radius_is_refused_by_name_before_any_write(
     assert result["failed"] and result.get("stopped_because", result["msg"]) == (
         "erp-1 is outside the blast radius (web-*, tag:drill) and would take part: give the run machines within it (or widen it); "
         "nothing was launched.")
-    assert [name for name, unused in modules.calls] == ["service_safety_lever", "service_job_info", "service_machine_info"]
+    assert [name for name, unused in modules.calls] == ["service_job_info", "service_machine_info", "service_safety_lever"]
     assert outcome_of(load(run), "failed") == "refused"
     run = begin(tmp_path, blast_radius="web-*, tag:drill", machines="web-1, db-1")
     assert not read(run, [machine("web-1"), dict(machine("db-1"), tags=["drill"]), machine("erp-1")]).get("failed")
