@@ -27,16 +27,11 @@ class ActionModule(RunbookStep):
             return dict(hosts=[], running=0, not_running=[], to_check=0)
         # The lever before the checks of each wave, whenever it was read last (the checks' phase has a look of its own):
         # engaged, no check of the wave runs.
-        lever = look_at_lever(self, "the checks of wave %d" % args["wave"])
-        if lever and lever.get("obeyed"):
-            for later in record["waves"][args["wave"]:]:
-                if later.get("status") == "pending":
-                    later.update(status="not launched", message="stopped: the safety lever")
-            raise StepFailed("Stopped: %s. Its machines are not checked; what the run launched is cleaned up." % lever_stop_said(lever, record["project"]))
+        self.obey_the_lever(args["wave"])
         entries = [dict(machine_name=name, machine_id=record["launched"][name]["id"], target=record["launched"][name]["target"])
                    for name in names]
         record["view"] = service_view(entries, view=record["view"], job_end=(wave.get("job") or {}).get("endDateTime"))
-        self.wait_until_they_run(names)
+        self.wait_until_they_run(names, args["wave"])
         waiting = [name for name in names if not record["view"][name]["running"]]
         self.say("%d of %d launched machines of wave %d run, as the service sees them%s." % (
             len(names) - len(waiting), len(names), args["wave"], "; not: " + shown(waiting) if waiting else ""))
@@ -46,9 +41,21 @@ class ActionModule(RunbookStep):
         return dict(hosts=hosts, running=len(names) - len(waiting), not_running=waiting,
                     to_check=sum(1 for host in hosts if group in host["groups"]))
 
-    def wait_until_they_run(self, names):
+    def obey_the_lever(self, wave, fresh=False):
+        """Engaged, the lever stops the run before the checks of ``wave``: none of its machines is checked, no later wave
+        launched, and what the run launched is cleaned up (look_at_lever: only a rehearsal obeys)."""
+        record = self.record
+        lever = look_at_lever(self, "the checks of wave %d" % wave, fresh=fresh)
+        if lever and lever.get("obeyed"):
+            for later in record["waves"][wave:]:
+                if later.get("status") == "pending":
+                    later.update(status="not launched", message="stopped: the safety lever")
+            raise StepFailed("Stopped: %s. Its machines are not checked; what the run launched is cleaned up." % lever_stop_said(lever, record["project"]))
+
+    def wait_until_they_run(self, names, wave):
         """Look again, every poll interval, at the target machines that do not run yet; a machine that runs
-        at a look is up since that look (its service time)."""
+        at a look is up since that look (its service time). The lever is looked at too, at most a progress interval
+        apart: a boot wait can last up to the boot timeout."""
         record, settings = self.record, self.record.settings
         ids = dict((name, record["launched"][name]["id"]) for name in names)
 
@@ -56,6 +63,7 @@ class ActionModule(RunbookStep):
             return [name for name in names if not record["view"][name]["running"]]
 
         def look():
+            self.obey_the_lever(wave, fresh=True)
             looked = machines_now(self, names=[ids[name] for name in waiting()], targets=True)
             record["view"] = service_view(looked["machines"], view=record["view"], seen_at=looked["service_time"])
             return waiting()

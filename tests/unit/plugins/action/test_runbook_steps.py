@@ -1072,6 +1072,25 @@ def test_look_waits_for_the_machines_that_do_not_run_and_makes_hosts(tmp_path, w
     assert waits == [1]  # one look after the poll interval
 
 
+def test_a_lever_engaged_while_the_machines_boot_stops_the_run_before_the_checks(tmp_path, waits, monkeypatch):
+    # The boot wait lasts up to the boot timeout: the lever is looked at there too, a progress interval apart at most.
+    monkeypatch.setattr(_stops, "time", MagicMock(time=_wait.monotonic))
+    run = begin(tmp_path, checks_tasks="/checks.yml", boot_timeout=600, progress_interval=5)
+    read(run, [machine("web-1")])
+    booting = [dict(entry, target_machine=dict(entry["target_machine"], machineCloudState="pending")) for entry in launched("web-1")]
+    step(runbook_launch, Modules(service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": booting}]),
+         run=run, session="s", wave=1)
+    still_booting = [dict(machine("web-1"), target_machine=dict(target("web-1"), machineCloudState="pending"))]
+    modules = Modules(service_safety_lever=[RELEASED_LEVER, ENGAGED_LEVER], service_machine_info={"service_time": T2, "machines": still_booting})
+    result = step(runbook_look, modules, run=run, session="s", wave=1)
+    assert result["failed"] and result.get("stopped_because", result["msg"]).startswith(
+        "Stopped: the safety lever of project production is engaged by on-call")
+    # Read before the checks, then not again until the progress interval had passed: 5 looks at the machines, then it.
+    assert len(modules.called("service_safety_lever")) == 2 and len(modules.called("service_machine_info")) == 4 and sum(waits) == 5
+    record = load(run)
+    assert record["lever"]["phase"] == "the checks of wave 1" and record["lever"]["obeyed"] and record["failure"]["phase"] == "checks"
+
+
 def test_a_machines_checks_are_written_beside_the_record_and_read_by_the_report(tmp_path):
     run = begin(tmp_path, checks_tasks="/checks.yml")
     checked_dir = load(run)["checked_dir"]
