@@ -5,11 +5,12 @@
 For each size N: a project of N machines that replicate continuously (simulator at 600 times real
 time, so a launch job takes well under a second); then, in the same run and against the same
 simulator, the hand-written uri playbook (tests/bench/uri_dr_test.yml: log in, launch, wait, clean
-up, wait) and the collection's dr_test playbook with its built-in checks, RPO and RTO targets of a
+up, wait), the direct client (tests/bench/direct_dr_test.py: one session, the requests the interface forces on a DR test)
+and the collection's dr_test playbook with its built-in checks, RPO and RTO targets of a
 day. Measured for each: wall time, HTTP requests, and the controller's time in each phase (the
 callback in tests/bench/callback_plugins); for the DR test also its result and the RTO of the
-slowest and the fastest machine (one launch job launches them all). Each of --repeat (3) pairs - the uri playbook, then the
-DR test - gives a ratio; the median pair counts.
+slowest and the fastest machine (one launch job launches them all). Each of --repeat (3) rounds - the uri playbook, the
+direct client, then the DR test - gives two ratios (the DR test's time over each yardstick's); the median of each counts.
 With Chromium installed (make test-browser installs it), the time it takes to open the run's HTML page.
 
 Then a committed failover of --failover machines (200), and the failback that removes the recovery
@@ -168,6 +169,8 @@ def phases(path):
 
 # The most the DR test may take beside the uri playbook, by size (the size itself when not listed, 3x).
 RATIO_TARGETS = {200: 2, 1000: 2}
+# And beside the direct client (tests/bench/direct_dr_test.py): the targets of the engine as one run object.
+DIRECT_RATIO_TARGETS = {200: 1.5, 1000: 1.3}
 REPORT_SECONDS_AT_1000 = 3
 
 
@@ -188,7 +191,7 @@ def render_seconds(page):
 
 def dr_test_at(sim, size, repeat, report_dir):
     sim.fresh(size)
-    uri_runs, dr_runs = [], []
+    uri_runs, direct_runs, dr_runs = [], [], []
     timings = os.path.join(report_dir, "phases.json")
     for unused in range(repeat):
         seconds, requests_sent, status = playbook(sim, [os.path.join(ROOT, "tests", "bench", "uri_dr_test.yml"), "-e", "project=bench"],
@@ -196,6 +199,11 @@ def dr_test_at(sim, size, repeat, report_dir):
         if status != 0:
             raise SystemExit("the uri playbook failed at %d machines" % size)
         uri_runs.append(dict(seconds=round(seconds, 2), requests=requests_sent, phases=phases(timings)))
+        direct = measured(sim, [os.path.join(ROOT, "tests", "bench", "direct_dr_test.py"), "--project", "bench", "--poll-interval", "1"],
+                          command="python")
+        if direct["exit_status"] != 0:
+            raise SystemExit("the direct client failed at %d machines" % size)
+        direct_runs.append(dict(seconds=direct["seconds"], requests=direct["requests"], routes=direct["routes"]))
         run = measured(sim, [
             "replication.recovery.dr_test", "-e", "dr_test_project=bench", "-e", "dr_test_poll_interval=1",
             "-e", "dr_test_rpo_target=%d" % DAY, "-e", "dr_test_rto_target=%d" % DAY, "-e", "dr_test_report_dir=%s" % report_dir],
@@ -211,9 +219,14 @@ def dr_test_at(sim, size, repeat, report_dir):
     pairs = sorted(zip(uri_runs, dr_runs), key=lambda pair: pair[1]["seconds"] / pair[0]["seconds"])
     uri, dr = pairs[(len(pairs) - 1) // 2]
     ratio = round(dr["seconds"] / uri["seconds"], 2)
+    # And beside the direct client of the same round (tests/bench/direct_dr_test.py): the median of the rounds' ratios.
+    direct_ratios = sorted(round(dr_run["seconds"] / direct_run["seconds"], 2) for direct_run, dr_run in zip(direct_runs, dr_runs))
+    direct_ratio = direct_ratios[(len(direct_ratios) - 1) // 2]
     targets = dict(requests_at_most_2n_plus_30=dr["requests"] <= 2 * size + 30,
                    rto_spread_at_most_1_5=dr["rto_spread"] is not None and dr["rto_spread"] <= 1.5, passed=dr["result"] == "passed")
     targets["wall_time_ratio_at_most_%d" % RATIO_TARGETS.get(size, 3)] = ratio <= RATIO_TARGETS.get(size, 3)
+    if size in DIRECT_RATIO_TARGETS:
+        targets["direct_client_ratio_at_most_%s" % DIRECT_RATIO_TARGETS[size]] = direct_ratio <= DIRECT_RATIO_TARGETS[size]
     if size >= 1000:
         targets["report_under_%d_s" % REPORT_SECONDS_AT_1000] = dr["phases"].get("report", 0) < REPORT_SECONDS_AT_1000
     page_seconds = render_seconds(os.path.join(report_dir, "dr_test_bench.html"))
@@ -221,8 +234,10 @@ def dr_test_at(sim, size, repeat, report_dir):
         targets["page_opens_under_2_s"] = page_seconds < 2
     return dict(
         machines=size, uri_playbook=uri, dr_test=dr, wall_time_ratio=ratio, page_seconds=page_seconds,
+        direct_client=direct_runs[(len(direct_runs) - 1) // 2], direct_client_ratio=direct_ratio, direct_client_ratios=direct_ratios,
         requests_per_machine=round(dr["requests"] / size, 2), targets=targets,
-        runs=dict(uri_playbook=uri_runs, dr_test=dr_runs), pair_ratios=[round(dr_run["seconds"] / uri_run["seconds"], 2) for uri_run, dr_run in pairs],
+        runs=dict(uri_playbook=uri_runs, direct_client=direct_runs, dr_test=dr_runs),
+        pair_ratios=[round(dr_run["seconds"] / uri_run["seconds"], 2) for uri_run, dr_run in pairs],
     )
 
 
@@ -725,6 +740,12 @@ def main():
         print("%8d %12.2f %12.2f %7.2f %10d %9.2f %12s %-8s %s" % (
             row["machines"], dr["seconds"], row["uri_playbook"]["seconds"], row["wall_time_ratio"], dr["requests"], row["requests_per_machine"],
             dr["rto_spread"], dr["result"], ", ".join("%.2f" % ratio for ratio in row["pair_ratios"])))
+    print()
+    print("beside the direct client (one session, the requests the interface forces):")
+    for row in results["dr_test"]:
+        print("%8d machines: direct client %.2f s, %d requests; the DR test %.2f times it (rounds: %s)" % (
+            row["machines"], row["direct_client"]["seconds"], row["direct_client"]["requests"], row["direct_client_ratio"],
+            ", ".join("%.2f" % ratio for ratio in row["direct_client_ratios"])))
     print()
     names = ["sign in", "read", "resume", "launch", "look", "hosts", "checks", "cleanup", "report", "sign out", "other"]
     print("controller time per phase of the DR test (s):")
