@@ -19,7 +19,7 @@ from ansible_collections.replication.recovery.plugins.action import (
     ledger_proof_info, ledger_report_info, runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read,
     runbook_report, runbook_resume, runbook_reverse, runbook_wait_replication)
 from ansible_collections.replication.recovery.plugins.module_utils import _wait
-from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger, _stops
+from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger, _step, _stops
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import next_run, outcome_of, report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import load, save
 
@@ -277,6 +277,17 @@ def test_a_report_directory_without_room_for_the_runs_machines_is_refused_before
     assert sizes == [(str(tmp_path / "room"), 200 * 8192), (str(tmp_path / "data" / "replication.recovery" / "ledger"), 200 * 8192)]
     sizes[:] = []
     assert not read(begin(tmp_path, report_dir=str(tmp_path / "room")), fleet[:5]).get("failed") and sizes == []
+
+
+def test_launch_settings_left_to_defaults_are_one_warning_naming_the_first_machines_and_counting_the_rest(tmp_path, monkeypatch):
+    warned = []
+    monkeypatch.setattr(_step.display, "warning", warned.append)
+    fleet = [machine("web-%02d" % number) for number in range(12)]
+    defaults = dict((found["name"], ["subnet", "security groups"]) for found in fleet)
+    run = begin(tmp_path)
+    assert not read(run, fleet, launch_settings=dict(SETTINGS_HOLD, defaults=defaults)).get("failed")
+    assert len(warned) == 1 and warned[0].startswith("localhost: 12 of 12 machines cannot have their launch settings proven")
+    assert "(subnet and security groups: web-00, web-01, web-02, web-03, web-04, web-05, web-06, web-07, web-08, web-09 and 2 more)" in warned[0]
 
 
 def test_a_blueprint_naming_what_the_region_lacks_stops_the_run_before_launching_unless_its_machine_is_excluded(tmp_path):
