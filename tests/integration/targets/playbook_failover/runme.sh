@@ -90,6 +90,7 @@ stop_when() {
     shift 2
     # Unbuffered: the stop is brought about by what the output says, which a file would get in blocks (a wait's progress
     # lines come further apart as it backs off).
+    [ ! -f stopped.txt ] || mv stopped.txt stopped-before.txt  # kept for not_adopted: what the run stopped before said
     PYTHONUNBUFFERED=1 setsid "$@" >stopped.txt 2>&1 &
     local pid=$!
     until case $pattern in running:*) "${site[@]}" running "${pattern#running:}" ;; *) grep -q "$pattern" stopped.txt ;; esac; do
@@ -103,9 +104,13 @@ stop_when() {
     done
     wait "$pid" || true
 }
-# What the stopped run said and the project's jobs, when the next run did not adopt its launch.
+# What the stopped run said and the project's jobs, when the next run did not adopt its launch - and the end of what the
+# run stopped before it said, and the cloud's machines: a launch not adopted is one launched twice.
 not_adopted() {
-    cat stopped.txt; "${site[@]}" jobs; echo "the next run did not adopt the stopped run's launch"; exit 1
+    cat stopped.txt; "${site[@]}" jobs
+    echo "== the end of what the run stopped before it said"; tail -n 80 stopped-before.txt 2>/dev/null || true
+    echo "== the cloud's machines"; "${site[@]}" cloud
+    echo "the next run did not adopt the stopped run's launch"; exit 1
 }
 
 stop_while_launching() {
@@ -272,4 +277,4 @@ grep -q "Failback of site: NOTHING DONE." output.txt
 "${site[@]}" launches CUTOVER_LAUNCH 1
 "${site[@]}" direction original
 
-rm -rf "$reports" elsewhere output.txt stopped.txt cloud-before.txt cloud-after.txt hooks.log blueprints-before.json blueprints-after.json blueprints-now.json
+rm -rf "$reports" elsewhere output.txt stopped.txt stopped-before.txt cloud-before.txt cloud-after.txt hooks.log blueprints-before.json blueprints-after.json blueprints-now.json
