@@ -200,8 +200,15 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
             leftovers.append(dict(name=name_of(machine), id=machine["id"], replica=replica, job=job,
                                   ours=job is not None and ours(job, (own_launch,))))
 
-    # A wave with a machine whose target machine is spare (production none of the run's) is never adopted.
+    # A wave with a machine whose target machine is spare (production none of the run's) is never adopted - but for a
+    # launch of ours still running in a runbook that keeps what it launches (the failback): until it ends, its machines'
+    # target machines are those it replaces (the spared recovery machines), and following it launches nothing.
     spared = set(machine["id"] for machine in machines if machine.get("replica") in spare)
+
+    def up(job, machine_ids):
+        if keeps and active(job):
+            return True
+        return not spared & set(machine_ids) and (active(job) or any(left["ours"] and left["job"]["id"] == job["id"] for left in leftovers))
     # Launches of ours since our last cleanup began are not cleaned up: their machines may be adopted.
     uncleaned = [job for job in launching if ours(job, (own_launch,))
                  and (last_cleanup is None or parse_time(job["creationDateTime"]) > last_cleanup)]
@@ -213,9 +220,7 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
             found = []
             for part in (parts[index] if parts else [wave]):
                 job = next((job for job in uncleaned if part and set(job.get("participatingMachines") or []) == set(part)), None)
-                up = job is not None and not spared & set(wave) and (active(job) or any(left["ours"] and left["job"]["id"] == job["id"]
-                                                                                        for left in leftovers))
-                if not up:
+                if job is None or not up(job, wave):
                     break
                 found.append(job)
             if found:
@@ -224,8 +229,7 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
                 break  # a wave stopped between two of its jobs: this run launches the others
     adopted_jobs = set(job["id"] for jobs in adopted.values() for job in jobs)
     # Every launch of ours that is still up, oldest first: what a run again adopts, whatever waves it was given.
-    launches = sorted((job for job in uncleaned if not spared & set(job.get("participatingMachines") or []) and (
-        active(job) or any(left["ours"] and left["job"]["id"] == job["id"] for left in leftovers))), key=lambda job: parse_time(job["creationDateTime"]))
+    launches = sorted((job for job in uncleaned if up(job, job.get("participatingMachines") or [])), key=lambda job: parse_time(job["creationDateTime"]))
     return dict(
         running=running,
         running_is=running_is,

@@ -234,6 +234,10 @@ grep -Eq "The data-loss guard stopped the run; nothing was launched. Not ready \
 # -- launch adopted, checked, returned, the recovery machines removed; one launch back in all --------------
 stop_when TERM "machines have caught up; not yet: web-1" ansible-playbook replication.recovery.failback "${back[@]}"
 # -- then stopped by SIGKILL while it launches back, accepting the data loss; the next run adopts that launch --
+# -- while it still runs (slowed down): the machines' target machines are still their recovery machines then --
+# -- (a run again that read it running launched back a second time) -------------------------------------------
+ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"jobTypes": ["CUTOVER_LAUNCH"], "slowFactor": 12, "count": 1}]}' \
+    ../playbook_dr_test/faults.yml
 stop_when KILL running:CUTOVER_LAUNCH env ANSIBLE_STRATEGY=free ansible-playbook replication.recovery.failback "${back[@]}" \
     -e failback_accept_data_loss=true
 # -- and is stopped by SIGKILL once replication is returned, while its (slowed) cleanup removes the recovery --

@@ -276,6 +276,20 @@ def test_a_runbook_that_keeps_what_it_launches_adopts_it_after_any_cleanup_and_n
     assert found["adopted"] == {} and found["clean"] == [] and [left["name"] for left in found["foreign"]] == ["web-1"]
 
 
+def test_a_failbacks_cutover_launch_still_running_is_adopted_though_its_machines_still_have_their_recovery_machines():
+    # A failback killed while its cutover launch runs, run again before the job ends: the machines' target machines are
+    # still the recovery machines it replaces (spare, the failback's own) - the running launch is adopted, never sent
+    # again (it was, when the job had not ended by the rerun's read: a second cutover launch of production).
+    machines = [machine(name, replica=name + "-recovery", launched_at=T0, kind="lastRecoveryLaunchDateTime") for name in ("web-1", "db-1")]
+    jobs = [job("j1", T1, ["web-1", "db-1"], job_type="CUTOVER_LAUNCH", status="STARTED")]
+    spare = ["web-1-recovery", "db-1-recovery"]
+    found = earlier(machines, jobs, launch_type="cutover", keeps=True, spare=spare)
+    assert found["running_is"] == "launch" and found["adopted"][0][0]["id"] == "j1" and [job["id"] for job in found["launches"]] == ["j1"]
+    assert found["clean"] == [] and found["foreign"] == []
+    # A runbook that cleans up what it launches does not follow a launch over machines it spares.
+    assert earlier(machines, jobs, launch_type="cutover", spare=spare)["adopted"] == {}
+
+
 def test_spare_target_machines_are_none_of_the_runs_business():
     machines = [machine("web-1", replica="r1", launched_at=T1, kind="lastRecoveryLaunchDateTime")]
     jobs = [job("j1", T0, ["web-1"], job_type="RECOVERY_LAUNCH")]
