@@ -145,7 +145,7 @@ class ActionModule(RunbookStep):
         resumes = bool(earlier["adopted"]) or bool(record["stands"])
         self.pin([machine for machine in chosen["machines"] if machine["name"] not in adopted], to_launch, read_points,
                  marked=pins_of(taking_part, record["runbook"]) if resumes else ({}, None), adopted=adopted)
-        self.mark_pins([by_name[machine["name"]] for machine in chosen["machines"]])
+        self.mark_pins([by_name[machine["name"]] for machine in chosen["machines"]], set(machine["name"] for machine in to_launch))
         verdicts = health_gate([by_name[machine["name"]] for machine in chosen["machines"] if machine["name"] not in record["stands"]],
                                max_lag=record["gate"]["max_lag"], no_backlog=record["gate"]["no_backlog"], states=record["gate"]["states"])
         enforced = record["gate"]["enforce"] and not record.get("gate_deferred")
@@ -284,16 +284,17 @@ class ActionModule(RunbookStep):
         for what, directory in (("report directory", record.get("report_dir")), ("ledger", ledger)):
             why = directory and unwritable(directory, size)
             if why:
-                raise StepFailed("The %s's %s cannot take the reports of %d machines (%s): %s. Nothing was launched or changed: give "
-                                 "a directory with room, or make room in this one." % (record["title"], what, machines, "%.1f MiB" % (size / 1048576.0), why))
+                raise StepFailed("The %s's %s cannot take the reports of %d machines (%.1f MiB): %s. Nothing was launched or changed: give "
+                                 "a directory with room, or make room in this one." % (record["title"], what, machines, size / 1048576.0, why))
 
-    def mark_pins(self, machines):
+    def mark_pins(self, machines, launching):
         """Keep the points the run pinned in the service (module_utils._marks), where a run that adopts this one - on any
-        controller - finds them: before the first launch, when the run launches in more than one job and pinned anew. One
-        write for all the machines."""
+        controller - finds them: before the first launch, when the run launches (the machines named ``launching``) in more
+        than one job and pinned anew. One write for all the machines; none when every machine stands or is adopted."""
         record = self.record
         adopted = record["earlier"]["adopted"]
-        pending = sum(len(parts_of(wave)) - len(adopted.get(str(index)) or []) for index, wave in enumerate(record["waves"]) if wave["machines"])
+        pending = sum(len(parts_of(wave)) - len(adopted.get(str(index)) or []) for index, wave in enumerate(record["waves"])
+                      if launching & set(wave["machines"]))
         pinned = record.get("pinned") or {}
         if self.check_mode or record.get("pins_from") or pending < 2 or not pinned:
             return

@@ -209,6 +209,7 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
         if keeps and active(job):
             return True
         return not spared & set(machine_ids) and (active(job) or any(left["ours"] and left["job"]["id"] == job["id"] for left in leftovers))
+
     # Launches of ours since our last cleanup began are not cleaned up: their machines may be adopted.
     uncleaned = [job for job in launching if ours(job, (own_launch,))
                  and (last_cleanup is None or parse_time(job["creationDateTime"]) > last_cleanup)]

@@ -1509,6 +1509,15 @@ def test_a_failover_run_again_reports_what_stands_and_launches_nothing(tmp_path)
     assert [m["cleanup"] for m in report["machines"]] == ["kept", "kept"] and report["machines"][0]["addresses"] == ["public 203.0.113.9"]
 
 
+def test_a_failover_of_several_waves_run_again_whose_every_machine_stands_writes_no_pin_mark(tmp_path):
+    # Nothing is launched, and its outcome says NOTHING DONE: the run pins nothing in the service either.
+    run = failover(tmp_path, waves="web-*; db-*")
+    result = read(run, [recovered("web-1"), recovered("db-1")], [job("j1", ["web-1", "db-1"], job_type="RECOVERY_LAUNCH")],
+                  service_machine_tags=lambda args: pytest.fail("a write: %s" % args))
+    assert not result.get("failed"), result
+    assert result["stands"] == ["db-1", "web-1"] and "pins_from" not in load(run)
+
+
 def test_a_failover_run_again_names_the_point_each_stands_on_from_the_pin_mark_of_the_run_that_launched_it(tmp_path):
     """The run it takes up pinned the points, so they are not read again: each machine's pin mark names the one it stands on."""
     marked = []
