@@ -1,7 +1,7 @@
 """A runbook stopped at any moment and run again ends as a complete run would: the DR test, the restore test, and a
 failover rehearsed in an isolated test network and rolled back (a game day's), whose blueprints end as they began.
 
-For each step at which a stop can land - before the launch request, while the launch job runs, while the checks run,
+For each step at which a stop can land - before the launch request, while the launch job runs, while the machines boot, while the checks run,
 during the cleanup, as the report is written - a run of the runbook's playbook is stopped there, by one of the ways AWX,
 a container runtime or a lost node stops a run - SIGINT to ansible-playbook, SIGTERM to it, SIGKILL to its whole process
 tree - then run once more. The signals rotate over the steps, from a seed that is printed (give it again with --seed to
@@ -51,6 +51,8 @@ POINTS = [
     dict(name="before the launch request", hold="Launch and follow wave 1", cleanup_began=False),
     dict(name="while the launch job runs", see=r"Launch job \S+ (PENDING|STARTED): ", cleanup_began=False,
          faults=[{"jobTypes": ["LAUNCH"], "slowFactor": 6, "count": 1}]),
+    # The launch job ended, its machines not yet looked at: the look waits for them to boot (and looks at the lever).
+    dict(name="while the machines boot", hold="Look at the machines of wave 1", cleanup_began=False),
     dict(name="while the checks run", see=r"TASK \[.*Hold the checks", cleanup_began=False, hold_checks=True),
     dict(name="during the cleanup", see=r"Cleanup job \S+ (PENDING|STARTED): ", cleanup_began=True,
          faults=[{"jobTypes": ["CLEANUP"], "slowFactor": 20, "count": 1}]),
