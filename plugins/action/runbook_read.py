@@ -44,9 +44,43 @@ class ActionModule(RunbookStep):
         # of it left is known: that is taken up (adopted, cleaned up), and nothing more launched (runbook_launch stops).
         stop = look_at_stops(self, record["project"])
         plan = self.read_plan() if record["recovery_plan"] else None
-        # The jobs first, then the machines: a launch job seen ended has its machines in the later read.
-        # The other way round, a job that ended between the two reads looks like a launch whose machines
-        # are gone, and a rerun would launch its wave a second time.
+        jobs, view = self.read_jobs_and_machines()
+        # The lever is read by the project's ID the machines' read found (one request less); still before the first write.
+        cancelled = self.obey_the_lever() or ("Cancelled: %s." % stop_said(stop) if stop else None)
+        self.read_the_clock(parse_time(view["service_time"]))
+        named = self.unproven_machines(view) if record["asked"].get("unproven") else record["asked"]["machines"]
+        if named == []:
+            if cancelled:
+                raise StepFailed(cancelled)
+            record.update(machines=[], waves=[], nothing_to_test=True)
+            return dict(machines=0, excluded=[], waves=[], adopted=[], to_clean=[], stands=[])
+        by_name = dict((machine["name"], machine) for machine in view["machines"])
+        chosen = self.choose(view["machines"], named, plan, by_name)
+        taking_part = [by_name[machine["name"]] for machine in chosen["machines"]]
+        production = self.note_what_stands_in_the_way(taking_part, view.get("launch_settings"), by_name)
+        earlier, adopted = self.read_earlier_runs(chosen, jobs, by_name, production, plan)
+        self.take_up_when_cancelled(cancelled, earlier)
+        on_failed_over = record.get("on_failed_over") or REFUSE
+        if on_failed_over != OWN:
+            self.judge_production(dict((name, entry) for name, entry in production.items() if name not in adopted), on_failed_over)
+        to_launch = [machine for machine in chosen["machines"] if machine["name"] not in adopted and machine["name"] not in record["stands"]]
+        self.pin_the_points(chosen["machines"], to_launch, view["machines"], taking_part, earlier, adopted)
+        self.mark_pins(taking_part, set(machine["name"] for machine in to_launch))
+        verdicts = self.gate([by_name[machine["name"]] for machine in chosen["machines"] if machine["name"] not in record["stands"]])
+        record["to_launch"] = [machine["name"] for machine in to_launch]
+        self.say_what_was_judged(verdicts)
+        self.stop_unless_ready(verdicts, earlier, to_launch)
+        return dict(machines=len(chosen["machines"]), excluded=chosen["excluded"], waves=[len(wave) for wave in chosen["waves"]],
+                    adopted=sorted(index + 1 for index in earlier["adopted"]), to_clean=[left["name"] for left in earlier["clean"]],
+                    stands=sorted(record["stands"]))
+
+    # -- the phases of the read, in their order ----------------------------------------------------------------
+
+    def read_jobs_and_machines(self):
+        """The project's newest jobs, then its machines (with what the run judges them by). The jobs first: a launch job seen
+        ended has its machines in the later read. The other way round, a job that ended between the two reads looks like a
+        launch whose machines are gone, and a rerun would launch its wave a second time."""
+        record = self.record
         jobs = self.service("service_job_info", project=record["project"], limit=JOBS_READ)["jobs"]
         view = self.service("service_machine_info", project=record["project"], lag_threshold=record["gate"]["lag_threshold"],
                             prove_launch_settings=record["launch_settings"]["check"] or bool(record.test_network["network"]),
@@ -54,26 +88,26 @@ class ActionModule(RunbookStep):
                             include_restore_servers=record["kind"] == RESTORE,
                             include_points_in_time=self.pins_every_machine(), points_in_time_limit=self.newest_point_enough())
         record.update(project_id=view["project"]["id"], started=view["service_time"])
-        # The lever is read by the project's ID the machines' read found (one request less); still before the first write.
-        cancelled = self.obey_the_lever() or ("Cancelled: %s." % stop_said(stop) if stop else None)
-        future = later_than_now(record["policy"], parse_time(view["service_time"]))
+        return jobs, view
+
+    def read_the_clock(self, service_now):
+        """A point-in-time policy's moment judged on the service's clock: one later than now is refused; an application's
+        start (points_as_of) becomes the moment of a policy that has none."""
+        future = later_than_now(self.record["policy"], service_now)
         if future:
             raise StepFailed("%s; nothing was launched." % future)
-        if record.get("points_as_of"):
-            self.take_points_as_of(parse_time(view["service_time"]))
-        asked = record["asked"]
-        named = self.unproven_machines(view) if asked.get("unproven") else asked["machines"]
-        if cancelled and named == []:
-            raise StepFailed(cancelled)
-        if named == []:
-            record.update(machines=[], waves=[], nothing_to_test=True)
-            return dict(machines=0, excluded=[], waves=[], adopted=[], to_clean=[], stands=[])
+        if self.record.get("points_as_of"):
+            self.take_points_as_of(service_now)
+
+    def choose(self, machines, named, plan, by_name):
+        """The machines that take part and their waves, recorded: refused, before anything is written, when the run names a
+        machine outside its blast radius, or points in time of machines not in the run."""
+        record, asked = self.record, self.record["asked"]
         try:
-            chosen = take_part(view["machines"], named=named, exclude=asked["exclude"], waves=asked["waves"],
+            chosen = take_part(machines, named=named, exclude=asked["exclude"], waves=asked["waves"],
                                plan=[step_machine for step in plan["steps"] for step_machine in step["machines"]] if plan else None)
         except Refused as refused:
             raise StepFailed("%s Nothing was launched." % refused)
-        by_name = dict((machine["name"], machine) for machine in view["machines"])
         outside = outside_the_blast_radius([by_name[machine["name"]] for machine in chosen["machines"]], record["blast_radius"])
         if outside:
             raise StepFailed("%s outside the blast radius (%s) and would take part: give the run machines within it (or widen it); "
@@ -87,22 +121,34 @@ class ActionModule(RunbookStep):
         record.update(machines=chosen["machines"], excluded=chosen["excluded"],
                       waves=[dict(machines=names, status="pending") for names in chosen["waves"]])
         self.prove_room(len(chosen["machines"]))
-        taking_part = [by_name[machine["name"]] for machine in chosen["machines"]]
+        return chosen
+
+    def note_what_stands_in_the_way(self, taking_part, launch_settings, by_name):
+        """What stands in the way of a launch of the taking-part machines: others' machines up (blocking), a drill's marks
+        left, the launch settings, a test network naming strangers. Answers the machines that are failed over (production)."""
+        record = self.record
         production = production_machines(taking_part)
-        on_failed_over = record.get("on_failed_over") or REFUSE
         record["blocking"]["machines"] = blocking_machines(taking_part, record["blocking"]["kinds"])
         # A drill's mark left behind by a DR test that never ended: a failover removes it before it launches those machines,
         # so that no DR test takes its recovery machines for a drill of its own.
         record["drill_marks"] = [machine["name"] for machine in taking_part if DRILL in marks_of(machine)]
-        if on_failed_over == STAND:
+        if record.get("on_failed_over") == STAND:
             # A DR test's drill is a DR test's machine, in the failover's way as any other.
             record["blocking"]["machines"] += [dict(name=name, id=entry["id"], replica=entry["replica"], kind="test (a DR test's %s drill)" % entry["kind"])
                                                for name, entry in sorted(production.items()) if entry["drill"]]
-        self.note_launch_settings(view.get("launch_settings"), taking_part)
+        self.note_launch_settings(launch_settings, taking_part)
         strangers = sorted(set(((record.test_network["network"] or {}).get("machines") or {})) - set(by_name))
         if strangers:
             raise StepFailed("The test network's machines name %s, not machines of project %s; nothing was launched." % (
                 shown(strangers), record["project"]))
+        return production
+
+    def read_earlier_runs(self, chosen, jobs, by_name, production, plan):
+        """What an earlier run left (plugin_utils._judgement.earlier_run), recorded with each wave's jobs (in_jobs) - judged
+        again over the waves as that run launched them when it launched others than the run's leading ones - and the names of
+        the machines of the launches this run adopts."""
+        record = self.record
+        on_failed_over = record.get("on_failed_over") or REFUSE
         ids = dict((machine["name"], machine["id"]) for machine in chosen["machines"])
         # Production is none of an earlier run's business, unless this runbook owns it (the failback's recovery machines)
         # or a stopped run of this very runbook launched it and did not commit it (a failover adopts its waves).
@@ -126,39 +172,44 @@ class ActionModule(RunbookStep):
             if len(wave_parts) > 1:
                 wave["parts"] = wave_parts
         self.record_earlier(earlier)
-        if cancelled:
-            if not (earlier["adopted"] or earlier["running"] or earlier["clean"] or earlier["ours"]):
-                raise StepFailed(cancelled)
-            self.say("%s An earlier run of this %s left machines or a job: this run takes them up and cleans up, and launches nothing "
-                     "more." % (cancelled, record["title"]))
         adopted = set(name for index, found in earlier["adopted"].items() for part in in_jobs[index][:len(found)] for name in part)
         # What the stopped run this one takes up launched: every outcome says it stands, a refusal from here on included.
         record["earlier"]["launched"] = sorted(adopted)
-        if on_failed_over != OWN:
-            self.judge_production(dict((name, entry) for name, entry in production.items() if name not in adopted), on_failed_over)
-        to_launch = [machine for machine in chosen["machines"] if machine["name"] not in adopted and machine["name"] not in record["stands"]]
+        return earlier, adopted
+
+    def take_up_when_cancelled(self, cancelled, earlier):
+        """A run the lever or a stop condition cancelled stops here - unless an earlier run left machines or a job: it takes
+        those up and cleans up, and launches nothing more."""
+        if not cancelled:
+            return
+        if not (earlier["adopted"] or earlier["running"] or earlier["clean"] or earlier["ours"]):
+            raise StepFailed(cancelled)
+        self.say("%s An earlier run of this %s left machines or a job: this run takes them up and cleans up, and launches nothing "
+                 "more." % (cancelled, self.record["title"]))
+
+    def pin_the_points(self, machines, to_launch, read, taking_part, earlier, adopted):
+        """Pin the points the machines not adopted launch from (pin), from the points read with the machines - those of the
+        run this one takes up kept."""
+        record = self.record
         # A machine that stands is judged on the point it stands on: only its own read has every one.
         trimmed = bool(self.newest_point_enough())
-        read_points = dict((machine["id"], machine["points_in_time"]) for machine in view["machines"] if "points_in_time" in machine
+        read_points = dict((machine["id"], machine["points_in_time"]) for machine in read if "points_in_time" in machine
                            and not (trimmed and machine["name"] in record["stands"]))
         # The points a run that this one takes up pinned: it adopts its launches, or they stand, failed over by it.
         resumes = bool(earlier["adopted"]) or bool(record["stands"])
-        self.pin([machine for machine in chosen["machines"] if machine["name"] not in adopted], to_launch, read_points,
+        self.pin([machine for machine in machines if machine["name"] not in adopted], to_launch, read_points,
                  marked=pins_of(taking_part, record["runbook"]) if resumes else ({}, None), adopted=adopted)
-        self.mark_pins([by_name[machine["name"]] for machine in chosen["machines"]], set(machine["name"] for machine in to_launch))
-        verdicts = health_gate([by_name[machine["name"]] for machine in chosen["machines"] if machine["name"] not in record["stands"]],
-                               max_lag=record["gate"]["max_lag"], no_backlog=record["gate"]["no_backlog"], states=record["gate"]["states"])
+
+    def gate(self, machines):
+        """The health gate's verdict of each machine that does not stand, recorded; forced where the gate is not enforced."""
+        record = self.record
+        verdicts = health_gate(machines, max_lag=record["gate"]["max_lag"], no_backlog=record["gate"]["no_backlog"], states=record["gate"]["states"])
         enforced = record["gate"]["enforce"] and not record.get("gate_deferred")
         if not enforced:
             for verdict in verdicts:
                 verdict.update(forced=not verdict["passed"], forced_because=record.get("gate_deferred"))
         record["health"] = dict((verdict["name"], verdict) for verdict in verdicts)
-        record["to_launch"] = [machine["name"] for machine in to_launch]
-        self.say_what_was_judged(verdicts)
-        self.stop_unless_ready(verdicts, earlier, to_launch)
-        return dict(machines=len(chosen["machines"]), excluded=chosen["excluded"], waves=[len(wave) for wave in chosen["waves"]],
-                    adopted=sorted(index + 1 for index in earlier["adopted"]), to_clean=[left["name"] for left in earlier["clean"]],
-                    stands=sorted(record["stands"]))
+        return verdicts
 
     # -- production: machines failed over -----------------------------------------------------------------
 
@@ -403,9 +454,35 @@ class ActionModule(RunbookStep):
         # point right after its read (the failback) asks for none.
         if record.get("plan") or not machines or not record.get("pin", True):
             return
+        kept = self.kept_pins(marked, to_launch)
+        given = dict(record.get("pinned") or {}, **kept)
+        unread = [machine for machine in machines if machine["name"] not in given and machine["id"] not in given]
+        points_of = self.points_of(unread, read_points)
+        pinned, problems = pin_points(record["policy"], unread, points_of, record.get("points_in_time"))
+        for machine in machines:
+            point = given.get(machine["name"]) or given.get(machine["id"])
+            if point:
+                pinned[machine["name"]] = dict(id=point["id"], date_time=point.get("date_time") or point.get("dateTime"))
+        # The adopted machines' points, as the run they were launched by pinned them: the plan and the report show every one.
+        pinned.update((name, dict(id=kept[name]["id"], date_time=kept[name].get("date_time"))) for name in adopted if name in kept)
+        record["pinned"] = pinned
+        record["pinned_at"] = now_iso()
+        self.note_the_points_that_stand(points_of)
+        launching = set(machine["name"] for machine in to_launch)
+        problems = [problem for problem in problems if problem.split(" ", 1)[0] in launching or problem.split(" ", 1)[0] not in record["stands"]]
+        if problems and record["policy"].get("planned"):
+            self.refuse_thinned_plan(unread, points_of)
+        if problems:
+            raise StepFailed(points_refused(problems, record["runbook"], planned=record["policy"].get("planned")))
+        if record["policy"]["given"] and not record["policy"].get("planned"):
+            self.refuse_what_stands_unless_asked(pinned)
+
+    def kept_pins(self, marked, to_launch):
+        """The points a run this one adopts pinned (``marked``: kept in the service, its marks), of the machines not pinned
+        already and not standing: the run launches the rest from them - those it is asked for, under --check those still
+        there (plan_replacements)."""
+        record = self.record
         given = record.get("pinned") or {}
-        # A run that adopts a stopped (or failed) run's launches launches the rest from the points that run pinned, kept in the
-        # service (its marks); what it does not cover is pinned now.
         kept, run = marked
         # Not for the machines that stand: what stands is compared with what this run was asked, as it pins it now.
         kept = dict((name, point) for name, point in kept.items()
@@ -418,48 +495,40 @@ class ActionModule(RunbookStep):
             record["pins_from"] = dict(run=run, marked=False, machines=sorted(kept))
             self.say("Launches the rest from the points in time the run it takes up pinned when it began (%s): %s." % (
                 run, shown(machine["name"] for machine in launching)))
-        if kept:
-            given = dict(given, **kept)
-        unread = [machine for machine in machines if machine["name"] not in given and machine["id"] not in given]
+        return kept
+
+    def points_of(self, unread, read_points):
+        """Each machine's points by its ID: those the machines' read carried, the rest read - and those of the machines that
+        stand, whatever pinned them (each one's report says the point it stands on, or that the service thinned it out)."""
+        record = self.record
         points_of = dict((machine["id"], read_points[machine["id"]]) for machine in unread if machine["id"] in (read_points or {}))
-        # And those of the machines that stand, whatever pinned them: each one's report says the point it stands on, or that
-        # the service thinned it out since.
         to_read = [machine["id"] for machine in unread if machine["id"] not in points_of]
         to_read += sorted(entry["id"] for entry in record["stands"].values() if entry["id"] not in points_of and entry["id"] not in to_read)
         if to_read:
             read = self.service("service_point_in_time_info", project=record["project_id"], machines=to_read)
             points_of.update((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"])
-        pinned, problems = pin_points(record["policy"], unread, points_of, record.get("points_in_time"))
-        for machine in machines:
-            point = given.get(machine["name"]) or given.get(machine["id"])
-            if point:
-                pinned[machine["name"]] = dict(id=point["id"], date_time=point.get("date_time") or point.get("dateTime"))
-        # The adopted machines' points, as the run they were launched by pinned them: the plan and the report show every one.
-        pinned.update((name, dict(id=kept[name]["id"], date_time=kept[name].get("date_time"))) for name in adopted if name in kept)
-        record["pinned"] = pinned
-        record["pinned_at"] = now_iso()
-        stands = record["stands"]
-        for name, entry in stands.items():
+        return points_of
+
+    def note_the_points_that_stand(self, points_of):
+        """Each machine that stands: the point it stands on, and what is said of it."""
+        for entry in self.record["stands"].values():
             listed = points_of.get(entry["id"]) or []
             entry["point"] = next((dict(id=p["id"], date_time=p["dateTime"]) for p in listed if p["id"] == entry["target"].get("pointInTime")), None)
             entry["said"] = standing(entry, entry["target"], entry["point"] and dict(id=entry["point"]["id"], dateTime=entry["point"]["date_time"]),
                                      listed=entry["id"] in points_of)
-        launching = set(machine["name"] for machine in to_launch)
-        problems = [problem for problem in problems if problem.split(" ", 1)[0] in launching or problem.split(" ", 1)[0] not in stands]
-        if problems and record["policy"].get("planned"):
-            self.refuse_thinned_plan(unread, points_of)
-        if problems:
-            raise StepFailed(points_refused(problems, record["runbook"], planned=record["policy"].get("planned")))
-        if record["policy"]["given"] and not record["policy"].get("planned"):
-            differs = ["%s: %s; asked %s, which is the point in time of %s (%s)" % (
-                name, entry["said"], record["policy"]["said"], moment_said(parse_time(pinned[name]["date_time"]), whole=True), pinned[name]["id"])
-                if name in pinned else "%s: %s; asked %s, which has none for it" % (name, entry["said"], record["policy"]["said"])
-                for name, entry in sorted(stands.items()) if name not in pinned or pinned[name]["id"] != entry["target"].get("pointInTime")]
-            if differs:
-                raise StepFailed("What stands differs from what this %s was asked; nothing was launched or terminated. %s. To keep what stands, "
-                                 "run it without %s_point_in_time: it reports what stands and launches nothing. To replace them, plan with "
-                                 "--check and %s_replace naming them, then run with the token the plan prints as %s_confirm." % (
-                                     record["title"], sentences(differs, UNHEALTHY_SHOWN), record["runbook"], record["runbook"], record["runbook"]))
+
+    def refuse_what_stands_unless_asked(self, pinned):
+        """A run given a point-in-time policy whose machines that stand stand on other points than it pins is refused, naming each."""
+        record = self.record
+        differs = ["%s: %s; asked %s, which is the point in time of %s (%s)" % (
+            name, entry["said"], record["policy"]["said"], moment_said(parse_time(pinned[name]["date_time"]), whole=True), pinned[name]["id"])
+            if name in pinned else "%s: %s; asked %s, which has none for it" % (name, entry["said"], record["policy"]["said"])
+            for name, entry in sorted(record["stands"].items()) if name not in pinned or pinned[name]["id"] != entry["target"].get("pointInTime")]
+        if differs:
+            raise StepFailed("What stands differs from what this %s was asked; nothing was launched or terminated. %s. To keep what stands, "
+                             "run it without %s_point_in_time: it reports what stands and launches nothing. To replace them, plan with "
+                             "--check and %s_replace naming them, then run with the token the plan prints as %s_confirm." % (
+                                 record["title"], sentences(differs, UNHEALTHY_SHOWN), record["runbook"], record["runbook"], record["runbook"]))
 
     def unproven_machines(self, view):
         """The IDs of the machines to test for machines=unproven: those whose replication is not stopped that changed since
@@ -500,8 +569,11 @@ class ActionModule(RunbookStep):
         # What they are switched to: the test network a launch this run adopts was made in, for the report.
         self.record.test_network["found_in"] = dict((name, settings) for name, settings in (proven.get("switched_to") or {}).items()
                                                     if name in names)
-        if not self.record["launch_settings"]["check"]:
-            return
+        if self.record["launch_settings"]["check"]:
+            self.note_launch_settings_proven(proven, names)
+
+    def note_launch_settings_proven(self, proven, names):
+        """What the blueprints of the machines named (``names``) were proven to have: problems, defaults left, what is unchecked."""
         problems = dict((name, messages) for name, messages in proven["problems"].items() if name in names)
         # What the test network sets is no default: the launch takes it from the switched blueprint.
         network = self.record.test_network["network"] or {}
@@ -553,7 +625,7 @@ class ActionModule(RunbookStep):
         )
 
     def say_what_was_judged(self, verdicts):
-        record, earlier = self.record, self.record["earlier"]
+        record = self.record
         unhealthy = ["%s: NOT READY: %s" % (verdict["name"], "; ".join(verdict["reasons"])) for verdict in verdicts if not verdict["passed"]]
         if not verdicts:
             self.say("Every machine of this %s in project %s (%d) is failed over already: nothing to launch." % (
@@ -565,6 +637,17 @@ class ActionModule(RunbookStep):
                 if len(record["waves"]) > 1 else "", "; excluded: " + shown(record["excluded"]) if record["excluded"] else ""))
         for line in unhealthy[:UNHEALTHY_SHOWN]:
             self.say(line)
+        self.say_what_earlier_runs_left()
+        for name, entry in sorted(record["stands"].items())[:UNHEALTHY_SHOWN]:
+            self.say("%s stands: %s; this run does not launch it." % (name, entry["said"]))
+        if len(record["stands"]) > UNHEALTHY_SHOWN:
+            self.say("And %d more stand (see the report)." % (len(record["stands"]) - UNHEALTHY_SHOWN))
+        for name, entry in sorted(record["replaced"].items()):
+            self.say("%s %s: %s." % ("Would replace" if self.check_mode else "Replaces", name, standing(entry, entry.get("target"))))
+
+    def say_what_earlier_runs_left(self):
+        """Each wave sent in several jobs, each launch adopted, and a job of another kind still running."""
+        record, earlier = self.record, self.record["earlier"]
         running = earlier.get("running")
         for number, wave in enumerate(record["waves"], 1):
             if wave.get("parts") and set(wave["machines"]) - set(record["stands"]):
@@ -582,12 +665,6 @@ class ActionModule(RunbookStep):
                 "this run waits for it to end and goes on" if earlier["running_is"] == "cleanup" else
                 "it is no launch of this %s, so this run stops until it has ended" % record["title"])
             self.say(earlier["running_said"][0].upper() + earlier["running_said"][1:] + ".")
-        for name, entry in sorted(record["stands"].items())[:UNHEALTHY_SHOWN]:
-            self.say("%s stands: %s; this run does not launch it." % (name, entry["said"]))
-        if len(record["stands"]) > UNHEALTHY_SHOWN:
-            self.say("And %d more stand (see the report)." % (len(record["stands"]) - UNHEALTHY_SHOWN))
-        for name, entry in sorted(record["replaced"].items()):
-            self.say("%s %s: %s." % ("Would replace" if self.check_mode else "Replaces", name, standing(entry, entry.get("target"))))
 
     def stop_unless_ready(self, verdicts, earlier, to_launch):
         record = self.record
@@ -608,6 +685,11 @@ class ActionModule(RunbookStep):
                 record["gate"].get("name", "health gate"),
                 len(unhealthy), len(verdicts), sentences(unhealthy, UNHEALTHY_SHOWN)))
         self.launch_settings_ready(launching, len(verdicts))
+        self.refuse_what_is_in_the_way(earlier)
+
+    def refuse_what_is_in_the_way(self, earlier):
+        """Another job running, others' machines up, machines this run did not launch: each refused, before anything is written."""
+        record = self.record
         if earlier["running_is"] == "other":
             job = earlier["running"]
             raise StepFailed("Another job is running in project %s: %s %s, started by %s; nothing was launched. Run again when it has "
