@@ -10,6 +10,7 @@ functions: the action plugins of the runbook steps call them, and the unit tests
 import fnmatch
 import hashlib
 import json
+from functools import partial
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
     BEFORE, CLEANUP_JOBS, KINDS, LIFE_CYCLE_MEMBERS, POINT, PRODUCTION_KINDS, active, kind_of, launch_job_type, moment_said, parse_flag, parse_groups,
@@ -82,14 +83,47 @@ def take_part(machines, named=None, exclude=(), waves=None, plan=None):
     waves = parse_groups(waves, "the waves")
     if waves and (named or plan is not None):
         raise Refused("Waves name their own machines: give the waves without the machines to test or a recovery plan.")
+    chosen, wave_of, explicit = _grouped(machines, _groups_asked(machines, named, waves, plan), bool(waves))
+    every = [machine for wave in chosen for machine in wave]
+    left_out, stopped = _left_out(machines, every, exclude, explicit, wave_of, every_machine=not (named or waves or plan is not None))
+    return dict(
+        machines=[dict(name=name_of(m), id=m["id"]) for m in every if m["id"] not in left_out],
+        waves=[[name_of(m) for m in wave if m["id"] not in left_out] for wave in chosen],
+        excluded=[name_of(m) for m in every if m["id"] in left_out] + [name_of(m) for m in stopped if m["id"] not in wave_of],
+    )
+
+
+def _left_out(machines, every, exclude, explicit, wave_of, every_machine):
+    """The IDs of the machines left out - those ``exclude`` names (each value must name one of ``every``, the run's) and
+    those whose replication is stopped, but for those named one by one (``explicit``) - and the stopped machines."""
+    unknown = [value for value in exclude if not _matching(every, value)]
+    if unknown:
+        raise Refused("The machines to exclude name %s, which %s not among the machines of the run (%d: %s)." % (
+            ", ".join(unknown), "is" if len(unknown) == 1 else "are", len(every), shown(sorted(name_of(m) for m in every), 20)))
+    left_out = set(machine["id"] for value in exclude for machine in _matching(every, value))
+    # Stopped machines take part only when named one by one (without names, they were never candidates).
+    stopped = [machine for machine in machines if machine.get("replicationStatus") == "STOPPED" and machine["id"] not in explicit
+               and (machine["id"] in wave_of or every_machine)]
+    left_out.update(machine["id"] for machine in stopped)
+    return left_out, stopped
+
+
+def _groups_asked(machines, named, waves, plan):
+    """What the run asks for, as groups of names, IDs or patterns: the plan's machines, those named, the waves, or every
+    machine whose replication is not stopped."""
     if plan is not None:
-        groups = [list(plan)]
-    elif named:
-        groups = [named]
-    elif waves:
-        groups = waves
-    else:
-        groups = [[machine["id"] for machine in machines if machine.get("replicationStatus") != "STOPPED"]]
+        return [list(plan)]
+    if named:
+        return [named]
+    if waves:
+        return waves
+    return [[machine["id"] for machine in machines if machine.get("replicationStatus") != "STOPPED"]]
+
+
+def _grouped(machines, groups, in_waves):
+    """The machines each group names, in order, each in one group: the groups (lists of machines), each machine's group by
+    its ID, and the IDs named one by one (not by a pattern). A value that names none, a name of several, a machine in two
+    groups: refused."""
     known = shown(sorted(name_of(machine) for machine in machines), 20)
     chosen, wave_of, explicit = [], {}, set()
     for number, group in enumerate(groups, 1):
@@ -98,7 +132,7 @@ def take_part(machines, named=None, exclude=(), waves=None, plan=None):
             found = _matching(machines, value)
             if not found:
                 raise Refused("%s %r, which matches no machine of the project. Known: %s." % (
-                    "Wave %d names" % number if waves else "The run names", value, known))
+                    "Wave %d names" % number if in_waves else "The run names", value, known))
             if len(found) > 1 and not _pattern(value):
                 raise Refused("The machine name %r is ambiguous: %d machines have it; give the ID (one of %s)." % (
                     value, len(found), ", ".join(sorted(machine["id"] for machine in found))))
@@ -112,21 +146,7 @@ def take_part(machines, named=None, exclude=(), waves=None, plan=None):
                     wave_of[machine["id"]] = number
                     wave.append(machine)
         chosen.append(wave)
-    every = [machine for wave in chosen for machine in wave]
-    unknown = [value for value in exclude if not _matching(every, value)]
-    if unknown:
-        raise Refused("The machines to exclude name %s, which %s not among the machines of the run (%d: %s)." % (
-            ", ".join(unknown), "is" if len(unknown) == 1 else "are", len(every), shown(sorted(name_of(m) for m in every), 20)))
-    left_out = set(machine["id"] for value in exclude for machine in _matching(every, value))
-    # Stopped machines take part only when named one by one (without names, they were never candidates).
-    stopped = [machine for machine in machines if machine.get("replicationStatus") == "STOPPED" and machine["id"] not in explicit
-               and (machine["id"] in wave_of or not (named or waves or plan is not None))]
-    left_out.update(machine["id"] for machine in stopped)
-    return dict(
-        machines=[dict(name=name_of(m), id=m["id"]) for m in every if m["id"] not in left_out],
-        waves=[[name_of(m) for m in wave if m["id"] not in left_out] for wave in chosen],
-        excluded=[name_of(m) for m in every if m["id"] in left_out] + [name_of(m) for m in stopped if m["id"] not in wave_of],
-    )
+    return chosen, wave_of, explicit
 
 
 # -- what an earlier run left -------------------------------------------------------------------
@@ -171,24 +191,67 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
     """
     kind = kind_of(launch_type)
     own_launch = launch_job_type(launch_type, plan=parse_flag(plan))
-    ids = set(machine["id"] for machine in machines)
-
-    def ours(job, types):
-        participants = job.get("participatingMachines") or []
-        return bool(username) and job.get("initiatedBy") == username and job.get("type") in types and bool(participants) \
-            and set(participants) <= ids
-
-    newest = jobs[0] if jobs else None
-    running, running_is = None, None
-    if active(newest):
-        running = newest
-        running_is = "launch" if ours(newest, (own_launch,)) else "cleanup" if ours(newest, CLEANUP_JOBS) else "other"
-
-    cleanups = [job for job in jobs if ours(job, CLEANUP_JOBS)]
-    last_cleanup = parse_time(cleanups[0]["creationDateTime"]) if cleanups and not keeps else None
+    ours = partial(_ours, username=username, ids=set(machine["id"] for machine in machines))
+    running, running_is = _running(jobs, ours, own_launch)
     launching = [job for job in jobs if job.get("type") in (own_launch, launch_job_type(kind)) + (
         (launch_job_type(kind, plan=True),) if kind in KINDS else ())]
+    leftovers = _traced(machines, kind, spare, launching, lambda job: ours(job, (own_launch,)))
+    # A wave with a machine whose target machine is spare (production none of the run's) is never adopted - but for a
+    # launch of ours still running in a runbook that keeps what it launches (the failback): until it ends, its machines'
+    # target machines are those it replaces (the spared recovery machines), and following it launches nothing.
+    up = partial(_up, keeps=keeps, spared=set(machine["id"] for machine in machines if machine.get("replica") in spare), leftovers=leftovers)
+    # Launches of ours since our last cleanup began are not cleaned up: their machines may be adopted.
+    cleanups = [job for job in jobs if ours(job, CLEANUP_JOBS)]
+    last_cleanup = parse_time(cleanups[0]["creationDateTime"]) if cleanups and not keeps else None
+    uncleaned = [job for job in launching if ours(job, (own_launch,))
+                 and (last_cleanup is None or parse_time(job["creationDateTime"]) > last_cleanup)]
+    if running_is == "launch" and running not in uncleaned:
+        uncleaned.insert(0, running)
+    adopting = parse_flag(adopt, "adopt", default=True)
+    adopted = _adopted(waves, parts, uncleaned, up) if adopting else {}
+    # Every launch of ours that is still up, oldest first: what a run again adopts, whatever waves it was given.
+    launches = sorted((job for job in uncleaned if up(job, job.get("participatingMachines") or [])), key=lambda job: parse_time(job["creationDateTime"]))
+    return dict(running=running, running_is=running_is, adopted=adopted, launches=launches if adopting else [],
+                **_left(leftovers, set(job["id"] for jobs in adopted.values() for job in jobs), keeps))
 
+
+def _up(job, machine_ids, keeps, spared, leftovers):
+    """Whether a launch of ours is up: running, or ended with a machine of it traced to it - and none of ``machine_ids``
+    spared, unless it still runs in a runbook that keeps what it launches."""
+    if keeps and active(job):
+        return True
+    return not spared & set(machine_ids) and (active(job) or any(left["ours"] and left["job"]["id"] == job["id"] for left in leftovers))
+
+
+def _left(leftovers, adopted_jobs, keeps):
+    """The target machines an earlier run left: ``clean`` (ours, not adopted, to clean up - none for a runbook that keeps
+    what it launches), ``foreign`` (someone else's, or ours not adopted that such a runbook keeps) and ``ours``."""
+    return dict(
+        clean=[left for left in leftovers if left["ours"] and left["job"]["id"] not in adopted_jobs and not keeps],
+        foreign=[left for left in leftovers if not left["ours"] or (keeps and left["job"]["id"] not in adopted_jobs)],
+        ours=[left for left in leftovers if left["ours"]],
+    )
+
+
+def _ours(job, types, username, ids):
+    """Whether ``job`` is of an earlier run of ours: this user started it, it is of one of ``types`` and every machine in it
+    is one of the run's (``ids``)."""
+    participants = job.get("participatingMachines") or []
+    return bool(username) and job.get("initiatedBy") == username and job.get("type") in types and bool(participants) \
+        and set(participants) <= ids
+
+
+def _running(jobs, ours, own_launch):
+    """The project's running job (the newest, if it runs) and what it is: ``launch`` or ``cleanup`` of ours, or ``other``."""
+    newest = jobs[0] if jobs else None
+    if not active(newest):
+        return None, None
+    return newest, "launch" if ours(newest, (own_launch,)) else "cleanup" if ours(newest, CLEANUP_JOBS) else "other"
+
+
+def _traced(machines, kind, spare, launching, ours):
+    """Each live target machine of the run's kind but those spared, traced to the job that launched it: the newest of
+    ``launching`` that has the machine and was under way when it was launched - {name, id, replica, job, ours}."""
     leftovers = []
     for machine in machines:
         for replica, launched in launched_targets(machine, kind):
@@ -197,49 +260,25 @@ def earlier_run(machines, jobs, username, launch_type="test", plan=False, waves=
             launched_at = parse_time(launched) if launched else None
             job = next((job for job in launching if launched_at is not None and machine["id"] in (job.get("participatingMachines") or [])
                         and parse_time(job["creationDateTime"]) <= launched_at <= ended_at(job)), None)
-            leftovers.append(dict(name=name_of(machine), id=machine["id"], replica=replica, job=job,
-                                  ours=job is not None and ours(job, (own_launch,))))
+            leftovers.append(dict(name=name_of(machine), id=machine["id"], replica=replica, job=job, ours=job is not None and ours(job)))
+    return leftovers
 
-    # A wave with a machine whose target machine is spare (production none of the run's) is never adopted - but for a
-    # launch of ours still running in a runbook that keeps what it launches (the failback): until it ends, its machines'
-    # target machines are those it replaces (the spared recovery machines), and following it launches nothing.
-    spared = set(machine["id"] for machine in machines if machine.get("replica") in spare)
 
-    def up(job, machine_ids):
-        if keeps and active(job):
-            return True
-        return not spared & set(machine_ids) and (active(job) or any(left["ours"] and left["job"]["id"] == job["id"] for left in leftovers))
-
-    # Launches of ours since our last cleanup began are not cleaned up: their machines may be adopted.
-    uncleaned = [job for job in launching if ours(job, (own_launch,))
-                 and (last_cleanup is None or parse_time(job["creationDateTime"]) > last_cleanup)]
-    if running_is == "launch" and running not in uncleaned:
-        uncleaned.insert(0, running)
+def _adopted(waves, parts, uncleaned, up):
+    """The leading waves whose jobs are launches of ours that are up: {wave index: [the jobs of its leading parts]}."""
     adopted = {}
-    if parse_flag(adopt, "adopt", default=True):
-        for index, wave in enumerate(waves):
-            found = []
-            for part in (parts[index] if parts else [wave]):
-                job = next((job for job in uncleaned if part and set(job.get("participatingMachines") or []) == set(part)), None)
-                if job is None or not up(job, wave):
-                    break
-                found.append(job)
-            if found:
-                adopted[index] = found
-            if not found or len(found) < len(parts[index] if parts else [wave]):
-                break  # a wave stopped between two of its jobs: this run launches the others
-    adopted_jobs = set(job["id"] for jobs in adopted.values() for job in jobs)
-    # Every launch of ours that is still up, oldest first: what a run again adopts, whatever waves it was given.
-    launches = sorted((job for job in uncleaned if up(job, job.get("participatingMachines") or [])), key=lambda job: parse_time(job["creationDateTime"]))
-    return dict(
-        running=running,
-        running_is=running_is,
-        adopted=adopted,
-        launches=launches if parse_flag(adopt, "adopt", default=True) else [],
-        clean=[left for left in leftovers if left["ours"] and left["job"]["id"] not in adopted_jobs and not keeps],
-        foreign=[left for left in leftovers if not left["ours"] or (keeps and left["job"]["id"] not in adopted_jobs)],
-        ours=[left for left in leftovers if left["ours"]],
-    )
+    for index, wave in enumerate(waves):
+        found = []
+        for part in (parts[index] if parts else [wave]):
+            job = next((job for job in uncleaned if part and set(job.get("participatingMachines") or []) == set(part)), None)
+            if job is None or not up(job, wave):
+                break
+            found.append(job)
+        if found:
+            adopted[index] = found
+        if not found or len(found) < len(parts[index] if parts else [wave]):
+            break  # a wave stopped between two of its jobs: this run launches the others
+    return adopted
 
 
 def resumed_waves(waves, launches, names, parts=None):
