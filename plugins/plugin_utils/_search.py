@@ -208,29 +208,36 @@ def judge_round(journal, outcomes, job=None):
         else:
             machine["undecided"] = "round %d, point of %s: %s" % (current["number"], candidate[2], outcome.get("message") or "no outcome")
     if journal["consistent"]:
-        middle = journal["moments"].index(current["moment"])
-        passed = [outcome["passed"] for outcome in current["outcomes"].values() if not outcome.get("thinned")]
-        thinned = sorted(name for name, outcome in current["outcomes"].items() if outcome.get("thinned"))
-        if False in passed:
-            journal["bad"] = middle
-        elif thinned and None not in passed:  # the moment is planned again, each machine from its newest point at or before it left
-            left = [name for name in thinned if point_at(journal["machines"][name], current["moment"]) < 0]
-            if left:
-                journal["undecided"] = "the points of %s at or before %s were thinned out by the service during the search" % (
-                    shown(left), current["moment"])
-        elif None in passed:
-            journal["undecided"] = "round %d, moment %s: %s" % (current["number"], current["moment"], "; ".join(
-                "%s: %s" % (name, outcome.get("message") or "no outcome") for name, outcome in sorted(current["outcomes"].items())
-                if outcome["passed"] is None))
-        else:
-            journal["good"] = middle
-        for name, machine in journal["machines"].items():  # each machine's bounds follow the common ones
-            machine["good"] = point_at(machine, journal["moments"][journal["good"]]) if journal["good"] >= 0 else -1
-            machine["bad"] = point_at(machine, journal["moments"][journal["bad"]]) if journal["bad"] < len(journal["moments"]) \
-                else len(machine["points"])
-            machine["undecided"] = journal["undecided"]
+        _judge_the_moment(journal, current)
     current.update(status=JUDGED, job=job)
     return current
+
+
+def _judge_the_moment(journal, current):
+    """A consistent search's round: every machine passed at the moment moves the common clean bound up, one failed the
+    damaged bound down; thinned points plan the moment again, an undecided machine ends the search. Each machine's bounds
+    follow the common ones."""
+    middle = journal["moments"].index(current["moment"])
+    passed = [outcome["passed"] for outcome in current["outcomes"].values() if not outcome.get("thinned")]
+    thinned = sorted(name for name, outcome in current["outcomes"].items() if outcome.get("thinned"))
+    if False in passed:
+        journal["bad"] = middle
+    elif thinned and None not in passed:  # the moment is planned again, each machine from its newest point at or before it left
+        left = [name for name in thinned if point_at(journal["machines"][name], current["moment"]) < 0]
+        if left:
+            journal["undecided"] = "the points of %s at or before %s were thinned out by the service during the search" % (
+                shown(left), current["moment"])
+    elif None in passed:
+        journal["undecided"] = "round %d, moment %s: %s" % (current["number"], current["moment"], "; ".join(
+            "%s: %s" % (name, outcome.get("message") or "no outcome") for name, outcome in sorted(current["outcomes"].items())
+            if outcome["passed"] is None))
+    else:
+        journal["good"] = middle
+    for name, machine in journal["machines"].items():  # each machine's bounds follow the common ones
+        machine["good"] = point_at(machine, journal["moments"][journal["good"]]) if journal["good"] >= 0 else -1
+        machine["bad"] = point_at(machine, journal["moments"][journal["bad"]]) if journal["bad"] < len(journal["moments"]) \
+            else len(machine["points"])
+        machine["undecided"] = journal["undecided"]
 
 
 def not_cleaned(journal):
@@ -289,74 +296,88 @@ def _point(machine, index):
 def result_of(journal, generated, finished=True, stopped=None):
     """The report of a search: per machine its clean point, the newest that failed, the data-loss window,
     and every candidate tested with its outcome; checks in the shape the JUnit writer reads."""
-    before = journal["window"]["before"]
-    machines, failures = [], []
     still = set(searching(journal))
     without = sorted(name for name, machine in journal["machines"].items() if not machine["points"])
-    for name, machine in sorted(journal["machines"].items()):
-        clean, damaged = _point(machine, machine["good"]), _point(machine, machine["bad"])
-        tested = []
-        for round_ in journal["rounds"]:
-            if name in round_["candidates"] and name in round_["outcomes"]:
-                index, point_id, taken = round_["candidates"][name]
-                outcome = round_["outcomes"][name]
-                tested.append(dict(round=round_["number"], point_in_time=dict(id=point_id, date_time=taken), moment=round_.get("moment"),
-                                   passed=outcome["passed"], message=outcome.get("message") or "", checks=outcome.get("checks") or []))
-        if journal["consistent"]:
-            # Its own newest failure: at the first bad moment another machine may have been the one that failed.
-            failed = [test["point_in_time"] for test in tested if test["passed"] is False]
-            damaged = max(failed, key=lambda point: parse_time(point["date_time"])) if failed else None
-        no_common = "no common moment: %s %s no point in time in the window" % (", ".join(without), "has" if len(without) == 1 else "have")
-        undecided = machine["undecided"] or (no_common if journal["consistent"] and without else None)
-        # The service thinned out every point left between the bounds: the known-clean point is the answer.
-        thinned = bool(machine.get("gone")) and not remaining(machine) and machine["bad"] - machine["good"] > 1
-        if not machine["points"]:
-            status = NO_POINTS
-        elif undecided:
-            status = UNDECIDED
-        elif name in still:
-            status = "searching"
-        else:
-            status = FOUND if clean else NONE_CLEAN
-        after_it = "; the points after it that were not tested were thinned out by the service during the search, so the known-clean " \
-                   "point is the answer" if thinned else ""
-        message = {FOUND: "clean at %s%s" % ((clean or {}).get("date_time"), after_it),
-                   NONE_CLEAN: "no point before the newest damaged one remains: the service thinned them out during the search" if thinned
-                   else "every point in the window fails",
-                   NO_POINTS: "no point in time in the window", UNDECIDED: undecided or "",
-                   "searching": "not decided yet: the search goes on"}[status]
-        if status != FOUND:
-            failures.append("%s: %s" % (name, message))
-        checks = [dict(name="round %d: point of %s" % (test["round"], test["point_in_time"]["date_time"]),
-                       status=PASSED if test["passed"] else FAILED if test["passed"] is False else SKIPPED, message=test["message"] or "-")
-                  for test in tested]
-        checks.append(dict(name="clean point", status=PASSED if status == FOUND else FAILED, message=message))
-        machines.append(dict(
-            name=name, id=machine["id"], status=status, message=message, clean_point=clean, newest_failed=damaged,
-            data_loss_seconds=_between(clean["date_time"], before) if clean else None,
-            damage_began=dict(after=(clean or {}).get("date_time") or journal["window"]["after"], at_or_before=(damaged or {}).get("date_time")),
-            points_in_window=len(machine["points"]), tested=tested, checks=checks))
+    machines = [_machine_result(journal, name, machine, name in still, without) for name, machine in sorted(journal["machines"].items())]
+    failures = ["%s: %s" % (machine["name"], machine["message"]) for machine in machines if machine["status"] != FOUND]
     complete = finished and not searching(journal) and not stopped
     result = PASSED if complete and not failures else FAILED
-    # A search stopped before its first launch came to what its round did (refused, cancelled by the safety lever).
-    last = journal["rounds"][-1] if journal["rounds"] else {}
-    stopped_as = last.get("stopped_as") if last.get("stopped_as") in (REFUSED, CANCELLED) and not any(r.get("job") for r in journal["rounds"]) else None
+    launches = sum(1 for r in journal["rounds"] if r.get("job"))
     run_checks = [dict(name="search", status=PASSED if complete else FAILED,
-                       message="%d rounds, %d launches" % (len(journal["rounds"]), sum(1 for r in journal["rounds"] if r.get("job")))
+                       message="%d rounds, %d launches" % (len(journal["rounds"]), launches)
                        if complete else (stopped or "the search did not end: run it again to continue"))]
     return dict(
         schema=REPORT_SCHEMA, project=journal["project"], project_id=journal["project_id"], started=journal.get("started"), mode=journal["mode"],
         consistent=journal["consistent"], window=journal["window"], result=result, complete=complete,
         # A search that did not end stopped (the next run goes on where it stood); one that ended passed or failed.
-        outcome=result if complete else stopped_as or STOPPED,
+        outcome=result if complete else _stopped_as(journal, launches) or STOPPED,
         common_moment=journal["moments"][journal["good"]] if journal["consistent"] and journal["good"] >= 0 else None,
         rounds=[dict(number=r["number"], moment=r.get("moment"), job=r.get("job"), status=r["status"], machines=len(r["candidates"]))
                 for r in journal["rounds"]],
         moments=len(journal["moments"]) if journal["consistent"] else None, rounds_at_most=rounds_at_most(journal),
-        launches=sum(1 for r in journal["rounds"] if r.get("job")),
-        machines=machines, failures=failures if complete else failures + [run_checks[0]["message"]], checks=run_checks, generated=generated,
+        launches=launches, machines=machines, failures=failures if complete else failures + [run_checks[0]["message"]], checks=run_checks, generated=generated,
         stop_conditions=watched_over(r.get("stop_conditions") for r in journal["rounds"]), game_day=journal.get("game_day"),
     )
+
+
+def _stopped_as(journal, launches):
+    """What a search stopped before its first launch came to: what its round did (refused, cancelled by the safety lever)."""
+    last = journal["rounds"][-1] if journal["rounds"] else {}
+    return last.get("stopped_as") if last.get("stopped_as") in (REFUSED, CANCELLED) and not launches else None
+
+
+def _status(machine, undecided, still_searched, clean):
+    if not machine["points"]:
+        return NO_POINTS
+    if undecided:
+        return UNDECIDED
+    if still_searched:
+        return "searching"
+    return FOUND if clean else NONE_CLEAN
+
+
+def _tested(journal, name):
+    """Every candidate of the machine tested, round by round, with its outcome."""
+    tested = []
+    for round_ in journal["rounds"]:
+        if name in round_["candidates"] and name in round_["outcomes"]:
+            index, point_id, taken = round_["candidates"][name]
+            outcome = round_["outcomes"][name]
+            tested.append(dict(round=round_["number"], point_in_time=dict(id=point_id, date_time=taken), moment=round_.get("moment"),
+                               passed=outcome["passed"], message=outcome.get("message") or "", checks=outcome.get("checks") or []))
+    return tested
+
+
+def _machine_result(journal, name, machine, still_searched, without):
+    """One machine's part of the report: its status and what is said of it, its clean point and the newest that failed,
+    the data-loss window, the candidates tested and their checks. ``without``: the machines with no point in the window."""
+    clean, damaged = _point(machine, machine["good"]), _point(machine, machine["bad"])
+    tested = _tested(journal, name)
+    if journal["consistent"]:
+        # Its own newest failure: at the first bad moment another machine may have been the one that failed.
+        failed = [test["point_in_time"] for test in tested if test["passed"] is False]
+        damaged = max(failed, key=lambda point: parse_time(point["date_time"])) if failed else None
+    no_common = "no common moment: %s %s no point in time in the window" % (", ".join(without), "has" if len(without) == 1 else "have")
+    undecided = machine["undecided"] or (no_common if journal["consistent"] and without else None)
+    # The service thinned out every point left between the bounds: the known-clean point is the answer.
+    thinned = bool(machine.get("gone")) and not remaining(machine) and machine["bad"] - machine["good"] > 1
+    status = _status(machine, undecided, still_searched, clean)
+    after_it = "; the points after it that were not tested were thinned out by the service during the search, so the known-clean " \
+               "point is the answer" if thinned else ""
+    message = {FOUND: "clean at %s%s" % ((clean or {}).get("date_time"), after_it),
+               NONE_CLEAN: "no point before the newest damaged one remains: the service thinned them out during the search" if thinned
+               else "every point in the window fails",
+               NO_POINTS: "no point in time in the window", UNDECIDED: undecided or "",
+               "searching": "not decided yet: the search goes on"}[status]
+    checks = [dict(name="round %d: point of %s" % (test["round"], test["point_in_time"]["date_time"]),
+                   status=PASSED if test["passed"] else FAILED if test["passed"] is False else SKIPPED, message=test["message"] or "-")
+              for test in tested]
+    checks.append(dict(name="clean point", status=PASSED if status == FOUND else FAILED, message=message))
+    return dict(
+        name=name, id=machine["id"], status=status, message=message, clean_point=clean, newest_failed=damaged,
+        data_loss_seconds=_between(clean["date_time"], journal["window"]["before"]) if clean else None,
+        damage_began=dict(after=(clean or {}).get("date_time") or journal["window"]["after"], at_or_before=(damaged or {}).get("date_time")),
+        points_in_window=len(machine["points"]), tested=tested, checks=checks)
 
 
 def _between(start, end):
