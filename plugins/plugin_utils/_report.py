@@ -135,43 +135,77 @@ class _Run:
         name = machine["name"]
         if name in self.stands:
             return self.standing(machine)
-        checks = []
+        entry = self.launched.get(name)
+        checks = self.before_launch_checks(name) + [self.launch_check(name, entry)]
+        repinned = self.repinned.get(name) if entry is not None else None
+        if repinned:
+            checks.append(check_of("point in time", PASSED, "the point of %s pinned when the run began was thinned out by the service before wave "
+                                   "%d: launched from the newest point before it, %s more data lost" % (
+                                       point_said(repinned["planned"]), repinned["wave"], spoken(repinned["extra_seconds"]))))
+        seen = self.view.get(name) if entry else None
+        up, own_seconds, unmeasured = self.after_launch_checks(name, entry, seen, checks)
+        point = (entry or {}).get("point_in_time") or {}
+        # Its own job's request: a wave larger than a job may take is sent in several.
+        requested = entry and (entry.get("requested") or (self.waves[entry["wave"] - 1].get("job") or {}).get("creationDateTime"))
+        rpo, rto = self.measured(name, entry, point, requested, up, own_seconds, unmeasured, checks)
+        target = target_of((entry or {}).get("target"))
+        public_ips = (seen or {}).get("public_ips") or target.get("public_ips")
+        return dict(
+            name=name,
+            id=machine.get("id"),
+            wave=self.wave_of.get(name),
+            # Passed: launched, checked (its RTO ended) and nothing failed.
+            passed=rto is not None and all(check["status"] != FAILED for check in checks),
+            target=dict(id=target.get("id"), cloud_id=target.get("cloud_id"), state=(seen or {}).get("state") or target.get("state"),
+                        public_ips=public_ips or []) if entry else None,
+            addresses=self.addresses(name, public_ips) if entry else [],
+            point_in_time=dict(id=point.get("id"), date_time=point.get("date_time")) if entry else None,
+            planned_point_in_time=repinned["planned"] if repinned else None,
+            extra_data_loss_seconds=repinned["extra_seconds"] if repinned else None,
+            rpo_seconds=rpo,
+            rto_seconds=rto,
+            left_standing=name in self.left and not entry,
+            # The machine's timeline (the service's clock): its wave's launch request, running, and checked.
+            launch_requested=requested,
+            running=up,
+            recovered=plus(up, own_seconds) if rto is not None else None,
+            cleanup=self.left_by_cleanup(name, entry),
+            checks=checks,
+            # The test network's settings the machine was launched with (its blueprint's members), or None.
+            test_network=self.test_network.get("tested_in", {}).get(name),
+        )
+
+    def before_launch_checks(self, name):
+        """The health gate's check of the machine, and its launch settings' when they were checked."""
         gate, gate_name = self.health.get(name), self.gate_name
         if gate is None:
-            checks.append(check_of(gate_name, SKIPPED, "not gated"))
+            checks = [check_of(gate_name, SKIPPED, "not gated")]
+        elif gate.get("forced"):
+            checks = [check_of(gate_name, SKIPPED, "%s: %s" % (gate.get("forced_because") or "launched anyway, as asked", "; ".join(gate["reasons"])))]
         else:
-            checks.append(check_of(gate_name, SKIPPED, "%s: %s" % (gate.get("forced_because") or "launched anyway, as asked", "; ".join(gate["reasons"])))
-                          if gate.get("forced") else
-                          check_of(gate_name, PASSED if gate["passed"] else FAILED, "; ".join(gate["reasons"]) or gate["replication_state"]))
+            checks = [check_of(gate_name, PASSED if gate["passed"] else FAILED, "; ".join(gate["reasons"]) or gate["replication_state"])]
         if self.launch_settings.get("checked"):
             problems = self.launch_settings["problems"].get(name)
             unchecked = (self.launch_settings.get("unchecked") or {}).get(name)
             checks.append(check_of("launch settings", FAILED if problems else PASSED,
                                    "; ".join(problems) if problems else "as region %s offers%s" % (
                                        self.launch_settings.get("region"), "; not checked: " + "; ".join(unchecked) if unchecked else "")))
-        entry = self.launched.get(name)
-        checks.append(self.launch_check(name, entry))
-        repinned = self.repinned.get(name)
-        if repinned and entry is not None:
-            checks.append(check_of("point in time", PASSED, "the point of %s pinned when the run began was thinned out by the service before wave "
-                                   "%d: launched from the newest point before it, %s more data lost" % (
-                                       point_said(repinned["planned"]), repinned["wave"], spoken(repinned["extra_seconds"]))))
+        return checks
 
-        seen = self.view.get(name) if entry else None
-        up, own_seconds, unmeasured = None, 0, "not launched"
-        if seen is not None:
-            checks.extend(self.service_checks(seen, name))
-            up, unmeasured = seen.get("up"), "not running"
-            if seen.get("running") and self.settings.get("checks_tasks"):
-                own, own_seconds = _own_check(self.checked.get(name), self.settings)
-                checks.append(own)
-                unmeasured = "its checks did not pass"
-        elif entry is not None:
-            unmeasured = "its checks did not run"
+    def after_launch_checks(self, name, entry, seen, checks):
+        """The checks of a launched machine as the service shows it and as the user's checks found it, added to ``checks``:
+        when it came up, the seconds its own checks took, and what its RTO is unmeasured for when it is."""
+        if seen is None:
+            return None, 0, "its checks did not run" if entry is not None else "not launched"
+        checks.extend(self.service_checks(seen, name))
+        if not (seen.get("running") and self.settings.get("checks_tasks")):
+            return seen.get("up"), 0, "not running"
+        own, own_seconds = _own_check(self.checked.get(name), self.settings)
+        checks.append(own)
+        return seen.get("up"), own_seconds, "its checks did not pass"
 
-        point = (entry or {}).get("point_in_time") or {}
-        # Its own job's request: a wave larger than a job may take is sent in several.
-        requested = (entry.get("requested") or (self.waves[entry["wave"] - 1].get("job") or {}).get("creationDateTime")) if entry else None
+    def measured(self, name, entry, point, requested, up, own_seconds, unmeasured, checks):
+        """The machine's RPO and RTO, their checks against the targets added to ``checks``."""
         # A machine launched from the point the run pinned lost the data after that point at the moment of pinning (the
         # run's disaster): its RPO is the point's age then, wherever its launch request fell - waves, waits and throttling
         # age nothing. One the service chose the point of at the launch (the latest, a recovery plan) is measured to it.
@@ -185,40 +219,17 @@ class _Run:
             "the time of point in time %s is unknown: it was no longer listed when read" % (point.get("id") or "-"))
         checks.append(against("RPO", rpo, parse_number(self.targets.get("rpo_seconds")), rpo_unmeasured))
         checks.append(against("RTO", rto, parse_number(self.targets.get("rto_seconds")), unmeasured))
+        return rpo, rto
 
+    def left_by_cleanup(self, name, entry):
+        """What the cleanup left of the machine's target machine."""
         if name in self.kept:
-            left = "kept"
-        elif name in self.removed:
-            left = "removed"
-        elif self.cleanup.get("status") == PASSED or (entry is None and self.cleanup.get("status") != FAILED):
-            left = "nothing to remove"
-        else:
-            left = "not cleaned up"
-        target = target_of((entry or {}).get("target"))
-        return dict(
-            name=name,
-            id=machine.get("id"),
-            wave=self.wave_of.get(name),
-            # Passed: launched, checked (its RTO ended) and nothing failed.
-            passed=rto is not None and all(check["status"] != FAILED for check in checks),
-            target=dict(id=target.get("id"), cloud_id=target.get("cloud_id"), state=(seen or {}).get("state") or target.get("state"),
-                        public_ips=(seen or {}).get("public_ips") or target.get("public_ips") or []) if entry else None,
-            addresses=self.addresses(name, (seen or {}).get("public_ips") or target.get("public_ips")) if entry else [],
-            point_in_time=dict(id=point.get("id"), date_time=point.get("date_time")) if entry else None,
-            planned_point_in_time=repinned["planned"] if repinned and entry else None,
-            extra_data_loss_seconds=repinned["extra_seconds"] if repinned and entry else None,
-            rpo_seconds=rpo,
-            rto_seconds=rto,
-            left_standing=name in self.left and not entry,
-            # The machine's timeline (the service's clock): its wave's launch request, running, and checked.
-            launch_requested=requested,
-            running=up,
-            recovered=plus(up, own_seconds) if rto is not None else None,
-            cleanup=left,
-            checks=checks,
-            # The test network's settings the machine was launched with (its blueprint's members), or None.
-            test_network=self.test_network.get("tested_in", {}).get(name),
-        )
+            return "kept"
+        if name in self.removed:
+            return "removed"
+        if self.cleanup.get("status") == PASSED or (entry is None and self.cleanup.get("status") != FAILED):
+            return "nothing to remove"
+        return "not cleaned up"
 
     def network_check(self):
         """Whether every blueprint switched to the test network was put back as it was."""
@@ -279,14 +290,7 @@ def report_of(record, schema, generated=None):
     run = _Run(record)
     machines = [run.machine(machine) for machine in record.get("machines") or []]
     run_checks = run.run_checks()
-    failures = ["%s: %s" % (check["name"], check["message"]) for check in run_checks if check["status"] == FAILED]
-    failures.extend("%s: %s: %s" % (machine["name"], check["name"], check["message"])
-                    for machine in machines for check in machine["checks"] if check["status"] == FAILED)
-    if not machines and not failures and not record.get("nothing_to_test"):
-        failures.append("no machine took part in the run")
-    first_job = next((wave["job"] for wave in run.waves if wave.get("job")), None) or {}
-    last_end = [wave["job"].get("endDateTime") for wave in run.waves if wave.get("job") and wave["job"].get("endDateTime")]
-    stands = [machine for machine in machines if machine.get("stands")]
+    failures = _failures(run_checks, machines, record)
     word = outcome_of(record, FAILED if failures else PASSED)
     return dict(
         schema=schema,
@@ -305,24 +309,15 @@ def report_of(record, schema, generated=None):
         outcome=word,
         next=next_run(record, word),
         failures=failures,
-        counts=dict(machines=len(machines), passed=sum(1 for m in machines if m["passed"]),
-                    failed=sum(1 for m in machines if not m["passed"]),
-                    launched=sum(1 for m in machines if m["target"] is not None and not m.get("stands")), stands=len(stands),
-                    left_standing=sum(1 for m in machines if m.get("left_standing"))),
+        counts=_counts(machines),
         targets=dict(rpo_seconds=parse_number(run.targets.get("rpo_seconds")), rto_seconds=parse_number(run.targets.get("rto_seconds"))),
-        measures=dict(rpo_seconds=worst(m["rpo_seconds"] for m in machines if not m.get("stands")),
-                      rto_seconds=worst(m["rto_seconds"] for m in machines),
-                      launch_job_seconds=seconds_between(run.first_request, max(last_end, key=parse_time) if last_end else None)),
+        measures=_measures(run, machines),
         excluded=record.get("excluded") or [],
         kept=run.cleanup.get("kept") or [],
         cleanup=run.cleanup.get("message") or "",
         cleanup_job=run.cleanup.get("job"),  # id, status, created and ended, as runbook_clean_up keeps it
-        job=dict(id=first_job.get("id"), type=first_job.get("type"), status=first_job.get("status"), created=first_job.get("creationDateTime"),
-                 ended=first_job.get("endDateTime")) if first_job else None,
-        waves=[dict(number=number, machines=wave["machines"], status=wave.get("status") or "pending", message=wave.get("message") or "",
-                    adopted=bool(wave.get("adopted")), job=(wave.get("job") or {}).get("id"),
-                    jobs=[job["id"] for job in wave.get("jobs") or []] or [wave["job"]["id"]] if wave.get("job") else [])
-               for number, wave in enumerate(run.waves, 1)],
+        job=_first_job(run.waves),
+        waves=[_wave(number, wave) for number, wave in enumerate(run.waves, 1)],
         checks=run_checks,
         failback=_failback(record.get("failback")),
         replaced=sorted(record.get("replaced") or {}),
@@ -335,6 +330,46 @@ def report_of(record, schema, generated=None):
         machines=machines,
         generated=generated or controller_now(),
     )
+
+
+def _failures(run_checks, machines, record):
+    """Every check that failed, the run's then each machine's; a run in which no machine took part (and that had some to
+    test) fails for that."""
+    failures = ["%s: %s" % (check["name"], check["message"]) for check in run_checks if check["status"] == FAILED]
+    failures.extend("%s: %s: %s" % (machine["name"], check["name"], check["message"])
+                    for machine in machines for check in machine["checks"] if check["status"] == FAILED)
+    if not machines and not failures and not record.get("nothing_to_test"):
+        failures.append("no machine took part in the run")
+    return failures
+
+
+def _counts(machines):
+    return dict(machines=len(machines), passed=sum(1 for m in machines if m["passed"]), failed=sum(1 for m in machines if not m["passed"]),
+                launched=sum(1 for m in machines if m["target"] is not None and not m.get("stands")),
+                stands=sum(1 for m in machines if m.get("stands")), left_standing=sum(1 for m in machines if m.get("left_standing")))
+
+
+def _measures(run, machines):
+    """The run's worst RPO (of what it launched) and RTO, and its launch jobs' time, from the first request to the last end."""
+    last_end = [wave["job"].get("endDateTime") for wave in run.waves if wave.get("job") and wave["job"].get("endDateTime")]
+    return dict(rpo_seconds=worst(m["rpo_seconds"] for m in machines if not m.get("stands")),
+                rto_seconds=worst(m["rto_seconds"] for m in machines),
+                launch_job_seconds=seconds_between(run.first_request, max(last_end, key=parse_time) if last_end else None))
+
+
+def _first_job(waves):
+    """The run's first launch job, as the report names it; None before one."""
+    job = next((wave["job"] for wave in waves if wave.get("job")), None)
+    if not job:
+        return None
+    return dict(id=job.get("id"), type=job.get("type"), status=job.get("status"), created=job.get("creationDateTime"), ended=job.get("endDateTime"))
+
+
+def _wave(number, wave):
+    """A wave as the report says it: its machines, status, message and jobs."""
+    jobs = [job["id"] for job in wave.get("jobs") or []] or [wave["job"]["id"]] if wave.get("job") else []
+    return dict(number=number, machines=wave["machines"], status=wave.get("status") or "pending", message=wave.get("message") or "",
+                adopted=bool(wave.get("adopted")), job=(wave.get("job") or {}).get("id"), jobs=jobs)
 
 
 def stop_conditions_of(record):
