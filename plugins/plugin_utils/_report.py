@@ -64,8 +64,7 @@ class _Run:
         self.cleanup = record.get("cleanup") or {}
         self.waves = record.get("waves") or []
         self.wave_of = dict((name, number) for number, wave in enumerate(self.waves, 1) for name in wave["machines"])
-        jobs = [wave.get("job") for wave in self.waves if wave.get("job")]
-        self.first_request = jobs[0]["creationDateTime"] if jobs else None
+        self.first_request = (_first_job(self.waves) or {}).get("created")
         self.kept = set(self.cleanup.get("kept") or [])
         self.removed = set(self.cleanup.get("removed_machines") or [])
         self.stands = record.get("stands") or {}
@@ -470,6 +469,11 @@ def next_run(record, word):
         return NOTHING_CHANGED + "run the %s again once what its stop condition watches is well." % title
     if word not in (STOPPED, FAILED_OUTCOME):
         return None
+    return _next_after_a_write(record, word, title)
+
+
+def _next_after_a_write(record, word, title):
+    """What running again does after a run that stopped or failed once it had written."""
     cleanup = record.get("cleanup") or {}
     stands = record.get("stands") or {}
     if record.get("on_failed_over") == "own" or record.get("keeps_launched"):
@@ -565,30 +569,9 @@ def plan_of(record, schema, generated=None):
     data-loss window that implies (the service's time when the run read the machines minus the point's time), the
     machines that stand (failed over already), and what the run would refuse. A run given this plan (runbook_begin's
     plan) carries it out exactly: the same machines, waves and points."""
-    pinned, stands, replaced = record.get("pinned") or {}, record.get("stands") or {}, record.get("replaced") or {}
-    health = record.get("health") or {}
-    wave_of = dict((name, number) for number, wave in enumerate(record.get("waves") or [], 1) for name in wave["machines"])
-    earlier, blocking = record.get("earlier") or {}, record.get("blocking") or {}
-    adopted_waves = sorted(int(index) + 1 for index in earlier.get("adopted") or {})
-    adopted = set(name for index, jobs in (earlier.get("adopted") or {}).items() for part in parts_of(record["waves"][int(index)])[:len(jobs)]
-                  for name in part)
-    machines = []
-    for machine in record.get("machines") or []:
-        name, gate = machine["name"], health.get(machine["name"]) or {}
-        point = (stands.get(name) or {}).get("point") if name in stands else pinned.get(name)
-        entry = dict(name=name, id=machine["id"], wave=wave_of.get(name), point_in_time=point,
-                     data_loss_seconds=_window(point, stands[name]["since"] if name in stands else record.get("started")),
-                     gate=dict(passed=gate.get("passed"), forced=bool(gate.get("forced")), reasons=gate.get("reasons") or []),
-                     launch_settings=((record.get("launch_settings") or {}).get("problems") or {}).get(name) or [],
-                     test_network=((record.get("test_network") or {}).get("tested_in") or {}).get(name))
-        if name in stands:
-            entry.update(stands=True, said=stands[name]["said"])
-        elif name in adopted:
-            entry.update(adopted=True)
-        if name in replaced:
-            entry.update(replaces=dict(target=(replaced[name].get("target") or {}).get("machineCloudId") or replaced[name]["replica"],
-                                       since=replaced[name].get("since")))
-        machines.append(entry)
+    replaced = record.get("replaced") or {}
+    wave_of, adopted = _waves_of(record)
+    machines = [_planned(record, machine, wave_of, adopted) for machine in record.get("machines") or []]
     failure = record.get("failure")
     launching = [m["name"] for m in machines if not m.get("stands") and not m.get("adopted")]
     replace = record.get("replace") or {}
@@ -604,12 +587,50 @@ def plan_of(record, schema, generated=None):
         machines=machines, excluded=record.get("excluded") or [],
         points_span=points_span(machines), pins_from=(record.get("pins_from") or {}).get("run"),
         put_back_first=(record.get("test_network") or {}).get("found") or [],
-        earlier=dict(adopted_waves=adopted_waves, cleaned_first=[left["name"] for left in earlier.get("clean") or []],
-                     running=earlier.get("running_said"), messages=earlier.get("messages") or []),
-        blocking=dict(machines=[dict(name=left["name"], kind=left["kind"]) for left in blocking.get("machines") or []],
-                      cleaned_first=bool(blocking.get("clean"))),
+        earlier=_earlier_planned(record.get("earlier") or {}),
+        blocking=_blocking_planned(record.get("blocking") or {}),
         generated=generated or controller_now(),
     )
+
+
+def _waves_of(record):
+    """Each machine's wave by its name, and the names of the machines of the launches the run adopts."""
+    wave_of = dict((name, number) for number, wave in enumerate(record.get("waves") or [], 1) for name in wave["machines"])
+    adopted = set(name for index, jobs in ((record.get("earlier") or {}).get("adopted") or {}).items()
+                  for part in parts_of(record["waves"][int(index)])[:len(jobs)] for name in part)
+    return wave_of, adopted
+
+
+def _earlier_planned(earlier):
+    return dict(adopted_waves=sorted(int(index) + 1 for index in earlier.get("adopted") or {}),
+                cleaned_first=[left["name"] for left in earlier.get("clean") or []],
+                running=earlier.get("running_said"), messages=earlier.get("messages") or [])
+
+
+def _blocking_planned(blocking):
+    return dict(machines=[dict(name=left["name"], kind=left["kind"]) for left in blocking.get("machines") or []],
+                cleaned_first=bool(blocking.get("clean")))
+
+
+def _planned(record, machine, wave_of, adopted):
+    """A machine of a plan: its wave (``wave_of``: by name), the point it launches from and the data-loss window, its gate,
+    launch settings and test network; whether it stands, is adopted (``adopted``: the names) or replaces a production machine."""
+    pinned, stands, replaced = record.get("pinned") or {}, record.get("stands") or {}, record.get("replaced") or {}
+    name, gate = machine["name"], (record.get("health") or {}).get(machine["name"]) or {}
+    point = (stands.get(name) or {}).get("point") if name in stands else pinned.get(name)
+    entry = dict(name=name, id=machine["id"], wave=wave_of.get(name), point_in_time=point,
+                 data_loss_seconds=_window(point, stands[name]["since"] if name in stands else record.get("started")),
+                 gate=dict(passed=gate.get("passed"), forced=bool(gate.get("forced")), reasons=gate.get("reasons") or []),
+                 launch_settings=((record.get("launch_settings") or {}).get("problems") or {}).get(name) or [],
+                 test_network=((record.get("test_network") or {}).get("tested_in") or {}).get(name))
+    if name in stands:
+        entry.update(stands=True, said=stands[name]["said"])
+    elif name in adopted:
+        entry.update(adopted=True)
+    if name in replaced:
+        entry.update(replaces=dict(target=(replaced[name].get("target") or {}).get("machineCloudId") or replaced[name]["replica"],
+                                   since=replaced[name].get("since")))
+    return entry
 
 
 def _window(point, until):
@@ -621,6 +642,11 @@ def _window(point, until):
 
 def first_steps(record, machines):
     """Every destructive or surprising step of a planned run, in words an approver reads first."""
+    return _replacing_steps(record, machines) + _steps_before_the_launch(record) + _launching_steps(record, machines)
+
+
+def _replacing_steps(record, machines):
+    """The production machines the run terminates and launches again, and what rolls back."""
     steps = []
     replace = record.get("replace") or {}
     for machine in machines:
@@ -634,6 +660,12 @@ def first_steps(record, machines):
                              record.get("runbook", "failover"), replace.get("token")))
     if record.get("roll_back"):
         steps.append("Rolls back at its end: every machine it launches is terminated again once it is checked (a rehearsal)")
+    return steps
+
+
+def _steps_before_the_launch(record):
+    """What the run terminates, puts back, waits for or adopts before it launches."""
+    steps = []
     blocking = record.get("blocking") or {}
     if blocking.get("machines") and blocking.get("clean"):
         steps.append("Terminates first the DR test machines in the way: %s" % ", ".join(left["name"] for left in blocking["machines"]))
@@ -649,6 +681,12 @@ def first_steps(record, machines):
         for job in jobs:
             steps.append("Adopts the launch job %s of an earlier run as %swave %d (%s): nothing of it is launched again" % (
                 job["id"], "part of " if len(parts_of(record["waves"][int(index)])) > 1 else "", int(index) + 1, job.get("status")))
+    return steps
+
+
+def _launching_steps(record, machines):
+    """What stands, what launches though not ready or unproven, and the largest data-loss window."""
+    steps = []
     stands = [machine for machine in machines if machine.get("stands")]
     if stands:
         steps.append("Launches nothing for %d machines that are failed over already, and reports them: %s" % (
