@@ -53,21 +53,8 @@ class ActionModule(RunbookStep):
         wave = record["waves"][index]
         self.wave_number = args["wave"]
         result = dict(wave=args["wave"], next_wave=args["wave"] + 1 if index + 1 < len(record["waves"]) else None, launched=0, failed_machines=[])
-        failure = note_stopped(record, args["stopped"]).get("failure")
-        if failure:
-            stopped_in = "not launched: the run stopped %s" % ("at %s" % failure["task"] if failure.get("task") else "in %s" % failure["phase"])
-            for later in record["waves"][index:]:
-                later.update(status="not launched", message=stopped_in)
+        if self.not_launched(index, args["stopped"]):
             return dict(result, next_wave=None, stopped=wave["message"])
-        if wave.get("status") == "not launched":  # a wave before it failed, and said so
-            return dict(result, next_wave=None, stopped=wave["message"])
-        if index > 0 and not self.check_mode:
-            stopped = wave_failure(collect_checked(record), index - 1)
-            if stopped:
-                for later in record["waves"][index:]:
-                    later.update(status="not launched", message="wave %d failed: %s" % (index, stopped))
-                self.say("Wave %d is not launched, nor any after it: wave %d failed (%s)." % (index + 1, index, stopped))
-                return dict(result, next_wave=None, stopped=wave["message"])
         if not wave["machines"]:
             wave.update(status="empty", message="no machine takes part")
             return result
@@ -76,27 +63,7 @@ class ActionModule(RunbookStep):
         if not names:
             wave.update(status="stands", message="every machine of the wave is failed over already: nothing to launch")
             return result
-        # A wave larger than a job may take goes out in several jobs, one after another (the service's limits: runbook_read).
-        adopted = record["earlier"].get("adopted", {}).get(str(index)) or []
-        jobs, would, diffs, cut_short = [], [], [], False
-        for number, part in enumerate(parts_of(wave)):
-            launching = [name for name in part if name in names]
-            if not launching:
-                continue
-            if number < len(adopted):
-                job = self.adopt(index, adopted[number], launching)
-            elif self.must_stop(before_a_launch=True):
-                break
-            else:
-                job, diff = self.launch_part(index, launching)
-                diffs.append(diff)
-                if job is None:  # check mode, or a search's round whose every candidate was thinned out: nothing was launched
-                    would.extend(launching if self.check_mode else [])
-                    continue
-            jobs.append(self.follow_part(index, job, launching, adopted=number < len(adopted)))
-            if jobs[-1]["status"] != "COMPLETED":
-                cut_short = number + 1 < len(parts_of(wave))
-                break  # the wave's other jobs are not sent: a job that failed as a whole is the wave's failure
+        jobs, would, diffs, cut_short = self.launch_the_parts(index, names)
         if self.check_mode and would:
             wave.update(status="would launch")
             record.setdefault("predicted", []).extend(would)
@@ -114,6 +81,52 @@ class ActionModule(RunbookStep):
                       launched=sum(1 for name in names if name in record["launched"]), changed=not all(job.get("adopted") for job in jobs),
                       failed_machines=[name for name in names if name in record["failed_machines"]][:10])
         return result
+
+    def not_launched(self, index, stopped):
+        """Whether the wave is not launched, and each later one with it: the run stopped outside the steps (``stopped``), a wave
+        before it failed and said so, or the checks of the wave before it failed."""
+        record, wave = self.record, self.record["waves"][index]
+        failure = note_stopped(record, stopped).get("failure")
+        if failure:
+            stopped_in = "not launched: the run stopped %s" % ("at %s" % failure["task"] if failure.get("task") else "in %s" % failure["phase"])
+            for later in record["waves"][index:]:
+                later.update(status="not launched", message=stopped_in)
+            return True
+        if wave.get("status") == "not launched":  # a wave before it failed, and said so
+            return True
+        failed = wave_failure(collect_checked(record), index - 1) if index > 0 and not self.check_mode else None
+        if failed:
+            for later in record["waves"][index:]:
+                later.update(status="not launched", message="wave %d failed: %s" % (index, failed))
+            self.say("Wave %d is not launched, nor any after it: wave %d failed (%s)." % (index + 1, index, failed))
+        return bool(failed)
+
+    def launch_the_parts(self, index, names):
+        """Launch (or adopt) the wave's jobs one after another - a wave larger than a job may take goes out in several (the
+        service's limits: runbook_read) - and follow each to its end. Answers the jobs as the record keeps them, the machines
+        that would launch (check mode), the diffs of the switches to a test network, and whether a failed job cut the wave short
+        (the wave's other jobs are not sent: a job that failed as a whole is the wave's failure)."""
+        wave = self.record["waves"][index]
+        adopted = self.record["earlier"].get("adopted", {}).get(str(index)) or []
+        jobs, would, diffs = [], [], []
+        for number, part in enumerate(parts_of(wave)):
+            launching = [name for name in part if name in names]
+            if not launching:
+                continue
+            if number < len(adopted):
+                job = self.adopt(index, adopted[number], launching)
+            elif self.must_stop(before_a_launch=True):
+                break
+            else:
+                job, diff = self.launch_part(index, launching)
+                diffs.append(diff)
+                if job is None:  # check mode, or a search's round whose every candidate was thinned out: nothing was launched
+                    would.extend(launching if self.check_mode else [])
+                    continue
+            jobs.append(self.follow_part(index, job, launching, adopted=number < len(adopted)))
+            if jobs[-1]["status"] != "COMPLETED":
+                return jobs, would, diffs, number + 1 < len(parts_of(wave))
+        return jobs, would, diffs, False
 
     stopped_because = None
     wave_number = 1
@@ -232,14 +245,26 @@ class ActionModule(RunbookStep):
         if not gone:
             return False
         if record.get("round"):
-            for name, found in sorted(gone.items()):
-                record["failed_machines"][name] = "its candidate point of %s was thinned out by the service before the launch" % (
-                    moment_said(parse_time(found["planned"]["date_time"]), whole=True))
-                names.remove(name)
-            record["thinned_out"] = sorted(set(record.get("thinned_out") or []) | set(gone))
-            self.say("Thinned out by the service before the launch of round %s, left out of it (the search plans them again): %s." % (
-                record["round"], shown(sorted(gone))))
+            self.leave_out_of_the_round(gone, names)
             return True
+        self.replace_the_points(index, gone)
+        return True
+
+    def leave_out_of_the_round(self, gone, names):
+        """A search's candidates the service thinned out: each machine left out of the round (``names``), the search plans it again."""
+        record = self.record
+        for name, found in sorted(gone.items()):
+            record["failed_machines"][name] = "its candidate point of %s was thinned out by the service before the launch" % (
+                moment_said(parse_time(found["planned"]["date_time"]), whole=True))
+            names.remove(name)
+        record["thinned_out"] = sorted(set(record.get("thinned_out") or []) | set(gone))
+        self.say("Thinned out by the service before the launch of round %s, left out of it (the search plans them again): %s." % (
+            record["round"], shown(sorted(gone))))
+
+    def replace_the_points(self, index, gone):
+        """Pinned points the service thinned out, each replaced by the newest before it - or the run stopped before the wave,
+        when it is strict or nothing remains before one."""
+        record, pinned = self.record, self.record["pinned"]
         lines = [thinned_said(name, found) for name, found in sorted(gone.items())]
         if record.get("points_strict") or any(found["replacement"] is None for found in gone.values()):
             message = "points in time pinned when the run began were thinned out by the service before wave %d, which is not launched%s: %s" % (
@@ -252,7 +277,6 @@ class ActionModule(RunbookStep):
             record.setdefault("repinned", {})[name] = dict(found, wave=index + 1)
         self.say("Thinned out by the service before wave %d, replaced by the newest point before each: %s." % (
             index + 1, "; ".join(thinned_said(name, found, done=True) for name, found in sorted(gone.items()))))
-        return True
 
     def claim_the_drill(self, names):
         """A DR test that launches recovery or cutover machines marks them as its drill first (module_utils._marks): the
@@ -309,20 +333,25 @@ class ActionModule(RunbookStep):
                             points_in_time=points or None, check_points=False if points else None,
                             replace_production=[ids[name] for name in replace] or None, **common)
 
-    def record_outcome(self, index, job, names, adopted):
-        """What one of the wave's jobs launched, and for each machine it did not, its last line in the job's log: answers
-        the job as the record keeps it."""
+    def read_outcome(self, job, names, adopted):
+        """What the service says one of the wave's jobs launched: its outcome as the module answers it, and an entry for each
+        machine launched."""
         record = self.record
         if record.get("plan"):
             outcome = self.service("service_recovery_plan_run", failed_ok=True, project=record["project_id"], plan=record["plan"]["id"],
                                    job=job["id"])
-            entries = [entry for step in outcome.get("steps") or [] for entry in step["machines"]]
-        else:
-            # A launch from pinned points has their times in the record: the outcome reads no point again.
-            pinned = not adopted and any(name in (record.get("pinned") or {}) for name in names)
-            outcome = self.service("service_launch", failed_ok=True, project=record["project_id"], job=job["id"],
-                                   check_points=False if pinned or not record.get("pin", True) else None)
-            entries = outcome.get("launched") or []
+            return outcome, [entry for step in outcome.get("steps") or [] for entry in step["machines"]]
+        # A launch from pinned points has their times in the record: the outcome reads no point again.
+        pinned = not adopted and any(name in (record.get("pinned") or {}) for name in names)
+        outcome = self.service("service_launch", failed_ok=True, project=record["project_id"], job=job["id"],
+                               check_points=False if pinned or not record.get("pin", True) else None)
+        return outcome, outcome.get("launched") or []
+
+    def record_outcome(self, index, job, names, adopted):
+        """What one of the wave's jobs launched, and for each machine it did not, its last line in the job's log: answers
+        the job as the record keeps it."""
+        record = self.record
+        outcome, entries = self.read_outcome(job, names, adopted)
         if outcome.get("failed") and "failed_machines" not in outcome:
             raise StepFailed(outcome.get("msg") or "The launch job %s could not be read." % job["id"])
         job = outcome.get("job") or job
