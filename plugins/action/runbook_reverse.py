@@ -83,49 +83,17 @@ class ActionModule(RunbookStep):
             raise StepFailed("There is no project %s; nothing was changed." % record["project"])
         project = projects[0]
         record["project_id"] = project["id"]
-        view = self.service("service_machine_info", project=project["id"])
-        excluded = set(record["asked"]["exclude"])
-        machines = [machine for machine in view["machines"] if machine.get("replicationStatus") != "STOPPED"
-                    and machine["name"] not in excluded and machine["id"] not in excluded]
-        memo = self.read_memo(machines)
-        # Only the target machines no mark names are read (the interface has no list of them): one request each.
-        unknown = [machine["id"] for machine in machines if machine.get("replica") and machine["name"] not in memo]
-        if unknown:
-            targets = dict((machine["id"], machine.get("target_machine")) for machine in self.service(
-                "service_machine_info", project=project["id"], machines=unknown, include_target_machine=True)["machines"])
-            machines = [dict(machine, target_machine=targets.get(machine["id"])) if machine["id"] in targets else machine for machine in machines]
+        machines, memo = self.machines_and_memo(project)
         found = dict((machine["name"], where_is(machine, project.get("sourceRegion"), (memo.get(machine["name"]) or {}).get("replica")))
                      for machine in machines)
         self.taking_part = sorted(found)
         self.bound_by_the_plan(found)
-        unmarked = {}
-        for machine in machines:
-            if found[machine["name"]] == RECOVERED:
-                target = machine.get("target_machine") or {}
-                memo[machine["name"]] = dict(id=machine["id"], replica=machine["replica"], cloud_id=target.get("machineCloudId"),
-                                             region=target.get("regionId"))
-                if recovered_by_mark(machine) != machine["replica"]:
-                    unmarked[machine["id"]] = ["%s%s=%s" % (MARK, RECOVERED, machine["replica"])]
-        state["recovery"] = dict((name, memo[name]) for name in found if name in memo)
-        record["spare"] = [entry["replica"] for entry in state["recovery"].values()]
-        record["keeps_launched"] = True  # what a failback launches is production: adopted when run again, never cleaned up
+        unmarked = self.recovery_machines(state, machines, found, memo)
         reversed_now = bool(project.get("replicationReversed"))
         back = sorted(name for name, where in found.items() if where == BACK)
         nothing = sorted(name for name, where in found.items() if where == NOTHING)
         if not reversed_now and back and len(back) == len(found):
-            # A failback that ended: its machines launched back run production. Nothing is launched, adopted or checked again.
-            # Recovery machines its marks still name are removed as asked: a run stopped in their cleanup left them (or the
-            # cleanup job it started ended in the service since) - removed, or proven gone, and their marks go.
-            record["asked"]["machines"] = []
-            rest = "nothing to do"
-            if self.remove and state["recovery"]:
-                rest = "the recovery machines an earlier run was removing would be removed"
-                if not self.check_mode:
-                    self.PHASE = "return"
-                    self.remove_recovery(state)
-                    rest = "nothing more to do"
-            return self.at("returned", "the failback happened and replication runs in its original direction again, with every machine "
-                                       "launched back (%s): %s" % (shown(back), rest))
+            return self.ended(state, back)
         if reversed_now or not (back or nothing):
             # Before anything is launched back, when nothing but these marks will name the recovery machines.
             self.mark(project, unmarked)
@@ -140,14 +108,68 @@ class ActionModule(RunbookStep):
             raise StepFailed("%s no recovery machine: not failed over. The project reverses as a whole, and a machine without one would "
                              "not replicate while it is reversed: fail it over first, or exclude it. Nothing was changed." % (
                                  shown(nothing) + (" has" if len(nothing) == 1 else " have")))
+        return self.reverse_replication(state, project, len(found))
+
+    def machines_and_memo(self, project):
+        """The failback's machines (those not stopped nor excluded), each with its target machine where no mark names its
+        recovery machine, and the memo of their recovery machines."""
+        record = self.record
+        view = self.service("service_machine_info", project=project["id"])
+        excluded = set(record["asked"]["exclude"])
+        machines = [machine for machine in view["machines"] if machine.get("replicationStatus") != "STOPPED"
+                    and machine["name"] not in excluded and machine["id"] not in excluded]
+        memo = self.read_memo(machines)
+        # Only the target machines no mark names are read (the interface has no list of them): one request each.
+        unknown = [machine["id"] for machine in machines if machine.get("replica") and machine["name"] not in memo]
+        if unknown:
+            targets = dict((machine["id"], machine.get("target_machine")) for machine in self.service(
+                "service_machine_info", project=project["id"], machines=unknown, include_target_machine=True)["machines"])
+            machines = [dict(machine, target_machine=targets.get(machine["id"])) if machine["id"] in targets else machine for machine in machines]
+        return machines, memo
+
+    def recovery_machines(self, state, machines, found, memo):
+        """The recovery machines, kept in the failback's state (and spared by the run: they are its own); answers the marks to
+        write of those no mark names yet."""
+        record = self.record
+        unmarked = {}
+        for machine in machines:
+            if found[machine["name"]] == RECOVERED:
+                target = machine.get("target_machine") or {}
+                memo[machine["name"]] = dict(id=machine["id"], replica=machine["replica"], cloud_id=target.get("machineCloudId"),
+                                             region=target.get("regionId"))
+                if recovered_by_mark(machine) != machine["replica"]:
+                    unmarked[machine["id"]] = ["%s%s=%s" % (MARK, RECOVERED, machine["replica"])]
+        state["recovery"] = dict((name, memo[name]) for name in found if name in memo)
+        record["spare"] = [entry["replica"] for entry in state["recovery"].values()]
+        record["keeps_launched"] = True  # what a failback launches is production: adopted when run again, never cleaned up
+        return unmarked
+
+    def ended(self, state, back):
+        """A failback that ended: its machines launched back run production. Nothing is launched, adopted or checked again.
+        Recovery machines its marks still name are removed as asked: a run stopped in their cleanup left them (or the cleanup
+        job it started ended in the service since) - removed, or proven gone, and their marks go."""
+        self.record["asked"]["machines"] = []
+        rest = "nothing to do"
+        if self.remove and state["recovery"]:
+            rest = "the recovery machines an earlier run was removing would be removed"
+            if not self.check_mode:
+                self.PHASE = "return"
+                self.remove_recovery(state)
+                rest = "nothing more to do"
+        return self.at("returned", "the failback happened and replication runs in its original direction again, with every machine "
+                                   "launched back (%s): %s" % (shown(back), rest))
+
+    def reverse_replication(self, state, project, machines):
+        """Reverse the project's replication: its machines replicate back from their recovery machines."""
+        record = self.record
         reversed_project = self.service("service_reverse_replication", project=project["id"], direction="reversed",
                                         wait_timeout=record.settings["cleanup_timeout"], poll_interval=record.settings["poll_interval"])
         if self.check_mode:
             # The guard judges the reversed replication, which does not exist yet: shown, not enforced.
             record["gate_deferred"] = "judged after the reverse, not before"
-            return self.at("would reverse", "replication would be reversed: %d machines would replicate back, then launch back" % len(found))
+            return self.at("would reverse", "replication would be reversed: %d machines would replicate back, then launch back" % machines)
         state["reversed_at"] = now_iso()
-        self.add_check("reverse", PASSED, "replication reversed: %d machines replicate back from their recovery machines" % len(found))
+        self.add_check("reverse", PASSED, "replication reversed: %d machines replicate back from their recovery machines" % machines)
         return self.at("reversed", "replication reversed", wait=True, changed=bool(reversed_project.get("changed")))
 
     def mark(self, project, unmarked):
