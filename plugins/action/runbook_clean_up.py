@@ -86,14 +86,7 @@ class ActionModule(RunbookStep):
     def clean_up_the_run(self, keep, kept_because):
         record = self.record
         collect_checked(record)
-        network = record.get("test_network") or {}
-        switched = sorted((set(network.get("tested_in") or {}) | set(network.get("found") or []))
-                          - set(network.get("restored") or []) - set(network.get("refused") or {}))
-        if switched and not self.check_mode:  # whatever stopped the run after a switch, the blueprints go back
-            try:
-                put_back_blueprints(self, switched)
-            except StepFailed as failure:  # the next run puts them back first; the machines are cleaned up all the same
-                network["not_put_back"] = str(failure)
+        self.put_back_the_blueprints()
         # A machine that stands (failed over already) is no machine of this run's: never cleaned up, whatever else happened.
         stands = record.get("stands") or {}
         started = [name for wave in record["waves"] if wave.get("job") for name in wave["machines"] if name not in stands]
@@ -114,11 +107,27 @@ class ActionModule(RunbookStep):
                                      message="kept after the failure, as asked (clean them up with the role's cleanup phase): " + ", ".join(launched))
             self.say("The run failed: its target machines are kept, as asked (%s)." % shown(launched))
             return dict(removed=[], kept=launched)
-        # The machines of every wave that was started, by name (a job that did not end may still launch some),
-        # and the target machines an earlier run of ours left, by ID.
-        # What the run launched (and adopted) is its own to terminate, recovery machines of a roll-back included.
-        # The lever is looked at before the cleanup (unless read within the progress interval), at the cleanup job's looks at
-        # that pace, and once more after the cleanup began: engaged at any moment until then, the outcome says so.
+        return self.terminate_what_the_run_launched(started, leftovers)
+
+    def put_back_the_blueprints(self):
+        """Whatever stopped the run after a switch to a test network, the blueprints go back; one that cannot is left to the
+        next run (it puts them back first) - the machines are cleaned up all the same."""
+        network = self.record.get("test_network") or {}
+        switched = sorted((set(network.get("tested_in") or {}) | set(network.get("found") or []))
+                          - set(network.get("restored") or []) - set(network.get("refused") or {}))
+        if switched and not self.check_mode:
+            try:
+                put_back_blueprints(self, switched)
+            except StepFailed as failure:
+                network["not_put_back"] = str(failure)
+
+    def terminate_what_the_run_launched(self, started, leftovers):
+        """The machines of every wave that was started, by name (a job that did not end may still launch some), and the target
+        machines an earlier run of ours left, by ID: terminated and proven gone. What the run launched (and adopted) is its own
+        to terminate, recovery machines of a roll-back included. The lever is looked at before the cleanup (unless read within
+        the progress interval), at the cleanup job's looks at that pace, and once more after the cleanup began: engaged at any
+        moment until then, the outcome says so."""
+        record = self.record
         began = time.time()
         look_at_lever(self, CLEANUP_PHASE, stops=False, fresh=True)
         self.watching = True
