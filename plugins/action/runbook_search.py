@@ -41,6 +41,19 @@ def _moment(value, what):
         raise StepFailed("%s; nothing was launched." % error)
 
 
+def round_said(number, outcomes):
+    """A round's outcomes in a line: how many clean, damaged, undecided and planned again."""
+    passed = sorted(name for name, outcome in outcomes.items() if outcome["passed"])
+    failed = sorted(name for name, outcome in outcomes.items() if outcome["passed"] is False)
+    undecided = sorted(name for name, outcome in outcomes.items() if outcome["passed"] is None and not outcome.get("thinned"))
+    thinned = sorted(name for name, outcome in outcomes.items() if outcome.get("thinned"))
+    return "Round %d: %d clean%s, %d damaged%s%s%s." % (
+        number, len(passed), " (%s)" % shown(passed, SHOWN) if passed else "", len(failed),
+        " (%s)" % shown(failed, SHOWN) if failed else "",
+        ", %d undecided (%s)" % (len(undecided), shown(["%s: %s" % (n, outcomes[n]["message"]) for n in undecided], 3)) if undecided else "",
+        ", %d planned again, their candidate thinned out before the launch (%s)" % (len(thinned), shown(thinned, SHOWN)) if thinned else "")
+
+
 class ActionModule(RunbookStep):
     PHASE = "preflight"
     WITH_RUN = False
@@ -129,17 +142,7 @@ class ActionModule(RunbookStep):
         if unclean:
             lines.append("Round %d was judged, and its cleanup not proven (a run stopped in it): its machines are cleaned up first." % (
                 unclean["number"]))
-        planned, adopt = plan_round(journal), False
-        while planned is not None:
-            adopt = planned is resumed and self.adoptable(journal, planned)
-            if fresh and not planned["number"] > 1 or adopt:
-                break  # its points were read just now, or its launch is adopted as it was
-            listed = self.points_now(journal, planned)
-            lines.extend(vanished(journal, planned, listed))
-            if planned["candidates"]:
-                break
-            journal["rounds"].remove(planned)  # every candidate of it was thinned out, and its machines are done
-            planned, resumed, fresh = plan_round(journal) if searching(journal) else None, None, False
+        planned, adopt, resumed = self.round_to_launch(journal, resumed, fresh, lines)
         if planned is None:
             self.save(journal)
             for line in lines:
@@ -160,6 +163,23 @@ class ActionModule(RunbookStep):
                     # Read just now: the round's run launches them without reading them again.
                     pinned=dict((ids[name], dict(id=planned["candidates"][name][1], date_time=planned["candidates"][name][2])) for name in names),
                     moment=planned["moment"], lines=lines)
+
+    def round_to_launch(self, journal, resumed, fresh, lines):
+        """The round to launch (None when the search is done), whether its launch is adopted, and the round a stopped run left
+        that it continues (None if it does not). A round whose points were not read just now has them read again: a
+        candidate the service thinned out since is planned again; a round with none left is dropped, and the next planned."""
+        planned, adopt = plan_round(journal), False
+        while planned is not None:
+            adopt = planned is resumed and self.adoptable(journal, planned)
+            if fresh and not planned["number"] > 1 or adopt:
+                break  # its points were read just now, or its launch is adopted as it was
+            listed = self.points_now(journal, planned)
+            lines.extend(vanished(journal, planned, listed))
+            if planned["candidates"]:
+                break
+            journal["rounds"].remove(planned)  # every candidate of it was thinned out, and its machines are done
+            planned, resumed, fresh = plan_round(journal) if searching(journal) else None, None, False
+        return planned, adopt, resumed
 
     def another_search(self, journal, inputs, account, project_id):
         """What makes a journal another search's - another account, another project (a project of the same name in another
@@ -267,38 +287,32 @@ class ActionModule(RunbookStep):
             return dict(more=False, stopped=record["failure"]["message"])
         if current is None:
             raise StepFailed("The search's journal %s has no round to judge." % path)
-        outcomes = {}
-        for name in current["candidates"]:
-            launched, seen, checked = record["launched"].get(name), record["view"].get(name) or {}, record["checked"].get(name)
-            if name in (record.get("thinned_out") or []):  # no evidence: the search plans it again
-                outcome = dict(passed=None, thinned=True, message="did not launch: %s" % record["failed_machines"][name])
-            elif name in record["failed_machines"] or launched is None:
-                outcome = dict(passed=None, message="did not launch: %s" % record["failed_machines"].get(name, "not launched"))
-            elif launched["point_in_time"]["id"] and launched["point_in_time"]["id"] != current["candidates"][name][1]:
-                outcome = dict(passed=None, message="launched from %s, not the candidate" % launched["point_in_time"]["id"])
-            elif not seen.get("running"):
-                outcome = dict(passed=None, message="its target machine does not run")
-            elif checked is None:
-                outcome = dict(passed=None, message="not checked")
-            else:
-                outcome = dict(passed=bool(checked["passed"]), message=checked.get("message") or "",
-                               checks=[dict(name=record.settings["checks_name"], passed=bool(checked["passed"]), began=checked["began"],
-                                            ended=checked["ended"])])
-            outcomes[name] = outcome
+        outcomes = dict((name, self.outcome_of(name, current["candidates"][name])) for name in current["candidates"])
         job = ((record["waves"] or [{}])[0].get("job") or {}).get("id")
         judge_round(journal, outcomes, job=job)
         save_journal(path, journal)
-        passed = sorted(name for name, outcome in outcomes.items() if outcome["passed"])
-        failed = sorted(name for name, outcome in outcomes.items() if outcome["passed"] is False)
-        undecided = sorted(name for name, outcome in outcomes.items() if outcome["passed"] is None and not outcome.get("thinned"))
-        thinned = sorted(name for name, outcome in outcomes.items() if outcome.get("thinned"))
-        line = "Round %d: %d clean%s, %d damaged%s%s%s." % (
-            current["number"], len(passed), " (%s)" % shown(passed, SHOWN) if passed else "", len(failed),
-            " (%s)" % shown(failed, SHOWN) if failed else "",
-            ", %d undecided (%s)" % (len(undecided), shown(["%s: %s" % (n, outcomes[n]["message"]) for n in undecided], 3)) if undecided else "",
-            ", %d planned again, their candidate thinned out before the launch (%s)" % (len(thinned), shown(thinned, SHOWN)) if thinned else "")
+        line = round_said(current["number"], outcomes)
         self.say(line)
         return dict(more=bool(searching(journal)), lines=[line])
+
+    def outcome_of(self, name, candidate):
+        """What the round's run came to for one machine's candidate: passed or failed by its checks; None - no evidence - when
+        it did not launch, launched from another point, does not run or was not checked; thinned out before its launch."""
+        record = self.record
+        launched, seen, checked = record["launched"].get(name), record["view"].get(name) or {}, record["checked"].get(name)
+        if name in (record.get("thinned_out") or []):  # no evidence: the search plans it again
+            return dict(passed=None, thinned=True, message="did not launch: %s" % record["failed_machines"][name])
+        if name in record["failed_machines"] or launched is None:
+            return dict(passed=None, message="did not launch: %s" % record["failed_machines"].get(name, "not launched"))
+        if launched["point_in_time"]["id"] and launched["point_in_time"]["id"] != candidate[1]:
+            return dict(passed=None, message="launched from %s, not the candidate" % launched["point_in_time"]["id"])
+        if not seen.get("running"):
+            return dict(passed=None, message="its target machine does not run")
+        if checked is None:
+            return dict(passed=None, message="not checked")
+        return dict(passed=bool(checked["passed"]), message=checked.get("message") or "",
+                    checks=[dict(name=record.settings["checks_name"], passed=bool(checked["passed"]), began=checked["began"],
+                                 ended=checked["ended"])])
 
     def end(self, project=None):
         """The cleanup of the last round judged is done and proven: the journal says so, and the round's run's directory
