@@ -63,63 +63,12 @@ def plan_of(scenario):
     its RUNBOOKS entry, given or the runbook's default - ``own``, what the scenario gives the runbook of its own members,
     and ``given``, all of them by their full names as the game day gives them. A ScenarioRefused names what cannot run."""
     scenario = _mapping(scenario, "game_day_scenario")
-    unknown = sorted(set(scenario) - set(MEMBERS))
-    if unknown:
-        raise ScenarioRefused("game_day_scenario has %s, which a scenario does not (its members: %s)" % (", ".join(map(str, unknown)), ", ".join(MEMBERS)))
-    for member in ("name", "hypothesis"):
-        if no_value(scenario.get(member)) or not isinstance(scenario[member], str):
-            raise ScenarioRefused("game_day_scenario has no %s: every game day says what it is and what it expects" % member)
-    runbook = scenario.get("runbook") or "dr_test"
-    if runbook not in RUNBOOKS:
-        raise ScenarioRefused("game_day_scenario's runbook is %s: a game day rehearses a DR test (dr_test), a restore test (restore_test), a "
-                              "clean point drill (clean_point), a failover that rolls back in a test network (failover) or the DR tests of an "
-                              "application (application)" % runbook)
-    given = _mapping(scenario.get("with") or {}, "game_day_scenario's with")
-    own = sorted(set(given) & set(OWN))
-    if own:
-        raise ScenarioRefused("game_day_scenario's with gives %s: give %s as the scenario's own %s" % (
-            ", ".join(own), "it" if len(own) == 1 else "them", ", ".join(OWN[name] for name in own)))
-    if runbook in ROLLED_BACK and "commit" in given:
-        raise ScenarioRefused("game_day_scenario's with gives commit: a game day's failover always rolls back - a committed failover is "
-                              "no rehearsal (run replication.recovery.failover for one)")
-    strangers = sorted(set(given) - set(RUNBOOKS[runbook]))
-    if strangers:
-        raise ScenarioRefused("game_day_scenario's with gives %s, which a game day does not pass to its %s (it takes %s)" % (
-            ", ".join(map(str, strangers)), runbook, ", ".join(RUNBOOKS[runbook])))
+    runbook = _runbook_of(scenario)
+    given = _with_of(scenario, runbook)
     nodes = _nodes(given.get("nodes"), scenario["name"]) if runbook == APPLICATION else None
     radius = _mapping(scenario.get("blast_radius"), "game_day_scenario's blast_radius")
-    if set(radius) - {"projects", "machines"}:
-        raise ScenarioRefused("game_day_scenario's blast_radius has projects and machines, not %s" % ", ".join(sorted(set(radius) - {"projects", "machines"})))
-    projects = parse_list(radius.get("projects"), "blast_radius.projects")
-    if not projects:
-        raise ScenarioRefused("game_day_scenario's blast_radius names no project: a game day touches only what its blast radius names")
-    project = given.get("project") or (projects[0] if len(projects) == 1 else None)
-    if nodes is not None:
-        project = None  # an application's game day is of its nodes' projects
-        outside = ["node %s's project %s" % (name, node.get("project")) for name, node in sorted(nodes.items()) if node.get("project") not in projects]
-        if outside:
-            raise ScenarioRefused("%s %s outside the blast radius of game day %s (its projects: %s)" % (
-                ", ".join(outside), "is" if len(outside) == 1 else "are", scenario["name"], ", ".join(projects)))
-    elif not project:
-        raise ScenarioRefused("game_day_scenario's blast radius has %d projects: name the one the %s runs in (with.project)" % (len(projects), runbook))
-    elif project not in projects:
-        raise ScenarioRefused("project %s is outside the blast radius of game day %s (its projects: %s)" % (
-            project, scenario["name"], ", ".join(projects)))
-    targets = _mapping(scenario.get("targets") or {}, "game_day_scenario's targets")
-    if targets and runbook not in TARGETED:
-        raise ScenarioRefused("game_day_scenario gives targets, which a %s has none of: it finds each machine's newest clean point "
-                              "(give its checks in with.checks_tasks)" % BY_NAME[runbook].title.lower())
-    if set(targets) - {"rpo_seconds", "rto_seconds"}:
-        raise ScenarioRefused("game_day_scenario's targets are rpo_seconds and rto_seconds, not %s" % ", ".join(
-            sorted(set(targets) - {"rpo_seconds", "rto_seconds"})))
-    given_probes = scenario.get("stop_when")
-    try:
-        given_probes = yaml.safe_load(given_probes) if isinstance(given_probes, str) else given_probes
-        targets = dict((name, parse_number(targets.get(name), "targets.%s" % name)) for name in ("rpo_seconds", "rto_seconds"))
-        probes = parse_stop_when(given_probes, "game_day_scenario's stop_when")
-    except (ValueError, yaml.YAMLError) as error:
-        raise ScenarioRefused(str(error))
-    stop_when = [given_probe for given_probe, probe in zip(given_probes or [], probes) if probe["kind"] != "tasks"]
+    projects, project = _projects_of(scenario, radius, given, nodes, runbook)
+    targets, probes, stop_when = _targets_and_probes(scenario, runbook)
     options = dict(_defaults(runbook), **given)
     if nodes is None:
         options["project"] = project
@@ -145,6 +94,81 @@ def plan_of(scenario):
                 project=project, projects=projects,
                 machines=own["blast_radius"], targets=targets, probes=probes, tasks_probes=probes_of_tasks,
                 own=own, given=given_to_runbook, **{"with": options})
+
+
+def _runbook_of(scenario):
+    """The runbook the scenario rehearses, once its members are known ones and it has a name and a hypothesis."""
+    unknown = sorted(set(scenario) - set(MEMBERS))
+    if unknown:
+        raise ScenarioRefused("game_day_scenario has %s, which a scenario does not (its members: %s)" % (", ".join(map(str, unknown)), ", ".join(MEMBERS)))
+    for member in ("name", "hypothesis"):
+        if no_value(scenario.get(member)) or not isinstance(scenario[member], str):
+            raise ScenarioRefused("game_day_scenario has no %s: every game day says what it is and what it expects" % member)
+    runbook = scenario.get("runbook") or "dr_test"
+    if runbook not in RUNBOOKS:
+        raise ScenarioRefused("game_day_scenario's runbook is %s: a game day rehearses a DR test (dr_test), a restore test (restore_test), a "
+                              "clean point drill (clean_point), a failover that rolls back in a test network (failover) or the DR tests of an "
+                              "application (application)" % runbook)
+    return runbook
+
+
+def _with_of(scenario, runbook):
+    """The options the scenario gives its runbook (``with``): each one the game day passes to it, none of the scenario's own."""
+    given = _mapping(scenario.get("with") or {}, "game_day_scenario's with")
+    own = sorted(set(given) & set(OWN))
+    if own:
+        raise ScenarioRefused("game_day_scenario's with gives %s: give %s as the scenario's own %s" % (
+            ", ".join(own), "it" if len(own) == 1 else "them", ", ".join(OWN[name] for name in own)))
+    if runbook in ROLLED_BACK and "commit" in given:
+        raise ScenarioRefused("game_day_scenario's with gives commit: a game day's failover always rolls back - a committed failover is "
+                              "no rehearsal (run replication.recovery.failover for one)")
+    strangers = sorted(set(given) - set(RUNBOOKS[runbook]))
+    if strangers:
+        raise ScenarioRefused("game_day_scenario's with gives %s, which a game day does not pass to its %s (it takes %s)" % (
+            ", ".join(map(str, strangers)), runbook, ", ".join(RUNBOOKS[runbook])))
+    return given
+
+
+def _projects_of(scenario, radius, given, nodes, runbook):
+    """The blast radius's projects, and the project the runbook runs in (None for an application's: its nodes' projects, each
+    within the radius)."""
+    if set(radius) - {"projects", "machines"}:
+        raise ScenarioRefused("game_day_scenario's blast_radius has projects and machines, not %s" % ", ".join(sorted(set(radius) - {"projects", "machines"})))
+    projects = parse_list(radius.get("projects"), "blast_radius.projects")
+    if not projects:
+        raise ScenarioRefused("game_day_scenario's blast_radius names no project: a game day touches only what its blast radius names")
+    project = given.get("project") or (projects[0] if len(projects) == 1 else None)
+    if nodes is not None:
+        outside = ["node %s's project %s" % (name, node.get("project")) for name, node in sorted(nodes.items()) if node.get("project") not in projects]
+        if outside:
+            raise ScenarioRefused("%s %s outside the blast radius of game day %s (its projects: %s)" % (
+                ", ".join(outside), "is" if len(outside) == 1 else "are", scenario["name"], ", ".join(projects)))
+        return projects, None
+    if not project:
+        raise ScenarioRefused("game_day_scenario's blast radius has %d projects: name the one the %s runs in (with.project)" % (len(projects), runbook))
+    if project not in projects:
+        raise ScenarioRefused("project %s is outside the blast radius of game day %s (its projects: %s)" % (
+            project, scenario["name"], ", ".join(projects)))
+    return projects, project
+
+
+def _targets_and_probes(scenario, runbook):
+    """The scenario's targets (rpo_seconds, rto_seconds), its probes read, and its stop_when as given but the probes of tasks."""
+    targets = _mapping(scenario.get("targets") or {}, "game_day_scenario's targets")
+    if targets and runbook not in TARGETED:
+        raise ScenarioRefused("game_day_scenario gives targets, which a %s has none of: it finds each machine's newest clean point "
+                              "(give its checks in with.checks_tasks)" % BY_NAME[runbook].title.lower())
+    if set(targets) - {"rpo_seconds", "rto_seconds"}:
+        raise ScenarioRefused("game_day_scenario's targets are rpo_seconds and rto_seconds, not %s" % ", ".join(
+            sorted(set(targets) - {"rpo_seconds", "rto_seconds"})))
+    given_probes = scenario.get("stop_when")
+    try:
+        given_probes = yaml.safe_load(given_probes) if isinstance(given_probes, str) else given_probes
+        targets = dict((name, parse_number(targets.get(name), "targets.%s" % name)) for name in ("rpo_seconds", "rto_seconds"))
+        probes = parse_stop_when(given_probes, "game_day_scenario's stop_when")
+    except (ValueError, yaml.YAMLError) as error:
+        raise ScenarioRefused(str(error))
+    return targets, probes, [given_probe for given_probe, probe in zip(given_probes or [], probes) if probe["kind"] != "tasks"]
 
 
 def name_of(scenario):
