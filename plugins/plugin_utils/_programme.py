@@ -190,14 +190,35 @@ def judge(entries, controls, severities, finding_severities, as_of, projects=Non
     # Each entry's moment read once, in a copy: the entries stay as the ledger has them (a sign-off's hashes are over them).
     seen = [dict(entry, at=_recorded(entry)) for entry in recorded_by(entries, as_of)]
     runs = [entry for entry in seen if entry.get("runbook") in BY_NAME]
+    waivers = [dict(entry["report"], sequence=entry["sequence"], recorded=entry["recorded"]) for entry in seen
+               if entry.get("runbook") == WAIVER and isinstance(entry.get("report"), dict)]
+    scopes = _scopes(runs, projects, runs[0]["at"] if runs else as_of)
+    judged, findings = _controls_judged(controls, scopes, runs, as_of, severities)
+    counted = dict((control["runbook"], control["id"]) for control in reversed(controls))
+    findings += _failed_runs(runs, counted, severities, finding_severities.get("failed_run", "high"))
+    findings += _never_proven(runs, scopes, severities, finding_severities.get("never_proven", "medium"))
+    for finding in findings:
+        _status(finding, waivers, as_of)
+    for control in judged:
+        for item in control["scopes"]:
+            item["status"] = _scope_status(item, [f for f in findings if f["id"] in item["findings"] and f["status"] != CLOSED])
+        statuses = set(item["status"] for item in control["scopes"])
+        control["status"] = next((status for status in (NOT_MET, WAIVED, NOT_YET_DUE, MET) if status in statuses), NOTHING_TO_JUDGE)
+    findings.sort(key=lambda finding: (finding["opened"], finding["id"]))
+    overdue = [finding for finding in findings if finding["status"] == OVERDUE]
+    return dict(schema=SCHEMA, as_of=moment_said(as_of), projects_from="service" if projects is not None else "ledger",
+                projects_left_out=_left_out(runs, projects),
+                controls=judged, findings=findings, waivers=[_waiver_said(waiver, as_of) for waiver in waivers],
+                counts=_programme_counts(judged, findings), result="failed" if overdue else "passed",
+                failures=["Finding %s (%s) was due by %s and is still open: overdue." % (f["id"], f["title"], f["due"]) for f in overdue])
+
+
+def _controls_judged(controls, scopes, runs, as_of, severities):
+    """Each control over each of its scopes, judged by the runs of the scope's projects: the controls and their findings."""
     by_project = {}
     for entry in runs:
         for project in entry.get("projects") or []:
             by_project.setdefault(project, []).append(entry)
-    waivers = [dict(entry["report"], sequence=entry["sequence"], recorded=entry["recorded"]) for entry in seen
-               if entry.get("runbook") == WAIVER and isinstance(entry.get("report"), dict)]
-    start = runs[0]["at"] if runs else as_of
-    scopes = _scopes(runs, projects, start)
     judged, findings = [], []
     for control in controls:
         items = []
@@ -210,29 +231,16 @@ def judge(entries, controls, severities, finding_severities, as_of, projects=Non
         judged.append(dict(id=control["id"], title=control["title"], rules=control["rules"], over=control["over"], runbook=control["runbook"],
                            outcomes=control["outcomes"], within_days=control["within_days"], after_changes_by=control["after_changes_by"],
                            severity=control["severity"], scopes=items))
-    counted = dict((control["runbook"], control["id"]) for control in reversed(controls))
-    findings += _failed_runs(runs, counted, severities, finding_severities.get("failed_run", "high"))
-    findings += _never_proven(runs, scopes, severities, finding_severities.get("never_proven", "medium"))
-    for finding in findings:
-        _status(finding, waivers, as_of)
-    for control in judged:
-        for item in control["scopes"]:
-            open_ones = [f for f in findings if f["id"] in item["findings"] and f["status"] != CLOSED]
-            item["status"] = _scope_status(item, open_ones)
-        statuses = set(item["status"] for item in control["scopes"])
-        control["status"] = next((status for status in (NOT_MET, WAIVED, NOT_YET_DUE, MET) if status in statuses), NOTHING_TO_JUDGE)
-    findings.sort(key=lambda finding: (finding["opened"], finding["id"]))
-    overdue = [finding for finding in findings if finding["status"] == OVERDUE]
+    return judged, findings
+
+
+def _programme_counts(judged, findings):
     counts = dict(controls=len(judged), controls_met=sum(c["status"] == MET for c in judged),
                   controls_not_met=sum(c["status"] == NOT_MET for c in judged), controls_waived=sum(c["status"] == WAIVED for c in judged),
                   controls_not_yet_due=sum(c["status"] == NOT_YET_DUE for c in judged),
                   controls_nothing_to_judge=sum(c["status"] == NOTHING_TO_JUDGE for c in judged), findings=len(findings))
     counts.update((status, sum(f["status"] == status for f in findings)) for status in (OPEN, CLOSED, WAIVED, OVERDUE))
-    return dict(schema=SCHEMA, as_of=moment_said(as_of), projects_from="service" if projects is not None else "ledger",
-                projects_left_out=_left_out(runs, projects),
-                controls=judged, findings=findings, waivers=[_waiver_said(waiver, as_of) for waiver in waivers], counts=counts,
-                result="failed" if overdue else "passed",
-                failures=["Finding %s (%s) was due by %s and is still open: overdue." % (f["id"], f["title"], f["due"]) for f in overdue])
+    return counts
 
 
 def _left_out(runs, projects):
@@ -330,56 +338,83 @@ def _counts(control, entry):
     return entry["runbook"] == control["runbook"] and of_report(entry.get("report") or {}) in control["outcomes"]
 
 
+class _Watch:
+    """One scope's projects as its runs go by: each project's newest counting run, and a change not yet followed by one."""
+
+    def __init__(self, members, first_seen, within):
+        self.members, self.first_seen, self.within = members, first_seen, within
+        self.last = dict((member, None) for member in members)  # each project's newest counting run: (moment, entry)
+        self.changed = dict((member, None) for member in members)  # a change not yet followed by a counting run
+
+    def lapsed(self):
+        """When the scope stopped (or stops) being met, as things stand."""
+        moments = []
+        for member in self.members:
+            moments.append((self.last[member][0] if self.last[member] else self.first_seen) + self.within)
+            if self.changed[member]:
+                moments.append(self.changed[member][0])
+        return min(moments) if moments else None
+
+    def took(self, touched, moment, entry, counting):
+        """A counting run (or a change) of the projects ``touched``."""
+        for member in touched:
+            if counting:
+                self.last[member], self.changed[member] = (moment, entry), None
+            elif not self.changed[member]:
+                self.changed[member] = (moment, entry)
+
+    def opened(self, since):
+        """A lapse that began at ``since``: its moment and the change that began it (None: no counting run in time)."""
+        return since, next((self.changed[m][1] for m in self.members if self.changed[m] and self.changed[m][0] == since), None)
+
+    def changed_since(self):
+        """The sequences of the changes not followed by a counting run yet."""
+        return sorted(self.changed[m][1]["sequence"] for m in self.members if self.changed[m])
+
+    def proof(self):
+        """The oldest of the projects' newest counting runs, when every project has one."""
+        newest = [self.last[member] for member in self.members if self.last[member]]
+        return min(newest, key=lambda pair: pair[0]) if newest and len(newest) == len(self.members) else None
+
+
 def _judge_scope(control, name, members, first_seen, runs, as_of, severities):
     """One scope of a control: whether it is met as of ``as_of``, and a finding for each time it stopped being met - closed
     by the counting run that made it met again, or open. ``runs``: the entries of its projects, in the order recorded."""
-    within = control["within_days"] * DAY
-    last = dict((member, None) for member in members)  # each project's newest counting run: (moment, entry)
-    changed = dict((member, None) for member in members)  # a change not yet followed by a counting run
-
-    def lapsed():
-        """When the scope stopped (or stops) being met, as things stand."""
-        moments = []
-        for member in members:
-            moments.append((last[member][0] if last[member] else first_seen) + within)
-            if changed[member]:
-                moments.append(changed[member][0])
-        return min(moments) if moments else None
-
+    watch = _Watch(members, first_seen, control["within_days"] * DAY)
     lapses, opened = [], None
     for entry in runs:
-        moment = entry["at"]
-        touched = [member for member in members if member in (entry.get("projects") or [])]
-        counting, change = _counts(control, entry), entry["runbook"] == control["after_changes_by"] and of_report(entry.get("report") or {}) == "committed"
-        if not touched or not (counting or change):
+        moment, (touched, counting) = entry["at"], _touching(control, members, entry)
+        if not touched:
             continue
-        since = lapsed()
+        since = watch.lapsed()
         if opened is None and since is not None and since <= moment:
             opened = (since, None)
-        for member in touched:
-            if counting:
-                last[member], changed[member] = (moment, entry), None
-            elif not changed[member]:
-                changed[member] = (moment, entry)
-        since = lapsed()
+        watch.took(touched, moment, entry, counting)
+        since = watch.lapsed()
         if opened is not None and (since is None or since > moment):
             lapses.append(_lapse(control, name, members, opened, severities, closed=(moment, entry)))
             opened = None
         elif opened is None and since is not None and since <= moment:
-            opened = (since, next((changed[m][1] for m in members if changed[m] and changed[m][0] == since), None))
-    since = lapsed()
+            opened = watch.opened(since)
+    since = watch.lapsed()
     if opened is None and since is not None and since <= as_of:
-        opened = (since, next((changed[m][1] for m in members if changed[m] and changed[m][0] == since), None))
+        opened = watch.opened(since)
     if opened is not None:
         lapses.append(_lapse(control, name, members, opened, severities))
-    newest = [last[member] for member in members if last[member]]
-    proof = min(newest, key=lambda pair: pair[0]) if newest and len(newest) == len(members) else None
+    proof = watch.proof()
     item = dict(name=name, projects=members, met=opened is None and proof is not None,
                 last_run=dict(sequence=proof[1]["sequence"], recorded=proof[1]["recorded"]) if proof else None,
                 next_due=moment_said(since) if since is not None and opened is None else None,
-                changed_since=sorted(changed[m][1]["sequence"] for m in members if changed[m]),
-                findings=[lapse["id"] for lapse in lapses])
+                changed_since=watch.changed_since(), findings=[lapse["id"] for lapse in lapses])
     return item, lapses
+
+
+def _touching(control, members, entry):
+    """The scope's projects an entry is a counting run or a change of, and whether it counts; none when it is neither."""
+    counting = _counts(control, entry)
+    change = entry["runbook"] == control["after_changes_by"] and of_report(entry.get("report") or {}) == "committed"
+    touched = [member for member in members if member in (entry.get("projects") or [])] if counting or change else []
+    return touched, counting
 
 
 def _lapse(control, name, members, opened, severities, closed=None):
