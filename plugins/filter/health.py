@@ -34,12 +34,12 @@ def _check(name, passed, message):
 
 def _machine(machine, now, states, max_lag, max_backlog, tested_within, proof, require_proven):
     state, lag, backlog = machine.get("replication_state"), machine.get("lag_seconds"), machine.get("backlog_bytes") or 0
-    checks = [_check("replication", state in states, "%s%s" % (state, "" if state in states else ", not " + " or ".join(states)))]
+    out = _judgement.replication_out(machine, states, max_lag, max_backlog)
+    checks = [_check("replication", not out["state"], "%s%s" % (state, ", not " + " or ".join(states) if out["state"] else ""))]
     if max_lag is not None:
-        checks.append(_check("lag", lag is not None and lag <= max_lag,
-                             "no consistent point in time yet" if lag is None else "%d s (at most %d s)" % (lag, max_lag)))
+        checks.append(_check("lag", not out["lag"], "no consistent point in time yet" if lag is None else "%d s (at most %d s)" % (lag, max_lag)))
     if max_backlog is not None:
-        checks.append(_check("backlog", backlog <= max_backlog, "%d bytes (at most %d)" % (backlog, max_backlog)))
+        checks.append(_check("backlog", not out["backlog"], "%d bytes (at most %d)" % (backlog, max_backlog)))
     tested = last_tested(machine)
     days = None if tested is None else round((now - parse_time(tested)) / DAY, 1)
     if tested_within is not None:

@@ -29,6 +29,17 @@ class Refused(ValueError):
 # -- which machines take part -------------------------------------------------------------------
 
 
+def replication_out(machine, states, max_lag=None, max_backlog=None):
+    """The one judgement of whether a machine (as service_machine_info describes it) replicates as allowed - the health
+    gate's, the fleet's health, a stop condition's and the readiness report's, each saying it in its own words: which of
+    its state (not one of ``states``; none given, any), lag (over ``max_lag`` seconds, or not known yet: no consistent
+    point in time) and backlog (over ``max_backlog`` bytes) are out. {state, lag, backlog}: True for each that is out."""
+    lag = machine.get("lag_seconds")
+    return dict(state=bool(states) and machine.get("replication_state") not in states,
+                lag=max_lag is not None and (lag is None or lag > max_lag),
+                backlog=max_backlog is not None and (machine.get("backlog_bytes") or 0) > max_backlog)
+
+
 def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)):
     """For each machine (as service_machine_info describes it), whether it may be launched, and why not."""
     if not isinstance(machines, list):
@@ -40,13 +51,12 @@ def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)
     for machine in machines:
         reasons = []
         state, lag, backlog = machine.get("replication_state"), machine.get("lag_seconds"), machine.get("backlog_bytes") or 0
-        if states and state not in states:
+        out = replication_out(machine, states, max_lag, 0 if no_backlog else None)
+        if out["state"]:
             reasons.append("replication is %s, not %s" % (state, " or ".join(states)))
-        if max_lag is not None and lag is None:
-            reasons.append("no consistent point in time yet")
-        elif max_lag is not None and lag > max_lag:
-            reasons.append("lag %d s is over %d s" % (lag, max_lag))
-        if no_backlog and backlog > 0:
+        if out["lag"]:
+            reasons.append("no consistent point in time yet" if lag is None else "lag %d s is over %d s" % (lag, max_lag))
+        if out["backlog"]:
             reasons.append("backlog of %d bytes" % backlog)
         verdicts.append(dict(name=machine.get("name") or name_of(machine), id=machine.get("id"), replication_state=state, lag_seconds=lag,
                              backlog_bytes=backlog, passed=not reasons, reasons=reasons))

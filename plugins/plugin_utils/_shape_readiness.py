@@ -10,7 +10,7 @@ from html import escape
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import spoken
-from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import production_machines, standing
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import production_machines, replication_out, standing
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import of_report, said
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import chart, document, failures_list, figure_box, headline, table_of
@@ -56,10 +56,11 @@ def machine_of(machine, now, target, states, settings, strict, failed_over):
     newest = points[0] if points else None
     age = round(now - parse_time(newest["dateTime"]), 3) if newest and newest.get("dateTime") else None
     proven = proof_of(name, settings) if settings else None
+    out = replication_out(machine, states)["state"]
     checks = [
-        dict(name="replicating", status=PASSED if machine["replication_state"] in states else FAILED,
+        dict(name="replicating", status=FAILED if out else PASSED,
              message="%s%s" % (machine["replication_state"], ", lag %s" % spoken(machine.get("lag_seconds")) if machine.get("lag_seconds") is not None
-                               else "") + ("" if machine["replication_state"] in states else ", not %s" % " or ".join(states))),
+                               else "") + (", not %s" % " or ".join(states) if out else "")),
         dict(name="newest point", status=FAILED if age is None or age > target else PASSED,
              message="no point in time yet" if newest is None else "%s (%s), %s old against a target of %s" % (
                  newest.get("dateTime"), newest["id"], spoken(age), spoken(target))),

@@ -24,6 +24,7 @@ from ansible.module_utils.urls import open_url
 
 from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, lever_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import replication_out
 
 PROBE_TIMEOUT = 10  # seconds an HTTP probe waits for its answer: a probe that waits longer fails
 TIMELINE_KEPT = 200  # the newest looks of the probes a run's record keeps
@@ -58,10 +59,10 @@ def look_at_url(probe):
 def look_at_health(probe, machines):
     """Whether every machine replicates within the probe's thresholds, and which do not (service_machine_info's view)."""
     health = probe["health"]
-    off = ["%s %s" % (machine["name"], machine["replication_state"]) for machine in machines if machine["replication_state"] not in health["states"]]
-    off += ["%s lags %d s" % (machine["name"], machine["lag_seconds"]) for machine in machines
-            if health["max_lag"] is not None and machine["replication_state"] in health["states"]
-            and (machine.get("lag_seconds") or 0) > health["max_lag"]]
+    outs = [(machine, replication_out(machine, health["states"], health["max_lag"])) for machine in machines]
+    off = ["%s %s" % (machine["name"], machine["replication_state"]) for machine, out in outs if out["state"]]
+    off += ["%s %s" % (machine["name"], "has no consistent point in time yet" if machine.get("lag_seconds") is None else
+                       "lags %d s" % machine["lag_seconds"]) for machine, out in outs if out["lag"] and not out["state"]]
     return not off, "every machine within it" if not off else "; ".join(off[:5]) + (" and %d more" % (len(off) - 5) if len(off) > 5 else "")
 
 

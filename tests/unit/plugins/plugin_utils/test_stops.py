@@ -18,6 +18,7 @@ import pytest
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_stop_when
 from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, RELEASED
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
+from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import health_gate
 from ansible_collections.replication.recovery.plugins.plugin_utils._stops import (
     CLEANUP_PHASE, lever_seen_said, look_at_health, look_at_lever, look_at_url, new_watch, note, outside_the_blast_radius, stop_said, watched)
 
@@ -105,6 +106,17 @@ def test_a_health_probe_names_the_machines_off_its_thresholds():
                 dict(name="app-1", replication_state="paused", lag_seconds=5000)]
     assert look_at_health(probe, machines) == (False, "app-1 paused; db-1 lags 900 s")
     assert look_at_health(probe, machines[:1]) == (True, "every machine within it")
+
+
+def test_a_health_probe_judges_replication_as_the_health_gate_does():
+    # One judgement of replication (_judgement.replication_out): a machine with no consistent point in time yet is over
+    # any most lag, for a stop condition as for the gate and the health report - its lag is not known to be within it.
+    probe = parse_stop_when([{"name": "fleet", "health": {"max_lag": 600}}])[0]
+    machines = [dict(name="web-1", replication_state="continuous", lag_seconds=None)]
+    assert look_at_health(probe, machines) == (False, "web-1 has no consistent point in time yet")
+    assert health_gate(machines, max_lag=600)[0]["reasons"] == ["no consistent point in time yet"]
+    without_lag = parse_stop_when([{"name": "fleet", "health": {"states": ["continuous"]}}])[0]
+    assert look_at_health(without_lag, machines) == (True, "every machine within it")
 
 
 def test_the_blast_radius_takes_in_machines_by_name_pattern_and_tag():
