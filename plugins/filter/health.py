@@ -79,59 +79,70 @@ def fleet_health(projects, service_time, states=("continuous",), max_lag=None, m
     if not isinstance(projects, list) or not service_time:
         raise AnsibleFilterError("fleet_health expects the projects of service_project_info with machines=true, and its service_time.")
     try:
-        states = parse_list(states, "states") or ["continuous"]
-        max_lag, max_backlog = parse_number(max_lag, "max_lag"), parse_number(max_backlog, "max_backlog")
-        tested_within = parse_number(tested_within_days, "tested_within_days")
-        verified_within = parse_number(restore_verified_within_days, "restore_verified_within_days")
-        stopped_out = parse_flag(exclude_stopped, "exclude_stopped", default=True)
-        require_proven = parse_flag(require_proven, "require_proven")
+        limits = dict(states=parse_list(states, "states") or ["continuous"], max_lag=parse_number(max_lag, "max_lag"),
+                      max_backlog=parse_number(max_backlog, "max_backlog"), tested_within=parse_number(tested_within_days, "tested_within_days"),
+                      verified_within=parse_number(restore_verified_within_days, "restore_verified_within_days"),
+                      stopped_out=parse_flag(exclude_stopped, "exclude_stopped", default=True),
+                      require_proven=parse_flag(require_proven, "require_proven"))
     except ValueError as error:
         raise AnsibleFilterError("fleet_health: %s." % error)
     now = parse_time(service_time)
     evidence = dict((project.get("name"), project) for project in rto_forecasts or [] if isinstance(project, dict))
-    forecasts = dict((name, project.get("rto_forecast")) for name, project in evidence.items())
     proven = dict((project.get("id"), dict((machine["id"], machine) for machine in project.get("machines") or []))
                   for project in proofs or [] if isinstance(project, dict))
     report_projects, failures, excluded = [], [], []
     for project in projects:
-        machines = []
-        for machine in project.get("machines", []):
-            if stopped_out and machine.get("replicationStatus") == "STOPPED":
-                excluded.append("%s/%s" % (project["name"], machine.get("name")))
-                continue
-            judged = _machine(machine, now, states, max_lag, max_backlog, tested_within, proven.get(project["id"], {}).get(machine.get("id")),
-                              require_proven)
-            machines.append(judged)
-            failures.extend("%s/%s: %s: %s" % (project["name"], judged["name"], check["name"], check["message"])
-                            for check in judged["checks"] if check["status"] == FAILED)
-        forecast = forecasts.get(project["name"])
-        missed = bool(forecast) and forecast.get("meets_target") is False
-        if missed:
-            failures.append("%s: RTO forecast: a full recovery would take %s s (the slowest machine's 90th percentile over its recent "
-                            "passing runs in the ledger), over the target of %s s" % (project["name"], forecast["p90_seconds"],
-                                                                                      forecast["target_seconds"]))
-        backup, unverified = _backups(project, [m for m in project.get("machines", []) if not (stopped_out and m.get("replicationStatus") == "STOPPED")],
-                                      now, evidence.get(project["name"]), verified_within) if project.get("type") == "BACKUP" else (None, None)
-        if unverified:
-            failures.append(unverified)
-        report_projects.append(dict(name=project["name"], id=project["id"], passed=all(m["passed"] for m in machines) and not missed and not unverified,
-                                    machines=machines, rto_forecast=forecast, **(dict(backup=backup) if backup else {})))
-    checked = [machine for project in report_projects for machine in project["machines"]]
+        forecast = (evidence.get(project["name"]) or {}).get("rto_forecast")
+        judged, said = _project(project, now, limits, forecast, evidence.get(project["name"]), proven.get(project["id"], {}), excluded)
+        report_projects.append(judged)
+        failures.extend(said)
     return dict(
         schema=REPORT_SCHEMA,
         service_time=service_time,
         result=FAILED if failures else PASSED,
         outcome=FAILED if failures else PASSED,  # a word of the runbooks' outcomes (plugin_utils._outcomes)
         failures=failures,
-        thresholds=dict(states=list(states), max_lag_seconds=max_lag, max_backlog_bytes=max_backlog, tested_within_days=tested_within,
-                        require_proven=require_proven, restore_verified_within_days=verified_within),
+        thresholds=dict(states=list(limits["states"]), max_lag_seconds=limits["max_lag"], max_backlog_bytes=limits["max_backlog"],
+                        tested_within_days=limits["tested_within"], require_proven=limits["require_proven"],
+                        restore_verified_within_days=limits["verified_within"]),
         proofs_from=(proofs[0].get("source") if proofs and isinstance(proofs[0], dict) else None),
-        counts=dict(projects=len(report_projects), machines=len(checked), passed=sum(1 for m in checked if m["passed"]),
-                    failed=sum(1 for m in checked if not m["passed"]), excluded=len(excluded),
-                    unproven=sum(1 for m in checked if m["proof"] and m["proof"]["status"] != _proof.PROVEN)),
+        counts=_counts(report_projects, excluded),
         excluded=excluded,
         projects=report_projects,
     )
+
+
+def _counts(projects, excluded):
+    checked = [machine for project in projects for machine in project["machines"]]
+    return dict(projects=len(projects), machines=len(checked), passed=sum(1 for m in checked if m["passed"]),
+                failed=sum(1 for m in checked if not m["passed"]), excluded=len(excluded),
+                unproven=sum(1 for m in checked if m["proof"] and m["proof"]["status"] != _proof.PROVEN))
+
+
+def _project(project, now, limits, forecast, evidence, proofs, excluded):
+    """One project's health: each machine judged (those whose replication is stopped left out, in ``excluded``, when
+    ``limits`` say so), its RTO forecast against its target, a backup project's last verified restore. Answers the project
+    as the report has it, and its failures."""
+    machines, failures = [], []
+    left_out = [limits["stopped_out"] and machine.get("replicationStatus") == "STOPPED" for machine in project.get("machines", [])]
+    kept = [machine for machine, out in zip(project.get("machines", []), left_out) if not out]
+    excluded.extend("%s/%s" % (project["name"], machine.get("name")) for machine, out in zip(project.get("machines", []), left_out) if out)
+    for machine in kept:
+        judged = _machine(machine, now, limits["states"], limits["max_lag"], limits["max_backlog"], limits["tested_within"],
+                          proofs.get(machine.get("id")), limits["require_proven"])
+        machines.append(judged)
+        failures.extend("%s/%s: %s: %s" % (project["name"], judged["name"], check["name"], check["message"])
+                        for check in judged["checks"] if check["status"] == FAILED)
+    missed = bool(forecast) and forecast.get("meets_target") is False
+    if missed:
+        failures.append("%s: RTO forecast: a full recovery would take %s s (the slowest machine's 90th percentile over its recent "
+                        "passing runs in the ledger), over the target of %s s" % (project["name"], forecast["p90_seconds"],
+                                                                                  forecast["target_seconds"]))
+    backup, unverified = _backups(project, kept, now, evidence, limits["verified_within"]) if project.get("type") == "BACKUP" else (None, None)
+    if unverified:
+        failures.append(unverified)
+    return dict(name=project["name"], id=project["id"], passed=all(m["passed"] for m in machines) and not missed and not unverified,
+                machines=machines, rto_forecast=forecast, **(dict(backup=backup) if backup else {})), failures
 
 
 class FilterModule(object):
