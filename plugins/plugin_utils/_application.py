@@ -56,44 +56,7 @@ def nodes_of(given, runbook):
         if not isinstance(settings, dict):
             faults.append("node %s: its settings must be a mapping (project, after, ...)" % name)
             continue
-        unknown = sorted(set(settings) - set(NODE_KEYS))
-        if unknown:
-            faults.append("node %s: unknown settings %s (known: %s)" % (name, ", ".join(unknown), ", ".join(NODE_KEYS)))
-        node = dict(name=name, project=settings.get("project"), connection=settings.get("connection") or {},
-                    impact=settings.get("impact") or "critical", approval=bool(settings.get("approval")),
-                    point_in_time=settings.get("point_in_time"), checks_tasks=settings.get("checks_tasks"), vars=settings.get("vars") or {})
-        if not isinstance(node["project"], str) or not node["project"].strip():
-            faults.append("node %s: project is required (a project's name or ID)" % name)
-        for key in ("machines", "optional_machines", "after"):
-            try:
-                node[key] = _names(settings.get(key))
-            except TypeError:
-                faults.append("node %s: %s must be a list of names" % (name, key))
-                node[key] = []
-        if node["impact"] not in IMPACTS:
-            faults.append("node %s: impact must be critical or optional, not %r" % (name, node["impact"]))
-        node["on_failure"] = settings.get("on_failure") or ("skip" if node["impact"] == "optional" else "stop")
-        if node["on_failure"] not in ON_FAILURE:
-            faults.append("node %s: on_failure must be stop or skip, not %r" % (name, node["on_failure"]))
-        retry = settings.get("retry", 0)
-        node["retry"] = int(retry) if isinstance(retry, int) or (isinstance(retry, str) and retry.strip().isdigit()) else -1
-        if not 0 <= node["retry"] <= MAX_RETRY:
-            faults.append("node %s: retry must be a whole number from 0 to %d, not %r" % (name, MAX_RETRY, retry))
-        if not isinstance(node["connection"], dict) or set(node["connection"]) - set(CONNECTION):
-            faults.append("node %s: connection may have only %s" % (name, ", ".join(CONNECTION)))
-            node["connection"] = {}
-        if not isinstance(node["vars"], dict) or any(not str(key).startswith(runbook + "_") for key in node["vars"]):
-            faults.append("node %s: vars must be the %s runbook's own variables (%s_...)" % (name, runbook, runbook))
-            node["vars"] = {}
-        for machine in node["optional_machines"]:
-            if node["machines"] and machine not in node["machines"]:
-                faults.append("node %s: optional machine %s is not one of its machines" % (name, machine))
-        for before in node["after"]:
-            if before not in given:
-                faults.append("node %s: after names %s, which is not a node (nodes: %s)" % (name, before, ", ".join(sorted(given))))
-            elif before == name:
-                faults.append("node %s is after itself" % name)
-        nodes[name] = node
+        nodes[name] = _node(name, settings, given, runbook, faults)
     by_project = {}
     for name, node in sorted(nodes.items()):
         key = (node["connection"].get("url"), str(node["project"]).strip())
@@ -112,6 +75,54 @@ def nodes_of(given, runbook):
     if len(levels) > MAX_LEVELS:
         raise ApplicationError("The application has %d levels; the playbook runs at most %d. Nothing was written." % (len(levels), MAX_LEVELS))
     return nodes
+
+
+def _node(name, settings, given, runbook, faults):
+    """One node settled with its defaults; what is wrong with its settings is added to ``faults``."""
+    unknown = sorted(set(settings) - set(NODE_KEYS))
+    if unknown:
+        faults.append("node %s: unknown settings %s (known: %s)" % (name, ", ".join(unknown), ", ".join(NODE_KEYS)))
+    node = dict(name=name, project=settings.get("project"), connection=settings.get("connection") or {},
+                impact=settings.get("impact") or "critical", approval=bool(settings.get("approval")),
+                point_in_time=settings.get("point_in_time"), checks_tasks=settings.get("checks_tasks"), vars=settings.get("vars") or {})
+    if not isinstance(node["project"], str) or not node["project"].strip():
+        faults.append("node %s: project is required (a project's name or ID)" % name)
+    for key in ("machines", "optional_machines", "after"):
+        try:
+            node[key] = _names(settings.get(key))
+        except TypeError:
+            faults.append("node %s: %s must be a list of names" % (name, key))
+            node[key] = []
+    _settle_failure(node, settings, faults)
+    if not isinstance(node["connection"], dict) or set(node["connection"]) - set(CONNECTION):
+        faults.append("node %s: connection may have only %s" % (name, ", ".join(CONNECTION)))
+        node["connection"] = {}
+    if not isinstance(node["vars"], dict) or any(not str(key).startswith(runbook + "_") for key in node["vars"]):
+        faults.append("node %s: vars must be the %s runbook's own variables (%s_...)" % (name, runbook, runbook))
+        node["vars"] = {}
+    for machine in node["optional_machines"]:
+        if node["machines"] and machine not in node["machines"]:
+            faults.append("node %s: optional machine %s is not one of its machines" % (name, machine))
+    for before in node["after"]:
+        if before not in given:
+            faults.append("node %s: after names %s, which is not a node (nodes: %s)" % (name, before, ", ".join(sorted(given))))
+        elif before == name:
+            faults.append("node %s is after itself" % name)
+    return node
+
+
+def _settle_failure(node, settings, faults):
+    """A node's impact, what its failure does (on_failure) and its retries."""
+    name = node["name"]
+    if node["impact"] not in IMPACTS:
+        faults.append("node %s: impact must be critical or optional, not %r" % (name, node["impact"]))
+    node["on_failure"] = settings.get("on_failure") or ("skip" if node["impact"] == "optional" else "stop")
+    if node["on_failure"] not in ON_FAILURE:
+        faults.append("node %s: on_failure must be stop or skip, not %r" % (name, node["on_failure"]))
+    retry = settings.get("retry", 0)
+    node["retry"] = int(retry) if isinstance(retry, int) or (isinstance(retry, str) and retry.strip().isdigit()) else -1
+    if not 0 <= node["retry"] <= MAX_RETRY:
+        faults.append("node %s: retry must be a whole number from 0 to %d, not %r" % (name, MAX_RETRY, retry))
 
 
 def _cycle(nodes):
