@@ -118,15 +118,7 @@ class ActionModule(RunbookStep):
             write_json(os.path.join(state, "run.json"), run, indent=1, sort_keys=True)
         hosts = [self.host(node, number, args, state, report_dir, points_as_of[node["name"]]) for number, names in enumerate(levels, 1)
                  for node in (nodes[n] for n in names)]
-        lines = ["Application %s (%s): %d node%s in %d level%s%s." % (
-            args["name"], args["runbook"], len(nodes), "" if len(nodes) == 1 else "s", len(levels), "" if len(levels) == 1 else "s",
-            ", resuming the run begun %s" % run["began"] if run["resumed"] else "")]
-        if run["plan"]:
-            lines.append("Carries out the plan %s." % run["plan"])
-        for number, names in enumerate(levels, 1):
-            lines.append("Level %d: %s" % (number, "; ".join(self.plan_said(nodes[name], approvals) for name in names)))
-        lines.append(moments_said(points_as_of, "when the plan was made" if run["plan"] else "when the application's run began"))
-        lines.append(app.forecast_said(estimate))
+        lines = self.begun_said(run)
         answer = dict(changed=not self.check_mode, state=state, hosts=hosts, levels=levels, forecast=estimate, points_as_of=points_as_of,
                       max_levels=app.MAX_LEVELS)
         if self.check_mode:
@@ -135,6 +127,20 @@ class ActionModule(RunbookStep):
             lines.append("Plan: %s - carry it out exactly with application_plan=%s." % (files["own"][".plan.json"], files["own"][".plan.json"]))
         answer["lines"] = lines
         return answer
+
+    def begun_said(self, run):
+        """What the run is about to do, in lines: its nodes by level, the moment of their points, the forecast."""
+        nodes, levels = run["nodes"], run["levels"]
+        lines = ["Application %s (%s): %d node%s in %d level%s%s." % (
+            run["name"], run["runbook"], len(nodes), "" if len(nodes) == 1 else "s", len(levels), "" if len(levels) == 1 else "s",
+            ", resuming the run begun %s" % run["began"] if run["resumed"] else "")]
+        if run["plan"]:
+            lines.append("Carries out the plan %s." % run["plan"])
+        for number, names in enumerate(levels, 1):
+            lines.append("Level %d: %s" % (number, "; ".join(self.plan_said(nodes[name], run["approvals"]) for name in names)))
+        lines.append(moments_said(run["points_as_of"], "when the plan was made" if run["plan"] else "when the application's run began"))
+        lines.append(app.forecast_said(run["forecast"]))
+        return lines
 
     def moments(self, nodes, known):
         """Each node's moment for its points in time: the one known (the run resumed, its plan), else the service's
@@ -594,39 +600,10 @@ class ActionModule(RunbookStep):
         return answer
 
     def report(self, outcomes, result, game_day=None):
-        nodes, moments, runbook = [], self.run_.get("points_as_of") or {}, self.run_["runbook"]
-        for number, names in enumerate(self.run_["levels"], 1):
-            for name in names:
-                node, outcome = self.nodes[name], outcomes[name]
-                seconds = None
-                if outcome.get("began") and outcome.get("ended"):
-                    seconds = round(parse_time(outcome["ended"]) - parse_time(outcome["began"]), 3)
-                nodes.append(dict(name=name, project=node["project"], level=number, after=node["after"], impact=node["impact"],
-                                  on_failure=node["on_failure"], retry=node["retry"], state=outcome["state"], reason=outcome.get("reason") or "",
-                                  waits_behind=outcome.get("waits_behind"), approval=self.run_["approvals"].get(name),
-                                  needs_approval=node["approval"], machines=outcome.get("machines") or 0,
-                                  failed_machines=outcome.get("failed_machines") or [], optional_failed=outcome.get("optional_failed") or [],
-                                  attempts=outcome.get("attempts") or [], outcome=outcome.get("outcome"), rto_seconds=outcome.get("rto_seconds"),
-                                  rpo_seconds=outcome.get("rpo_seconds"), began=outcome.get("began"),
-                                  ended=outcome.get("ended"), seconds=seconds, failures=outcome.get("failures") or [],
-                                  kept=outcome.get("kept") or [], cleanup=outcome.get("cleanup"), points=outcome.get("points"),
-                                  points_as_of=moments.get(name),
-                                  behind_seconds=app.behind_the_moment(outcome.get("points"), moments.get(name))
-                                  if app.follows_the_moment(node, runbook, self.task_vars.get(runbook + "_point_in_time")) else None))
-        by_name = dict((node["name"], node) for node in nodes)
-        failures = []
-        for node in nodes:
-            if node["impact"] == "critical" and node["state"] in (app.FAILED, app.BLOCKED):
-                failures.append("%s: %s" % (node["name"], node["reason"] or "; ".join(node["failures"][:2]) or node["state"]))
-            if (node["cleanup"] or {}).get("error"):
-                failures.append("%s: the cleanup of its test machines failed: %s" % (node["name"], node["cleanup"]["error"]))
-        levels = []
-        for number, names in enumerate(self.run_["levels"], 1):
-            took = [by_name[name]["seconds"] for name in names if by_name[name]["seconds"] is not None]
-            rtos = [by_name[name]["rto_seconds"] for name in names if by_name[name]["rto_seconds"] is not None]
-            planned = self.run_["forecast"]["levels"][number - 1]
-            levels.append(dict(level=number, nodes=names, seconds=max(took) if took else None, rto_seconds=max(rtos) if rtos else None,
-                               forecast_p50_seconds=planned["p50_seconds"], forecast_p90_seconds=planned["p90_seconds"]))
+        runbook = self.run_["runbook"]
+        nodes = [self.node_reported(number, name, outcomes[name]) for number, names in enumerate(self.run_["levels"], 1) for name in names]
+        failures = nodes_failed(nodes)
+        levels = self.levels_reported(dict((node["name"], node) for node in nodes))
         return dict(schema=SCHEMA, name=self.run_["name"], runbook=self.run_["runbook"], result=result, outcome=app.outcome_of(result, runbook, outcomes),
                     next=NEXT_RUN[runbook] if result == app.FAILED else None, began=self.run_["began"],
                     started=self.run_["began"], generated=controller_now(), controller_user=self.run_["controller_user"],
@@ -638,6 +615,36 @@ class ActionModule(RunbookStep):
                     targets=self.targets(runbook), counts=dict(machines=sum(node["machines"] for node in nodes)),
                     stop_conditions=watched_over(outcomes[name].get("stop_conditions") for names in self.run_["levels"] for name in names),
                     game_day=game_day)
+
+    def node_reported(self, number, name, outcome):
+        """A node as the report has it: its settings, and what its run (or runs) came to."""
+        node, moments, runbook = self.nodes[name], self.run_.get("points_as_of") or {}, self.run_["runbook"]
+        seconds = None
+        if outcome.get("began") and outcome.get("ended"):
+            seconds = round(parse_time(outcome["ended"]) - parse_time(outcome["began"]), 3)
+        return dict(name=name, project=node["project"], level=number, after=node["after"], impact=node["impact"],
+                    on_failure=node["on_failure"], retry=node["retry"], state=outcome["state"], reason=outcome.get("reason") or "",
+                    waits_behind=outcome.get("waits_behind"), approval=self.run_["approvals"].get(name),
+                    needs_approval=node["approval"], machines=outcome.get("machines") or 0,
+                    failed_machines=outcome.get("failed_machines") or [], optional_failed=outcome.get("optional_failed") or [],
+                    attempts=outcome.get("attempts") or [], outcome=outcome.get("outcome"), rto_seconds=outcome.get("rto_seconds"),
+                    rpo_seconds=outcome.get("rpo_seconds"), began=outcome.get("began"),
+                    ended=outcome.get("ended"), seconds=seconds, failures=outcome.get("failures") or [],
+                    kept=outcome.get("kept") or [], cleanup=outcome.get("cleanup"), points=outcome.get("points"),
+                    points_as_of=moments.get(name),
+                    behind_seconds=app.behind_the_moment(outcome.get("points"), moments.get(name))
+                    if app.follows_the_moment(node, runbook, self.task_vars.get(runbook + "_point_in_time")) else None)
+
+    def levels_reported(self, by_name):
+        """Each level's nodes, how long it took and its worst RTO, beside its forecast."""
+        levels = []
+        for number, names in enumerate(self.run_["levels"], 1):
+            took = [by_name[name]["seconds"] for name in names if by_name[name]["seconds"] is not None]
+            rtos = [by_name[name]["rto_seconds"] for name in names if by_name[name]["rto_seconds"] is not None]
+            planned = self.run_["forecast"]["levels"][number - 1]
+            levels.append(dict(level=number, nodes=names, seconds=max(took) if took else None, rto_seconds=max(rtos) if rtos else None,
+                               forecast_p50_seconds=planned["p50_seconds"], forecast_p90_seconds=planned["p90_seconds"]))
+        return levels
 
     def targets(self, runbook):
         """The nodes' RPO and RTO targets (each node's DR test judges its machines against its own): the strictest of them."""
@@ -658,6 +665,17 @@ NEXT_RUN = dict(
     dr_test="Running it again is safe: it begins anew, and each node's DR test launches, checks and removes its test machines again.",
     failover="Running it again is safe: each node's machines failed over stand and are never launched again; the nodes that did not fail "
              "over launch, from their points as of the moment the new run begins (those that stand keep theirs).")
+
+
+def nodes_failed(nodes):
+    """The application's failures: each critical node that failed or was blocked, and each cleanup that failed."""
+    failures = []
+    for node in nodes:
+        if node["impact"] == "critical" and node["state"] in (app.FAILED, app.BLOCKED):
+            failures.append("%s: %s" % (node["name"], node["reason"] or "; ".join(node["failures"][:2]) or node["state"]))
+        if (node["cleanup"] or {}).get("error"):
+            failures.append("%s: the cleanup of its test machines failed: %s" % (node["name"], node["cleanup"]["error"]))
+    return failures
 
 
 def as_mapping(given, name):
