@@ -23,6 +23,23 @@ SCHEMA = ("roles", "runbook", "files", "report.schema.json")
 
 def markdown(report):
     """The run as a summary a person reads at a glance."""
+    lines = _markdown_head(report)
+    if span_said(report.get("points_span")):
+        lines.extend([span_said(report["points_span"]), ""])
+    if len(report["waves"]) > 1:
+        lines.extend(["| Wave | Machines | Status |", "|---|---|---|"])
+        lines.extend("| %d | %d | %s |" % (wave["number"], len(wave["machines"]), cell(wave["status"] + (": " + wave["message"] if wave["message"] else "")))
+                     for wave in report["waves"])
+        lines.append("")
+    lines.extend(["| Machine | Wave | Result | Instance | Addresses | Point in time | RPO | RTO | Checks | Cleanup |",
+                  "|---|---|---|---|---|---|---|---|---|---|"])
+    lines.extend(_markdown_row(machine) for machine in report["machines"])
+    lines.extend(_markdown_sections(report))
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_head(report):
+    """The summary's title, its launch in a sentence, what runs next and its measures against their targets."""
     title = runbook_of(report).title
     lines = ["# %s of %s: %s" % (title, report["project"], said(of_report(report))), "",
              "%s launch%s from %s, requested %s (service time); report written %s (this machine's clock)." % (
@@ -35,24 +52,24 @@ def markdown(report):
              "| Launch job | %s | - |" % spoken(report["measures"]["launch_job_seconds"]), ""]
     if report.get("next"):
         lines[2:2] = [report["next"], ""]
-    if span_said(report.get("points_span")):
-        lines.extend([span_said(report["points_span"]), ""])
-    if len(report["waves"]) > 1:
-        lines.extend(["| Wave | Machines | Status |", "|---|---|---|"])
-        lines.extend("| %d | %d | %s |" % (wave["number"], len(wave["machines"]), cell(wave["status"] + (": " + wave["message"] if wave["message"] else "")))
-                     for wave in report["waves"])
-        lines.append("")
-    lines.extend(["| Machine | Wave | Result | Instance | Addresses | Point in time | RPO | RTO | Checks | Cleanup |",
-                  "|---|---|---|---|---|---|---|---|---|---|"])
-    for machine in report["machines"]:
-        target = machine["target"]
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %d/%d | %s |" % (
-            cell(machine["name"]), machine.get("wave") or "-",
-            "stands" if machine.get("stands") or machine.get("left_standing") else "passed" if machine["passed"] else "FAILED",
-            (target or {}).get("cloud_id") or "-", cell(", ".join(machine.get("addresses") or []) or "-"),
-            point_said(machine["point_in_time"]) if machine.get("point_in_time") else "-", spoken(machine["rpo_seconds"]),
-            spoken(machine["rto_seconds"]), sum(1 for check in machine["checks"] if check["status"] == PASSED), len(machine["checks"]),
-            machine["cleanup"]))
+    return lines
+
+
+def _markdown_row(machine):
+    """A machine's row of the summary's table."""
+    target = machine["target"]
+    return "| %s | %s | %s | %s | %s | %s | %s | %s | %d/%d | %s |" % (
+        cell(machine["name"]), machine.get("wave") or "-",
+        "stands" if machine.get("stands") or machine.get("left_standing") else "passed" if machine["passed"] else "FAILED",
+        (target or {}).get("cloud_id") or "-", cell(", ".join(machine.get("addresses") or []) or "-"),
+        point_said(machine["point_in_time"]) if machine.get("point_in_time") else "-", spoken(machine["rpo_seconds"]),
+        spoken(machine["rto_seconds"]), sum(1 for check in machine["checks"] if check["status"] == PASSED), len(machine["checks"]),
+        machine["cleanup"])
+
+
+def _markdown_sections(report):
+    """The summary's sections after its table: machines that stood, points thinned out, failures, stop conditions, what was left out or kept."""
+    lines = []
     stands = [machine for machine in report["machines"] if machine.get("stands")]
     if stands:
         lines.extend(["", "## Failed over already (not launched by this run)", ""] + ["- %s: %s" % (m["name"], m["stands"]) for m in stands])
@@ -68,7 +85,7 @@ def markdown(report):
         lines.extend(["", "Excluded from the run: %s." % ", ".join(report["excluded"])])
     if report["kept"]:
         lines.extend(["", "Target machines kept: %s." % (report.get("cleanup") or ", ".join(report["kept"]))])
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def stop_said(stops):
@@ -217,20 +234,30 @@ def plan_page(plan):
     if plan.get("replace"):
         sections.append('<h2>Confirmation</h2><p>It terminates production machines (%s). The run that does it needs the token '
                         '<b class="hash">%s</b> as its confirm.</p>' % (escape(", ".join(plan["replace"]["machines"])), escape(plan["replace"]["token"])))
-    rows = [(m.get("name"), m.get("wave") or "-", "%s (%s)%s" % ((m.get("point_in_time") or {}).get("date_time") or "time unknown",
-                                                                 (m.get("point_in_time") or {}).get("id") or "-",
-                                                                 " - adopted, as the run it adopts pinned it" if m.get("adopted") else "")
-             if m.get("point_in_time")
-             else "as an earlier run launched it (adopted)" if m.get("adopted") else "the service's latest, when it launches",
-             spoken(m.get("data_loss_seconds")),
-             "stands: %s" % m.get("said") if m.get("stands") else "ready" if (m.get("gate") or {}).get("passed") else
-             "%s: %s" % ("forced" if (m.get("gate") or {}).get("forced") else "NOT READY", "; ".join((m.get("gate") or {}).get("reasons") or [])))
-            for m in plan.get("machines") or []]
+    rows = [_planned_row(m) for m in plan.get("machines") or []]
     sections.append("<h2>Machines</h2>" + table_of(("Machine", "Wave", "Point in time", "Data-loss window", "Gate"), rows, "Machines"))
     lede = "Written under --check at %s (service time): nothing was launched or changed.%s" % (
         plan.get("service_time") or "-", " " + span_said(plan.get("points_span")) if span_said(plan.get("points_span")) else "")
     return document(heading, FAILED_BANNER if stops else PASSED_BANNER, heading, lede, sections, None).replace(
         "<h2>Ledger</h2><p>Not entered in a ledger of runs.</p>", "<p>A plan is not entered in the ledger of runs; the run that carries it out is.</p>")
+
+
+def _planned_row(m):
+    """A machine's row of the plan's page: its wave, the point it would launch from, its data-loss window and its gate."""
+    point = m.get("point_in_time") or {}
+    gate = m.get("gate") or {}
+    if m.get("point_in_time"):
+        launched_from = "%s (%s)%s" % (point.get("date_time") or "time unknown", point.get("id") or "-",
+                                       " - adopted, as the run it adopts pinned it" if m.get("adopted") else "")
+    else:
+        launched_from = "as an earlier run launched it (adopted)" if m.get("adopted") else "the service's latest, when it launches"
+    if m.get("stands"):
+        judged = "stands: %s" % m.get("said")
+    elif gate.get("passed"):
+        judged = "ready"
+    else:
+        judged = "%s: %s" % ("forced" if gate.get("forced") else "NOT READY", "; ".join(gate.get("reasons") or []))
+    return (m.get("name"), m.get("wave") or "-", launched_from, spoken(m.get("data_loss_seconds")), judged)
 
 
 def page(report, ledger=None):
