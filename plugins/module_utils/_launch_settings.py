@@ -34,10 +34,19 @@ def launch_setting_problems(blueprint, region):
     addresses, say, has none judged (``unchecked`` says what was not). Subnets and security groups must exist
     and lie in one network; a custom private address must lie in its subnet's range when the region gives
     ranges."""
-    problems = []
     where = "region %s" % (region.get("name") or region.get("id"))
     subnets = dict((subnet["subnetId"], subnet) for subnet in region.get("subnets") or [])
     groups = dict((group["securityGroupId"], group) for group in region.get("securityGroups") or [])
+    problems = _not_in_the_region(blueprint, region, where, subnets, groups)
+    problems.extend(_in_different_networks(blueprint, subnets, groups))
+    problems.extend(_not_offered(blueprint, region, where))
+    problems.extend(_outside_their_subnet(blueprint, subnets))
+    return problems
+
+
+def _not_in_the_region(blueprint, region, where, subnets, groups):
+    """The blueprint's subnets and security groups that the region does not have."""
+    problems = []
     for value in blueprint.get("subnetIDs") or []:
         if value not in subnets:
             problems.append(_problem("subnetIDs", value, "subnet %s is not in %s; it has %s" % (
@@ -46,6 +55,11 @@ def launch_setting_problems(blueprint, region):
         if value not in groups:
             problems.append(_problem("securityGroupIDs", value, "security group %s is not in %s; it has %s" % (
                 value, where, _named(region.get("securityGroups") or [], "securityGroupId"))))
+    return problems
+
+
+def _in_different_networks(blueprint, subnets, groups):
+    """One problem when the blueprint's subnets and security groups lie in more than one network."""
     networks = {}
     for value in blueprint.get("subnetIDs") or []:
         if subnets.get(value, {}).get("networkId"):
@@ -53,9 +67,15 @@ def launch_setting_problems(blueprint, region):
     for value in blueprint.get("securityGroupIDs") or []:
         if groups.get(value, {}).get("networkId"):
             networks.setdefault(groups[value]["networkId"], []).append("security group " + (groups[value].get("name") or value))
-    if len(networks) > 1:
-        problems.append(_problem("networks", sorted(networks), "subnets and security groups lie in different networks: %s" % "; ".join(
-            "%s in %s" % (", ".join(names), network) for network, names in sorted(networks.items()))))
+    if len(networks) <= 1:
+        return []
+    return [_problem("networks", sorted(networks), "subnets and security groups lie in different networks: %s" % "; ".join(
+        "%s in %s" % (", ".join(names), network) for network, names in sorted(networks.items())))]
+
+
+def _not_offered(blueprint, region, where):
+    """The instance type, IAM role, static address and disk types the blueprint names that the region lists and does not offer."""
+    problems = []
     for member, offered, what in (("instanceType", "instanceTypes", "instance type"), ("iamRole", "iamRoles", "IAM role"),
                                   ("staticIp", "staticIps", "static address")):
         value = blueprint.get(member)
@@ -66,7 +86,6 @@ def launch_setting_problems(blueprint, region):
             if disk.get("type") and disk["type"] not in region["diskTypes"]:
                 problems.append(_problem("disks", disk["type"], "disk type %s of %s is not offered in %s; it has %s" % (
                     disk["type"], disk.get("name"), where, _offered(region["diskTypes"]))))
-    problems.extend(_outside_their_subnet(blueprint, subnets))
     return problems
 
 

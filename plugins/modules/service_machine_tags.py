@@ -92,26 +92,11 @@ class MachineTagsModule(ServiceModule):
     def work(self):
         params = self.params
         project = self.lookup("project", params["project"])
-        not_lists = sorted(str(value) for value, tags in params["tags"].items() if not isinstance(tags, list))
-        if not_lists:
-            self.fail_json(msg="tags maps each machine to a list of tags; %s %s not given a list. Nothing was written." % (
-                ", ".join(not_lists), "is" if len(not_lists) == 1 else "are"))
-        machines = resolve_machines(self, project, list(params["tags"]))
-        wanted = dict((machine["id"], [str(tag) for tag in params["tags"][value] or []])
-                      for value in params["tags"] for machine in resolve_machines(self, project, [value]))
-        bad = sorted(set(tag for tags in wanted.values() for tag in tags if not TAG_LENGTH[0] <= len(tag) <= TAG_LENGTH[1]))
-        if bad:
-            self.fail_json(msg="A tag has %d to %d characters; %s %s not. Nothing was written." % (
-                TAG_LENGTH[0], TAG_LENGTH[1], ", ".join(repr(tag[:40]) for tag in bad), "does" if len(bad) == 1 else "do"))
+        machines, wanted = self.wanted(project)
         after, changed, before_diff, after_diff = {}, [], {}, {}
         for machine in machines:
             current = list(machine.get("tags") or [])
-            if params["state"] == "present":
-                keys = set(tag.split("=", 1)[0] + "=" for tag in wanted[machine["id"]] if "=" in tag)
-                tags = [tag for tag in current if tag in wanted[machine["id"]] or not any(tag.startswith(key) for key in keys)]
-                tags += [tag for tag in wanted[machine["id"]] if tag not in tags]
-            else:
-                tags = [tag for tag in current if not any(_matches(tag, pattern) for pattern in wanted[machine["id"]])]
+            tags = _tags_after(current, wanted[machine["id"]], params["state"])
             after[name_of(machine)] = tags
             if tags != current:
                 changed.append(machine)
@@ -121,6 +106,32 @@ class MachineTagsModule(ServiceModule):
             self.change(lambda: self.client.patch("/projects/%s/machines" % project["id"], body), before=before_diff, after=after_diff)
             self.forget("/projects/%s/machines" % project["id"])
         return dict(changed_machines=[name_of(machine) for machine in changed], tags=after)
+
+    def wanted(self, project):
+        """The machines named and the tags asked of each (by machine ID), refused before anything is written when a
+        machine is not given a list or a tag's length is out of the service's bounds."""
+        given = self.params["tags"]
+        not_lists = sorted(str(value) for value, tags in given.items() if not isinstance(tags, list))
+        if not_lists:
+            self.fail_json(msg="tags maps each machine to a list of tags; %s %s not given a list. Nothing was written." % (
+                ", ".join(not_lists), "is" if len(not_lists) == 1 else "are"))
+        machines = resolve_machines(self, project, list(given))
+        wanted = dict((machine["id"], [str(tag) for tag in given[value] or []])
+                      for value in given for machine in resolve_machines(self, project, [value]))
+        bad = sorted(set(tag for tags in wanted.values() for tag in tags if not TAG_LENGTH[0] <= len(tag) <= TAG_LENGTH[1]))
+        if bad:
+            self.fail_json(msg="A tag has %d to %d characters; %s %s not. Nothing was written." % (
+                TAG_LENGTH[0], TAG_LENGTH[1], ", ".join(repr(tag[:40]) for tag in bad), "does" if len(bad) == 1 else "do"))
+        return machines, wanted
+
+
+def _tags_after(current, wanted, state):
+    """A machine's tags once the wanted ones are present (a key=value tag replacing the key's other values) or absent."""
+    if state == "absent":
+        return [tag for tag in current if not any(_matches(tag, pattern) for pattern in wanted)]
+    keys = set(tag.split("=", 1)[0] + "=" for tag in wanted if "=" in tag)
+    tags = [tag for tag in current if tag in wanted or not any(tag.startswith(key) for key in keys)]
+    return tags + [tag for tag in wanted if tag not in tags]
 
 
 def main():

@@ -64,59 +64,70 @@ def chart(title, values, target, width=900):
     over_target = sum(1 for unused, value in measured if target is not None and value > target)
     # A target far beyond every machine would squeeze the bars to nothing: it is said, not drawn.
     drawn_target = target is not None and target <= 1.5 * slowest
-    parts = []
     if len(measured) <= BARS_AT_MOST:
-        scale = (width - 240) / float(max(slowest, target if drawn_target else 0) or 1)
-        height = 18 * len(measured) + 30
-        for index, (name, value) in enumerate(sorted(measured, key=lambda item: -item[1])):
-            y = 10 + 18 * index
-            colour = OVER if target is not None and value > target else WITHIN
-            parts.append('<text x="0" y="%d" font-size="12">%s</text><rect x="160" y="%d" width="%d" height="14" fill="%s"/>'
-                         '<text x="%d" y="%d" font-size="11">%s</text>' % (
-                             y + 11, escape(name[:24]), y, max(1, int(value * scale)), colour, 166 + int(value * scale), y + 11,
-                             escape(spoken(value))))
-        if drawn_target:
-            x = 160 + int(target * scale)
-            parts.append('<line x1="%d" y1="0" x2="%d" y2="%d" stroke="%s" stroke-width="2"/>'
-                         '<text x="%d" y="%d" font-size="11" fill="%s">target</text>' % (x, x, height - 15, TARGET, x + 3, height - 3, TARGET))
-        what = "per machine"
+        height, parts = _bars(measured, target if drawn_target else None, target, width)
+        what, named = "per machine", ""
     else:
-        # A histogram over the machines' own range; a bin holding a machine over the target is drawn as over.
-        low = min(value for unused, value in measured)
-        bins = min(BINS, len(set(value for unused, value in measured)))
-        step = (slowest - low) / float(bins) or 1.0
-        counts, over = [0] * bins, [0] * bins
-        for unused, value in measured:
-            index = min(int((value - low) / step), bins - 1)
-            counts[index] += 1
-            over[index] += 1 if target is not None and value > target else 0
-        most = max(counts)
-        height = 20 * bins + 10
-        for index, count in enumerate(counts):
-            y = 10 + 20 * index
-            if bins == 1:
-                span = spoken(low)
-            elif step < 1:  # bins narrower than a second: their bounds to the hundredth
-                span = "%.2f to %.2f s" % (low + index * step, low + (index + 1) * step)
-            else:
-                span = "%s to %s" % (spoken(low + index * step), spoken(low + (index + 1) * step))
-            length = int(count * (width - 260) / float(most)) if count else 0
-            colour = OVER if over[index] else WITHIN
-            parts.append('<text x="0" y="%d" font-size="11">%s</text><rect x="160" y="%d" width="%d" height="16" fill="%s"/>'
-                         '<text x="%d" y="%d" font-size="11">%d</text>' % (y + 12, escape(span), y, length, colour, 166 + length, y + 12, count))
+        height, parts = _histogram(measured, target, width)
         what = "machines by %s" % title
-    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" shape-rendering="crispEdges" role="img" aria-label="%s">%s</svg>' % (
-        width, height, escape(title), "".join(parts))
-    named = ""
-    if len(measured) > BARS_AT_MOST:
         ranked = sorted(measured, key=lambda item: -item[1])[:SLOWEST_NAMED]
         named = "<p>Slowest: %s</p>" % escape(", ".join("%s %s" % (name, spoken(value)) for name, value in ranked))
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" shape-rendering="crispEdges" role="img" aria-label="%s">%s</svg>' % (
+        width, height, escape(title), "".join(parts))
     if target is None:
         said = "no target"
     else:
         said = "target %s; %d of %d machines over it%s" % (spoken(target), over_target, len(measured),
                                                            "" if drawn_target or len(measured) > BARS_AT_MOST else ", the target beyond the scale")
     return "<h3>%s (%s; %s)</h3>%s%s" % (escape(title), escape(what), escape(said), svg, named)
+
+
+def _bars(measured, drawn_target, target, width):
+    """One bar a machine, slowest first, and the target's line when it is drawn: the chart's height and its parts."""
+    slowest = max(value for unused, value in measured)
+    scale = (width - 240) / float(max(slowest, drawn_target or 0) or 1)
+    height = 18 * len(measured) + 30
+    parts = []
+    for index, (name, value) in enumerate(sorted(measured, key=lambda item: -item[1])):
+        y = 10 + 18 * index
+        colour = OVER if target is not None and value > target else WITHIN
+        parts.append('<text x="0" y="%d" font-size="12">%s</text><rect x="160" y="%d" width="%d" height="14" fill="%s"/>'
+                     '<text x="%d" y="%d" font-size="11">%s</text>' % (
+                         y + 11, escape(name[:24]), y, max(1, int(value * scale)), colour, 166 + int(value * scale), y + 11,
+                         escape(spoken(value))))
+    if drawn_target is not None:
+        x = 160 + int(drawn_target * scale)
+        parts.append('<line x1="%d" y1="0" x2="%d" y2="%d" stroke="%s" stroke-width="2"/>'
+                     '<text x="%d" y="%d" font-size="11" fill="%s">target</text>' % (x, x, height - 15, TARGET, x + 3, height - 3, TARGET))
+    return height, parts
+
+
+def _histogram(measured, target, width):
+    """A histogram over the machines' own range; a bin holding a machine over the target is drawn as over."""
+    slowest = max(value for unused, value in measured)
+    low = min(value for unused, value in measured)
+    bins = min(BINS, len(set(value for unused, value in measured)))
+    step = (slowest - low) / float(bins) or 1.0
+    counts, over = [0] * bins, [0] * bins
+    for unused, value in measured:
+        index = min(int((value - low) / step), bins - 1)
+        counts[index] += 1
+        over[index] += 1 if target is not None and value > target else 0
+    most = max(counts)
+    parts = []
+    for index, count in enumerate(counts):
+        y = 10 + 20 * index
+        if bins == 1:
+            span = spoken(low)
+        elif step < 1:  # bins narrower than a second: their bounds to the hundredth
+            span = "%.2f to %.2f s" % (low + index * step, low + (index + 1) * step)
+        else:
+            span = "%s to %s" % (spoken(low + index * step), spoken(low + (index + 1) * step))
+        length = int(count * (width - 260) / float(most)) if count else 0
+        colour = OVER if over[index] else WITHIN
+        parts.append('<text x="0" y="%d" font-size="11">%s</text><rect x="160" y="%d" width="%d" height="16" fill="%s"/>'
+                     '<text x="%d" y="%d" font-size="11">%d</text>' % (y + 12, escape(span), y, length, colour, 166 + length, y + 12, count))
+    return 20 * bins + 10, parts
 
 
 def offset_of(moment, origin):
