@@ -54,6 +54,29 @@ class ActionModule(RunbookStep):
     def step(self, args):
         directory, by_default = _ledger.directory_of(args["ledger_dir"])
         now = _programme.moment_of(controller_now(), "now")
+        as_of, controls, waivers = self._given(args, now)
+        try:
+            entries, breaks = _ledger.verified(directory, by_default)
+        except _ledger.LedgerError as error:
+            raise StepFailed(str(error))
+        lines, wrote = [], False
+        if waivers:
+            entries, wrote, lines = self._waive(directory, entries, breaks, waivers)
+        programme = self._judged(entries, controls, as_of, args["projects"], args["allowed_signers"])
+        if args["sign_key"]:
+            entries, line = self._sign(directory, entries, breaks, programme, args, now)
+            wrote = True
+            programme = self._judged(entries, controls, as_of, args["projects"], args["allowed_signers"])
+            lines.append(line)
+        in_ledger = [entry for entry in entries if entry["sha256"] != PLANNED]
+        programme["ledger"] = dict(directory=directory, entries=len(in_ledger), head=in_ledger[-1]["sha256"] if in_ledger else None,
+                                   sequence=in_ledger[-1]["sequence"] if in_ledger else None, verified=not breaks)
+        broken = [problem for said in programme["sign_offs"] for problem in said["problems"]]
+        return self._outcome(programme, broken, lines, args, wrote=wrote, entered=in_ledger[-1]["sequence"] if in_ledger else 0)
+
+    def _given(self, args, now):
+        """The moment judged, the controls and the waivers given - refused before anything is written when they cannot be read,
+        or when a sign-off is asked with what it does not go with."""
         try:
             as_of = _programme.moment_of(args["as_of"], "evidence_as_of") if args["as_of"] else now
             controls = _programme.controls_of([(SHIPPED_CONTROLS, self._controls_file(SHIPPED_CONTROLS))] + [
@@ -67,39 +90,32 @@ class ActionModule(RunbookStep):
         if args["sign_key"] and not args["allowed_signers"]:
             raise StepFailed("evidence_sign_key needs evidence_allowed_signers, the file its signature is verified against: a sign-off "
                              "nobody can verify is not made. Nothing was written.")
+        return as_of, controls, waivers
+
+    def _waive(self, directory, entries, breaks, waivers):
+        """The waivers entered in a ledger that is not broken: the entries after, whether any was new, and a line each."""
+        if breaks:
+            raise StepFailed("The ledger at %s is broken (%s): no waiver is entered in it until it is mended." % (directory, breaks[0]))
+        entries, new_ones = self._enter(directory, entries, _programme.WAIVER, waivers)
+        lines = ["%s waiver of %s by %s until %s." % (
+            "Would enter a" if self.check_mode else "Entered a" if new else "Entered before (a run again): the", waiver["finding"] or
+            "%s over %s" % (waiver["control"], waiver["scope"]), waiver["owner"], waiver["expires"]) for waiver, new in zip(waivers, new_ones)]
+        return entries, any(new_ones), lines
+
+    def _sign(self, directory, entries, breaks, programme, args, now):
+        """The programme as judged signed off and entered, unless the ledger or a sign-off in it is broken: the entries after, and a line."""
+        if breaks or any(not said["holds"] for said in programme["sign_offs"]):
+            raise StepFailed("The ledger at %s is broken (%s): a sign-off would approve what broke; nothing was signed." % (
+                directory, (breaks + [p for said in programme["sign_offs"] for p in said["problems"]])[0]))
         try:
-            entries, breaks = _ledger.verified(directory, by_default)
-        except _ledger.LedgerError as error:
-            raise StepFailed(str(error))
-        lines, wrote = [], False
-        if waivers:
-            if breaks:
-                raise StepFailed("The ledger at %s is broken (%s): no waiver is entered in it until it is mended." % (directory, breaks[0]))
-            entries, new_ones = self._enter(directory, entries, _programme.WAIVER, waivers)
-            wrote = any(new_ones)
-            lines += ["%s waiver of %s by %s until %s." % (
-                "Would enter a" if self.check_mode else "Entered a" if new else "Entered before (a run again): the", waiver["finding"] or
-                "%s over %s" % (waiver["control"], waiver["scope"]), waiver["owner"], waiver["expires"]) for waiver, new in zip(waivers, new_ones)]
-        programme = self._judged(entries, controls, as_of, args["projects"], args["allowed_signers"])
-        if args["sign_key"]:
-            if breaks or any(not said["holds"] for said in programme["sign_offs"]):
-                raise StepFailed("The ledger at %s is broken (%s): a sign-off would approve what broke; nothing was signed." % (
-                    directory, (breaks + [p for said in programme["sign_offs"] for p in said["problems"]])[0]))
-            try:
-                signed = _sign_off.sign(entries, where_started(args["sign_key"], "evidence_sign_key"),
-                                        where_started(args["allowed_signers"], "evidence_allowed_signers"), _sign_off.statement_of(programme),
-                                        moment_said(now, whole=True))
-            except _sign_off.SignOffError as error:
-                raise StepFailed("%s Nothing was signed." % error)
-            entries, wrote = self._enter(directory, entries, _sign_off.KIND, [signed])[0], True
-            programme = self._judged(entries, controls, as_of, args["projects"], args["allowed_signers"])
-            lines.append("%s by %s over entry %d: %s" % (
-                "Would sign" if self.check_mode else "Signed", signed["signer"], signed["head"]["sequence"], signed["statement"]))
-        in_ledger = [entry for entry in entries if entry["sha256"] != PLANNED]
-        programme["ledger"] = dict(directory=directory, entries=len(in_ledger), head=in_ledger[-1]["sha256"] if in_ledger else None,
-                                   sequence=in_ledger[-1]["sequence"] if in_ledger else None, verified=not breaks)
-        broken = [problem for said in programme["sign_offs"] for problem in said["problems"]]
-        return self._outcome(programme, broken, lines, args, wrote=wrote, entered=in_ledger[-1]["sequence"] if in_ledger else 0)
+            signed = _sign_off.sign(entries, where_started(args["sign_key"], "evidence_sign_key"),
+                                    where_started(args["allowed_signers"], "evidence_allowed_signers"), _sign_off.statement_of(programme),
+                                    moment_said(now, whole=True))
+        except _sign_off.SignOffError as error:
+            raise StepFailed("%s Nothing was signed." % error)
+        entries = self._enter(directory, entries, _sign_off.KIND, [signed])[0]
+        return entries, "%s by %s over entry %d: %s" % (
+            "Would sign" if self.check_mode else "Signed", signed["signer"], signed["head"]["sequence"], signed["statement"])
 
     def _controls_file(self, path):
         try:

@@ -285,19 +285,8 @@ def summary(entries, breaks, period="quarter", after=None, before=None, generate
     # The audit programme's own entries (waivers, sign-offs: plugin_utils._programme) are no runs.
     chosen = [entry for entry in entries if entry.get("runbook") in BY_NAME and (not after or entry.get("recorded", "") >= after)
               and (not before or entry.get("recorded", "") <= before)]
-    proven = {}  # project -> machines a passing run proved
-    known = {}  # project -> machines seen in any report
-    groups = {}
-    for entry in entries:
-        report = entry.get("report") or {}
-        for project in _project_machines(report):
-            names = known.setdefault(project["name"], set())
-            names.update(project["machines"])
-        if entry.get("runbook") in PROVING:
-            for machine in report.get("machines") or []:
-                if machine.get("passed"):
-                    proven.setdefault(report.get("project"), set()).add(machine["name"])
-    followed, unreached = {}, []
+    known, proven = _machines_known_and_proven(entries)
+    groups, followed, unreached = {}, {}, []
     for entry in chosen:
         report = entry.get("report") or {}
         if report.get("reached_service") is False:  # refused before it read its project: no project of the service's, maybe a typo
@@ -314,21 +303,7 @@ def summary(entries, breaks, period="quarter", after=None, before=None, generate
             group = groups.setdefault((project, when), dict(
                 project=project, period=when, runs={}, drills=dict(run=0, passed=0, failed=0), worst_rto_seconds=None, worst_rpo_seconds=None,
                 entries=[]))
-            runs = group["runs"].setdefault(entry.get("runbook"), dict(run=0, passed=0, failed=0))
-            group["entries"].append(entry.get("sequence"))
-            if again:
-                runs["followed"] = runs.get("followed", 0) + 1
-                continue
-            outcome = "passed" if entry.get("result") == "passed" else "failed"
-            runs["run"] += 1
-            runs[outcome] += 1
-            if entry.get("runbook") == "dr_test":
-                group["drills"]["run"] += 1
-                group["drills"][outcome] += 1
-            if entry.get("runbook") in PROVING:
-                measures = report.get("measures") or {}
-                group["worst_rto_seconds"] = _larger(group["worst_rto_seconds"], measures.get("rto_seconds"))
-                group["worst_rpo_seconds"] = _larger(group["worst_rpo_seconds"], measures.get("rpo_seconds"))
+            _count_in(group, entry, again)
     projects = sorted(set(project for project, _period in groups))
     return dict(
         schema=SUMMARY_SCHEMA,
@@ -344,6 +319,41 @@ def summary(entries, breaks, period="quarter", after=None, before=None, generate
                        rto_forecast=rto_forecast(entries, project), last_verified=last_verified(entries, project)) for project in projects],
         generated=generated or controller_now(),
     )
+
+
+def _machines_known_and_proven(entries):
+    """By project: the machines any report names, and those a passing DR test or failover proved."""
+    known, proven = {}, {}
+    for entry in entries:
+        report = entry.get("report") or {}
+        for project in _project_machines(report):
+            known.setdefault(project["name"], set()).update(project["machines"])
+        if entry.get("runbook") in PROVING:
+            for machine in report.get("machines") or []:
+                if machine.get("passed"):
+                    proven.setdefault(report.get("project"), set()).add(machine["name"])
+    return known, proven
+
+
+def _count_in(group, entry, again):
+    """An entry counted in its project's period: a run of its runbook (or one that followed an earlier run's launch), a drill,
+    and its worst RTO and RPO when its runbook proves machines."""
+    report = entry.get("report") or {}
+    runs = group["runs"].setdefault(entry.get("runbook"), dict(run=0, passed=0, failed=0))
+    group["entries"].append(entry.get("sequence"))
+    if again:
+        runs["followed"] = runs.get("followed", 0) + 1
+        return
+    outcome = "passed" if entry.get("result") == "passed" else "failed"
+    runs["run"] += 1
+    runs[outcome] += 1
+    if entry.get("runbook") == "dr_test":
+        group["drills"]["run"] += 1
+        group["drills"][outcome] += 1
+    if entry.get("runbook") in PROVING:
+        measures = report.get("measures") or {}
+        group["worst_rto_seconds"] = _larger(group["worst_rto_seconds"], measures.get("rto_seconds"))
+        group["worst_rpo_seconds"] = _larger(group["worst_rpo_seconds"], measures.get("rpo_seconds"))
 
 
 def launch_jobs(report):
