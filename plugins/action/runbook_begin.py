@@ -25,6 +25,37 @@ DURATIONS = (("launch_timeout", 3600, True), ("boot_timeout", 900, False), ("cle
              ("poll_interval", POLL_INTERVAL, True), ("progress_interval", 60, True))
 
 
+def _gate_of(gate):
+    """The health gate asked: the states it lets through, its lag and backlog, whether it holds the run, its name."""
+    max_lag = parse_number(gate.get("max_lag"), "gate.max_lag")
+    return dict(states=parse_list(gate.get("states"), "gate.states") or ["continuous"], max_lag=max_lag,
+                no_backlog=parse_flag(gate.get("no_backlog"), "gate.no_backlog"), lag_threshold=600 if max_lag is None else max_lag,
+                enforce=parse_flag(gate.get("enforce"), "gate.enforce", default=True), name=gate.get("name") or "health gate")
+
+
+def _blocking_of(args):
+    """The launch types that block a run, and whether (and with which option) the run cleans them up."""
+    blocking = parse_list(args["blocking_launch_types"], "blocking_launch_types")
+    unknown = [kind for kind in blocking if kind not in KINDS]
+    if unknown:
+        raise ValueError("blocking_launch_types are %s, not %s" % (", ".join(KINDS), ", ".join(map(str, unknown))))
+    return dict(kinds=blocking, clean=parse_flag(args["clean_blocking"], "clean_blocking"), option=args["clean_blocking_option"], machines=[])
+
+
+def _settings_of(args):
+    """The run's settings that the steps after the launch read: the checks, the hosts of the launched machines, the waits."""
+    checks_tasks = None if no_value(args["checks_tasks"]) else args["checks_tasks"]
+    keep_on_failure = parse_flag(args["keep_on_failure"], "keep_on_failure")
+    return dict(
+        checks_tasks=checks_tasks, checks_name=args["checks_name"],
+        check_public_ip=parse_flag(args["check_public_ip"], "check_public_ip", default=True),
+        keep_on_failure=keep_on_failure,
+        # Hosts of the launched machines cost the controller time at the size of an estate: made when something uses them.
+        add_hosts=parse_flag(args["add_hosts"], "add_hosts", default=True) or bool(checks_tasks) or keep_on_failure,
+        host_prefix=args["host_prefix"], group=args["group"], clean_leftovers_option=args["clean_leftovers_option"] or None,
+        **dict((name, _wait_setting(args, name, default, positive)) for name, default, positive in DURATIONS))
+
+
 def _wait_setting(args, name, default, positive):
     value = parse_number(args[name], name)
     value = default if value is None else value
@@ -114,8 +145,8 @@ class ActionModule(RunbookStep):
     def new_record(self, args):
         machines = None if no_value(args["machines"]) else parse_list(args["machines"], "machines") or None
         unproven = machines == [UNPROVEN]
-        gate, targets = args["gate"] or {}, args["targets"] or {}
-        max_lag = parse_number(gate.get("max_lag"), "gate.max_lag")
+        # Parsed in the order of the options' errors: the first bad one is the one named.
+        gate, targets = _gate_of(args["gate"] or {}), args["targets"] or {}
         policy = parse_point_policy(args["point_in_time"], "%s_point_in_time" % args["runbook"])
         points, points_from, plan = policy.get("points"), None, None
         if policy["kind"] == FROM_REPORT:
@@ -129,13 +160,9 @@ class ActionModule(RunbookStep):
             asked.update(machines=None, exclude=[], waves=plan["waves"])
             policy = dict(kind=PER_MACHINE, given=True, points=plan["points"], said="the plan %s" % plan["path"], planned=True)
             points = plan["points"]
-        blocking = parse_list(args["blocking_launch_types"], "blocking_launch_types")
-        unknown = [kind for kind in blocking if kind not in KINDS]
-        if unknown:
-            raise ValueError("blocking_launch_types are %s, not %s" % (", ".join(KINDS), ", ".join(map(str, unknown))))
+        blocking = _blocking_of(args)
         replace = parse_list(args["replace"], "replace") if not plan else plan["replace"]
-        checks_tasks = None if no_value(args["checks_tasks"]) else args["checks_tasks"]
-        keep_on_failure = parse_flag(args["keep_on_failure"], "keep_on_failure")
+        settings = _settings_of(args)
         return new(
             runbook=args["runbook"], title=args["title"] or args["runbook"].replace("_", " "),
             project=args["project"],
@@ -150,26 +177,16 @@ class ActionModule(RunbookStep):
             recovery_plan=None if no_value(args["recovery_plan"]) else args["recovery_plan"],
             asked=asked,
             ledger_dir=args["ledger_dir"], report_dir=args["report_dir"],
-            gate=dict(states=parse_list(gate.get("states"), "gate.states") or ["continuous"], max_lag=max_lag,
-                      no_backlog=parse_flag(gate.get("no_backlog"), "gate.no_backlog"), lag_threshold=600 if max_lag is None else max_lag,
-                      enforce=parse_flag(gate.get("enforce"), "gate.enforce", default=True), name=gate.get("name") or "health gate"),
+            gate=gate,
             adopt=parse_flag(args["adopt"], "adopt", default=True), on_failed_over=args["on_failed_over"],
             clean_leftovers=parse_flag(args["clean_leftovers"], "clean_leftovers"),
-            blocking=dict(kinds=blocking, clean=parse_flag(args["clean_blocking"], "clean_blocking"), option=args["clean_blocking_option"],
-                          machines=[]),
+            blocking=blocking,
             launch_settings=dict(check=parse_flag(args["check_launch_settings"], "check_launch_settings", default=True),
                                  strict=parse_flag(args["launch_settings_strict"], "launch_settings_strict"), problems={}, unproven={}),
             test_network=dict(network=parse_test_network(args["test_network"]), tested_in={}, found=[], found_in={}, restored=[], refused={}),
             targets=dict(rpo_seconds=parse_number(targets.get("rpo_seconds"), "targets.rpo_seconds"),
                          rto_seconds=parse_number(targets.get("rto_seconds"), "targets.rto_seconds")),
-            settings=dict(
-                checks_tasks=checks_tasks, checks_name=args["checks_name"],
-                check_public_ip=parse_flag(args["check_public_ip"], "check_public_ip", default=True),
-                keep_on_failure=keep_on_failure,
-                # Hosts of the launched machines cost the controller time at the size of an estate: made when something uses them.
-                add_hosts=parse_flag(args["add_hosts"], "add_hosts", default=True) or bool(checks_tasks) or keep_on_failure,
-                host_prefix=args["host_prefix"], group=args["group"], clean_leftovers_option=args["clean_leftovers_option"] or None,
-                **dict((name, _wait_setting(args, name, default, positive)) for name, default, positive in DURATIONS)),
+            settings=settings,
             max_waves=args["max_waves"], began=now_iso(),
             stop_when=new_watch(watched(parse_stop_when(args["stop_when"], "%s_stop_when" % args["runbook"]))),
             blast_radius=parse_list(args["blast_radius"], "%s_blast_radius" % args["runbook"]) or None,
@@ -213,6 +230,13 @@ class ActionModule(RunbookStep):
                     replace=list((plan.get("replace") or {}).get("machines") or []))
 
     def refuse_what_does_not_go_together(self):
+        problems = self.what_picks_the_machines_apart() + self.what_production_refuses()
+        if problems:
+            self.PHASE = "preflight"
+            raise StepFailed("The input does not go together: %s. Nothing was launched." % "; ".join(problems), run=self.path)
+
+    def what_picks_the_machines_apart(self):
+        """What the recovery plan, the machines, the points, the waves and the launch type ask that does not go together."""
         record, asked = self.record, self.record["asked"]
         problems = []
         if record["recovery_plan"] and asked["machines"]:
@@ -225,6 +249,15 @@ class ActionModule(RunbookStep):
             problems.append("machines=%s picks the machines to test, not with a recovery plan or waves, and for test launches only" % UNPROVEN)
         if asked["waves"] and (record["recovery_plan"] or asked["machines"]):
             problems.append("waves name their own machines: give them without the machines or a recovery plan")
+        if record["max_waves"] and len(asked["waves"]) > record["max_waves"]:
+            problems.append("there are %d waves, and this way of running the %s runs at most %d (the role's main entry point, "
+                            "in one play, runs any number)" % (len(asked["waves"]), record["title"], record["max_waves"]))
+        return problems
+
+    def what_production_refuses(self):
+        """What the test network, the stop conditions and the machines to replace ask that a run of this kind must not do."""
+        record = self.record
+        problems = []
         # A failover may launch into a test network only when it rolls back: a recovery machine that stays is production.
         if record.test_network["network"] and record["kind"] != "test" and not record["roll_back"]:
             problems.append("a test network is for test launches and a failover that rolls back, not %s machines that stay" % record["launch_type"])
@@ -238,9 +271,4 @@ class ActionModule(RunbookStep):
                             "replacements too: replace only in a run that commits")
         if record["replace"]["machines"] and record["recovery_plan"]:
             problems.append("replace is for launches of the machines it names, not for a recovery plan's run")
-        if record["max_waves"] and len(asked["waves"]) > record["max_waves"]:
-            problems.append("there are %d waves, and this way of running the %s runs at most %d (the role's main entry point, "
-                            "in one play, runs any number)" % (len(asked["waves"]), record["title"], record["max_waves"]))
-        if problems:
-            self.PHASE = "preflight"
-            raise StepFailed("The input does not go together: %s. Nothing was launched." % "; ".join(problems), run=self.path)
+        return problems
