@@ -169,38 +169,50 @@ class Watcher:
     def machines(self, project, machines, now, known, current, events):
         where = dict(id=project["id"], name=project["name"])
         for machine in machines:
-            info = machine.get("replicationInfo") or {}
-            consistent = info.get("lastConsistencyDateTime")
-            state = replication_state(machine)
-            lag = max(0, int(now - parse_time(consistent))) if consistent else None
-            backlog = info.get("backloggedStorageBytes") or 0
             before = (known or {}).get(machine["id"])
-            # Lag is told for machines that replicate: a paused or stopped one is told as such.
-            over = lag is not None and lag > self.lag_threshold if state in ("continuous", "rescanning") else None
-            growing = ((before or {}).get("growing", 0) + 1) if before and backlog > before.get("backlog", 0) else 0
-            told_growing = bool(before and before.get("told_growing")) and growing > 0
-            current[machine["id"]] = dict(name=name_of(machine), state=state, over=over if over is not None else (before or {}).get("over"),
-                                          backlog=backlog, growing=growing, told_growing=told_growing)
+            looked, lag, over = self.machine_looked_at(machine, now, before)
+            current[machine["id"]] = looked
             if known is None:
                 continue  # the first look at the project: nothing to compare with
             said = dict(project=where, machine=dict(id=machine["id"], name=name_of(machine)), time=iso_time(now))
             if before is None:
-                events.append(dict(said, type="machine_registered", state=state,
+                events.append(dict(said, type="machine_registered", state=looked["state"],
                                    source=dict((key, (machine.get("sourceProperties") or {}).get(key)) for key in ("machineCloudId", "os"))))
                 continue
-            if state != before["state"]:
-                events.append(dict(said, type="replication_state_changed", state=state, previous=before["state"],
-                                   replication_status=machine.get("replicationStatus")))
-            if over is not None and over != bool(before.get("over")):
-                events.append(dict(said, type="lag_over_threshold" if over else "lag_within_threshold", lag_seconds=lag,
-                                   threshold_seconds=self.lag_threshold))
-            if growing >= self.backlog_looks and not told_growing:
-                events.append(dict(said, type="backlog_growing", backlog_bytes=backlog, looks=growing))
-                current[machine["id"]]["told_growing"] = True
+            events.extend(self.machine_changes(said, machine, before, looked, lag, over))
         if known is not None:
             for machine_id in sorted(set(known) - set(current)):
                 events.append(dict(type="machine_removed", project=where, machine=dict(id=machine_id, name=known[machine_id]["name"]),
                                    time=iso_time(now)))
+
+    def machine_looked_at(self, machine, now, before):
+        """What a look at a machine keeps for the next (its state, whether its lag is over the threshold, its backlog and how
+        many looks it has grown), with its lag and whether it is over the threshold now (None: not told for its state)."""
+        info = machine.get("replicationInfo") or {}
+        consistent = info.get("lastConsistencyDateTime")
+        state = replication_state(machine)
+        lag = max(0, int(now - parse_time(consistent))) if consistent else None
+        backlog = info.get("backloggedStorageBytes") or 0
+        # Lag is told for machines that replicate: a paused or stopped one is told as such.
+        over = lag is not None and lag > self.lag_threshold if state in ("continuous", "rescanning") else None
+        growing = ((before or {}).get("growing", 0) + 1) if before and backlog > before.get("backlog", 0) else 0
+        told_growing = bool(before and before.get("told_growing")) and growing > 0
+        return dict(name=name_of(machine), state=state, over=over if over is not None else (before or {}).get("over"),
+                    backlog=backlog, growing=growing, told_growing=told_growing), lag, over
+
+    def machine_changes(self, said, machine, before, looked, lag, over):
+        """The events of a machine known before: its state changed, its lag crossed the threshold, its backlog kept growing."""
+        events = []
+        if looked["state"] != before["state"]:
+            events.append(dict(said, type="replication_state_changed", state=looked["state"], previous=before["state"],
+                               replication_status=machine.get("replicationStatus")))
+        if over is not None and over != bool(before.get("over")):
+            events.append(dict(said, type="lag_over_threshold" if over else "lag_within_threshold", lag_seconds=lag,
+                               threshold_seconds=self.lag_threshold))
+        if looked["growing"] >= self.backlog_looks and not looked["told_growing"]:
+            events.append(dict(said, type="backlog_growing", backlog_bytes=looked["backlog"], looks=looked["growing"]))
+            looked["told_growing"] = True
+        return events
 
     def who(self, project, since, now, events):
         """Who made the changes of ``events``: the newest write outside a job, between the two looks, that names the
