@@ -343,15 +343,23 @@ class ServiceModule(AnsibleModule):
         if matches or not required:
             return matches[0] if matches else None
         if self.check_mode and not looks_like_id(value):
-            if PREDICTED in (scope.get("region") or {}).get("id", "") or PREDICTED in (spec["path"] or "").format(**_ids(scope)):
-                return {spec["id_key"]: value + PREDICTED, spec["key"]: value}  # under something predicted: warned of already
-            if spec["predict"]:
-                return self.predicted(spec["what"], value, spec["key"])
+            predicted = self._predicted_under(spec, value, scope)
+            if predicted:
+                return predicted
         known = ", ".join(sorted(str(name(item)) for item in items)) or "none"
         if _owner(scope):
             owner = _owner(scope)
             self.fail_json(msg="%s%s has no %s %r. Known: %s." % (owner[0].upper(), owner[1:], spec["what"].lower(), value, known))
         self.fail_json(msg="%s %r was not found. Known: %s." % (spec["what"], value, known))
+
+    def _predicted_under(self, spec, value, scope):
+        """Under --check, what a name not found stands for: a thing under something predicted (warned of already), or one a
+        task of the run could create (see ``predicted``); None when neither."""
+        if PREDICTED in (scope.get("region") or {}).get("id", "") or PREDICTED in (spec["path"] or "").format(**_ids(scope)):
+            return {spec["id_key"]: value + PREDICTED, spec["key"]: value}
+        if spec["predict"]:
+            return self.predicted(spec["what"], value, spec["key"])
+        return None
 
     def _one(self, spec, value, required, scope):
         path = spec["one"].format(id=value, **_ids(scope))
