@@ -16,6 +16,8 @@ the desired state from the table and ``ensure()`` compares, changes, predicts an
 diff. Every write goes through ``change()``: modules never test check mode nor touch the diff.
 """
 
+import hashlib
+import json
 import os
 from functools import partial
 
@@ -29,7 +31,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._client impor
 from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, make_client
 from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id, parse_moment
-from ansible_collections.replication.recovery.plugins.module_utils._in_process import Answered, arguments, here
+from ansible_collections.replication.recovery.plugins.module_utils._in_process import Answered, arguments, here, shared_reads
 from ansible_collections.replication.recovery.plugins.module_utils._limits import beyond, limits_of
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
 
@@ -155,6 +157,7 @@ class ServiceModule(AnsibleModule):
         super(ServiceModule, self).__init__(argument_spec=spec, **kwargs)
         self._client = None
         self._lists = {}
+        self._projects = _projects_read(self.params)
         self._names = {}  # ID -> name of everything looked up, to show names beside IDs in the diff
         self.changed = False
         self.diff = dict(before={}, after={})
@@ -282,19 +285,25 @@ class ServiceModule(AnsibleModule):
         """A whole list, fetched once per run however often a module asks for it. Under something
         predicted in check mode there is nothing yet, and nothing to ask."""
         key = (path, tuple(sorted((params or {}).items())))
-        if key not in self._lists:
+        reads = self._reads_of(path)
+        if key not in reads:
             if PREDICTED in path:
-                self._lists[key] = []
+                reads[key] = []
             else:
-                self._lists[key] = self.client.list(path, params) if paged else self.client.get(path, params)["items"]
-        return self._lists[key]
+                reads[key] = self.client.list(path, params) if paged else self.client.get(path, params)["items"]
+        return reads[key]
+
+    def _reads_of(self, path):
+        """Where a read of ``path`` is kept: a project, or the list of them, with the step's other modules (module_utils._in_process);
+        anything else for this module's run."""
+        return self._projects if path == "/projects" or (path.startswith("/projects/") and path.count("/") == 2) else self._lists
 
     def read_ahead(self, ones=(), lists=()):
         """Read many things the interface has no list of - each one a path (``ones``), or a short list
         (``lists``: one page holds it all) - a few at a time, and keep them for the run, so that the
         reads that follow (``lookup``, ``list``) find them. What was read already is not read again."""
-        ones = [path for path in dict.fromkeys(ones) if (path, ()) not in self._lists and PREDICTED not in path]
-        lists = [path for path in dict.fromkeys(lists) if (path, ()) not in self._lists and PREDICTED not in path]
+        ones = [path for path in dict.fromkeys(ones) if (path, ()) not in self._reads_of(path) and PREDICTED not in path]
+        lists = [path for path in dict.fromkeys(lists) if (path, ()) not in self._reads_of(path) and PREDICTED not in path]
         if not ones and not lists:
             return
         answers = self.client.get_many([(path, None) for path in ones] + [(path, dict(offset=0, limit=PAGE_LIMIT)) for path in lists])
@@ -302,14 +311,15 @@ class ServiceModule(AnsibleModule):
             if isinstance(answer, ServiceError):
                 continue  # read again when it is needed, and judged there (a target machine gone, ...)
             if path in ones:
-                self._lists[(path, ())] = answer
+                self._reads_of(path)[(path, ())] = answer
             elif len(answer["items"]) < PAGE_LIMIT:  # a full page may have more: list() reads them all when asked
-                self._lists[(path, ())] = answer["items"]
+                self._reads_of(path)[(path, ())] = answer["items"]
 
     def forget(self, path):
         """Drop what was read under ``path`` after a write, or a job, that changed it."""
-        for key in [key for key in self._lists if key[0].startswith(path)]:
-            del self._lists[key]
+        for reads in (self._lists, self._projects):
+            for key in [key for key in reads if key[0].startswith(path)]:
+                del reads[key]
 
     def items_of(self, kind, **scope):
         """Everything of a kind in its scope (a project, credentials, a region): one request per run."""
@@ -363,17 +373,17 @@ class ServiceModule(AnsibleModule):
 
     def _one(self, spec, value, required, scope):
         path = spec["one"].format(id=value, **_ids(scope))
-        key = (path, ())
-        if key not in self._lists:
+        key, reads = (path, ()), self._reads_of(path)
+        if key not in reads:
             try:
-                self._lists[key] = self.client.get(path)
+                reads[key] = self.client.get(path)
             except ServiceError as error:
                 if error.status != 404:
                     raise
                 if not required:
                     return None
                 self.fail_json(msg="%s %s was not found." % (spec["what"], value))
-        return self._lists[key]
+        return reads[key]
 
     def project_to_read_under(self, value):
         """The project a read-only module reads under, as a scope: by its name, looked up; by its ID, not read - a module a
@@ -512,6 +522,17 @@ def _ids(scope):
         if scope.get(name) is not None:
             ids[name] = scope[name]["id"] if isinstance(scope[name], dict) else scope[name]
     return ids
+
+
+def _projects_read(params):
+    """Where a module keeps its reads of projects: with the other modules of the runbook step that runs it, by connection (another
+    account, another service, has projects of its own) - a step reads its project once however many modules it runs - or
+    its own. The key is a digest: the connection's secrets are kept nowhere else."""
+    shared = shared_reads()
+    if shared is None:
+        return {}
+    connection = json.dumps([params.get(name) for name in ("api_url", "username", "api_token", "session")])
+    return shared.setdefault(hashlib.sha256(connection.encode("utf-8")).hexdigest(), {})
 
 
 def _owner(scope):

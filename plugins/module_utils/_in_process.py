@@ -14,7 +14,7 @@ arguments come from and where its result goes differ (ServiceModule._load_params
 import copy
 from contextlib import contextmanager
 
-_GIVEN = []  # the arguments of the module running in this process now, if one does
+_GIVEN = []  # the arguments of the module running in this process now, if one does, and the reads it shares
 
 
 class Answered(Exception):
@@ -28,10 +28,11 @@ class Answered(Exception):
 
 
 @contextmanager
-def given(arguments):
+def given(arguments, shared=None):
     """While the block runs, a ServiceModule made in this process takes ``arguments`` (internal ones included, as the
-    action plugin's _update_module_args makes them) instead of reading its input."""
-    _GIVEN.append(arguments)
+    action plugin's _update_module_args makes them) instead of reading its input - and, when ``shared`` is a mapping, keeps
+    its reads of projects there, for the step's other modules (see ``shared_reads``)."""
+    _GIVEN.append((arguments, shared))
     try:
         yield
     finally:
@@ -45,4 +46,10 @@ def here():
 
 def arguments():
     """A copy of the arguments given to the module running in this process, or None when it runs in a process of its own."""
-    return copy.deepcopy(_GIVEN[-1]) if _GIVEN else None
+    return copy.deepcopy(_GIVEN[-1][0]) if _GIVEN else None
+
+
+def shared_reads():
+    """The mapping in which the module running in this process keeps its reads of projects, shared with the other modules of
+    the step that runs them all (one read of the project a step, however many modules it runs), or None."""
+    return _GIVEN[-1][1] if _GIVEN else None

@@ -70,7 +70,8 @@ def run_here(action, module_name, module_args, task_vars):
     arguments = json.loads(json.dumps(arguments, default=_plain))
     code = importlib.import_module(MODULES + module_name[len(COLLECTION):])
     answer = []
-    with given(arguments):
+    # A runbook step's modules share their reads of projects (RunbookStep.shared_reads): one read of the project a step.
+    with given(arguments, shared=getattr(action, "shared_reads", None)):
         try:
             code.main()
         except Answered as answered:

@@ -230,6 +230,7 @@ class RunbookStep(ActionBase):
         spec = dict(CONNECTION_OPTIONS, **own) if self.SERVICE else dict(own)
         unused, args = self.validate_argument_spec(argument_spec=spec)
         self.task_vars = task_vars or {}
+        self.shared_reads = {}  # what the step's modules read of projects, shared among them (module_utils._in_process)
         self.connection = dict((name, args[name]) for name in CONNECTION_OPTIONS if args.get(name) is not None)
         self.path = args.get("run")
         self.record = load(self.path) if self.WITH_RUN and self.path else None

@@ -21,6 +21,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._files import
 from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import MODULES, ModuleHere, can_run_here, run_here
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import SERVICES
 
+PROJECT_ID = "2f6f2c1e-8a0b-4c8e-9a55-6a3d2b1c0e9f"
+
 
 def action(check_mode=False, transport="local", become=False, environment=""):
     task = MagicMock()
@@ -216,3 +218,31 @@ def test_a_step_runs_what_only_reads_under_check_as_in_the_real_run(monkeypatch,
     monkeypatch.setattr(step, "_execute_module", lambda **kwargs: seen.append(step._task.check_mode) or {})
     step.service(module, project="p", **args)
     assert seen == [not reads] and step._task.check_mode is True
+
+
+def test_a_steps_modules_read_a_project_once_for_each_connection(monkeypatch):
+    from ansible_collections.replication.recovery.plugins.modules import service_machine_info
+    from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient
+    client = PathClient({"/projects": [{"id": PROJECT_ID, "name": "p"}], "/projects/" + PROJECT_ID: {"id": PROJECT_ID, "name": "p"}})
+    client.close = lambda: None
+
+    def work(module):
+        module._client = client
+        module.forget("/projects/%s/machines" % PROJECT_ID)  # a write under the project forgets what is under it, not the project
+        return dict(machines=[], project=module.lookup("project", module.params["project"])["id"])
+    monkeypatch.setattr(service_machine_info.MachineInfoModule, "work", work)
+
+    def run(step, username="u", project="p"):
+        return run_here(step, "replication.recovery.service_machine_info",
+                        dict(api_url="http://127.0.0.1:9", username=username, password="pw-of-the-test", project=project), {})
+    step = action()
+    step.shared_reads = {}
+    assert [run(step)["project"], run(step)["project"], run(step, project=PROJECT_ID)["project"], run(step, project=PROJECT_ID)["project"]] == [PROJECT_ID] * 4
+    assert client.requests == ["/projects", "/projects/" + PROJECT_ID]
+    assert "pw-of-the-test" not in str(step.shared_reads)  # kept by a digest of the connection, not by its secrets
+    run(step, username="another")  # another account sees projects of its own
+    assert client.requests == ["/projects", "/projects/" + PROJECT_ID, "/projects"]
+    on_its_own = action()  # a module's own action (ModuleHere), no step: its reads are its own
+    run(on_its_own)
+    run(on_its_own)
+    assert client.requests == ["/projects", "/projects/" + PROJECT_ID, "/projects", "/projects", "/projects"]
