@@ -19,7 +19,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._switching im
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
 from ansible_collections.replication.recovery.plugins.plugin_utils._following import follow
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._stops import look_at_stops, stop_said
+from ansible_collections.replication.recovery.plugins.plugin_utils._stops import look_at_stops, read_lever, stop_said
 
 # Points in time read this long before a wave's launch are read again: the service may have thinned them out since.
 POINTS_FRESH_SECONDS = 60
@@ -146,7 +146,7 @@ class ActionModule(RunbookStep):
             if lever.get("obeyed"):  # seen engaged when the run began: it takes up what an earlier run left, and no more
                 lever["state"] = ENGAGED
             elif record.rehearses and not fresh:
-                lever, watch["lever_read"] = self.service("service_safety_lever", project=record["project_id"])["lever"], time.time()
+                lever = read_lever(self)
             stop = None if lever["state"] == ENGAGED else look_at_stops(self, record["project_id"])
             if lever["state"] == ENGAGED:
                 record["lever"] = dict(lever, obeyed=True, seen=lever.get("seen") or controller_now(),

@@ -6,8 +6,6 @@
 which waves, whether they are ready, and what an earlier run left. Documented in
 plugins/modules/runbook_read.py."""
 
-import time
-
 from ansible_collections.replication.recovery.plugins.module_utils._domain import LATEST, RESTORE, TEST_NETWORK_OPTIONS, moment_said, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, lever_said
 from ansible_collections.replication.recovery.plugins.module_utils._limits import beyond, job_size, parts
@@ -23,7 +21,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._proof import
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, now_iso, trimmed_job
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import judged_by_audit
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import parts_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._stops import look_at_stops, outside_the_blast_radius, stop_said
+from ansible_collections.replication.recovery.plugins.plugin_utils._stops import look_at_stops, outside_the_blast_radius, read_lever, stop_said
 
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
 JOBS_READ = 50
@@ -591,8 +589,7 @@ class ActionModule(RunbookStep):
         """The project's safety lever: engaged, a rehearsal (a failover that rolls back in a test network too) is cancelled
         (answers why); a failover that stays or a failback goes on, and says that it is engaged."""
         record = self.record
-        lever = self.service("service_safety_lever", project=record["project_id"])["lever"]
-        record["stop_when"]["lever_read"] = time.time()
+        lever = read_lever(self)
         if lever["state"] != ENGAGED:
             return None
         said = lever_said(lever, record["project"])

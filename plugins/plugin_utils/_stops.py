@@ -119,12 +119,19 @@ def look_at_lever(step, phase, stops=True, fresh=False):
         return None
     if fresh and time.time() - (record["stop_when"].get("lever_read") or 0) < record.settings["progress_interval"]:
         return None
-    lever = step.service("service_safety_lever", project=record["project_id"])["lever"]
-    record["stop_when"]["lever_read"] = time.time()
+    lever = read_lever(step)
     if lever["state"] != ENGAGED:
         return None
     record["lever"] = dict(lever, obeyed=stops, seen=controller_now(), phase=phase)
     return record["lever"]
+
+
+def read_lever(step):
+    """The run's project's safety lever as the service has it now - the one read of it a run makes, as it begins, before a
+    launch, at a look at a wave or at its cleanup - noted with its moment, so that the looks after it keep the run's pace."""
+    lever = step.service("service_safety_lever", project=step.record["project_id"])["lever"]
+    step.record["stop_when"]["lever_read"] = time.time()
+    return lever
 
 
 def lever_seen_said(lever):
