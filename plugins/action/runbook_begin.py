@@ -11,9 +11,11 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
     FROM_REPORT, KINDS, LATEST, LAUNCH_TYPES, PER_MACHINE, PRODUCTION_KINDS, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number,
     parse_point_policy, parse_stop_when, parse_test_network, parse_time)
 from ansible_collections.replication.recovery.plugins.module_utils._wait import POLL_INTERVAL
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import options_answered
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import new
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import read_plan
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import clean_points_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, new_run, now_iso
 
@@ -23,6 +25,33 @@ TARGETS = dict(rpo_seconds=dict(type="raw"), rto_seconds=dict(type="raw"))
 # Seconds the run waits, and how often it looks: (option, default, must be more than zero).
 DURATIONS = (("launch_timeout", 3600, True), ("boot_timeout", 900, False), ("cleanup_timeout", 1800, True),
              ("poll_interval", POLL_INTERVAL, True), ("progress_interval", 60, True))
+# The options every runbook role names alike that the engine takes grouped: option (without the runbook's prefix) -> the
+# input, and its key within it. Every other option is the input of its own name, when the engine has one.
+GROUPED = dict(gate_states=("gate", "states"), gate_max_lag=("gate", "max_lag"), gate_no_backlog=("gate", "no_backlog"),
+               rpo_target=("targets", "rpo_seconds"), rto_target=("targets", "rto_seconds"), network=("test_network", None))
+
+
+def engine_inputs(runbook, options, names):
+    """The engine's inputs that a runbook role's options give (runbook_options' answer, named without the prefix): each
+    option of one of ``names`` by that name, the grouped ones where GROUPED puts them."""
+    inputs = {}
+    for option, value in options.items():
+        into, key = GROUPED.get(option, (option, None))
+        if key:
+            inputs.setdefault(into, {})[key] = value
+        elif into in names:
+            inputs[into] = value
+    if "clean_leftovers" in options:
+        inputs["clean_leftovers_option"] = "%s_clean_leftovers" % runbook  # the option named when leftovers stop the run
+    return inputs
+
+
+def over(under, above):
+    """``above`` over ``under``: the mappings the engine groups (the gate, the targets) key by key."""
+    merged = dict(under)
+    for name, value in above.items():
+        merged[name] = dict(merged[name], **value) if isinstance(value, dict) and isinstance(merged.get(name), dict) else value
+    return merged
 
 
 def _gate_of(gate):
@@ -115,11 +144,15 @@ class ActionModule(RunbookStep):
     )
 
     def run(self, tmp=None, task_vars=None):
-        # The options gathered in one mapping (inputs: a runbook role's variables, as the engine passes them) are taken
-        # as if each were given on its own; one given on its own as well wins. An unknown one is refused by name.
-        inputs = self._task.args.get("inputs")
-        if isinstance(inputs, dict):
-            self._task.args = dict(inputs, **dict((key, value) for key, value in self._task.args.items() if key != "inputs"))
+        # A runbook role's options (options) are the engine's inputs of their names, and the runbook's own ones (its hooks,
+        # a failover's commit) its own; what the runbook sets itself (inputs, taken as if each were given on its own: an
+        # unknown one is refused by name) goes over them, and an input given on its own over both.
+        args = dict(self._task.args)
+        options, inputs = args.pop("options", None), args.pop("inputs", None)
+        if isinstance(options, dict) and args.get("runbook") in BY_NAME:
+            options = options_answered(BY_NAME[args["runbook"]].role, options)
+        merged = engine_inputs(args.get("runbook"), options, self.OPTIONS) if isinstance(options, dict) else {}
+        self._task.args = over(over(merged, inputs if isinstance(inputs, dict) else {}), args)
         return super(ActionModule, self).run(tmp, task_vars)
 
     def step(self, args):

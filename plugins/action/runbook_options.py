@@ -19,14 +19,11 @@ from ansible.module_utils.common.text.converters import to_text
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import unwritable
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import default_directory
-from ansible_collections.replication.recovery.plugins.plugin_utils._options import (NEAR, OptionRefused, options_of, refusal, required, split_text,
-                                                                                    typed, unknown)
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import (NEAR, OptionRefused, argument_specs, options_of, refusal,
+                                                                                    required, role_options, split_text, typed, unknown)
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, RUNBOOKS
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import AWX_VARIABLES, RunbookStep, StepFailed
 
-_SPECS = {}
-# libyaml's loader where PyYAML has it: a run's first task reads every role's specs (about 0.16 s in Python, 0.01 s in C).
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 HANDED = "replication_recovery_options_given"
 # The collection's own prefix: the variables every runbook shares (its ledger), and the options one runbook hands another.
 SHARED = "replication_recovery_"
@@ -36,24 +33,6 @@ LINEAR = ("linear", "debug", "mitogen_linear")
 # The directories a run writes, by the ends of their options' names (an evidence run only reads the ledger it is named,
 # which may be a read-only copy).
 WRITTEN = ("report_dir", "backup_dir", SHARED + "ledger_dir")
-
-
-def argument_specs(role_path):
-    """A role's argument specs (meta/argument_specs.yml), read once per process: {entry point: spec}."""
-    if role_path not in _SPECS:
-        with open(os.path.join(role_path, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
-            _SPECS[role_path] = (yaml.load(handle, Loader=SAFE_LOADER) or {}).get("argument_specs") or {}
-    return _SPECS[role_path]
-
-
-def role_options(specs, entry_point):
-    """Every option of the role: the entry point's, then those of its other entry points (a role's variables are its own,
-    whichever entry point reads them)."""
-    options = {}
-    for name in [entry_point] + sorted(set(specs) - {entry_point}):
-        for option, spec in ((specs.get(name) or {}).get("options") or {}).items():
-            options.setdefault(option, spec)
-    return options
 
 
 def every_option(role_path):

@@ -169,11 +169,24 @@ options:
         than rehearse anew. The engine gives it from C(runbook_game_day).
     type: str
     version_added: 2.0.0
+  options:
+    description:
+      - What a runbook role was asked - its options, as M(replication.recovery.runbook_options) typed them from the role's
+        C(meta/argument_specs.yml), named without the runbook's prefix - which the runbook engine (C(roles/runbook))
+        passes whole. Each one that is an option of this module of its name is taken as that option (V(waves), V(project),
+        V(checks_tasks), ...), but for those every runbook names alike that are grouped here - V(gate_states),
+        V(gate_max_lag) and V(gate_no_backlog) as O(gate), V(rpo_target) and V(rto_target) as O(targets), V(network) as
+        O(test_network). The others (the runbook's hooks, a failover's commit) are the runbook's own.
+      - So an option added to a role's argument specs under the name of an option of this module reaches the run, typed and
+        defaulted, with no other file changed. O(inputs) and an option given on its own go over these.
+    type: dict
+    version_added: 2.0.0
   inputs:
     description:
-      - The options of this module gathered in one mapping - what a runbook role was asked, as the runbook engine
-        (C(roles/runbook)) passes it. Each is taken as if it were given on its own; one given on its own as well wins. A
-        key that is not one of the options is refused, by its name.
+      - The options of this module gathered in one mapping - what a runbook sets itself, as the runbook engine
+        (C(roles/runbook)) passes it, over O(options). Each is taken as if it were given on its own; one given on its own
+        as well wins, and so do the keys of O(gate) and O(targets) given on their own. A key that is not one of the
+        options is refused, by its name.
     type: dict
     version_added: 2.0.0
   recovery_plan:

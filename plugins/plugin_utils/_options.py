@@ -24,23 +24,55 @@ of replication states (an option named ``*_states``) has no ``choices`` in its s
 """
 
 import json
+import os
 
 import yaml
 from ansible.parsing.quoting import unquote
 from ansible.parsing.splitter import split_args
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import REPLICATION_STATES, no_value, parse_flag, parse_list, parse_number
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import PathRefused, where_started
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION, PathRefused, where_started
 
+# libyaml's loader where PyYAML has it: a run's first task reads every role's specs (about 0.16 s in Python, 0.01 s in C).
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # The types of argument specs that text stands in for; str and raw are taken as given.
 TYPED = ("bool", "int", "float", "list", "dict", "path")
 # A name this many edits from an option (a letter left out, added, changed, or two swapped) is taken for a typo of it wherever
 # it was given; one further off, given in the inventory, may be another role's (an estate's agent_ or health_ variables).
 NEAR = 2
+ROLES = os.path.join(COLLECTION, "roles")
+_SPECS = {}
 
 
 class OptionRefused(ValueError):
     """An option whose value is not of its type, in any form: its message names the option."""
+
+
+def argument_specs(role_path):
+    """A role's argument specs (meta/argument_specs.yml), read once per process: {entry point: spec}."""
+    if role_path not in _SPECS:
+        with open(os.path.join(role_path, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
+            _SPECS[role_path] = (yaml.load(handle, Loader=SAFE_LOADER) or {}).get("argument_specs") or {}
+    return _SPECS[role_path]
+
+
+def role_options(specs, entry_point):
+    """Every option of the role: the entry point's, then those of its other entry points (a role's variables are its own,
+    whichever entry point reads them)."""
+    options = {}
+    for name in [entry_point] + sorted(set(specs) - {entry_point}):
+        for option, spec in ((specs.get(name) or {}).get("options") or {}).items():
+            options.setdefault(option, spec)
+    return options
+
+
+def options_answered(role, answer):
+    """Of ``answer`` (runbook_options' answer, as a task registered it), the options of the collection's role ``role`` by its
+    argument specs, named as the answer names them (without the role's prefix): not what Ansible adds to a registered
+    result (changed, failed)."""
+    prefix = role + "_"
+    names = set(name[len(prefix):] if name.startswith(prefix) else name for name in role_options(argument_specs(os.path.join(ROLES, role)), "main"))
+    return dict((name, value) for name, value in answer.items() if name in names)
 
 
 def _mapping(name, value):

@@ -89,6 +89,12 @@ def argument_specs(role):
     return yaml.safe_load(read("roles", role, "meta", "argument_specs.yml"))["argument_specs"]
 
 
+def options_named(role):
+    """The options of ``role`` as runbook_options names them: without the role's prefix."""
+    return set(name[len(role) + 1:] if name.startswith(role + "_") else name for entry_point in argument_specs(role).values()
+               for name in entry_point.get("options") or {})
+
+
 def rendered(name, given):
     """A role's name as the variables a play gives make it (parts/runbook.yml runs replication.recovery.{{ runbook }}), or as
     written when they do not."""
@@ -270,8 +276,10 @@ def test_its_start_tells_the_engine_what_it_is_and_what_it_was_asked(runbook):
     if own.get("before_read"):
         assert tasks(runbook.name, own["before_read"])
     if runbook.shape == RUN:
-        inputs = begun[0]["vars"]["runbook_inputs"]
-        assert inputs["project"] == "{{ %s_options.project }}" % runbook.name
+        # Its options whole, as runbook_options typed them: no option of its role is named again on the way to the engine.
+        assert begun[0]["vars"]["runbook_given"] == "{{ %s_options }}" % runbook.name
+        inputs = begun[0]["vars"].get("runbook_inputs") or {}
+        assert not set(inputs) & set(options_named(runbook.role)), "%s sets inputs of its own options' names" % runbook.name
 
 
 @pytest.mark.parametrize("runbook", [runbook for runbook in RUNBOOKS if runbook.shape == RUN], ids=lambda runbook: runbook.name)

@@ -6,11 +6,13 @@ modules, what it records, and what it answers."""
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 from unittest.mock import MagicMock
 
 import pytest
+import yaml
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import compact_moment
 from ansible.errors import AnsibleActionFail
@@ -19,7 +21,9 @@ from ansible_collections.replication.recovery.plugins.action import (
     ledger_proof_info, ledger_report_info, runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read,
     runbook_report, runbook_resume, runbook_reverse, runbook_wait_replication)
 from ansible_collections.replication.recovery.plugins.module_utils import _wait
-from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger, _step, _stops
+from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger, _options, _step, _stops
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import argument_specs, options_of, role_options
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import next_run, outcome_of, report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import load, save
 
@@ -217,6 +221,42 @@ def test_begin_takes_its_options_gathered_as_inputs_and_refuses_one_it_does_not_
     assert record["settings"]["launch_timeout"] == 60  # given on its own as well: that one wins
     with pytest.raises(AnsibleActionFail, match="Unsupported parameters for .* lunch_timeout"):
         step(runbook_begin, Modules(), runbook="dr_test", project="production", inputs={"lunch_timeout": "120"})
+
+
+def test_begin_takes_a_roles_options_by_their_names_grouped_alike_for_every_runbook_under_what_the_runbook_sets(tmp_path):
+    modules = Modules(service_login={"session": "s3ss10n", "user": {"username": USER}})
+    answer = dict(project="production", machines=["web-1", "db-1"], gate_states=["continuous", "lagging"], gate_max_lag=300,
+                  rpo_target=600, network={"subnets": ["isolated-a"]}, clean_leftovers=False, launch_timeout=60,
+                  after_wave_tasks=None, changed=False, failed=False)  # the DR test's hook, and what Ansible adds to a result
+    result = step(runbook_begin, modules, runbook="dr_test", options=answer, poll_interval=1,
+                  inputs={"gate": {"enforce": False}, "launch_timeout": 120})
+    record = load(result["run"])
+    assert record["asked"]["machines"] == ["web-1", "db-1"] and record["targets"]["rpo_seconds"] == 600
+    assert (record["gate"]["states"], record["gate"]["max_lag"], record["gate"]["enforce"]) == (["continuous", "lagging"], 300, False)
+    assert record.test_network["network"]["subnets"] == ["isolated-a"]
+    assert record["settings"]["launch_timeout"] == 120  # what the runbook sets goes over its options
+    assert record["settings"]["clean_leftovers_option"] == "dr_test_clean_leftovers"  # the option a message names
+    assert record["settings"]["poll_interval"] == 1  # given on its own: over both
+
+
+def test_an_option_added_to_a_roles_argument_specs_reaches_the_run_typed_and_defaulted_with_no_other_file_changed(tmp_path, monkeypatch):
+    # The DR test's role with one option more - the engine's points_strict, which the DR test does not have - and nothing else.
+    roles = tmp_path / "roles"
+    shutil.copytree(os.path.join(COLLECTION, "roles", "dr_test"), str(roles / "dr_test"))
+    path = roles / "dr_test" / "meta" / "argument_specs.yml"
+    specs = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert "dr_test_points_strict" not in role_options(specs["argument_specs"], "main")
+    specs["argument_specs"]["main"]["options"]["dr_test_points_strict"] = dict(type="bool", default=True, description="Stop, not repin.")
+    path.write_text(yaml.safe_dump(specs), encoding="utf-8")
+    monkeypatch.setattr(_options, "ROLES", str(roles))
+    monkeypatch.setattr(_options, "_SPECS", {})
+    monkeypatch.chdir(tmp_path)  # ansible-playbook started in a directory of the user's: the report's is taken from there
+    specs = role_options(argument_specs(str(roles / "dr_test")), "main")  # as runbook_options reads the role it runs in
+    for given, strict in (({}, True), ({"dr_test_points_strict": "false"}, False), ({"dr_test_points_strict": "yes"}, True)):
+        answer = options_of(specs, dict(given, dr_test_project="production"), "dr_test_")  # text, as AWX gives it
+        modules = Modules(service_login={"session": "s3ss10n", "user": {"username": USER}})
+        record = load(step(runbook_begin, modules, runbook="dr_test", options=dict(answer, changed=False))["run"])
+        assert record["points_strict"] is strict and record["project"] == "production"
 
 
 def test_a_failed_sign_in_is_recorded(tmp_path):
