@@ -14,7 +14,7 @@ import yaml
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value, parse_list, parse_number, parse_stop_when
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
-from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import ROLES, OptionRefused, argument_specs, typed
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
 # What a game day rehearses - a DR test, a restore test, a clean point drill, a failover that rolls back in an isolated
@@ -52,8 +52,7 @@ def _mapping(value, what):
 
 
 def _defaults(runbook):
-    with open(os.path.join(COLLECTION, "roles", runbook, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
-        options = yaml.safe_load(handle)["argument_specs"]["main"]["options"]
+    options = argument_specs(os.path.join(ROLES, runbook))["main"]["options"]
     return dict((name, options["%s_%s" % (runbook, name)].get("default")) for name in RUNBOOKS[runbook])
 
 
