@@ -159,6 +159,7 @@ class ServiceModule(AnsibleModule):
         self._lists = {}
         self._projects = _projects_read(self.params)
         self._names = {}  # ID -> name of everything looked up, to show names beside IDs in the diff
+        self._indexes = {}  # (kind, the list's identity) -> (the list, its length, by ID, by name): see indexed
         self.changed = False
         self.diff = dict(before={}, after={})
         if not HAS_REQUESTS:
@@ -328,8 +329,23 @@ class ServiceModule(AnsibleModule):
             items = scope["region"].get(spec["within"], [])
         else:
             items = self.list(spec["path"].format(**_ids(scope)), spec["params"], spec["paged"])
-        self.remember_names(items, spec["id_key"], spec["key"])
+        self.indexed(kind, items)
         return items
+
+    def indexed(self, kind, items):
+        """The items of a list of ``kind`` by ID and by name, each a list in the list's order - made once for each list read
+        (its names remembered then), so that a run's look-ups of a thousand machines cost one pass over their list, not one
+        each. A list that grew or was read anew is indexed again."""
+        entry = self._indexes.get((kind, id(items)))
+        if entry is None or entry[0] is not items or entry[1] != len(items):
+            spec, name = KINDS[kind], _name_in(KINDS[kind])
+            by_id, by_name = {}, {}
+            for item in (item for item in items if isinstance(item, dict)):
+                by_id.setdefault(item.get(spec["id_key"]), []).append(item)
+                by_name.setdefault(name(item), []).append(item)
+            self.remember_names(items, spec["id_key"], spec["key"])
+            entry = self._indexes[(kind, id(items))] = (items, len(items), by_id, by_name)
+        return entry[2], entry[3]
 
     def lookup(self, kind, value, required=True, **scope):
         """The one thing of ``kind`` that ``value`` names or is the ID of, by the one rule for every kind.
@@ -343,9 +359,12 @@ class ServiceModule(AnsibleModule):
         spec = KINDS[kind]
         if spec["one"] and (looks_like_id(value) or not spec["path"]):
             return self._one(spec, value, required, scope)
-        items = self.items_of(kind, **scope)
-        name = spec["key"] if callable(spec["key"]) else (lambda item: item.get(spec["key"]))
-        matches = [item for item in items if item.get(spec["id_key"]) == value] or [item for item in items if name(item) == value]
+        items, name = self.items_of(kind, **scope), _name_in(spec)
+        by_id, by_name = self.indexed(kind, items)
+        try:
+            matches = list(by_id.get(value) or by_name.get(value) or ())
+        except TypeError:  # a value that can be no ID or name (a mapping) names nothing
+            matches = []
         if len(matches) > 1:
             owner = " of " + _owner(scope) if _owner(scope) else ""
             self.fail_json(msg="%s name %r is ambiguous: %d %s%s have it; give the ID (one of %s)." % (
@@ -513,6 +532,11 @@ class ServiceModule(AnsibleModule):
         """Merge into the task's diff, so that a module may ensure several things in one task."""
         self.diff["before"].update(before)
         self.diff["after"].update(after)
+
+
+def _name_in(spec):
+    """How an item of a kind of KINDS is named: its key's value, or what its key (a function) makes of it."""
+    return spec["key"] if callable(spec["key"]) else (lambda item: item.get(spec["key"]))
 
 
 def _ids(scope):

@@ -58,16 +58,18 @@ def points_asked(module, project, machines, point_in_time, given=None, check=Tru
     {name or ID: point ID}) takes that one - checked among its points unless ``check`` is false (its caller read them
     just before). The task fails, naming it, on a point or a machine that is not there."""
     point_id, moment = point_in_time_option(module, "point_in_time", point_in_time)
-    chosen = {}
+    chosen, by_key = {}, {}
+    for machine in reversed(machines):  # the first machine of an ID or a name is the one it names
+        by_key.update(((machine["id"], machine), (name_of(machine), machine)))
     for named, given_id in (given or {}).items():
-        found = [m for m in machines if named in (m["id"], name_of(m))]
-        if not found:
+        machine = by_key.get(named)
+        if machine is None:
             module.fail_json(msg="points_in_time names %s, which is not among the machines to launch (%s); nothing was launched." % (
                 named, ", ".join(sorted(name_of(m) for m in machines))))
-        point = next((p for p in points_of(module, project, found[0]) if p["id"] == given_id), None) if check else dict(id=given_id)
+        point = next((p for p in points_of(module, project, machine) if p["id"] == given_id), None) if check else dict(id=given_id)
         if point is None:
-            module.fail_json(msg="%s is not a point in time of %s; nothing was launched." % (given_id, name_of(found[0])))
-        chosen[found[0]["id"]] = point
+            module.fail_json(msg="%s is not a point in time of %s; nothing was launched." % (given_id, name_of(machine)))
+        chosen[machine["id"]] = point
     if point_id is not None:
         found = next(((m["id"], p) for m in machines for p in points_of(module, project, m) if p["id"] == point_id), None)
         if found is None:

@@ -150,17 +150,22 @@ class CleanupModule(ServiceModule):
 
     def chosen(self, project, targets, values):
         """The targets that ``values`` name: target machine IDs, or machines (by name or ID) for their targets."""
-        chosen = []
+        by_replica, by_owner = {}, {}
+        for replica, machine in targets:
+            by_replica.setdefault(replica, []).append((replica, machine))
+            by_owner.setdefault(machine["id"], []).append((replica, machine))
+        chosen, picked_before = [], set()  # the targets picked, in the order first picked; their target machines
         for value in values:
-            picked = [(replica, machine) for replica, machine in targets if replica == value]
+            picked = by_replica.get(value)
             if not picked:
                 machine = self.lookup("machine", value, required=False, project=project)  # fails when the name is ambiguous
                 if machine is None and not looks_like_id(value):
                     self.fail_json(msg="%r is neither a target machine's ID nor a machine of project %r." % (value, project["name"]))
-                picked = [(replica, owner) for replica, owner in targets if machine is not None and owner["id"] == machine["id"]]
-                if machine is None:
-                    picked = self.unreferenced(project, value)
-            chosen.extend(target for target in picked if target not in chosen)
+                picked = by_owner.get(machine["id"], []) if machine is not None else self.unreferenced(project, value)
+            for target in picked:
+                if target[0] not in picked_before:  # a target machine is picked once, however many values name it
+                    picked_before.add(target[0])
+                    chosen.append(target)
         return chosen
 
     def unreferenced(self, project, replica_id):

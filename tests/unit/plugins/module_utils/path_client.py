@@ -21,6 +21,7 @@ def set_up_without_ansible(module, client, params=None, check_mode=False):
     module._lists = {}
     module._projects = {}  # no step shares its reads of projects with it
     module._names = {}
+    module._indexes = {}
     module.changed = False
     module.diff = dict(before={}, after={})
 

@@ -14,7 +14,7 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import TABLE_KEYS, ServiceModule, _empty_text, _structure_problem
 from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines, target_machine_of
-from ansible_collections.replication.recovery.plugins.module_utils._points import point_in_time_option, points_at, points_of
+from ansible_collections.replication.recovery.plugins.module_utils._points import point_in_time_option, points_asked, points_at, points_of
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient, set_up_without_ansible
 
@@ -233,6 +233,45 @@ def test_machines_are_resolved_in_the_order_given_without_repeats():
     assert resolve_machines(module, PROJECT, ["db-1", WEB_1["id"], "web-1"]) == [DB_1, WEB_1]
     with pytest.raises(Failed, match="Project 'production' has no machine 'app-1', 'app-2'. Known: db-1, web-1."):
         resolve_machines(module, PROJECT, ["app-1", "web-1", "app-2"])
+
+
+class Counted(dict):
+    """A machine that counts how often its name is read (name_of reads its sourceProperties)."""
+
+    reads = 0
+
+    def get(self, key, default=None):
+        if key == "sourceProperties":
+            Counted.reads += 1
+        return super(Counted, self).get(key, default)
+
+
+def test_a_thousand_machines_named_cost_one_pass_over_their_list_not_one_each():
+    machines = [Counted(id="%08d-0000-4000-8000-000000000000" % number, sourceProperties=dict(name="m-%04d" % number)) for number in range(1000)]
+    module = Module({MACHINES: machines})
+    Counted.reads = 0
+    named = resolve_machines(module, PROJECT, ["m-%04d" % number for number in range(1000)] + [machines[7]["id"]])
+    assert [machine["id"] for machine in named] == [machine["id"] for machine in machines]
+    assert Counted.reads <= 2 * len(machines)  # the index, and the names remembered for the diff: once each
+    assert module.client.requests == [MACHINES]
+
+
+def test_a_thousand_machines_given_points_cost_one_pass_over_them():
+    machines = [Counted(id="%08d-0000-4000-8000-000000000000" % number, sourceProperties=dict(name="m-%04d" % number)) for number in range(1000)]
+    Counted.reads = 0
+    chosen = points_asked(Module({}), PROJECT, machines, None, given=dict(("m-%04d" % number, "point-%d" % number) for number in range(1000)),
+                          check=False)
+    assert chosen[machines[999]["id"]] == dict(id="point-999") and len(chosen) == 1000
+    assert Counted.reads <= len(machines)
+
+
+def test_a_list_read_anew_is_looked_up_anew():
+    module = Module({MACHINES: [WEB_1]})
+    assert module.lookup("machine", "web-1", project=PROJECT)["id"] == WEB_1["id"]
+    module.client.answers[MACHINES] = [DB_1]
+    module.forget(MACHINES)
+    assert module.lookup("machine", "web-1", required=False, project=PROJECT) is None
+    assert module.lookup("machine", "db-1", project=PROJECT)["id"] == DB_1["id"]
 
 
 # -- the option table -------------------------------------------------------------------------
