@@ -110,7 +110,8 @@ class ActionModule(RunbookStep):
         adopted = self.record["earlier"].get("adopted", {}).get(str(index)) or []
         jobs, would, diffs = [], [], []
         for number, part in enumerate(parts_of(wave)):
-            launching = [name for name in part if name in names]
+            wanted = set(names)  # read for each part: a round's candidates thinned out leave it between parts
+            launching = [name for name in part if name in wanted]
             if not launching:
                 continue
             if number < len(adopted):

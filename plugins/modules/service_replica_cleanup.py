@@ -154,14 +154,18 @@ class CleanupModule(ServiceModule):
         for replica, machine in targets:
             by_replica.setdefault(replica, []).append((replica, machine))
             by_owner.setdefault(machine["id"], []).append((replica, machine))
+        machines = dict((value, self.lookup("machine", value, required=False, project=project))  # fails when a name is ambiguous
+                        for value in values if value not in by_replica)
+        unknown = [value for value, machine in machines.items() if machine is None and not looks_like_id(value)]
+        if unknown:
+            self.fail_json(msg="%r is neither a target machine's ID nor a machine of project %r." % (unknown[0], project["name"]))
+        # Target machines no source machine points at (a failback's recovery machines): the service has no list of them.
+        self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], value) for value, machine in machines.items() if machine is None])
         chosen, picked_before = [], set()  # the targets picked, in the order first picked; their target machines
         for value in values:
             picked = by_replica.get(value)
             if not picked:
-                machine = self.lookup("machine", value, required=False, project=project)  # fails when the name is ambiguous
-                if machine is None and not looks_like_id(value):
-                    self.fail_json(msg="%r is neither a target machine's ID nor a machine of project %r." % (value, project["name"]))
-                picked = by_owner.get(machine["id"], []) if machine is not None else self.unreferenced(project, value)
+                picked = by_owner.get(machines[value]["id"], []) if machines[value] is not None else self.unreferenced(project, value)
             for target in picked:
                 if target[0] not in picked_before:  # a target machine is picked once, however many values name it
                     picked_before.add(target[0])

@@ -63,15 +63,21 @@ def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)
     return verdicts
 
 
-def _matching(machines, value):
-    """The machines a value names: by ID, by name, or by a glob pattern on names."""
-    by_id = [machine for machine in machines if machine["id"] == value]
-    if by_id:
-        return by_id
-    by_name = [machine for machine in machines if name_of(machine) == value]
-    if by_name or not any(mark in value for mark in "*?["):
-        return by_name
+def _matching(machines, value, index):
+    """The machines a value names: by ID, by name (``index``: the machines by each, see _index), or by a glob pattern on names."""
+    by_id, by_name = index
+    if by_id.get(value) or by_name.get(value) or not any(mark in value for mark in "*?["):
+        return list(by_id.get(value) or by_name.get(value) or [])
     return [machine for machine in machines if fnmatch.fnmatchcase(name_of(machine), value)]
+
+
+def _index(machines):
+    """The machines by ID and by name, each a list in their order: a thousand machines named cost one pass over them."""
+    by_id, by_name = {}, {}
+    for machine in machines:
+        by_id.setdefault(machine["id"], []).append(machine)
+        by_name.setdefault(name_of(machine), []).append(machine)
+    return by_id, by_name
 
 
 def _pattern(value):
@@ -106,11 +112,12 @@ def take_part(machines, named=None, exclude=(), waves=None, plan=None):
 def _left_out(machines, every, exclude, explicit, wave_of, every_machine):
     """The IDs of the machines left out - those ``exclude`` names (each value must name one of ``every``, the run's) and
     those whose replication is stopped, but for those named one by one (``explicit``) - and the stopped machines."""
-    unknown = [value for value in exclude if not _matching(every, value)]
+    index = _index(every)
+    unknown = [value for value in exclude if not _matching(every, value, index)]
     if unknown:
         raise Refused("The machines to exclude name %s, which %s not among the machines of the run (%d: %s)." % (
             ", ".join(unknown), "is" if len(unknown) == 1 else "are", len(every), shown(sorted(name_of(m) for m in every), 20)))
-    left_out = set(machine["id"] for value in exclude for machine in _matching(every, value))
+    left_out = set(machine["id"] for value in exclude for machine in _matching(every, value, index))
     # Stopped machines take part only when named one by one (without names, they were never candidates).
     stopped = [machine for machine in machines if machine.get("replicationStatus") == "STOPPED" and machine["id"] not in explicit
                and (machine["id"] in wave_of or every_machine)]
@@ -135,11 +142,11 @@ def _grouped(machines, groups, in_waves):
     its ID, and the IDs named one by one (not by a pattern). A value that names none, a name of several, a machine in two
     groups: refused."""
     known = shown(sorted(name_of(machine) for machine in machines), 20)
-    chosen, wave_of, explicit = [], {}, set()
+    chosen, wave_of, explicit, index = [], {}, set(), _index(machines)
     for number, group in enumerate(groups, 1):
         wave = []
         for value in group:
-            found = _matching(machines, value)
+            found = _matching(machines, value, index)
             if not found:
                 raise Refused("%s %r, which matches no machine of the project. Known: %s." % (
                     "Wave %d names" % number if in_waves else "The run names", value, known))
@@ -263,13 +270,15 @@ def _traced(machines, kind, spare, launching, ours):
     """Each live target machine of the run's kind but those spared, traced to the job that launched it: the newest of
     ``launching`` that has the machine and was under way when it was launched - {name, id, replica, job, ours}."""
     leftovers = []
+    # Each job's machines and span, once: a stopped run's thousand target machines are each traced among them.
+    spans = [(job, set(job.get("participatingMachines") or []), parse_time(job["creationDateTime"]), ended_at(job)) for job in launching]
     for machine in machines:
         for replica, launched in launched_targets(machine, kind):
             if replica in spare:
                 continue
             launched_at = parse_time(launched) if launched else None
-            job = next((job for job in launching if launched_at is not None and machine["id"] in (job.get("participatingMachines") or [])
-                        and parse_time(job["creationDateTime"]) <= launched_at <= ended_at(job)), None)
+            job = next((job for job, members, began, ended in spans if launched_at is not None and machine["id"] in members
+                        and began <= launched_at <= ended), None)
             leftovers.append(dict(name=name_of(machine), id=machine["id"], replica=replica, job=job, ours=job is not None and ours(job)))
     return leftovers
 

@@ -93,6 +93,26 @@ def test_all_machines_but_the_stopped_and_the_excluded():
     assert chosen["excluded"] == ["web-2", "app-1", "db-1"]
 
 
+class Counted(dict):
+    """A machine that counts how often its name is read (name_of reads its sourceProperties)."""
+
+    reads = 0
+
+    def get(self, key, default=None):
+        if key == "sourceProperties":
+            Counted.reads += 1
+        return super(Counted, self).get(key, default)
+
+
+def test_a_thousand_machines_named_in_waves_and_excluded_cost_a_few_passes_over_them_not_one_each():
+    machines = [Counted(machine("m-%04d" % number)) for number in range(1000)]
+    Counted.reads = 0
+    chosen = take_part(machines, waves=[["m-%04d" % number for number in range(0, 1000, 2)], ["m-%04d-id" % number for number in range(1, 1000, 2)]],
+                       exclude=["m-%04d" % number for number in range(0, 1000, 10)])
+    assert [len(wave) for wave in chosen["waves"]] == [400, 500] and len(chosen["excluded"]) == 100
+    assert Counted.reads <= 10 * len(machines)
+
+
 @pytest.mark.parametrize("exclude", ["web-2", " web-2 , ", "web-2\n", '["web-2"]', "web-2*"])
 def test_exclusions_given_as_text_or_patterns(exclude):
     chosen = take_part([machine("web-1"), machine("web-2")], exclude=exclude)
