@@ -33,7 +33,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._connection i
 from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id, parse_moment
 from ansible_collections.replication.recovery.plugins.module_utils._in_process import Answered, arguments, here, shared_reads
 from ansible_collections.replication.recovery.plugins.module_utils._limits import beyond, limits_of
-from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
+from ansible_collections.replication.recovery.plugins.module_utils._machines import by_id_and_name, name_of
 
 # In check mode, what an earlier task of the same run would create is not there yet: a look-up of it
 # is predicted (an ID made of the name and this mark) instead of failing the task.
@@ -338,13 +338,9 @@ class ServiceModule(AnsibleModule):
         each. A list that grew or was read anew is indexed again."""
         entry = self._indexes.get((kind, id(items)))
         if entry is None or entry[0] is not items or entry[1] != len(items):
-            spec, name = KINDS[kind], _name_in(KINDS[kind])
-            by_id, by_name = {}, {}
-            for item in (item for item in items if isinstance(item, dict)):
-                by_id.setdefault(item.get(spec["id_key"]), []).append(item)
-                by_name.setdefault(name(item), []).append(item)
+            spec = KINDS[kind]
             self.remember_names(items, spec["id_key"], spec["key"])
-            entry = self._indexes[(kind, id(items))] = (items, len(items), by_id, by_name)
+            entry = self._indexes[(kind, id(items))] = (items, len(items)) + by_id_and_name(items, _name_in(spec), spec["id_key"])
         return entry[2], entry[3]
 
     def lookup(self, kind, value, required=True, **scope):

@@ -15,6 +15,17 @@ def name_of(machine):
     return machine.get("sourceProperties", {}).get("name", machine["id"])
 
 
+def by_id_and_name(items, name=name_of, id_key="id"):
+    """The items (machines, unless ``name`` and ``id_key`` say how another kind is named) by ID and by name, each a list in
+    their order: a thousand of them named one by one cost one pass over them, not one each."""
+    by_id, by_name = {}, {}
+    for item in items:
+        if isinstance(item, dict):
+            by_id.setdefault(item.get(id_key), []).append(item)
+            by_name.setdefault(name(item), []).append(item)
+    return by_id, by_name
+
+
 def replication_facts(machine, now, lag_threshold, stale_after):
     """The computed members of a machine, by the rule in service_machine_info's documentation."""
     info = machine.get("replicationInfo", {})

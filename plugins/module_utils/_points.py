@@ -8,7 +8,7 @@ newest at or before a moment, and a point-in-time option in the runbooks' gramma
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import BEFORE, LATEST, POINT, moment_said, parse_point_policy, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
-from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._machines import by_id_and_name, name_of, pick_point
 
 
 def points_path(project, machine):
@@ -58,11 +58,9 @@ def points_asked(module, project, machines, point_in_time, given=None, check=Tru
     {name or ID: point ID}) takes that one - checked among its points unless ``check`` is false (its caller read them
     just before). The task fails, naming it, on a point or a machine that is not there."""
     point_id, moment = point_in_time_option(module, "point_in_time", point_in_time)
-    chosen, by_key = {}, {}
-    for machine in reversed(machines):  # the first machine of an ID or a name is the one it names
-        by_key.update(((machine["id"], machine), (name_of(machine), machine)))
+    chosen, (by_id, by_name) = {}, by_id_and_name(machines)
     for named, given_id in (given or {}).items():
-        machine = by_key.get(named)
+        machine = (by_id.get(named) or by_name.get(named) or [None])[0]
         if machine is None:
             module.fail_json(msg="points_in_time names %s, which is not among the machines to launch (%s); nothing was launched." % (
                 named, ", ".join(sorted(name_of(m) for m in machines))))

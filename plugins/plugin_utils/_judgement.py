@@ -15,7 +15,7 @@ from functools import partial
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
     BEFORE, CLEANUP_JOBS, KINDS, LIFE_CYCLE_MEMBERS, POINT, PRODUCTION_KINDS, active, kind_of, launch_job_type, moment_said, parse_flag, parse_groups,
     parse_list, parse_number, parse_time)
-from ansible_collections.replication.recovery.plugins.module_utils._machines import launch_type_of_replica, launched_targets, name_of
+from ansible_collections.replication.recovery.plugins.module_utils._machines import by_id_and_name, launch_type_of_replica, launched_targets, name_of
 from ansible_collections.replication.recovery.plugins.module_utils._marks import DRILL, RECOVERED, marks_of
 from ansible_collections.replication.recovery.plugins.module_utils._words import sentences, shown, spoken
 
@@ -64,20 +64,11 @@ def health_gate(machines, max_lag=None, no_backlog=False, states=("continuous",)
 
 
 def _matching(machines, value, index):
-    """The machines a value names: by ID, by name (``index``: the machines by each, see _index), or by a glob pattern on names."""
+    """The machines a value names: by ID, by name (``index``: _machines.by_id_and_name), or by a glob pattern on names."""
     by_id, by_name = index
     if by_id.get(value) or by_name.get(value) or not any(mark in value for mark in "*?["):
         return list(by_id.get(value) or by_name.get(value) or [])
     return [machine for machine in machines if fnmatch.fnmatchcase(name_of(machine), value)]
-
-
-def _index(machines):
-    """The machines by ID and by name, each a list in their order: a thousand machines named cost one pass over them."""
-    by_id, by_name = {}, {}
-    for machine in machines:
-        by_id.setdefault(machine["id"], []).append(machine)
-        by_name.setdefault(name_of(machine), []).append(machine)
-    return by_id, by_name
 
 
 def _pattern(value):
@@ -112,7 +103,7 @@ def take_part(machines, named=None, exclude=(), waves=None, plan=None):
 def _left_out(machines, every, exclude, explicit, wave_of, every_machine):
     """The IDs of the machines left out - those ``exclude`` names (each value must name one of ``every``, the run's) and
     those whose replication is stopped, but for those named one by one (``explicit``) - and the stopped machines."""
-    index = _index(every)
+    index = by_id_and_name(every)
     unknown = [value for value in exclude if not _matching(every, value, index)]
     if unknown:
         raise Refused("The machines to exclude name %s, which %s not among the machines of the run (%d: %s)." % (
@@ -142,7 +133,7 @@ def _grouped(machines, groups, in_waves):
     its ID, and the IDs named one by one (not by a pattern). A value that names none, a name of several, a machine in two
     groups: refused."""
     known = shown(sorted(name_of(machine) for machine in machines), 20)
-    chosen, wave_of, explicit, index = [], {}, set(), _index(machines)
+    chosen, wave_of, explicit, index = [], {}, set(), by_id_and_name(machines)
     for number, group in enumerate(groups, 1):
         wave = []
         for value in group:
