@@ -26,6 +26,18 @@ def set_up_without_ansible(module, client, params=None, check_mode=False):
     module.diff = dict(before={}, after={})
 
 
+class Counted(dict):
+    """A machine that counts how often its name is read (name_of reads its sourceProperties): for the tests of work that
+    must not grow with the square of the machines."""
+
+    reads = 0
+
+    def get(self, key, default=None):
+        if key == "sourceProperties":
+            Counted.reads += 1
+        return super(Counted, self).get(key, default)
+
+
 class PathClient:
     """Answers reads from a dictionary of paths: a dictionary (a GET), a list (a whole paged list) or an error;
     a path it does not know is answered 404. Records every path read, in order."""

@@ -16,7 +16,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._base import 
 from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines, target_machine_of
 from ansible_collections.replication.recovery.plugins.module_utils._points import point_in_time_option, points_asked, points_at, points_of
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
-from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient, set_up_without_ansible
+from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import Counted, PathClient, set_up_without_ansible
 
 PROJECT_ID = "2f6f2c1e-8a0b-4c8e-9a55-6a3d2b1c0e9f"
 
@@ -233,17 +233,6 @@ def test_machines_are_resolved_in_the_order_given_without_repeats():
     assert resolve_machines(module, PROJECT, ["db-1", WEB_1["id"], "web-1"]) == [DB_1, WEB_1]
     with pytest.raises(Failed, match="Project 'production' has no machine 'app-1', 'app-2'. Known: db-1, web-1."):
         resolve_machines(module, PROJECT, ["app-1", "web-1", "app-2"])
-
-
-class Counted(dict):
-    """A machine that counts how often its name is read (name_of reads its sourceProperties)."""
-
-    reads = 0
-
-    def get(self, key, default=None):
-        if key == "sourceProperties":
-            Counted.reads += 1
-        return super(Counted, self).get(key, default)
 
 
 def test_a_thousand_machines_named_cost_one_pass_over_their_list_not_one_each():

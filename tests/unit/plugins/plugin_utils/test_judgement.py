@@ -12,6 +12,7 @@ import pytest
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import (
     Refused, blocking_machines, earlier_run, health_gate, resumed_waves, service_view, take_part, wave_failure)
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_groups
+from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import Counted
 
 T0 = "2026-11-22T10:00:00+00:00"
 T1 = "2026-11-22T10:04:00+00:00"
@@ -91,17 +92,6 @@ def test_all_machines_but_the_stopped_and_the_excluded():
     chosen = take_part(machines, exclude=["web-2", "app-1-id"])
     assert names(chosen) == ["web-1"] and chosen["waves"] == [["web-1"]]
     assert chosen["excluded"] == ["web-2", "app-1", "db-1"]
-
-
-class Counted(dict):
-    """A machine that counts how often its name is read (name_of reads its sourceProperties)."""
-
-    reads = 0
-
-    def get(self, key, default=None):
-        if key == "sourceProperties":
-            Counted.reads += 1
-        return super(Counted, self).get(key, default)
 
 
 def test_a_thousand_machines_named_in_waves_and_excluded_cost_a_few_passes_over_them_not_one_each():
