@@ -5,7 +5,8 @@
 """The base of every module: connection options, a logged-in client, name-to-ID look-ups,
 the desired-versus-current comparison, check mode, --diff, errors and the exit.
 
-The base is plumbing only - options, the client, look-ups, check mode, the diff and the exit. What a module reads of the
+The base is plumbing only - options, check mode, the diff and the exit; the client, the reads and the look-ups are the
+module's session's (module_utils._session: ``self.session``, which needs no AnsibleModule). What a module reads of the
 domain is in named modules it imports: module_utils._machine_reads (a project's machines, their target machines and
 restore servers), _points (points in time), _regions (the target region, blueprints proven), _fleet (the service's clock).
 
@@ -27,17 +28,13 @@ from ansible.module_utils.common.warnings import get_warning_messages
 
 from ansible_collections.replication.recovery.plugins.module_utils._agent import without_token
 from ansible_collections.replication.recovery.plugins.module_utils._client import (
-    HAS_REQUESTS, PAGE_LIMIT, REQUESTS_IMPORT_ERROR, ServiceError, WriteInCheckMode)
+    HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ServiceError, WriteInCheckMode)
 from ansible_collections.replication.recovery.plugins.module_utils._compare import differences, managed
-from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, make_client
+from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
 from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id, parse_moment
 from ansible_collections.replication.recovery.plugins.module_utils._in_process import Answered, arguments, here, shared_reads
 from ansible_collections.replication.recovery.plugins.module_utils._limits import beyond, limits_of
-from ansible_collections.replication.recovery.plugins.module_utils._machines import by_id_and_name, name_of
-
-# In check mode, what an earlier task of the same run would create is not there yet: a look-up of it
-# is predicted (an ID made of the name and this mark) instead of failing the task.
-PREDICTED = " (predicted)"
+from ansible_collections.replication.recovery.plugins.module_utils._session import KINDS, PREDICTED, Refused, Session
 
 
 # The keys of an option's row that say how it maps to the API; the rest of the row is AnsibleModule's.
@@ -50,27 +47,6 @@ PREDICTED = " (predicted)"
 # An option that is no_log is secret: it is sent, but never shown in the diff.
 TABLE_KEYS = ("member", "lookup", "unordered", "create_only", "convert")
 
-
-def _kind(what, path=None, key="name", one=None, within=None, id_key="id", params=None, paged=True, predict=True, plural=None):
-    return dict(what=what, path=path, key=key, one=one, within=within, id_key=id_key, params=params, paged=paged, predict=predict,
-                plural=plural or what.lower() + "s")
-
-
-# Everything a module names, and where a name is found: a list read once per run (its path takes the
-# IDs of the scope: project, credentials), the items of a region (within), or - for what the service
-# only has one at a time - a read of one (one). ``key`` is the member (or function) that names an item.
-# ``predict``: in check mode a name not found is taken as made by an earlier task of the run.
-KINDS = dict(
-    cloud=_kind("Cloud", "/clouds"),
-    cloud_credentials=_kind("Cloud credentials", "/cloudCredentials", plural="cloud credentials"),
-    project=_kind("Project", "/projects", one="/projects/{id}"),
-    region=_kind("Region", "/cloudCredentials/{credentials}/regions"),
-    subnet=_kind("Subnet", within="subnets", id_key="subnetId", predict=False),
-    security_group=_kind("Security group", within="securityGroups", id_key="securityGroupId", predict=False),
-    machine=_kind("Machine", "/projects/{project}/machines", key=name_of, params=dict(all="true"), predict=False),
-    recovery_plan=_kind("Recovery plan", "/projects/{project}/recoveryPlans", paged=False),
-    target_machine=_kind("Target machine", one="/projects/{project}/replicas/{id}", predict=False),
-)
 
 # Numeric options that cannot be negative, and those that must be more than zero.
 NOT_NEGATIVE = ("wait_timeout", "limit", "lag_threshold", "stale_after", "return_after", "bandwidth_throttling", "retry_timeout")
@@ -155,11 +131,7 @@ class ServiceModule(AnsibleModule):
             self.table[option] = dict((key, value) for key, value in row.items() if key in TABLE_KEYS)
         kwargs.setdefault("supports_check_mode", True)
         super(ServiceModule, self).__init__(argument_spec=spec, **kwargs)
-        self._client = None
-        self._lists = {}
-        self._projects = _projects_read(self.params)
-        self._names = {}  # ID -> name of everything looked up, to show names beside IDs in the diff
-        self._indexes = {}  # (kind, the list's identity) -> (the list, its length, by ID, by name): see indexed
+        self.session = Session(self.params, check_mode=self.check_mode, projects=_projects_read(self.params), warn=self.warn)
         self.changed = False
         self.diff = dict(before={}, after={})
         if not HAS_REQUESTS:
@@ -204,26 +176,25 @@ class ServiceModule(AnsibleModule):
                 self.fail_json(msg="%s must be an absolute path, not %r: a module runs in the playbook's directory, not where you started "
                                    "ansible-playbook. Give the whole path (-e %s=$PWD/%s)." % (option, params[option], option, params[option]))
 
-    # -- the client --------------------------------------------------------------------------
+    # -- the session: the client, the reads and the look-ups (module_utils._session) ---------------
 
     @property
     def client(self):
-        if self._client is None:
-            try:
-                self._client = make_client(self.params, check_mode=self.check_mode)
-            except ValueError as error:
-                self.fail_json(msg=str(error))
-        return self._client
+        return self._answered(lambda: self.session.client)
+
+    def _answered(self, call):
+        """What the session answers; what it refuses fails the task in its words."""
+        try:
+            return call()
+        except Refused as refused:
+            self.fail_json(msg=str(refused))
 
     def _close(self):
         """Log out if the module logged in; a failing logout must not hide the task's result."""
-        # Argument validation fails inside AnsibleModule.__init__, before there is a client.
-        client, self._client = getattr(self, "_client", None), None
-        if client is not None:
-            try:
-                client.close()
-            except ServiceError:
-                pass
+        # Argument validation fails inside AnsibleModule.__init__, before there is a session.
+        session = getattr(self, "session", None)
+        if session is not None:
+            session.close()
 
     def exit_json(self, **kwargs):
         self._close()
@@ -263,6 +234,8 @@ class ServiceModule(AnsibleModule):
                                    "warning above)." % error.path.split(PREDICTED)[0])
             # Changed when something was written before, or when this write got no answer and may be done.
             self.fail_json(msg=str(error), error=error.details(), changed=self.changed or error.maybe_done)
+        except Refused as refused:  # what a read of the domain (module_utils._points, ...) cannot answer
+            self.fail_json(msg=str(refused))
         except WriteInCheckMode as error:
             self.fail_json(msg="Bug in this module: %s. Please report it." % error)
         result.setdefault("changed", self.changed)
@@ -280,138 +253,28 @@ class ServiceModule(AnsibleModule):
         if problem:
             self.fail_json(msg="%s. Nothing was sent: send them in jobs of fewer machines (the runbooks do)." % problem)
 
-    # -- look-ups ----------------------------------------------------------------------------
-
     def list(self, path, params=None, paged=True):
-        """A whole list, fetched once per run however often a module asks for it. Under something
-        predicted in check mode there is nothing yet, and nothing to ask."""
-        key = (path, tuple(sorted((params or {}).items())))
-        reads = self._reads_of(path)
-        if key not in reads:
-            if PREDICTED in path:
-                reads[key] = []
-            else:
-                reads[key] = self.client.list(path, params) if paged else self.client.get(path, params)["items"]
-        return reads[key]
-
-    def _reads_of(self, path):
-        """Where a read of ``path`` is kept: a project, or the list of them, with the step's other modules (module_utils._in_process);
-        anything else for this module's run."""
-        return self._projects if path == "/projects" or (path.startswith("/projects/") and path.count("/") == 2) else self._lists
+        return self.session.list(path, params, paged)
 
     def read_ahead(self, ones=(), lists=()):
-        """Read many things the interface has no list of - each one a path (``ones``), or a short list
-        (``lists``: one page holds it all) - a few at a time, and keep them for the run, so that the
-        reads that follow (``lookup``, ``list``) find them. What was read already is not read again."""
-        ones = [path for path in dict.fromkeys(ones) if (path, ()) not in self._reads_of(path) and PREDICTED not in path]
-        lists = [path for path in dict.fromkeys(lists) if (path, ()) not in self._reads_of(path) and PREDICTED not in path]
-        if not ones and not lists:
-            return
-        answers = self.client.get_many([(path, None) for path in ones] + [(path, dict(offset=0, limit=PAGE_LIMIT)) for path in lists])
-        for path, answer in zip(ones + lists, answers):
-            if isinstance(answer, ServiceError):
-                continue  # read again when it is needed, and judged there (a target machine gone, ...)
-            if path in ones:
-                self._reads_of(path)[(path, ())] = answer
-            elif len(answer["items"]) < PAGE_LIMIT:  # a full page may have more: list() reads them all when asked
-                self._reads_of(path)[(path, ())] = answer["items"]
+        self.session.read_ahead(ones, lists)
 
     def forget(self, path):
-        """Drop what was read under ``path`` after a write, or a job, that changed it."""
-        for reads in (self._lists, self._projects):
-            for key in [key for key in reads if key[0].startswith(path)]:
-                del reads[key]
+        self.session.forget(path)
 
     def items_of(self, kind, **scope):
-        """Everything of a kind in its scope (a project, credentials, a region): one request per run."""
-        spec = KINDS[kind]
-        if spec["within"]:
-            items = scope["region"].get(spec["within"], [])
-        else:
-            items = self.list(spec["path"].format(**_ids(scope)), spec["params"], spec["paged"])
-        self.indexed(kind, items)
-        return items
-
-    def indexed(self, kind, items):
-        """The items of a list of ``kind`` by ID and by name, each a list in the list's order - made once for each list read
-        (its names remembered then), so that a run's look-ups of a thousand machines cost one pass over their list, not one
-        each. A list that grew or was read anew is indexed again."""
-        entry = self._indexes.get((kind, id(items)))
-        if entry is None or entry[0] is not items or entry[1] != len(items):
-            spec = KINDS[kind]
-            self.remember_names(items, spec["id_key"], spec["key"])
-            entry = self._indexes[(kind, id(items))] = (items, len(items)) + by_id_and_name(items, _name_in(spec), spec["id_key"])
-        return entry[2], entry[3]
+        return self.session.items_of(kind, **scope)
 
     def lookup(self, kind, value, required=True, **scope):
-        """The one thing of ``kind`` that ``value`` names or is the ID of, by the one rule for every kind.
-
-        A kind the service reads one at a time (a project by its ID, a target machine) costs one read,
-        kept for the run; any other is found in its list (see ``items_of``). Two of one name are
-        ambiguous: the task fails and asks for the ID. None found: None unless ``required``; in check
-        mode, a name is predicted (see ``predicted``) for a kind that a task can create; else the
-        task fails and names what is known.
-        """
-        spec = KINDS[kind]
-        if spec["one"] and (looks_like_id(value) or not spec["path"]):
-            return self._one(spec, value, required, scope)
-        items, name = self.items_of(kind, **scope), _name_in(spec)
-        by_id, by_name = self.indexed(kind, items)
-        try:
-            matches = list(by_id.get(value) or by_name.get(value) or ())
-        except TypeError:  # a value that can be no ID or name (a mapping) names nothing
-            matches = []
-        if len(matches) > 1:
-            owner = " of " + _owner(scope) if _owner(scope) else ""
-            self.fail_json(msg="%s name %r is ambiguous: %d %s%s have it; give the ID (one of %s)." % (
-                spec["what"], value, len(matches), spec["plural"], owner, ", ".join(sorted(m[spec["id_key"]] for m in matches))))
-        if matches or not required:
-            return matches[0] if matches else None
-        if self.check_mode and not looks_like_id(value):
-            predicted = self._predicted_under(spec, value, scope)
-            if predicted:
-                return predicted
-        known = ", ".join(sorted(str(name(item)) for item in items)) or "none"
-        if _owner(scope):
-            owner = _owner(scope)
-            self.fail_json(msg="%s%s has no %s %r. Known: %s." % (owner[0].upper(), owner[1:], spec["what"].lower(), value, known))
-        self.fail_json(msg="%s %r was not found. Known: %s." % (spec["what"], value, known))
-
-    def _predicted_under(self, spec, value, scope):
-        """Under --check, what a name not found stands for: a thing under something predicted (warned of already), or one a
-        task of the run could create (see ``predicted``); None when neither."""
-        if PREDICTED in (scope.get("region") or {}).get("id", "") or PREDICTED in (spec["path"] or "").format(**_ids(scope)):
-            return {spec["id_key"]: value + PREDICTED, spec["key"]: value}
-        if spec["predict"]:
-            return self.predicted(spec["what"], value, spec["key"])
-        return None
-
-    def _one(self, spec, value, required, scope):
-        path = spec["one"].format(id=value, **_ids(scope))
-        key, reads = (path, ()), self._reads_of(path)
-        if key not in reads:
-            try:
-                reads[key] = self.client.get(path)
-            except ServiceError as error:
-                if error.status != 404:
-                    raise
-                if not required:
-                    return None
-                self.fail_json(msg="%s %s was not found." % (spec["what"], value))
-        return reads[key]
+        """The one thing of ``kind`` that ``value`` names or is the ID of (Session.lookup); the task fails on a name two
+        things have, or - when ``required`` - one nothing has."""
+        return self._answered(lambda: self.session.lookup(kind, value, required, **scope))
 
     def project_to_read_under(self, value):
-        """The project a read-only module reads under, as a scope: by its name, looked up; by its ID, not read - a module a
-        run calls at every look (a job's, the safety lever's) then costs one request - since a read under a project the
-        service does not have answers 404, which ``not_found_under`` turns into the project not found."""
-        return {"id": value} if looks_like_id(value) else self.lookup("project", value)
+        return self._answered(lambda: self.session.project_to_read_under(value))
 
     def not_found_under(self, project, error):
-        """A read under ``project`` (project_to_read_under) that failed: when it was not found, the task fails saying so of
-        the project if the service does not have that; else the error stands, for the caller to say or raise."""
-        if error.status == 404:
-            self.lookup("project", project["id"])  # fails the task: Project <id> was not found.
-        return error
+        return self._answered(lambda: self.session.not_found_under(project, error))
 
     def resolve(self, kind, value, **scope):
         """The ID of what ``value`` names. An ID is taken as it is, without a request (the service
@@ -425,30 +288,13 @@ class ServiceModule(AnsibleModule):
         return self.lookup(kind, value, **scope)[spec["id_key"]]
 
     def predicted(self, what, value, key="name"):
-        """Something named that does not exist, in check mode: taken as made by an earlier task of the
-        run (whose creation check mode only predicted), so that a --check run of a whole playbook goes
-        on. It is an item whose ID carries the name; a real run fails if it is still missing."""
-        self.warn("Check mode: %s %r does not exist yet; taken as one an earlier task of this run creates. "
-                  "A real run fails if it is still missing." % (what, value))
-        return {"id": value + PREDICTED, key: value}
+        return self.session.predicted(what, value, key)
 
     def remember_names(self, items, id_key="id", key="name"):
-        """Note the names of items read, to show them beside their IDs in the diff."""
-        for item in items:
-            name = key(item) if callable(key) else item.get(key) if isinstance(item, dict) else None
-            if name and item.get(id_key) and name != item[id_key]:
-                self._names[item[id_key]] = name
+        self.session.remember_names(items, id_key, key)
 
     def named(self, value):
-        """``value`` with each ID whose name is known shown as "ID (name)", for the diff: the user wrote
-        names, the service answers IDs."""
-        if isinstance(value, dict):
-            return dict((key, self.named(item)) for key, item in value.items())
-        if isinstance(value, list):
-            return [self.named(item) for item in value]
-        if isinstance(value, str) and value in self._names:
-            return "%s (%s)" % (value, self._names[value])
-        return value
+        return self.session.named(value)
 
     # -- an option given as a moment -------------------------------------------------------
 
@@ -530,20 +376,6 @@ class ServiceModule(AnsibleModule):
         self.diff["after"].update(after)
 
 
-def _name_in(spec):
-    """How an item of a kind of KINDS is named: its key's value, or what its key (a function) makes of it."""
-    return spec["key"] if callable(spec["key"]) else (lambda item: item.get(spec["key"]))
-
-
-def _ids(scope):
-    """The IDs a path of KINDS takes, from the scope of a look-up."""
-    ids = {}
-    for name in ("project", "credentials"):
-        if scope.get(name) is not None:
-            ids[name] = scope[name]["id"] if isinstance(scope[name], dict) else scope[name]
-    return ids
-
-
 def _projects_read(params):
     """Where a module keeps its reads of projects: with the other modules of the runbook step that runs it, by connection (another
     account, another service, has projects of its own) - a step reads its project once however many modules it runs - or
@@ -553,12 +385,3 @@ def _projects_read(params):
         return {}
     connection = json.dumps([params.get(name) for name in ("api_url", "username", "api_token", "session")])
     return shared.setdefault(hashlib.sha256(connection.encode("utf-8")).hexdigest(), {})
-
-
-def _owner(scope):
-    """What a scoped look-up searched in, for messages: project 'x' or region y; empty if neither."""
-    if scope.get("region"):
-        return "region %s" % scope["region"].get("name")
-    if isinstance(scope.get("project"), dict):
-        return "project %r" % scope["project"].get("name")
-    return ""

@@ -9,19 +9,16 @@ __metaclass__ = type
 
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
+from ansible_collections.replication.recovery.plugins.module_utils._session import Session
 
 
 def set_up_without_ansible(module, client, params=None, check_mode=False):
-    """Give a ServiceModule (or a module's class built on it) what its set-up gives it, without AnsibleModule's: a client,
-    parameters, no warnings yet, nothing read or changed."""
-    module._client = client
+    """Give a ServiceModule (or a module's class built on it) what its set-up gives it, without AnsibleModule's: a session
+    with this client, parameters, no warnings yet, nothing read or changed."""
     module.params = params or {}
     module.check_mode = check_mode
     module.warnings = []
-    module._lists = {}
-    module._projects = {}  # no step shares its reads of projects with it
-    module._names = {}
-    module._indexes = {}
+    module.session = Session(module.params, check_mode=check_mode, client=client, warn=module.warn)
     module.changed = False
     module.diff = dict(before={}, after={})
 

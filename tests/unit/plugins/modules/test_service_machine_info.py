@@ -97,7 +97,7 @@ def test_a_limit_returns_each_machines_newest_points_and_reads_them_a_batch_at_a
         ("m-%d" % number, ["m-%d-p3" % number]) for number in range(5)]
     assert [len(batch) for batch in client.batches] == [2, 2, 1]
     # What the limit left out is not kept once its batch is done.
-    assert not [key for key in module._lists if key[0].endswith("/pointsintime")]
+    assert not [key for key in module.session._lists if key[0].endswith("/pointsintime")]
 
 
 def test_without_a_limit_every_point_is_returned_whatever_the_batches(monkeypatch):

@@ -227,7 +227,7 @@ def test_a_steps_modules_read_a_project_once_for_each_connection(monkeypatch):
     client.close = lambda: None
 
     def work(module):
-        module._client = client
+        module.session._client = client
         module.forget("/projects/%s/machines" % PROJECT_ID)  # a write under the project forgets what is under it, not the project
         return dict(machines=[], project=module.lookup("project", module.params["project"])["id"])
     monkeypatch.setattr(service_machine_info.MachineInfoModule, "work", work)
