@@ -3,10 +3,11 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """A project's machines as a module reads them: the list (once per run), those an option names, and what the interface
-has no list of - each one's target machine and restore servers. Each function takes the module (module_utils._base),
-whose reads it shares."""
+has no list of - each one's target machine and restore servers. Each function takes a session (module_utils._session), or
+a module, which reads through its own, and refuses (Refused) what it cannot answer."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
+from ansible_collections.replication.recovery.plugins.module_utils._session import Refused
 
 
 def project_machines(module, project):
@@ -22,7 +23,7 @@ def resolve_machines(module, project, values):
     found = [module.lookup("machine", value, required=False, project=project) for value in values]
     unknown = [repr(value) for value, machine in zip(values, found) if machine is None]
     if unknown:
-        module.fail_json(msg="Project %r has no machine %s. Known: %s." % (
+        raise Refused("Project %r has no machine %s. Known: %s." % (
             project["name"], ", ".join(unknown), ", ".join(sorted(name_of(m) for m in project_machines(module, project))) or "none"))
     return list(dict((machine["id"], machine) for machine in found).values())
 

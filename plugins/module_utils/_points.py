@@ -3,12 +3,14 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """A machine's points in time as a module reads them (the service lists them oldest first, one list a machine), the
-newest at or before a moment, and a point-in-time option in the runbooks' grammar. Each function takes the module
-(module_utils._base), whose reads it shares."""
+newest at or before a moment, and a point-in-time option in the runbooks' grammar. Each function takes a session
+(module_utils._session), or a module, which reads through its own, and refuses (Refused) what it cannot answer: a module
+fails its task with the words."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import BEFORE, LATEST, POINT, moment_said, parse_point_policy, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
 from ansible_collections.replication.recovery.plugins.module_utils._machines import by_id_and_name, name_of, pick_point
+from ansible_collections.replication.recovery.plugins.module_utils._session import Refused
 
 
 def points_path(project, machine):
@@ -40,13 +42,13 @@ def point_in_time_option(module, option, value):
     try:
         policy = parse_point_policy(value, option)
     except ValueError as error:
-        module.fail_json(msg="%s. Nothing was changed." % error)
+        raise Refused("%s. Nothing was changed." % error)
     if policy["kind"] not in (LATEST, POINT, BEFORE):
-        module.fail_json(msg="%s takes latest, the ID of a point in time, or before:<date-time> here, not %r." % (option, value))
+        raise Refused("%s takes latest, the ID of a point in time, or before:<date-time> here, not %r." % (option, value))
     if policy["kind"] == BEFORE:
         now = service_time(module.client)
         if policy["moment"] > now:
-            module.fail_json(msg="%s %s is later than the service's now, %s: give a moment at or before it, or latest. Nothing was changed." % (
+            raise Refused("%s %s is later than the service's now, %s: give a moment at or before it, or latest. Nothing was changed." % (
                 option, policy["at"], moment_said(now)))
     return policy.get("id"), policy.get("moment")
 
@@ -62,23 +64,23 @@ def points_asked(module, project, machines, point_in_time, given=None, check=Tru
     for named, given_id in (given or {}).items():
         machine = (by_id.get(named) or by_name.get(named) or [None])[0]
         if machine is None:
-            module.fail_json(msg="points_in_time names %s, which is not among the machines to launch (%s); nothing was launched." % (
+            raise Refused("points_in_time names %s, which is not among the machines to launch (%s); nothing was launched." % (
                 named, ", ".join(sorted(name_of(m) for m in machines))))
         point = next((p for p in points_of(module, project, machine) if p["id"] == given_id), None) if check else dict(id=given_id)
         if point is None:
-            module.fail_json(msg="%s is not a point in time of %s; nothing was launched." % (given_id, name_of(machine)))
+            raise Refused("%s is not a point in time of %s; nothing was launched." % (given_id, name_of(machine)))
         chosen[machine["id"]] = point
     if point_id is not None:
         found = next(((m["id"], p) for m in machines for p in points_of(module, project, m) if p["id"] == point_id), None)
         if found is None:
-            module.fail_json(msg="%s is not a point in time of any of the machines." % point_id)
+            raise Refused("%s is not a point in time of any of the machines." % point_id)
         chosen.setdefault(found[0], found[1])
         moment = parse_time(found[1]["dateTime"])
     if moment is None:
         return chosen
     others, missing = points_at(module, project, [m for m in machines if m["id"] not in chosen], moment)
     if missing:
-        module.fail_json(msg="No point in time at or before %s for %s; nothing was launched." % (point_in_time, ", ".join(missing)))
+        raise Refused("No point in time at or before %s for %s; nothing was launched." % (point_in_time, ", ".join(missing)))
     return dict(chosen, **others)
 
 
@@ -90,5 +92,5 @@ def one_point_asked(module, project, machines, point_in_time):
         return point_id
     picks = points_at(module, project, machines, moment)[0].values()
     if not picks:
-        module.fail_json(msg="None of the plan's machines has a point in time at or before %s; nothing ran." % point_in_time)
+        raise Refused("None of the plan's machines has a point in time at or before %s; nothing ran." % point_in_time)
     return max(picks, key=lambda p: parse_time(p["dateTime"]))["id"]

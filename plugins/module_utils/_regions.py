@@ -3,9 +3,11 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """A project's target region as its cloud credentials see it, and its blueprints proven against what the region offers
-now. Each function takes the module (module_utils._base), whose reads it shares."""
+now. Each function takes the module (module_utils._base), whose reads it shares, and refuses (Refused) what it cannot answer
+(``with_ids`` resolves names as the module does, with its own look-ups)."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import launch_setting_problems, left_to_defaults, unchecked
+from ansible_collections.replication.recovery.plugins.module_utils._session import Refused
 from ansible_collections.replication.recovery.plugins.module_utils._test_network import LOOKUPS, StashUnreadable, settings_of, stash_of
 
 
@@ -16,14 +18,14 @@ def target_region(module, project, value=None):
     if value is None:
         default = next((c for c in configs if c["id"] == project.get("replicationConfiguration")), None)
         if default is None:
-            module.fail_json(msg="Project %r has no default replication configuration: give region." % project["name"])
+            raise Refused("Project %r has no default replication configuration: give region." % project["name"])
         value = default["region"]
     credentials = [c["cloudCredentials"] for c in configs] + list(project.get("cloudCredentialsIDs", []))
     for credentials_id in dict.fromkeys(credentials):
         region = module.lookup("region", value, required=False, credentials=credentials_id)
         if region is not None:
             return region
-    module.fail_json(msg="Region %r is not one the cloud credentials of project %r can use." % (value, project["name"]))
+    raise Refused("Region %r is not one the cloud credentials of project %r can use." % (value, project["name"]))
 
 
 def blueprints_proven(module, project, region=None, machine_ids=None):

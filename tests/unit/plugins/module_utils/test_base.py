@@ -16,6 +16,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._base import 
 from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines, target_machine_of
 from ansible_collections.replication.recovery.plugins.module_utils._points import point_in_time_option, points_asked, points_at, points_of
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._session import Refused, Session
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import Counted, PathClient, set_up_without_ansible
 
 PROJECT_ID = "2f6f2c1e-8a0b-4c8e-9a55-6a3d2b1c0e9f"
@@ -231,8 +232,8 @@ def test_a_target_machine_is_read_once_per_run_and_again_after_a_job():
 def test_machines_are_resolved_in_the_order_given_without_repeats():
     module = Module({MACHINES: [WEB_1, DB_1]})
     assert resolve_machines(module, PROJECT, ["db-1", WEB_1["id"], "web-1"]) == [DB_1, WEB_1]
-    with pytest.raises(Failed, match="Project 'production' has no machine 'app-1', 'app-2'. Known: db-1, web-1."):
-        resolve_machines(module, PROJECT, ["app-1", "web-1", "app-2"])
+    with pytest.raises(Refused, match="Project 'production' has no machine 'app-1', 'app-2'. Known: db-1, web-1."):
+        resolve_machines(module, PROJECT, ["app-1", "web-1", "app-2"])  # the module's run() fails its task with the words
 
 
 def test_a_thousand_machines_named_cost_one_pass_over_their_list_not_one_each():
@@ -377,16 +378,17 @@ def test_a_moment_is_an_rfc_3339_date_time_with_a_time_and_a_zone():
 
 
 def test_a_point_in_time_is_latest_an_id_or_a_moment_not_later_than_the_services_now():
-    module = Module({"/extendedAccountInfo": {"dateTime": {"dateTime": "2026-11-22T09:00:00.000000+00:00"}}})
+    # A read of the domain needs no module: a session will do.
+    module = Session({}, client=PathClient({"/extendedAccountInfo": {"dateTime": {"dateTime": "2026-11-22T09:00:00.000000+00:00"}}}))
     assert point_in_time_option(module, "point_in_time", "latest") == (None, None)
     assert point_in_time_option(module, "point_in_time", WEB_1["id"]) == (WEB_1["id"], None)
     assert point_in_time_option(module, "point_in_time", "2026-11-22T08:00:00Z") == (None, 1795334400.0)
     assert point_in_time_option(module, "point_in_time", "before:2026-11-22T08:00:00Z") == (None, 1795334400.0)
-    with pytest.raises(Failed, match="point_in_time must be latest, before:<date-time>"):
+    with pytest.raises(Refused, match="point_in_time must be latest, before:<date-time>"):
         point_in_time_option(module, "point_in_time", "soon")
-    with pytest.raises(Failed, match="point_in_time takes latest, the ID of a point in time, or before:<date-time> here"):
+    with pytest.raises(Refused, match="point_in_time takes latest, the ID of a point in time, or before:<date-time> here"):
         point_in_time_option(module, "point_in_time", "db-1=%s" % WEB_1["id"])
-    with pytest.raises(Failed, match="point_in_time 2026-11-22T10:00:00Z is later than the service's now, 2026-11-22T09:00:00Z"):
+    with pytest.raises(Refused, match="point_in_time 2026-11-22T10:00:00Z is later than the service's now, 2026-11-22T09:00:00Z"):
         point_in_time_option(module, "point_in_time", "2026-11-22T10:00:00Z")
 
 
