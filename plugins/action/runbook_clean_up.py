@@ -56,7 +56,7 @@ class ActionModule(RunbookStep):
     def clean_up_drills(self, project, machines, kind, settings):
         """Recovery or cutover machines, without a run: only those a DR test launched as its drill (module_utils._marks).
         Any other runs production, and is refused - named, with nothing terminated."""
-        listed = self.service("service_machine_info", project=project, machines=machines)
+        listed = self.machines(project=project, machines=machines)
         production = production_machines([machine for machine in listed["machines"] if launch_type_of_replica(machine) == kind])
         others = dict((name, entry) for name, entry in production.items() if not entry["drill"])
         if others:
@@ -218,7 +218,7 @@ class ActionModule(RunbookStep):
 
     def prove_gone(self, project, machines, kind):
         """Nothing of the kind is left on the machines: read them again."""
-        now = self.service("service_machine_info", project=project, machines=machines)
+        now = self.machines(project=project, machines=machines)
         left = [machine["name"] for machine in now["machines"] if has_targets_of(machine, kind)]
         if left:
             raise StepFailed("After the cleanup, %d machines still have a %s machine: %s." % (len(left), kind, shown(left)))

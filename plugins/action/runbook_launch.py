@@ -240,8 +240,8 @@ class ActionModule(RunbookStep):
         if index == 0 and not rejected and time.time() - read_at < POINTS_FRESH_SECONDS:
             return False
         ids = dict((machine["name"], machine["id"]) for machine in record["machines"])
-        read = self.service("service_point_in_time_info", project=record["project_id"], machines=[ids[name] for name in names if name in pinned])
-        gone = thinned(pinned, dict((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"]),
+        read = self.points_in_time(record["project_id"], [ids[name] for name in names if name in pinned])
+        gone = thinned(pinned, dict((entry["machine_id"], entry["points_in_time"]) for entry in read),
                        [(name, ids[name]) for name in names])
         if not gone:
             return False

@@ -80,11 +80,11 @@ class ActionModule(RunbookStep):
         launch whose machines are gone, and a rerun would launch its wave a second time."""
         record = self.record
         jobs = self.service("service_job_info", project=record["project"], limit=JOBS_READ)["jobs"]
-        view = self.service("service_machine_info", project=record["project"], lag_threshold=record["gate"]["lag_threshold"],
-                            prove_launch_settings=record["launch_settings"]["check"] or bool(record.test_network["network"]),
-                            # What an earlier restore test left is traced by its restore servers' creation: read those too.
-                            include_restore_servers=record["kind"] == RESTORE,
-                            include_points_in_time=self.pins_every_machine(), points_in_time_limit=self.newest_point_enough())
+        view = self.machines(project=record["project"], lag_threshold=record["gate"]["lag_threshold"],
+                             prove_launch_settings=record["launch_settings"]["check"] or bool(record.test_network["network"]),
+                             # What an earlier restore test left is traced by its restore servers' creation: read those too.
+                             include_restore_servers=record["kind"] == RESTORE,
+                             include_points_in_time=self.pins_every_machine(), points_in_time_limit=self.newest_point_enough())
         record.update(project_id=view["project"]["id"], started=view["service_time"])
         return jobs, view
 
@@ -266,15 +266,15 @@ class ActionModule(RunbookStep):
     def targets_of(self, production):
         """The target machines of the failed-over machines, as the service describes them: one read each (the
         interface has no list of them)."""
-        looked = self.service("service_machine_info", project=self.record["project_id"], machines=[entry["id"] for entry in production.values()],
-                              include_target_machine=True)
+        looked = self.machines(project=self.record["project_id"], machines=[entry["id"] for entry in production.values()],
+                               include_target_machine=True)
         return dict((machine["name"], machine.get("target_machine") or {}) for machine in looked["machines"])
 
     def refuse_production(self, production):
         record = self.record
         # Their points, for what the operator reads (a refusal is rare: a read of each machine's points is worth it).
-        read = self.service("service_point_in_time_info", project=record["project_id"], machines=[entry["id"] for entry in production.values()])
-        points = dict((entry["machine_name"], entry["points_in_time"]) for entry in read["machines"])
+        read = self.points_in_time(record["project_id"], [entry["id"] for entry in production.values()])
+        points = dict((entry["machine_name"], entry["points_in_time"]) for entry in read)
         lines = ["%s: %s" % (name, standing(entry, entry["target"], next((p for p in points.get(name) or [] if p["id"] == entry["target"].get(
             "pointInTime")), None), listed=name in points)) for name, entry in sorted(production.items())]
         cut_over = sorted(name for name, entry in production.items() if entry["kind"] == "cutover")
@@ -360,8 +360,8 @@ class ActionModule(RunbookStep):
         if not record["policy"]["given"] or record["policy"]["kind"] == LATEST or not launching:
             return
         ids = [machine["id"] for machine in launching]
-        read = self.service("service_point_in_time_info", project=record["project_id"], machines=ids)
-        points_of = dict((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"])
+        read = self.points_in_time(record["project_id"], ids)
+        points_of = dict((entry["machine_id"], entry["points_in_time"]) for entry in read)
         asked, problems = pin_points(record["policy"], launching, points_of, record.get("points_in_time"))
         # A kept point the service thinned out since is launched from the newest point before it (runbook_launch): the same
         # as a policy that now resolves to that one.
@@ -381,8 +381,8 @@ class ActionModule(RunbookStep):
         run launches instead (runbook_launch): the newest point before it. The plan then carries out what a run without a plan
         does, and says what it costs."""
         record = self.record
-        read = self.service("service_point_in_time_info", project=record["project_id"], machines=[machine["id"] for machine in launching])
-        gone = thinned(kept, dict((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"]),
+        read = self.points_in_time(record["project_id"], [machine["id"] for machine in launching])
+        gone = thinned(kept, dict((entry["machine_id"], entry["points_in_time"]) for entry in read),
                        [(machine["name"], machine["id"]) for machine in launching])
         wave_of = dict((name, number) for number, wave in enumerate(record["waves"], 1) for name in wave["machines"])
         replaced = dict((name, found) for name, found in gone.items() if found["replacement"])
@@ -503,8 +503,8 @@ class ActionModule(RunbookStep):
         to_read = [machine["id"] for machine in unread if machine["id"] not in points_of]
         to_read += sorted(entry["id"] for entry in record["stands"].values() if entry["id"] not in points_of and entry["id"] not in to_read)
         if to_read:
-            read = self.service("service_point_in_time_info", project=record["project_id"], machines=to_read)
-            points_of.update((entry["machine_id"], entry["points_in_time"]) for entry in read["machines"])
+            read = self.points_in_time(record["project_id"], to_read)
+            points_of.update((entry["machine_id"], entry["points_in_time"]) for entry in read)
         return points_of
 
     def note_the_points_that_stand(self, points_of):

@@ -114,7 +114,7 @@ class ActionModule(RunbookStep):
         """The failback's machines (those not stopped nor excluded), each with its target machine where no mark names its
         recovery machine, and the memo of their recovery machines."""
         record = self.record
-        view = self.service("service_machine_info", project=project["id"])
+        view = self.machines(project=project["id"])
         excluded = set(record["asked"]["exclude"])
         machines = [machine for machine in view["machines"] if machine.get("replicationStatus") != "STOPPED"
                     and machine["name"] not in excluded and machine["id"] not in excluded]
@@ -122,8 +122,8 @@ class ActionModule(RunbookStep):
         # Only the target machines no mark names are read (the interface has no list of them): one request each.
         unknown = [machine["id"] for machine in machines if machine.get("replica") and machine["name"] not in memo]
         if unknown:
-            targets = dict((machine["id"], machine.get("target_machine")) for machine in self.service(
-                "service_machine_info", project=project["id"], machines=unknown, include_target_machine=True)["machines"])
+            targets = dict((machine["id"], machine.get("target_machine")) for machine in self.machines(
+                project=project["id"], machines=unknown, include_target_machine=True)["machines"])
             machines = [dict(machine, target_machine=targets.get(machine["id"])) if machine["id"] in targets else machine for machine in machines]
         return machines, memo
 

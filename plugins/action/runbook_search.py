@@ -194,14 +194,13 @@ class ActionModule(RunbookStep):
 
     def points_now(self, journal, planned):
         """The IDs of the points the service lists now, of the round's machines."""
-        read = self.service("service_point_in_time_info", project=journal["project_id"],
-                            machines=[journal["machines"][name]["id"] for name in planned["candidates"]])
-        return dict((entry["machine_name"], set(point["id"] for point in entry["points_in_time"])) for entry in read["machines"])
+        read = self.points_in_time(journal["project_id"], [journal["machines"][name]["id"] for name in planned["candidates"]])
+        return dict((entry["machine_name"], set(point["id"] for point in entry["points_in_time"])) for entry in read)
 
     def new_search(self, inputs, account=None):
         """Read the machines that take part and their points in time; the window; a new journal."""
         project = self.args["project"]
-        view = self.service("service_machine_info", project=project)
+        view = self.machines(project=project)
         plan = None
         if inputs["recovery_plan"]:
             plans = self.service("service_recovery_plan_info", project=project, name=inputs["recovery_plan"])["recovery_plans"]
@@ -222,9 +221,9 @@ class ActionModule(RunbookStep):
         before = now if before is None else before
         if after is not None and after > before:
             raise StepFailed("The window is empty: after (%s) is later than before (%s); nothing was launched." % (iso_time(after), iso_time(before)))
-        read = self.service("service_point_in_time_info", project=view["project"]["id"], machines=[m["id"] for m in chosen["machines"]])
+        read = self.points_in_time(view["project"]["id"], [m["id"] for m in chosen["machines"]])
         machines = dict((entry["machine_name"], dict(id=entry["machine_id"], points=list(reversed(entry["points_in_time"]))))
-                        for entry in read["machines"])
+                        for entry in read)
         return new_journal(view["project"]["name"], view["project"]["id"], inputs, machines, after, before, consistent=inputs["consistent"],
                            mode="files" if inputs["find_files"] else "launch", account=account)
 
@@ -232,7 +231,7 @@ class ActionModule(RunbookStep):
         """A round a stopped run left: its launch is adopted unless a machine of it has a test machine up from
         another point (an earlier round's, whose cleanup did not run: the resume step cleans it up first)."""
         ids = [journal["machines"][name]["id"] for name in planned["candidates"]]
-        view = self.service("service_machine_info", project=journal["project_id"], machines=ids, include_target_machine=True)
+        view = self.machines(project=journal["project_id"], machines=ids, include_target_machine=True)
         candidate = dict((journal["machines"][name]["id"], planned["candidates"][name][1]) for name in planned["candidates"])
         for machine in view["machines"]:
             target = machine.get("target_machine") or {}

@@ -44,8 +44,8 @@ class ActionModule(RunbookStep):
             return self.registered(args, machines)
 
         def look():
-            return self.service("service_machine_info", project=args["project"], machines=machines,
-                                lag_threshold=self.max_lag if until == "caught_up" else None)["machines"]
+            return self.machines(project=args["project"], machines=machines,
+                                 lag_threshold=self.max_lag if until == "caught_up" else None)["machines"]
 
         def said(read):
             progress = ["%s %s %s%%" % (machine["name"], machine["replication_state"], machine["sync_percent"]) for machine in read]
@@ -76,7 +76,7 @@ class ActionModule(RunbookStep):
             raise StepFailed("until=registered needs the machines to wait for.")
 
         def look():
-            listed = self.service("service_machine_info", project=args["project"])["machines"]
+            listed = self.machines(project=args["project"])["machines"]
             return [machine for machine in listed if machine["name"] in names and machine.get("isAgentInstalled", True)]
 
         def missing(read):

@@ -17,8 +17,6 @@ the desired state from the table and ``ensure()`` compares, changes, predicts an
 diff. Every write goes through ``change()``: modules never test check mode nor touch the diff.
 """
 
-import hashlib
-import json
 import os
 from functools import partial
 
@@ -34,7 +32,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._connection i
 from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id, parse_moment
 from ansible_collections.replication.recovery.plugins.module_utils._in_process import Answered, arguments, here, shared_reads
 from ansible_collections.replication.recovery.plugins.module_utils._limits import beyond, limits_of
-from ansible_collections.replication.recovery.plugins.module_utils._session import KINDS, PREDICTED, Refused, Session
+from ansible_collections.replication.recovery.plugins.module_utils._session import KINDS, PREDICTED, Refused, Session, shared_projects
 
 
 # The keys of an option's row that say how it maps to the API; the rest of the row is AnsibleModule's.
@@ -377,11 +375,7 @@ class ServiceModule(AnsibleModule):
 
 
 def _projects_read(params):
-    """Where a module keeps its reads of projects: with the other modules of the runbook step that runs it, by connection (another
-    account, another service, has projects of its own) - a step reads its project once however many modules it runs - or
-    its own. The key is a digest: the connection's secrets are kept nowhere else."""
+    """Where a module keeps its reads of projects: with the runbook step that runs it and the step's other modules, by connection
+    (module_utils._in_process), or its own."""
     shared = shared_reads()
-    if shared is None:
-        return {}
-    connection = json.dumps([params.get(name) for name in ("api_url", "username", "api_token", "session")])
-    return shared.setdefault(hashlib.sha256(connection.encode("utf-8")).hexdigest(), {})
+    return {} if shared is None else shared_projects(shared, params)

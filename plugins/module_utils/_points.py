@@ -9,6 +9,7 @@ fails its task with the words."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import BEFORE, LATEST, POINT, moment_said, parse_point_policy, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
+from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
 from ansible_collections.replication.recovery.plugins.module_utils._machines import by_id_and_name, name_of, pick_point
 from ansible_collections.replication.recovery.plugins.module_utils._session import Refused
 
@@ -20,6 +21,23 @@ def points_path(project, machine):
 def points_of(module, project, machine):
     """The machine's points in time, newest first."""
     return list(reversed(module.list(points_path(project, machine))))
+
+
+def points_of_each(module, project, values, moment=None):
+    """Each machine ``values`` name (names or IDs, in their order, without repeats) with its points in time, newest first,
+    read a few machines at a time - and the newest at or before ``moment`` (epoch seconds) when given: the answer of
+    service_point_in_time_info for its machines, which a runbook step reads too."""
+    machines = resolve_machines(module, project, values)
+    module.read_ahead(lists=[points_path(project, machine) for machine in machines])
+    return [dict(machine_id=machine["id"], machine_name=name_of(machine), **points_picked(module, project, machine, moment))
+            for machine in machines]
+
+
+def points_picked(module, project, machine, moment=None):
+    """The machine's points in time, newest first, and the newest at or before ``moment`` when there is one."""
+    points = points_of(module, project, machine)
+    picked = pick_point(points, moment)
+    return dict(points_in_time=points, **(dict(point_in_time=picked) if picked else {}))
 
 
 def points_at(module, project, machines, moment):

@@ -11,6 +11,9 @@ cannot be answered - nothing of a name, two of it, settings that make no client 
 fails with.
 """
 
+import hashlib
+import json
+
 from ansible_collections.replication.recovery.plugins.module_utils._client import PAGE_LIMIT, ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._connection import make_client
 from ansible_collections.replication.recovery.plugins.module_utils._domain import looks_like_id
@@ -245,6 +248,14 @@ class Session(object):
         if isinstance(value, str) and value in self._names:
             return "%s (%s)" % (value, self._names[value])
         return value
+
+
+def shared_projects(shared, settings):
+    """The mapping in ``shared`` where sessions of one connection keep their reads of projects - another account, another
+    service, has projects of its own - so that a runbook step and the modules it runs read a project once. The key is a
+    digest: the connection's secrets are kept nowhere else."""
+    connection = json.dumps([settings.get(name) for name in ("api_url", "username", "api_token", "session")])
+    return shared.setdefault(hashlib.sha256(connection.encode("utf-8")).hexdigest(), {})
 
 
 def name_in(spec):

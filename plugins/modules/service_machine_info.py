@@ -221,95 +221,16 @@ service_time:
 
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._domain import REPLICATION_STATES, iso_time
-from ansible_collections.replication.recovery.plugins.module_utils._fleet import read_next_to_the_clock, service_time
-from ansible_collections.replication.recovery.plugins.module_utils._launch_settings import (
-    defaults_by_machine, private_ips_by_machine, problems_by_machine, unchecked_by_machine)
-from ansible_collections.replication.recovery.plugins.module_utils._machines import replication_facts
-from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines, restore_servers_of, target_machine_of
-from ansible_collections.replication.recovery.plugins.module_utils._points import points_of, points_path
-from ansible_collections.replication.recovery.plugins.module_utils._regions import blueprints_proven
-
-# Machines whose points are read together: enough to keep the client's reads at once busy, few enough to hold.
-POINTS_READ_AT_ONCE = 100
+from ansible_collections.replication.recovery.plugins.module_utils._machine_info import OPTIONS, machine_info
 
 
 class MachineInfoModule(ServiceModule):
     def work(self):
-        params = self.params
-        if params["points_in_time_limit"] is not None and (params["points_in_time_limit"] < 1 or not params["include_points_in_time"]):
-            self.fail_json(msg="points_in_time_limit is a number of points, 1 or more, and is given with include_points_in_time=true; "
-                               "it was %s%s." % (params["points_in_time_limit"], "" if params["include_points_in_time"] else
-                                                 " and include_points_in_time false"))
-        project = self.lookup("project", params["project"])
-        now, machines = read_next_to_the_clock(self.client, lambda: self.machines_anew(project, params["machines"]), lambda: service_time(self.client))
-        result = list(self.chosen(machines, now))
-        # What the service has no list of, read for every machine first, a few at a time.
-        if params["include_restore_servers"]:
-            self.read_ahead(ones=["/projects/%s/replicas/%s" % (project["id"], server) for machine in result
-                                  for server in machine.get("restoreServers") or []])
-        for machine in result:
-            if params["include_target_machine"] and machine.get("replica"):
-                machine["target_machine"] = target_machine_of(self, project, machine)
-            if params["include_restore_servers"]:
-                machine["restore_servers"] = restore_servers_of(self, project, machine)
-        if params["include_points_in_time"]:
-            self.add_points(project, result, params["points_in_time_limit"])
-        answer = dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=iso_time(now))
-        if params["prove_launch_settings"]:
-            region, blueprints = blueprints_proven(self, project, machine_ids=set(machine["id"] for machine in machines))
-            answer["launch_settings"] = dict(region=dict(id=region["id"], name=region.get("name")), problems=problems_by_machine(blueprints),
-                                             defaults=defaults_by_machine(blueprints), private_ips=private_ips_by_machine(blueprints),
-                                             unchecked=unchecked_by_machine(blueprints),
-                                             switched=sorted(b.get("machineName") or b["machineId"] for b in blueprints if b.get("switched")),
-                                             switched_to=dict((b.get("machineName") or b["machineId"], b["switched_to"])
-                                                              for b in blueprints if b.get("switched_to")))
-        return answer
-
-    def add_points(self, project, machines, limit):
-        """Each machine's points in time, read a batch of machines at a time: with a limit, what a batch read and the
-        limit leaves out is let go before the next batch is read."""
-        for start in range(0, len(machines), POINTS_READ_AT_ONCE):
-            batch = machines[start:start + POINTS_READ_AT_ONCE]
-            self.read_ahead(lists=[points_path(project, machine) for machine in batch])
-            for machine in batch:
-                machine["points_in_time"] = points_of(self, project, machine)[:limit]
-                if limit:
-                    self.forget(points_path(project, machine))
-
-    def chosen(self, machines, now):
-        """The machines asked for, each with its replication facts."""
-        params = self.params
-        for machine in machines:
-            machine = dict(machine, **replication_facts(machine, now, params["lag_threshold"], params["stale_after"]))
-            if params["states"] and machine["replication_state"] not in params["states"]:
-                continue
-            if params["tags"] and not set(params["tags"]) <= set(machine.get("tags", [])):
-                continue
-            yield machine
-
-    def machines_anew(self, project, values):
-        """The machines as the service has them now: read again, not what an earlier attempt kept."""
-        self.forget("/projects/%s/machines" % project["id"])
-        return resolve_machines(self, project, values)
+        return machine_info(self, self.params)
 
 
 def main():
-    MachineInfoModule(
-        argument_spec=dict(
-            project=dict(type="str", required=True),
-            machines=dict(type="list", elements="str"),
-            states=dict(type="list", elements="str", choices=list(REPLICATION_STATES)),
-            tags=dict(type="list", elements="str"),
-            lag_threshold=dict(type="int", default=600),
-            stale_after=dict(type="int", default=900),
-            include_target_machine=dict(type="bool", default=False, aliases=["include_target"]),
-            include_restore_servers=dict(type="bool", default=False),
-            include_points_in_time=dict(type="bool", default=False),
-            points_in_time_limit=dict(type="int"),
-            prove_launch_settings=dict(type="bool", default=False),
-        ),
-    ).run()
+    MachineInfoModule(argument_spec=dict(OPTIONS)).run()
 
 
 if __name__ == "__main__":

@@ -93,9 +93,8 @@ machines:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of, pick_point
 from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
-from ansible_collections.replication.recovery.plugins.module_utils._points import points_of, points_path
+from ansible_collections.replication.recovery.plugins.module_utils._points import points_of_each, points_picked
 
 
 class PointInTimeInfoModule(ServiceModule):
@@ -104,16 +103,8 @@ class PointInTimeInfoModule(ServiceModule):
         moment = self.moment("at_or_before", params["at_or_before"])
         project = self.lookup("project", params["project"])
         if params["machines"] is not None:
-            machines = resolve_machines(self, project, params["machines"])
-            self.read_ahead(lists=[points_path(project, machine) for machine in machines])
-            return dict(machines=[dict(machine_id=machine["id"], machine_name=name_of(machine), **self.picked(project, machine, moment))
-                                  for machine in machines])
-        return self.picked(project, resolve_machines(self, project, [params["machine"]])[0], moment)
-
-    def picked(self, project, machine, moment):
-        points = points_of(self, project, machine)
-        picked = pick_point(points, moment)
-        return dict(points_in_time=points, **(dict(point_in_time=picked) if picked else {}))
+            return dict(machines=points_of_each(self, project, params["machines"], moment))
+        return points_picked(self, project, resolve_machines(self, project, [params["machine"]])[0], moment)
 
 
 def main():

@@ -48,8 +48,8 @@ def machines_now(step, names=None, targets=False):
     target machines - for a run of restore servers, the one this run launched of each machine."""
     record = step.record
     restore = targets and record.get("kind") == RESTORE
-    looked = step.service("service_machine_info", project=record["project_id"], machines=names, lag_threshold=record["gate"]["lag_threshold"],
-                          include_target_machine=targets and not restore, include_restore_servers=restore)
+    looked = step.machines(project=record["project_id"], machines=names, lag_threshold=record["gate"]["lag_threshold"],
+                           include_target_machine=targets and not restore, include_restore_servers=restore)
     if restore:
         for machine in looked["machines"]:
             launched = ((record["launched"].get(machine["name"]) or {}).get("target") or {}).get("id")

@@ -27,14 +27,19 @@ import tempfile
 import time
 
 from ansible.errors import AnsibleActionFail
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.playbook.block import Block
 from ansible.playbook.task import Task
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
+from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, connection_settings
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
 from ansible_collections.replication.recovery.plugins.module_utils._limits import limits_of
+from ansible_collections.replication.recovery.plugins.module_utils._machine_info import OPTIONS as MACHINE_INFO, machine_info
+from ansible_collections.replication.recovery.plugins.module_utils._points import points_of_each
+from ansible_collections.replication.recovery.plugins.module_utils._session import Refused, Session, shared_projects
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import PathRefused, write_json
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
 from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import can_run_here, preload, run_here
@@ -297,6 +302,37 @@ class RunbookStep(ActionBase):
         if result.get("failed") and not failed_ok:
             raise StepFailed(result.get("msg") or "%s failed" % module)
         return result
+
+    def machines(self, **options):
+        """What service_machine_info answers to ``options`` (module_utils._machine_info). Where that module would run in this
+        process (can_run_here) the step reads it itself, through a session of its connection: no module run for a read."""
+        if not can_run_here(self, "replication.recovery.service_machine_info"):
+            return self.service("service_machine_info", **options)
+        checked = ArgumentSpecValidator(MACHINE_INFO).validate(dict((key, value) for key, value in options.items() if value is not None))
+        if checked.error_messages:
+            raise StepFailed("Bug in the step: its read of the machines: %s" % "; ".join(checked.error_messages))
+        return self.read(lambda session: machine_info(session, checked.validated_parameters))
+
+    def points_in_time(self, project, machines):
+        """Each of ``machines`` (names or IDs) with its points in time, newest first, as service_point_in_time_info answers
+        them ([{machine_id, machine_name, points_in_time, point_in_time}]). Where that module would run in this process
+        (can_run_here) the step reads them itself, through a session of its connection: no module run for a read."""
+        if not can_run_here(self, "replication.recovery.service_point_in_time_info"):
+            return self.service("service_point_in_time_info", project=project, machines=machines)["machines"]
+        return self.read(lambda session: points_of_each(session, session.lookup("project", project), machines))
+
+    def read(self, reading):
+        """What ``reading(session)`` answers, given a session of the step's connection (module_utils._session) that shares
+        its reads of projects with the modules the step runs, and reads everything else anew, as a module run would; what
+        the session refuses, or the service answers in error, stops the step in those words, as a module's failure does."""
+        settings = connection_settings(self.connection)
+        session = Session(settings, projects=shared_projects(self.shared_reads, settings))
+        try:
+            return reading(session)
+        except (Refused, ServiceError) as error:
+            raise StepFailed(str(error))
+        finally:
+            session.close()
 
     def files_said(self, files, ledger, ledger_dir, by_default, reached=True):
         """Where a run's report is (write_run's ``files``), and its ledger entry: lines of the outcome, every path absolute.

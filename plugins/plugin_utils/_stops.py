@@ -25,6 +25,7 @@ from ansible.module_utils.urls import open_url
 from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, lever_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import replication_out
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed
 
 PROBE_TIMEOUT = 10  # seconds an HTTP probe waits for its answer: a probe that waits longer fails
 TIMELINE_KEPT = 200  # the newest looks of the probes a run's record keeps
@@ -97,8 +98,10 @@ def look_at_stops(step, project):
             passed, said = look_at_url(probe)
         else:
             if machines is None:
-                read = step.service("service_machine_info", failed_ok=True, project=project)
-                machines = read.get("machines") if not read.get("failed") else "the machines could not be read: %s" % read.get("msg")
+                try:
+                    machines = step.machines(project=project)["machines"]
+                except StepFailed as failure:
+                    machines = "the machines could not be read: %s" % failure
             passed, said = look_at_health(probe, machines) if isinstance(machines, list) else (False, machines)
         stop = note(watch, probe, passed, said, controller_now())
         if stop:

@@ -7,8 +7,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import pytest
+
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
-from ansible_collections.replication.recovery.plugins.modules import service_machine_info
+from ansible_collections.replication.recovery.plugins.module_utils._session import Refused
+from ansible_collections.replication.recovery.plugins.module_utils import _machine_info
 from ansible_collections.replication.recovery.plugins.modules.service_machine_info import MachineInfoModule
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import ClockedClient, set_up_without_ansible
 
@@ -89,7 +92,7 @@ def points_of_each(count):
 
 
 def test_a_limit_returns_each_machines_newest_points_and_reads_them_a_batch_at_a_time(monkeypatch):
-    monkeypatch.setattr(service_machine_info, "POINTS_READ_AT_ONCE", 2)
+    monkeypatch.setattr(_machine_info, "POINTS_READ_AT_ONCE", 2)
     client = ClockedClient(dict({"/projects": [PROJECT], "/projects/p1/machines": many}, **points_of_each(5)), now=NOW)
     module = Info(client, include_points_in_time=True, points_in_time_limit=1)
     answer = module.work()
@@ -101,7 +104,7 @@ def test_a_limit_returns_each_machines_newest_points_and_reads_them_a_batch_at_a
 
 
 def test_without_a_limit_every_point_is_returned_whatever_the_batches(monkeypatch):
-    monkeypatch.setattr(service_machine_info, "POINTS_READ_AT_ONCE", 2)
+    monkeypatch.setattr(_machine_info, "POINTS_READ_AT_ONCE", 2)
     client = ClockedClient(dict({"/projects": [PROJECT], "/projects/p1/machines": many}, **points_of_each(5)), now=NOW)
     answer = Info(client, include_points_in_time=True).work()
     assert [[p["id"] for p in m["points_in_time"]] for m in answer["machines"]] == [
@@ -111,10 +114,6 @@ def test_without_a_limit_every_point_is_returned_whatever_the_batches(monkeypatc
 def test_a_limit_below_one_or_without_the_points_is_refused_before_any_read():
     for params in (dict(include_points_in_time=True, points_in_time_limit=0), dict(points_in_time_limit=2)):
         client = ClockedClient({"/projects": [PROJECT], "/projects/p1/machines": replicating}, now=NOW)
-        try:
+        with pytest.raises(Refused, match="points_in_time_limit is a number of points, 1 or more"):  # the module's run() fails its task
             Info(client, **params).work()
-        except AssertionError as refused:
-            assert "points_in_time_limit is a number of points, 1 or more" in str(refused)
-        else:
-            raise AssertionError("%s was not refused" % params)
         assert client.requests == [] and client.batches == []

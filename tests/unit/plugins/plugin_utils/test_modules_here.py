@@ -246,3 +246,67 @@ def test_a_steps_modules_read_a_project_once_for_each_connection(monkeypatch):
     run(on_its_own)
     run(on_its_own)
     assert client.requests == ["/projects", "/projects/" + PROJECT_ID, "/projects", "/projects", "/projects"]
+
+
+def test_a_step_reads_points_in_time_itself_where_the_module_would_run_here_and_shares_the_project_with_its_modules(monkeypatch):
+    from ansible_collections.replication.recovery.plugins.module_utils import _session
+    from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed
+    from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient
+    machines, points = "/projects/%s/machines" % PROJECT_ID, "/projects/%s/machines/m-1/pointsintime" % PROJECT_ID
+    older, newer = {"id": "p-1", "dateTime": "2026-12-01T08:00:00Z"}, {"id": "p-2", "dateTime": "2026-12-01T09:00:00Z"}
+    client = PathClient({"/projects/" + PROJECT_ID: {"id": PROJECT_ID, "name": "p"}, machines: [{"id": "m-1", "sourceProperties": {"name": "web-1"}}],
+                         points: [older, newer]})
+    client.close = lambda: None
+    monkeypatch.setattr(_session, "make_client", lambda settings, check_mode=False: client)
+    step = action()
+    step.shared_reads, step.connection = {}, dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test", session="s")
+    step._execute_module = lambda *unused, **ignored: pytest.fail("a module ran for a read")
+    expected = [dict(machine_id="m-1", machine_name="web-1", points_in_time=[newer, older], point_in_time=newer)]
+    assert step.points_in_time(PROJECT_ID, ["m-1"]) == expected
+    assert step.points_in_time(PROJECT_ID, ["web-1"]) == expected  # the project once a step; its machines and points anew, as a module reads them
+    assert client.requests == ["/projects/" + PROJECT_ID, machines, machines]
+    assert [len(batch) for batch in client.batches] == [1, 1]  # the points read a few machines at a time
+    from ansible_collections.replication.recovery.plugins.modules import service_machine_info
+    monkeypatch.setattr(service_machine_info.MachineInfoModule, "work", lambda module: dict(project=module.lookup("project", PROJECT_ID)["name"]))
+    assert run_here(step, "replication.recovery.service_machine_info", dict(step.connection, project=PROJECT_ID), {})["project"] == "p"
+    assert client.requests == ["/projects/" + PROJECT_ID, machines, machines]  # the step's modules find the project it read
+    with pytest.raises(StepFailed, match=r"^Project 'p' has no machine 'm-2'. Known: web-1.$"):
+        step.points_in_time(PROJECT_ID, ["m-1", "m-2"])
+    elsewhere = action(transport="ssh")  # where the module would run on another host, it does
+    elsewhere.connection, elsewhere.task_vars, ran = step.connection, {}, []
+    elsewhere._execute_module = lambda module_name=None, module_args=None, **unused: ran.append((module_name, module_args)) or dict(machines=expected)
+    assert elsewhere.points_in_time(PROJECT_ID, ["m-1"]) == expected
+    assert ran == [("replication.recovery.service_point_in_time_info", dict(step.connection, project=PROJECT_ID, machines=["m-1"]))]
+
+
+def test_a_step_reads_the_machines_itself_and_answers_what_the_module_answers_without_the_projects_secret(monkeypatch):
+    from ansible_collections.replication.recovery.plugins.module_utils import _session
+    from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed
+    from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import ClockedClient
+    from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
+    project = {"id": PROJECT_ID, "name": "p", "agentInstallationToken": "t0k3n-of-the-agent"}
+    web = {"id": "m-1", "sourceProperties": {"name": "web-1"}, "replicationStatus": "STARTED", "replica": "r-1",
+           "replicationInfo": {"lastConsistencyDateTime": "2026-12-01T08:59:00Z", "lastSeenDateTime": "2026-12-01T08:59:50Z"}}
+    points = "/projects/%s/machines/m-1/pointsintime" % PROJECT_ID
+
+    def client():
+        made = ClockedClient({"/projects/" + PROJECT_ID: project, "/projects/%s/machines" % PROJECT_ID: [web],
+                              "/projects/%s/replicas/r-1" % PROJECT_ID: {"id": "r-1", "machineCloudState": "running"},
+                              points: [{"id": "p-1", "dateTime": "2026-12-01T08:59:00Z"}]}, now=parse_time("2026-12-01T09:00:00Z"))
+        made.close = lambda: None
+        return made
+    monkeypatch.setattr(_session, "make_client", lambda settings, check_mode=False: client())
+    step = action()
+    step.shared_reads, step.task_vars = {}, {}
+    step.connection = dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test", session="s3ss10n-of-the-test")
+    options = dict(project=PROJECT_ID, lag_threshold=120, include_target=True, include_points_in_time=True, points_in_time_limit=1)
+    by_the_module = run_here(step, "replication.recovery.service_machine_info", dict(step.connection, **options), {})
+    step._execute_module = lambda *unused, **ignored: pytest.fail("a module ran for a read")
+    by_the_step = step.machines(**options)
+    assert dict(by_the_step, changed=False) == by_the_module and by_the_step["machines"][0]["target_machine"]["id"] == "r-1"
+    assert by_the_step["machines"][0]["replication_state"] == "continuous" and by_the_step["project"] == {"id": PROJECT_ID, "name": "p"}
+    assert "t0k3n-of-the-agent" not in json.dumps(by_the_step)
+    with pytest.raises(StepFailed, match="points_in_time_limit is a number of points"):
+        step.machines(project=PROJECT_ID, points_in_time_limit=1)
+    with pytest.raises(StepFailed, match="Bug in the step: its read of the machines: .*lag_threshold"):
+        step.machines(project=PROJECT_ID, lag_threshold="soon")
