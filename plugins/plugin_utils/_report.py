@@ -575,7 +575,7 @@ def plan_of(record, schema, generated=None):
     failure = record.get("failure")
     launching = [m["name"] for m in machines if not m.get("stands") and not m.get("adopted")]
     replace = record.get("replace") or {}
-    return dict(
+    plan = dict(
         schema=schema, runbook=record["runbook"], project=record["project"], project_id=record.get("project_id"), account=record.get("account"),
         launch_type=record.get("launch_type"), point_in_time=record.get("point_in_time"), points_in_time=record.get("points_in_time") or {},
         recovery_plan=record.get("recovery_plan"), service_time=record.get("started"), began=record.get("began"),
@@ -591,6 +591,9 @@ def plan_of(record, schema, generated=None):
         blocking=_blocking_planned(record.get("blocking") or {}),
         generated=generated or controller_now(),
     )
+    if record.get("failback_plan"):  # what a failback given this plan is bound to (runbook_reverse.bound_by_the_plan)
+        plan["failback"] = record["failback_plan"]
+    return plan
 
 
 def _waves_of(record):

@@ -216,11 +216,19 @@ ansible-playbook replication.recovery.failback --check "${back[@]}" | tee output
 grep -q "Plan: $reports/failback_site.2[0-9]*T[0-9]*Z.plan.json" output.txt
 ansible-playbook -i ../../inventory "${config[@]}" ../playbook_dr_test/stats_no_writes.yml
 "${site[@]}" direction original
+plan=$(grep -o "$reports/failback_site.2[0-9]*T[0-9]*Z.plan.json" output.txt | head -1)
+python -c "import json, sys; p = json.load(open(sys.argv[1])); assert p['failback'] == dict(machines=['app-1', 'db-1', 'web-1'], clean_recovery=False), p" "$plan"
+# Given its plan with another removal of the recovery machines, it is refused before anything is changed.
+if ansible-playbook replication.recovery.failback "${back[@]}" -e failback_plan="$plan" -e failback_clean_recovery=true | tee output.txt; then
+    echo "a failback that differs from its plan must be refused"; exit 1
+fi
+grep -q "This failback differs from its plan $plan: the plan keeps the recovery machines, and this run removes them. Nothing was changed." output.txt
+"${site[@]}" direction original
 
-# -- the guard: web-1 writes faster than it replicates back; the failback reverses, waits, names it and ---
-# -- stops before launching ----------------------------------------------------------------------------
+# -- the guard: web-1 writes faster than it replicates back; the failback given its plan carries it out - -
+# -- reverses, waits, names it and stops before launching -----------------------------------------------
 "${site[@]}" write-rate web-1 100000
-if ansible-playbook replication.recovery.failback "${back[@]}" -e failback_wait_timeout=15 | tee output.txt; then
+if ansible-playbook replication.recovery.failback "${back[@]}" -e failback_plan="$plan" -e failback_wait_timeout=15 | tee output.txt; then
     echo "a failback with a backlog must stop"; exit 1
 fi
 # web-1 has a backlog; on a busy machine (the clock at 60x) its lag may be over the limit too, and said first.

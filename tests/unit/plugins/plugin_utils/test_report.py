@@ -471,3 +471,9 @@ def test_a_refused_run_counts_and_names_what_the_stopped_run_it_takes_up_left_st
     assert machines["db-1"]["left_standing"] and not machines["web-1"]["left_standing"]
     launch = next(check for check in machines["db-1"]["checks"] if check["name"] == "launch")
     assert launch["message"].startswith("launched by the stopped run this one takes up")
+
+
+def test_a_failbacks_plan_holds_what_binds_the_failback_given_it_and_no_other_plan_has_it():
+    bound = dict(machines=["db-1", "web-1"], clean_recovery=False)
+    assert plan_of(record(failback_plan=bound), "replication.recovery.failback.plan/v1")["failback"] == bound
+    assert "failback" not in plan_of(record(), "replication.recovery.dr_test.plan/v1")
