@@ -185,7 +185,7 @@ class ServiceModule(AnsibleModule):
         try:
             return call()
         except Refused as refused:
-            self.fail_json(msg=str(refused))
+            self.fail_json(msg=str(refused), **refused.result)
 
     def _close(self):
         """Log out if the module logged in; a failing logout must not hide the task's result."""
@@ -232,8 +232,8 @@ class ServiceModule(AnsibleModule):
                                    "warning above)." % error.path.split(PREDICTED)[0])
             # Changed when something was written before, or when this write got no answer and may be done.
             self.fail_json(msg=str(error), error=error.details(), changed=self.changed or error.maybe_done)
-        except Refused as refused:  # what a read of the domain (module_utils._points, ...) cannot answer
-            self.fail_json(msg=str(refused))
+        except Refused as refused:  # what a read of the domain (module_utils._points, _jobs, ...) cannot answer
+            self.fail_json(msg=str(refused), **refused.result)
         except WriteInCheckMode as error:
             self.fail_json(msg="Bug in this module: %s. Please report it." % error)
         result.setdefault("changed", self.changed)

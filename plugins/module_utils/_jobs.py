@@ -20,6 +20,7 @@ request (the newest job) tells whether the project is busy. Starting a job:
 
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._domain import active
+from ansible_collections.replication.recovery.plugins.module_utils._session import Refused
 from ansible_collections.replication.recovery.plugins.module_utils._wait import WAIT_OPTIONS, Poll, Waiter, monotonic
 
 # Statuses with which the service may refuse a write because a job is running (the project's jobs decide).
@@ -37,12 +38,15 @@ def log_tail(job, count=5):
 
 
 class Jobs:
-    """The jobs of one project, for one module run; waits are bounded by ``timeout`` in all."""
+    """The jobs of one project, for one module run or one read of a session (``module``: either; only a start needs a module,
+    for its change); waits are bounded by ``timeout`` in all. What does not end as it must is ``Refused``, with the job."""
 
     @classmethod
-    def of(cls, module, project):
-        return cls(module, project["id"], module.params["wait_timeout"], module.params["poll_interval"],
-                   grace=max(LATE_WRITE_GRACE, 2 * (module.params.get("timeout") or 0)))
+    def of(cls, module, project, params=None):
+        """The jobs of ``project``, waited for as ``params`` say (WAIT_OPTIONS; by default, the module's)."""
+        params = module.params if params is None else params
+        return cls(module, project["id"], params["wait_timeout"], params["poll_interval"],
+                   grace=max(LATE_WRITE_GRACE, 2 * (params.get("timeout") or 0)))
 
     def __init__(self, module, project_id, timeout, interval, sleep=None, clock=None, grace=LATE_WRITE_GRACE):
         self.module = module
@@ -72,14 +76,14 @@ class Jobs:
         return items[0] if items else None
 
     def get(self, job_id):
-        """One job of the project, by its ID; the task fails if the project has no such job."""
+        """One job of the project, by its ID; refused if the project has no such job."""
         try:
             return self.module.client.get("%s/%s" % (self.path, job_id))
         except ServiceError as error:
             if error.status != 404:
                 raise
-            self.module.lookup("project", self.project_id)  # fails when the service has no such project
-            self.module.fail_json(msg="The project has no job %s." % job_id)
+            self.module.lookup("project", self.project_id)  # refused when the service has no such project
+            raise Refused("The project has no job %s." % job_id)
 
     def wait(self, job, return_after=None):
         """Look at the job until it ends, backing off, within the timeout of this run.
@@ -90,8 +94,8 @@ class Jobs:
         left = self._deadline - self._clock()
         job, ended = self.poll(left if return_after is None else min(left, return_after)).until(self.ended(job), value=job)
         if not ended and self._clock() >= self._deadline:
-            self.module.fail_json(msg="Job %s (%s) did not end within %s seconds; it is %s. It goes on in the service."
-                                  % (job["id"], job["type"], self.timeout, job["status"]), job=job, changed=self.module.changed)
+            raise Refused("Job %s (%s) did not end within %s seconds; it is %s. It goes on in the service."
+                          % (job["id"], job["type"], self.timeout, job["status"]), job=job)
         return job
 
     def run(self, send, matches, wait=True, ours=None, failed=None, result=None):
@@ -107,13 +111,13 @@ class Jobs:
 
     def follow(self, job, failed=None, result=None):
         """Wait for the job to end. Unless it COMPLETED the task fails: with ``failed(job)`` when given,
-        else with the job's log, the job and ``result``."""
+        else refused with the job's log, the job and ``result``."""
         job = self.wait(job)
         if job["status"] == "COMPLETED":
             return job
         if failed is not None:
             failed(job)
-        self.module.fail_json(msg="%s job %s %s: %s" % (job["type"], job["id"], job["status"], log_tail(job)), job=job, **(result or {}))
+        raise Refused("%s job %s %s: %s" % (job["type"], job["id"], job["status"], log_tail(job)), job=job, **(result or {}))
 
     def settle(self, matches):
         """Wait for a running job that is not ours, so that the state it is changing settles.
@@ -189,12 +193,12 @@ class Jobs:
     def made_late(self, before, matches):
         """A request to start a job got no answer. The service may have started the job, or start it
         a little later (a late write): look for it during the grace period, and never send the
-        request again. No job: the task fails and says that a rerun follows what started."""
+        request again. No job: refused, saying that a rerun follows what started."""
         appeared = Waiter("the job appeared", look=self.newest,
                           done=lambda after: after is not None and (before is None or after["id"] != before["id"]) and matches(after))
         after, found = self.poll(self.grace).until(appeared)
         if not found:
-            self.module.fail_json(changed=True, msg=(
+            raise Refused(changed=True, message=(
                 "The request to start the job got no answer, and no job for it appeared within %d seconds. The service may "
                 "still start it: do not start it again by hand. Run the task again: it follows a job that runs, or finds what "
                 "the job did." % self.grace))

@@ -105,21 +105,22 @@ class TargetMachines:
                                                                if server.get("cloudEndureCreationDateTime"))]
         return [machine for machine in machines if not launched_since(job, machine)]
 
-    def progress(self, project, job):
-        """How far the job is with its machines, from one list of them: done, running, failed.
 
-        A launching job is done with a machine once it has a target machine launched since the
-        job began; a cleanup, once the machine has none. Machines not done when the job has
-        ended failed. Other jobs say nothing per machine until they end.
-        """
-        wanted = set(job.get("participatingMachines", []))
-        machines = [machine for machine in project_machines(self, project) if machine["id"] in wanted]
-        if job["type"] in LAUNCHING_JOBS:
-            done = sum(1 for machine in machines if launched_since(job, machine))
-        elif job["type"] in CLEANUP_JOBS:
-            done = sum(1 for machine in machines if not machine.get("replica"))
-        else:
-            done = len(wanted) if job.get("status") == "COMPLETED" else 0
-        ended = not active(job)
-        return dict(machines=len(wanted), done=done, running=0 if ended else len(wanted) - done,
-                    failed=len(wanted) - done if ended else 0)
+def job_progress(reader, project, job):
+    """How far the job is with its machines, from one list of them: done, running, failed.
+
+    A launching job is done with a machine once it has a target machine launched since the
+    job began; a cleanup, once the machine has none. Machines not done when the job has
+    ended failed. Other jobs say nothing per machine until they end.
+    """
+    wanted = set(job.get("participatingMachines", []))
+    machines = [machine for machine in project_machines(reader, project) if machine["id"] in wanted]
+    if job["type"] in LAUNCHING_JOBS:
+        done = sum(1 for machine in machines if launched_since(job, machine))
+    elif job["type"] in CLEANUP_JOBS:
+        done = sum(1 for machine in machines if not machine.get("replica"))
+    else:
+        done = len(wanted) if job.get("status") == "COMPLETED" else 0
+    ended = not active(job)
+    return dict(machines=len(wanted), done=done, running=0 if ended else len(wanted) - done,
+                failed=len(wanted) - done if ended else 0)

@@ -47,7 +47,12 @@ KINDS = dict(
 
 
 class Refused(Exception):
-    """What a session cannot answer, in the words a task fails with: nothing of that name, two of it, no client."""
+    """What a session cannot answer, in the words a task fails with: nothing of that name, two of it, no client, a job that
+    did not end in time; ``result``: what the failed task shows besides (the job)."""
+
+    def __init__(self, message, **result):
+        super(Refused, self).__init__(message)
+        self.result = result
 
 
 class Session(object):

@@ -56,34 +56,17 @@ entries:
       jobId: 6a1f8c2e-0d4b-4e1a-9a55-2c7e3f0b9d11
 """
 
-from ansible_collections.replication.recovery.plugins.module_utils._audit import read_audit_log
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._fleet import service_time
+from ansible_collections.replication.recovery.plugins.module_utils._reads import AUDIT_LOG_INFO, audit_log_info
 
 
 class AuditLogInfoModule(ServiceModule):
     def work(self):
-        params = self.params
-        project = self.lookup("project", params["project"])
-        entries = read_audit_log(self.client, "/projects/%s/auditLog" % project["id"], self.moment("since", params["since"]),
-                                 self.moment("until", params["until"]), now=lambda: service_time(self.client))
-        if params["events"]:
-            entries = [entry for entry in entries if entry.get("eventName") in params["events"]]
-        if params["limit"] is not None:
-            entries = entries[:params["limit"]]
-        return dict(entries=entries)
+        return audit_log_info(self, self.params)
 
 
 def main():
-    AuditLogInfoModule(
-        argument_spec=dict(
-            project=dict(type="str", required=True),
-            since=dict(type="str"),
-            until=dict(type="str"),
-            events=dict(type="list", elements="str"),
-            limit=dict(type="int"),
-        ),
-    ).run()
+    AuditLogInfoModule(argument_spec=dict(AUDIT_LOG_INFO)).run()
 
 
 if __name__ == "__main__":

@@ -148,59 +148,16 @@ progress:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._client import PAGE_LIMIT, ServiceError
-from ansible_collections.replication.recovery.plugins.module_utils._domain import JOB_STATUSES, JOB_TYPES, active
-from ansible_collections.replication.recovery.plugins.module_utils._jobs import WAIT_ARGUMENT_SPEC, Jobs
-from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines
+from ansible_collections.replication.recovery.plugins.module_utils._reads import JOB_INFO, job_info
 
 
-class JobInfoModule(TargetMachines, ServiceModule):
+class JobInfoModule(ServiceModule):
     def work(self):
-        params = self.params
-        # A run reads its job at each look, by the project's ID: the project itself is not read.
-        project = self.project_to_read_under(params["project"])
-        try:
-            return self.jobs_of(project)
-        except ServiceError as error:
-            raise self.not_found_under(project, error)
-
-    def jobs_of(self, project):
-        params = self.params
-        if params["job"] is not None:
-            jobs = Jobs.of(self, project)
-            job = jobs.get(params["job"])
-            if params["wait"]:
-                job = jobs.wait(job, return_after=params["return_after"])
-            result = dict(job=job, jobs=[job])
-            if params["progress"] and (params["progress_when_ended"] or active(job)):
-                result["progress"] = self.progress(project, job)
-            return result
-        limit = params["limit"]
-        found = []
-        if limit == 0:
-            return dict(jobs=found)
-        for job in self.client.items("/projects/%s/jobs" % project["id"], page_size=min(limit or PAGE_LIMIT, PAGE_LIMIT)):
-            if (not params["types"] or job["type"] in params["types"]) and (not params["statuses"] or job["status"] in params["statuses"]):
-                found.append(job)
-                if len(found) == limit:
-                    break  # read no further page
-        return dict(jobs=found)
+        return job_info(self, self.params)
 
 
 def main():
-    spec = dict(
-        WAIT_ARGUMENT_SPEC,
-        project=dict(type="str", required=True),
-        job=dict(type="str"),
-        types=dict(type="list", elements="str", choices=list(JOB_TYPES)),
-        statuses=dict(type="list", elements="str", choices=list(JOB_STATUSES)),
-        limit=dict(type="int"),
-        return_after=dict(type="float"),
-        progress=dict(type="bool", default=False),
-        progress_when_ended=dict(type="bool", default=True),
-        wait=dict(type="bool", default=False),
-    )
-    JobInfoModule(argument_spec=spec).run()
+    JobInfoModule(argument_spec=dict(JOB_INFO)).run()
 
 
 if __name__ == "__main__":

@@ -93,27 +93,17 @@ machines:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines
-from ansible_collections.replication.recovery.plugins.module_utils._points import points_of_each, points_picked
+from ansible_collections.replication.recovery.plugins.module_utils._reads import POINT_IN_TIME_INFO, point_in_time_info
 
 
 class PointInTimeInfoModule(ServiceModule):
     def work(self):
-        params = self.params
-        moment = self.moment("at_or_before", params["at_or_before"])
-        project = self.lookup("project", params["project"])
-        if params["machines"] is not None:
-            return dict(machines=points_of_each(self, project, params["machines"], moment))
-        return points_picked(self, project, resolve_machines(self, project, [params["machine"]])[0], moment)
+        return point_in_time_info(self, self.params)
 
 
 def main():
-    PointInTimeInfoModule(
-        argument_spec=dict(project=dict(type="str", required=True), machine=dict(type="str"), machines=dict(type="list", elements="str"),
-                           at_or_before=dict(type="str")),
-        mutually_exclusive=[("machine", "machines")],
-        required_one_of=[("machine", "machines")],
-    ).run()
+    PointInTimeInfoModule(argument_spec=dict(POINT_IN_TIME_INFO), mutually_exclusive=[("machine", "machines")],
+                          required_one_of=[("machine", "machines")]).run()
 
 
 if __name__ == "__main__":

@@ -98,38 +98,16 @@ service_time:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._fleet import UnknownProject, read_fleet, select_projects
+from ansible_collections.replication.recovery.plugins.module_utils._reads import PROJECT_INFO, project_info
 
 
 class ProjectInfoModule(ServiceModule):
     def work(self):
-        params = self.params
-        if params["name"] is not None:
-            project = self.lookup("project", params["name"], required=False)
-            if project is None:
-                return dict(projects=[])
-            wanted = [project["id"]]
-        else:
-            wanted = params["names"]
-        try:
-            if params["machines"]:
-                return read_fleet(self.client, wanted, params["lag_threshold"], params["stale_after"], projects=self.list("/projects"))
-            return dict(projects=select_projects(self.list("/projects"), wanted))
-        except UnknownProject as error:
-            self.fail_json(msg=str(error))
+        return project_info(self, self.params)
 
 
 def main():
-    ProjectInfoModule(
-        argument_spec=dict(
-            name=dict(type="str"),
-            names=dict(type="list", elements="str"),
-            machines=dict(type="bool", default=False),
-            lag_threshold=dict(type="int", default=600),
-            stale_after=dict(type="int", default=900),
-        ),
-        mutually_exclusive=[("name", "names")],
-    ).run()
+    ProjectInfoModule(argument_spec=dict(PROJECT_INFO), mutually_exclusive=[("name", "names")]).run()
 
 
 if __name__ == "__main__":

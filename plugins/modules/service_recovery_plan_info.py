@@ -47,25 +47,16 @@ recovery_plans:
 """
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._machines import name_of
-from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import project_machines
+from ansible_collections.replication.recovery.plugins.module_utils._reads import RECOVERY_PLAN_INFO, recovery_plan_info
 
 
 class RecoveryPlanInfoModule(ServiceModule):
     def work(self):
-        project = self.lookup("project", self.params["project"])
-        plans = self.items_of("recovery_plan", project=project)
-        if self.params["name"] is not None:
-            plans = [plan for plan in [self.lookup("recovery_plan", self.params["name"], required=False, project=project)] if plan]
-        names = dict((m["id"], name_of(m)) for m in project_machines(self, project)) if plans else {}
-        for plan in plans:
-            for step in plan["steps"]["items"]:
-                step["machine_names"] = [names.get(mid, mid) for mid in step.get("machineIDs", [])]
-        return dict(recovery_plans=plans)
+        return recovery_plan_info(self, self.params)
 
 
 def main():
-    RecoveryPlanInfoModule(argument_spec=dict(project=dict(type="str", required=True), name=dict(type="str"))).run()
+    RecoveryPlanInfoModule(argument_spec=dict(RECOVERY_PLAN_INFO)).run()
 
 
 if __name__ == "__main__":

@@ -92,8 +92,8 @@ from datetime import datetime, timezone
 from functools import partial
 
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
-from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._lever import LEVER_PLAN, RELEASED, STATES, lever_of, lever_steps
+from ansible_collections.replication.recovery.plugins.module_utils._reads import lever_plan
 
 OPTIONS = dict(
     project=dict(type="str", required=True),
@@ -114,13 +114,8 @@ class SafetyLeverModule(ServiceModule):
                                "Nothing was changed.")
         if state and ": " in by:
             self.fail_json(msg="by may not hold ': ' (it is %r). Nothing was changed." % by)
-        # A rehearsal reads the lever at each of its looks, by the project's ID: the project itself is not read.
-        project = self.project_to_read_under(self.params["project"])
+        project, current = lever_plan(self, self.params["project"])
         path = "/projects/%s/recoveryPlans" % project["id"]
-        try:
-            current = self.lookup("recovery_plan", LEVER_PLAN, required=False, project=project)
-        except ServiceError as error:
-            raise self.not_found_under(project, error)
         lever = lever_of(current)
         if not state or state == lever["state"] and (state == RELEASED or (lever["reason"], lever["by"]) == (reason, by)):
             return dict(lever=lever)

@@ -33,16 +33,19 @@ from ansible.playbook.task import Task
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
+from ansible_collections.replication.recovery.plugins.module_utils._agent import without_token
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC, connection_settings
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time
 from ansible_collections.replication.recovery.plugins.module_utils._limits import limits_of
 from ansible_collections.replication.recovery.plugins.module_utils._machine_info import OPTIONS as MACHINE_INFO, machine_info
-from ansible_collections.replication.recovery.plugins.module_utils._points import points_of_each
+from ansible_collections.replication.recovery.plugins.module_utils._reads import (
+    AUDIT_LOG_INFO, JOB_INFO, LEVER_READ, POINT_IN_TIME_INFO, PROJECT_INFO, RECOVERY_PLAN_INFO, audit_log_info, job_info, lever_read,
+    point_in_time_info, project_info, recovery_plan_info)
 from ansible_collections.replication.recovery.plugins.module_utils._session import Refused, Session, shared_projects
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import PathRefused, write_json
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
-from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import can_run_here, preload, run_here
+from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import COLLECTION, can_run_here, preload, run_here
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import ledger_kind_of
 
@@ -55,6 +58,17 @@ SERVICES = ("service_audit_log_info", "service_file_restore", "service_job_info"
             "service_recovery_plan_run", "service_replica_cleanup", "service_reverse_replication", "service_safety_lever",
             "service_test_network")
 preload(*SERVICES)
+# The readers a step answers itself where their module would run in its process (can_run_here): through a session of its
+# connection, with no module run - each one's options, and its answer (the one definition, which the module answers too).
+READS = dict(
+    service_audit_log_info=(AUDIT_LOG_INFO, audit_log_info),
+    service_job_info=(JOB_INFO, job_info),
+    service_machine_info=(MACHINE_INFO, machine_info),
+    service_point_in_time_info=(POINT_IN_TIME_INFO, point_in_time_info),
+    service_project_info=(PROJECT_INFO, project_info),
+    service_recovery_plan_info=(RECOVERY_PLAN_INFO, recovery_plan_info),
+    service_safety_lever=(LEVER_READ, lever_read),  # a step only reads the lever: a pull is the user's
+)
 
 RECORD = "record.json"
 # Beside the record: the host name and process ID of the ansible-playbook that runs it, so that a later
@@ -285,8 +299,11 @@ class RunbookStep(ActionBase):
             raise StepFailed("%s Nothing was sent." % error)
 
     def service(self, module, failed_ok=False, **args):
-        """Run one of the collection's modules with the step's connection and answer its result. A module
-        that fails stops the step with its message, unless ``failed_ok`` (the caller reads the result)."""
+        """Run one of the collection's modules with the step's connection and answer its result - a reader's (READS) read
+        here instead, where it would run in this process. A module that fails stops the step with its message, unless
+        ``failed_ok`` (the caller reads the result)."""
+        if module in READS and can_run_here(self, COLLECTION + module):
+            return self.answer(module, failed_ok, args)
         module_args = dict(self.connection)
         module_args.update((key, value) for key, value in args.items() if value is not None)
         # A reader writes nothing: it runs under --check as in the real run, so that what the real run refuses (a project that
@@ -296,30 +313,35 @@ class RunbookStep(ActionBase):
         if module.endswith("_info") or (module == "service_safety_lever" and not args.get("state")):
             self._task.check_mode = False
         try:
-            result = self._execute_module(module_name="replication.recovery." + module, module_args=module_args, task_vars=self.task_vars)
+            result = self._execute_module(module_name=COLLECTION + module, module_args=module_args, task_vars=self.task_vars)
         finally:
             self._task.check_mode = checking
         if result.get("failed") and not failed_ok:
             raise StepFailed(result.get("msg") or "%s failed" % module)
         return result
 
-    def machines(self, **options):
-        """What service_machine_info answers to ``options`` (module_utils._machine_info). Where that module would run in this
-        process (can_run_here) the step reads it itself, through a session of its connection: no module run for a read."""
-        if not can_run_here(self, "replication.recovery.service_machine_info"):
-            return self.service("service_machine_info", **options)
-        checked = ArgumentSpecValidator(MACHINE_INFO).validate(dict((key, value) for key, value in options.items() if value is not None))
+    def answer(self, module, failed_ok, args):
+        """What the reader ``module`` (READS) answers to ``args``, read through a session of the step's connection (read):
+        its result as the module's would be - without a project's agent installation token - or its failure."""
+        options, reading = READS[module]
+        checked = ArgumentSpecValidator(options).validate(dict((key, value) for key, value in args.items() if value is not None))
         if checked.error_messages:
-            raise StepFailed("Bug in the step: its read of the machines: %s" % "; ".join(checked.error_messages))
-        return self.read(lambda session: machine_info(session, checked.validated_parameters))
+            raise StepFailed("Bug in the step: its read %s: %s" % (module, "; ".join(checked.error_messages)))
+        try:
+            return dict(without_token(self.read(lambda session: reading(session, checked.validated_parameters))), changed=False)
+        except StepFailed as failure:
+            if not failed_ok:
+                raise
+            return dict(failed=True, changed=False, msg=str(failure))
+
+    def machines(self, **options):
+        """What service_machine_info answers to ``options`` (module_utils._machine_info)."""
+        return self.service("service_machine_info", **options)
 
     def points_in_time(self, project, machines):
         """Each of ``machines`` (names or IDs) with its points in time, newest first, as service_point_in_time_info answers
-        them ([{machine_id, machine_name, points_in_time, point_in_time}]). Where that module would run in this process
-        (can_run_here) the step reads them itself, through a session of its connection: no module run for a read."""
-        if not can_run_here(self, "replication.recovery.service_point_in_time_info"):
-            return self.service("service_point_in_time_info", project=project, machines=machines)["machines"]
-        return self.read(lambda session: points_of_each(session, session.lookup("project", project), machines))
+        them ([{machine_id, machine_name, points_in_time, point_in_time}])."""
+        return self.service("service_point_in_time_info", project=project, machines=machines)["machines"]
 
     def read(self, reading):
         """What ``reading(session)`` answers, given a session of the step's connection (module_utils._session) that shares

@@ -67,6 +67,9 @@ class PathClient:
             answers.append(dict(items=answer) if isinstance(answer, list) else answer)
         return answers
 
+    def close(self):
+        """A session closes its client as it ends (ServiceClient logs out): nothing to close here."""
+
 
 class ClockedClient(PathClient):
     """A PathClient with the service's clock (``now``, epoch seconds), which /extendedAccountInfo answers. An answer may

@@ -16,6 +16,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._base import 
 from ansible_collections.replication.recovery.plugins.module_utils._machine_reads import resolve_machines, target_machine_of
 from ansible_collections.replication.recovery.plugins.module_utils._points import point_in_time_option, points_asked, points_at, points_of
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
+from ansible_collections.replication.recovery.plugins.module_utils._in_process import Answered, given
 from ansible_collections.replication.recovery.plugins.module_utils._session import Refused, Session
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import Counted, PathClient, set_up_without_ansible
 
@@ -227,6 +228,26 @@ def test_a_target_machine_is_read_once_per_run_and_again_after_a_job():
     module.forget("/projects/%s/replicas/" % PROJECT_ID)
     target_machine_of(module, PROJECT, WEB_1)
     assert module.client.requests == [target, target]
+
+
+def test_a_refusal_fails_the_task_with_what_it_shows_and_whether_the_module_changed_something():
+    """A job that did not end in time (module_utils._jobs refuses it, with the job) fails the module's task with the job -
+    changed, since the module started it."""
+
+    class Waited(ServiceModule):
+        def __init__(self):
+            set_up_without_ansible(self, PathClient({}))
+            self.no_log_values = set()
+
+        def work(self):
+            self.changed = True  # it started the job
+            raise Refused("Job j1 (TEST_LAUNCH) did not end within 10 seconds.", job=dict(id="j1", status="STARTED"))
+
+    with given({}):  # the module answers its result here rather than exiting (module_utils._in_process)
+        with pytest.raises(Answered) as answered:
+            Waited().run()
+    assert answered.value.result == dict(failed=True, changed=True, msg="Job j1 (TEST_LAUNCH) did not end within 10 seconds.",
+                                         job=dict(id="j1", status="STARTED"))
 
 
 def test_machines_are_resolved_in_the_order_given_without_repeats():

@@ -10,6 +10,7 @@ import pytest
 from ansible_collections.replication.recovery.plugins.module_utils._base import ServiceModule
 from ansible_collections.replication.recovery.plugins.module_utils._client import ServiceError
 from ansible_collections.replication.recovery.plugins.module_utils._jobs import Jobs, log_tail, same_job
+from ansible_collections.replication.recovery.plugins.module_utils._session import Refused
 
 
 class Failed(Exception):
@@ -17,7 +18,8 @@ class Failed(Exception):
 
 
 class FakeModule:
-    """Just what Jobs uses: a client that answers the newest job, lookup and fail_json."""
+    """Just what Jobs uses: a client that answers the newest job, lookup, and change with what it needs (a module's own
+    failure, fail_json, is what a caller's ``failed`` calls)."""
 
     change = ServiceModule.change
 
@@ -118,8 +120,9 @@ def test_a_write_without_an_answer_is_never_sent_again():
     attempts = []
     send = dropped_write(attempts)
 
-    with pytest.raises(Failed, match="may still start it: do not start it again by hand"):
+    with pytest.raises(Refused, match="may still start it: do not start it again by hand") as refused:
         jobs.start(send, MATCH)
+    assert refused.value.result == dict(changed=True)  # the task says the request may have changed something
     assert len(attempts) == 1
     assert sum(sleeps) == pytest.approx(60)  # the grace period
 
@@ -138,7 +141,7 @@ def test_a_late_write_is_found_during_the_grace_period():
 def test_a_job_of_another_kind_that_appears_is_not_taken_for_it():
     module = FakeModule([job("old", "COMPLETED"), job("theirs", "PENDING", job_type="CLEANUP")])
     jobs, unused = make(module)
-    with pytest.raises(Failed):
+    with pytest.raises(Refused):
         jobs.start(dropped_write([]), MATCH)
 
 
@@ -224,24 +227,11 @@ def test_other_errors_are_not_retried():
 def test_waiting_ends_with_the_timeout():
     module = FakeModule([None], job_states={"slow": ["STARTED"]})
     jobs, sleeps = make(module, timeout=10)
-    with pytest.raises(Failed) as failure:
+    with pytest.raises(Refused) as failure:
         jobs.wait(job("slow"))
     assert "did not end within 10 seconds" in str(failure.value)
+    assert failure.value.result["job"]["status"] == "STARTED"  # the failed task shows the job as it was last seen
     assert sum(sleeps) == pytest.approx(10)
-
-
-def test_a_wait_that_runs_out_says_whether_the_task_changed_something():
-    module = FakeModule([None], job_states={"slow": ["STARTED"]})
-    module.changed = True  # it started the job
-
-    def fail_json(msg, **kwargs):
-        raise Failed(kwargs["changed"])
-
-    module.fail_json = fail_json
-    jobs, unused = make(module, timeout=10)
-    with pytest.raises(Failed) as failure:
-        jobs.wait(job("slow"))
-    assert failure.value.args == (True,)
 
 
 def test_a_wait_can_return_after_a_while_without_failing():
@@ -255,7 +245,7 @@ def test_a_wait_can_return_after_a_while_without_failing():
 def test_the_timeout_still_fails_a_wait_that_would_return_later():
     module = FakeModule([None], job_states={"slow": ["STARTED"]})
     jobs, unused = make(module, timeout=10)
-    with pytest.raises(Failed):
+    with pytest.raises(Refused):
         jobs.wait(job("slow"), return_after=60)
 
 
@@ -265,7 +255,7 @@ def test_a_job_that_is_not_there_fails_clearly():
             raise ServiceError("GET", path, 404, "notFound", "Job x not found.")
 
     jobs, unused = make(Missing([None]))
-    with pytest.raises(Failed, match="The project has no job x"):
+    with pytest.raises(Refused, match="The project has no job x"):
         jobs.get("x")
 
 
@@ -366,9 +356,9 @@ def test_a_job_that_does_not_complete_fails_the_task_with_its_log_and_the_result
     module.get = lambda path, params=None: (
         {"items": [job("old", "COMPLETED")]} if params else dict(job("new", "FAILED"), log=[{"message": "disk full"}]))
     jobs, unused = make(module)
-    with pytest.raises(Failed, match="^TEST_LAUNCH job new FAILED: disk full$"):
+    with pytest.raises(Refused, match="^TEST_LAUNCH job new FAILED: disk full$") as refused:
         jobs.run(lambda: job("new", "PENDING"), MATCH, result=dict(removed=["r1"]))
-    assert module.failure["removed"] == ["r1"] and module.failure["job"]["status"] == "FAILED" and module.changed
+    assert refused.value.result["removed"] == ["r1"] and refused.value.result["job"]["status"] == "FAILED" and module.changed
 
 
 def test_follow_hands_a_failed_job_to_the_modules_own_failure():

@@ -9,7 +9,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines, launched_since
+from ansible_collections.replication.recovery.plugins.module_utils._launches import TargetMachines, job_progress, launched_since
 
 CREATED = "2026-11-22T10:00:00+00:00"
 
@@ -46,25 +46,25 @@ def test_a_machine_is_launched_by_a_job_once_it_has_a_target_machine_from_since_
 
 
 def test_a_running_launch_counts_what_it_has_launched():
-    assert Module(MACHINES).progress({}, job()) == {"machines": 4, "done": 2, "running": 2, "failed": 0}
+    assert job_progress(Module(MACHINES), {}, job()) == {"machines": 4, "done": 2, "running": 2, "failed": 0}
 
 
 @pytest.mark.parametrize("status", ["FAILED", "COMPLETED"])
 def test_an_ended_launch_counts_the_rest_as_failed(status):
-    assert Module(MACHINES).progress({}, job(status=status)) == {"machines": 4, "done": 2, "running": 0, "failed": 2}
+    assert job_progress(Module(MACHINES), {}, job(status=status)) == {"machines": 4, "done": 2, "running": 0, "failed": 2}
 
 
 def test_a_recovery_plan_run_counts_like_a_launch():
-    assert Module(MACHINES).progress({}, job("RECOVERY_PLAN_TEST"))["done"] == 2
+    assert job_progress(Module(MACHINES), {}, job("RECOVERY_PLAN_TEST"))["done"] == 2
 
 
 def test_a_cleanup_is_done_with_a_machine_once_it_has_no_target_machine():
-    assert Module(MACHINES).progress({}, job("CLEANUP")) == {"machines": 4, "done": 1, "running": 3, "failed": 0}
+    assert job_progress(Module(MACHINES), {}, job("CLEANUP")) == {"machines": 4, "done": 1, "running": 3, "failed": 0}
 
 
 @pytest.mark.parametrize("status,done,failed", [("STARTED", 0, 0), ("COMPLETED", 4, 0), ("FAILED", 0, 4)])
 def test_other_jobs_say_nothing_per_machine_until_they_end(status, done, failed):
-    progress = Module(MACHINES).progress({}, job("FILE_RESTORE", status))
+    progress = job_progress(Module(MACHINES), {}, job("FILE_RESTORE", status))
     assert (progress["done"], progress["failed"]) == (done, failed)
 
 

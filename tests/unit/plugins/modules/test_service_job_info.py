@@ -9,6 +9,7 @@ __metaclass__ = type
 
 import pytest
 
+from ansible_collections.replication.recovery.plugins.module_utils._session import Refused
 from ansible_collections.replication.recovery.plugins.modules.service_job_info import JobInfoModule
 from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient, set_up_without_ansible
 
@@ -45,11 +46,9 @@ def test_a_jobs_machines_are_counted_while_it_runs_and_once_it_ended_only_when_a
     assert ("/projects/p1/machines" in client.requests) is (counted is not None)
 
 
-class Refused(Exception):
-    pass
-
-
 class Refusing(JobInfo):
+    """A look-up the module fails its task with fails it here with the same words."""
+
     def fail_json(self, msg, **kwargs):
         raise Refused(msg)
 

@@ -212,7 +212,7 @@ def test_the_steps_load_every_module_they_run_with_them():
 ])
 def test_a_step_runs_what_only_reads_under_check_as_in_the_real_run(monkeypatch, module, args, reads):
     # A project missing is refused by --check in the real run's words, not taken for one an earlier task creates.
-    step = action(check_mode=True)
+    step = action(check_mode=True, transport="ssh")  # the module runs in a process of its own (here, the step reads: below)
     step.connection, step.task_vars = {}, {}
     seen = []
     monkeypatch.setattr(step, "_execute_module", lambda **kwargs: seen.append(step._task.check_mode) or {})
@@ -308,5 +308,47 @@ def test_a_step_reads_the_machines_itself_and_answers_what_the_module_answers_wi
     assert "t0k3n-of-the-agent" not in json.dumps(by_the_step)
     with pytest.raises(StepFailed, match="points_in_time_limit is a number of points"):
         step.machines(project=PROJECT_ID, points_in_time_limit=1)
-    with pytest.raises(StepFailed, match="Bug in the step: its read of the machines: .*lag_threshold"):
+    with pytest.raises(StepFailed, match="Bug in the step: its read service_machine_info: .*lag_threshold"):
         step.machines(project=PROJECT_ID, lag_threshold="soon")
+
+
+def test_a_step_answers_every_read_itself_under_check_as_in_the_real_run_and_no_module_runs(monkeypatch):
+    """Every reader a step calls (READS) is read through a session of its connection where its module would run here: the
+    answer the module gives, read as in the real run under --check, a project's secret left out, a failure as the
+    module's."""
+    from ansible_collections.replication.recovery.plugins.module_utils import _session
+    from ansible_collections.replication.recovery.plugins.module_utils._lever import LEVER_PLAN, lever_steps
+    from ansible_collections.replication.recovery.plugins.plugin_utils._step import READS, StepFailed
+    from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import PathClient
+    project = {"id": PROJECT_ID, "name": "p", "agentInstallationToken": "t0k3n-of-the-agent"}
+    jobs = "/projects/%s/jobs" % PROJECT_ID
+    job = {"id": "j-1", "type": "CLEANUP", "status": "COMPLETED", "participatingMachines": ["m-1"], "creationDateTime": "2026-12-01T08:00:00Z"}
+    lever = {"id": "rp-1", "name": LEVER_PLAN, "steps": lever_steps("engaged", "ops", "2026-12-01T08:00:00Z", "storm")}
+    web = {"id": "rp-2", "name": "web first", "steps": {"items": [{"name": "web", "machineIDs": ["m-1"]}]}}
+    client = PathClient({"/projects": [project], "/projects/" + PROJECT_ID: project, jobs: [job], jobs + "/j-1": job,
+                         "/projects/%s/machines" % PROJECT_ID: [{"id": "m-1", "sourceProperties": {"name": "web-1"}}],
+                         "/projects/%s/recoveryPlans" % PROJECT_ID: {"items": [lever, web]}})
+    sessions = []
+
+    def made(settings, check_mode=False):
+        sessions.append(check_mode)
+        return client
+    monkeypatch.setattr(_session, "make_client", made)
+    step = action(check_mode=True)
+    step.shared_reads, step.task_vars, step.connection = {}, {}, dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test")
+    step._execute_module = lambda *unused, **ignored: pytest.fail("a module ran for a read")
+    assert step.service("service_job_info", project=PROJECT_ID, job="j-1", progress=True) == dict(
+        job=job, jobs=[job], progress=dict(machines=1, done=1, running=0, failed=0), changed=False)
+    assert step.service("service_job_info", project="p", limit=1)["jobs"] == [job]
+    assert step.service("service_project_info", name="p")["projects"] == [{"id": PROJECT_ID, "name": "p"}]  # no agent's token
+    assert project["agentInstallationToken"] == "t0k3n-of-the-agent"  # the session's own read untouched
+    assert step.service("service_safety_lever", project=PROJECT_ID)["lever"] == dict(state="engaged", by="ops", at="2026-12-01T08:00:00Z", reason="storm")
+    assert step.service("service_recovery_plan_info", project="p", name="web first")["recovery_plans"][0]["steps"]["items"][0]["machine_names"] == ["web-1"]
+    assert sessions and not any(sessions)  # under --check, read as in the real run
+    assert step.service("service_job_info", project=PROJECT_ID, job="j-2", failed_ok=True) == dict(
+        failed=True, changed=False, msg="The project has no job j-2.")
+    with pytest.raises(StepFailed, match="^The project has no job j-2.$"):
+        step.service("service_job_info", project=PROJECT_ID, job="j-2")
+    with pytest.raises(StepFailed, match="^Bug in the step: its read service_safety_lever: .*state"):
+        step.service("service_safety_lever", project=PROJECT_ID, state="engaged")  # a step never pulls the lever
+    assert set(READS) <= set(SERVICES)
