@@ -45,9 +45,9 @@ def every_task(items):
 
 
 def engine_includes(items, entry):
-    """The tasks that include the engine's entry point ``entry``."""
-    return [task for task in every_task(items) if (task.get("ansible.builtin.include_role") or {}).get("name") == ENGINE
-            and task["ansible.builtin.include_role"].get("tasks_from") == entry]
+    """The tasks that include or import the engine's entry point ``entry``."""
+    return [task for task in every_task(items) for action in ROLE_ACTIONS if (task.get(action) or {}).get("name") == ENGINE
+            and task[action].get("tasks_from") == entry]
 
 
 def yaml_files(*top):
@@ -289,9 +289,9 @@ def test_its_finish_and_its_whole_run_in_one_play_are_the_engines(runbook):
     assert finished["vars"]["runbook_report_dir"] == "{{ %s_options.report_dir }}" % runbook.name
     main = tasks(runbook.name, "main")
     assert [task.get("ansible.builtin.include_tasks") for task in main] == ["start.yml", None, "finish.yml"]
-    [waves] = engine_includes(main, "wave")
+    [waves] = engine_includes(main, "wave_here")  # each wave checked on this host, in one play
     assert waves["loop_control"]["loop_var"] == "runbook_wave" and "runbook_read.waves" in waves["loop"]
-    assert waves["vars"] == {"runbook_check_here": True}
+    assert not waves.get("vars")
 
 
 @pytest.mark.parametrize("runbook", ON_THE_ENGINE, ids=lambda runbook: runbook.name)
@@ -328,7 +328,7 @@ def test_what_stopped_a_run_is_noted_by_one_rule_and_no_runbook_role_sets_the_en
                 noted.append((os.path.relpath(path, COLLECTION), facts["runbook_stopped"]))
     # Forgotten as a run begins; else noted by the filter stopped_by, in the engine's own tasks only.
     assert setters.pop("runbook_stopped") == {"roles/runbook/tasks/" + name for name in ("forget.yml", "stopped.yml", "start.yml", "wave.yml",
-                                                                                         "wave_end.yml", "hook.yml")}
+                                                                                         "wave_here.yml", "hook.yml")}
     assert all(value is None or "| replication.recovery.stopped_by(ansible_failed_result" in value
                for path, value in noted if path != "roles/runbook/tasks/forget.yml"), noted
     assert all(path.startswith("roles/runbook/") for paths in setters.values() for path in paths), setters

@@ -22,6 +22,7 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_groups, parse_point_policy, parse_test_network
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import TYPED, OptionRefused, choices_of, options_of, required, typed
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, RUN
 
 ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")
 # Variables every runbook shares, read by their own names: the ledger, and the engine's.
@@ -276,11 +277,16 @@ def test_a_run_begins_by_refusing_what_was_not_meant_and_nothing_later_does(role
 @pytest.mark.parametrize("role", ROLES)
 def test_an_entry_point_that_reads_the_options_reads_them_first(role):
     """Each entry point (its task file and those it includes) that reads the options runs runbook_options as its first task:
-    its play may run on other hosts than the play before (the agent's source hosts, an application's nodes)."""
+    its play may run on other hosts than the play before (the agent's source hosts, an application's nodes). But the finish
+    of a runbook on the engine's run (the shape run), which runs on the hosts its start ran on: it takes the options its
+    start read, and reads them in no task of its own."""
     checked = 0
     for entry_point in specs(role):
         path = os.path.join(COLLECTION, "roles", role, "tasks", entry_point + ".yml")
-        if any(reads_options(role, candidate) for candidate in [path] + included(role, path)):
+        if entry_point == "finish" and role in BY_NAME and BY_NAME[role].shape == RUN:
+            assert registers_first(role, os.path.join(COLLECTION, "roles", role, "tasks", "start.yml")), role
+            assert not any("replication.recovery.runbook_options" in task for task in every_task(loaded(path))), role
+        elif any(reads_options(role, candidate) for candidate in [path] + included(role, path)):
             checked += 1
             assert registers_first(role, path) or (entry_point == "main" and any(
                 registers_first(role, candidate) for candidate in included(role, path)[:1])), "%s: %s" % (role, entry_point)
