@@ -27,6 +27,11 @@ description:
   - In check mode nothing is launched; the step records what would be.
   - Records the wave's job, each launched machine's target machine and point in time, and for each machine that did not
     launch, its last line in the job's log.
+deprecated:
+  why: The engine drives a run in three steps - M(replication.recovery.runbook_start), M(replication.recovery.runbook_wave) and
+    M(replication.recovery.runbook_finish) - each several of a run's phases in one task; this step is one phase of M(replication.recovery.runbook_wave).
+  alternative: Use M(replication.recovery.runbook_wave).
+  removed_in: 3.0.0
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE

@@ -21,6 +21,11 @@ description:
     checks of the user's, C(<group>_to_check) and C(<group>_wave_<n>_to_check). Their variables are named after the
     runbook (C(dr_test_source_name), C(dr_test_public_ips), C(dr_test_target), ...; see the DR test role's README).
   - Records, for each machine, whether it runs, since when, and its addresses.
+deprecated:
+  why: The engine drives a run in three steps - M(replication.recovery.runbook_start), M(replication.recovery.runbook_wave) and
+    M(replication.recovery.runbook_finish) - each several of a run's phases in one task; this step is one phase of M(replication.recovery.runbook_wave).
+  alternative: Use M(replication.recovery.runbook_wave).
+  removed_in: 3.0.0
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE

@@ -26,6 +26,11 @@ description:
     leftovers up). Names, patterns or exclusions that match nothing are refused the same way.
   - Records the project's ID, the service's time (when the run started), the machines, the waves, what was excluded,
     the gate's verdict on each machine, and what an earlier run left.
+deprecated:
+  why: The engine drives a run in three steps - M(replication.recovery.runbook_start), M(replication.recovery.runbook_wave) and
+    M(replication.recovery.runbook_finish) - each several of a run's phases in one task; this step is one phase of M(replication.recovery.runbook_start).
+  alternative: Use M(replication.recovery.runbook_start).
+  removed_in: 3.0.0
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE

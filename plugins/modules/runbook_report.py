@@ -43,6 +43,11 @@ options:
       - The runbooks pass C(replication_recovery_ledger_dir). Nothing is entered if not given, or in check mode.
     type: path
     version_added: 2.0.0
+deprecated:
+  why: The engine drives a run in three steps - M(replication.recovery.runbook_start), M(replication.recovery.runbook_wave) and
+    M(replication.recovery.runbook_finish) - each several of a run's phases in one task; this step is one phase of M(replication.recovery.runbook_finish).
+  alternative: Use M(replication.recovery.runbook_finish).
+  removed_in: 3.0.0
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE

@@ -18,6 +18,11 @@ description:
   - What the run adopts (an earlier launch job that runs, or its machines not yet cleaned up) is left to
     M(replication.recovery.runbook_launch). Without anything left, the step sends no request.
   - Records what it followed and cleaned up; the report shows it as the check C(earlier run).
+deprecated:
+  why: The engine drives a run in three steps - M(replication.recovery.runbook_start), M(replication.recovery.runbook_wave) and
+    M(replication.recovery.runbook_finish) - each several of a run's phases in one task; this step is one phase of M(replication.recovery.runbook_start).
+  alternative: Use M(replication.recovery.runbook_start).
+  removed_in: 3.0.0
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE

@@ -19,6 +19,7 @@ from the service itself (see earlier_run in plugin_utils._judgement),
 so that a run on another controller, or after the controller died, finds it too.
 """
 
+import contextlib
 import json
 import os
 import shutil
@@ -250,6 +251,7 @@ class RunbookStep(ActionBase):
         unused, args = self.validate_argument_spec(argument_spec=spec)
         self.task_vars = task_vars or {}
         self.shared_reads = {}  # what the step's modules read of projects, shared among them (module_utils._in_process)
+        self.phase_seconds = {}
         self.connection = dict((name, args[name]) for name in CONNECTION_OPTIONS if args.get(name) is not None)
         self.path = args.get("run")
         self.record = load(self.path) if self.WITH_RUN and self.path else None
@@ -259,22 +261,50 @@ class RunbookStep(ActionBase):
             except PathRefused as refused:
                 raise StepFailed("%s; nothing was written." % refused)
         except StepFailed as failure:
+            self.take_up_the_run()
+            phase = self.run_object.phase if self.run_object is not None else self.PHASE
             recorded = self.record is not None and not self.record.get("failure")
             if recorded:
-                self.record["failure"] = dict(phase=self.PHASE, message=str(failure))
+                self.record["failure"] = dict(phase=phase, message=str(failure))
             # A failure the run's record keeps and a rescue of the run takes up is said once, by the run's last word.
             said = str(failure)
-            if recorded and self.PHASE != "report" and rescued(self._task):
-                said = "The run stops here (%s); its outcome, at its end, says why and what to do next." % self.PHASE
+            if recorded and phase != "report" and rescued(self._task):
+                said = "The run stops here (%s); its outcome, at its end, says why and what to do next." % phase
                 # Why, for the rescue that notes what stopped the run (the filter stopped_by): a search's rounds
                 # each have a record of their own, and the search reports the reason.
                 result["stopped_because"] = str(failure)
             result.update(failed=True, msg=said, **failure.result)
         finally:
+            self.take_up_the_run()
             if self.record is not None and self.path and os.path.isdir(os.path.dirname(self.path)):
                 save(self.path, self.record)
+        if self.phase_seconds and not result.get("failed"):  # a failure shows its result whole: only what it says
+            result["phase_seconds"] = self.phase_seconds
         result.setdefault("changed", False)
         return result
+
+    @contextlib.contextmanager
+    def timed(self, phase):
+        """The seconds the step spends in one of a run's phases, answered as ``phase_seconds`` (make bench times the phases
+        of a step that drives several)."""
+        began = time.monotonic()
+        try:
+            yield
+        finally:
+            self.phase_seconds[phase] = round(self.phase_seconds.get(phase, 0) + time.monotonic() - began, 3)
+
+    run_object = None  # the run the step drives (plugin_utils._run.Run): drive()
+
+    def drive(self, run):
+        """Drive ``run`` (plugin_utils._run.Run) in this task: answers it. Its record is saved when the step ends, and what stops
+        it is recorded under the phase it is in."""
+        self.run_object = run
+        return run
+
+    def take_up_the_run(self):
+        """The record and path of the run the step drives, as its phases left them (a run begun has them only then)."""
+        if self.run_object is not None:
+            self.path, self.record = self.run_object.path, self.run_object.record
 
     def step(self, args):
         raise NotImplementedError
@@ -319,6 +349,20 @@ class RunbookStep(ActionBase):
         if result.get("failed") and not failed_ok:
             raise StepFailed(result.get("msg") or "%s failed" % module)
         return result
+
+    def sign_out(self, session):
+        """End the run's session - under --check too, which opened it - warning when the service does not answer: a sign-out never
+        fails a run."""
+        if not session:
+            return
+        checking = self._task.check_mode
+        self._task.check_mode = False
+        try:
+            ended = self.service("service_login", failed_ok=True, state="absent", session=session)
+        finally:
+            self._task.check_mode = checking
+        if ended.get("failed"):
+            self.warn("The sign-out failed (%s); the session expires in the service by itself." % ended.get("msg"))
 
     def answer(self, module, failed_ok, args):
         """What the reader ``module`` (READS) answers to ``args``, read through a session of the step's connection (read):

@@ -76,7 +76,8 @@ SHARED_VARIABLES = (
 ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")
 BY_ID = dict(ids=lambda runbook: runbook.name)
 # The steps that write a report's files, each naming the entry point of the report: the ledger - page - set_stats - fail order.
-WRITERS = ("replication.recovery.report_write", "replication.recovery.runbook_report", "replication.recovery.runbook_search",
+WRITERS = ("replication.recovery.report_write", "replication.recovery.runbook_report", "replication.recovery.runbook_finish",
+           "replication.recovery.runbook_search",
            "replication.recovery.application_step", "replication.recovery.ledger_evidence", "replication.recovery.ledger_programme")
 ROLE_ACTIONS = ("ansible.builtin.include_role", "ansible.builtin.import_role")
 
@@ -290,7 +291,7 @@ def test_its_finish_and_its_whole_run_in_one_play_are_the_engines(runbook):
     main = tasks(runbook.name, "main")
     assert [task.get("ansible.builtin.include_tasks") for task in main] == ["start.yml", None, "finish.yml"]
     [waves] = engine_includes(main, "wave_here")  # each wave checked on this host, in one play
-    assert waves["loop_control"]["loop_var"] == "runbook_wave" and "runbook_read.waves" in waves["loop"]
+    assert waves["loop_control"]["loop_var"] == "runbook_wave" and "runbook_run.waves" in waves["loop"]
     assert not waves.get("vars")
 
 

@@ -63,7 +63,7 @@ stopped_at() {
 
 # == moved: the clock moves on, nothing is thinned ==========================================================================
 on controller-1 --check -e failover_project=moved "${waves[@]}" > outputs/moved-plan.txt
-plan="$(sed -n 's/.*"Plan: \(.*\.plan\.json\)".*/\1/p' outputs/moved-plan.txt)"
+plan="$(sed -n 's/.*Plan: \(.*\.plan\.json\)$/\1/p' outputs/moved-plan.txt)"
 case "$plan" in "$here/controller-1/work/failover_report/"*) ;; *) echo "the plan is not where controller 1 started: $plan"; exit 1;; esac
 stopped_in_wave_2 moved -e failover_plan="$plan"
 "${night[@]}" marked moved > marked.txt
@@ -122,7 +122,7 @@ refused_plan() {
     local project=$1 plan moment
     moment="$("${night[@]}" moment 5)"
     on controller-1 --check -e failover_project="$project" "${limits[@]}" -e "failover_point_in_time=before:$moment" > "outputs/$project-plan.txt"
-    plan="$(sed -n 's/.*"Plan: \(.*\.plan\.json\)".*/\1/p' "outputs/$project-plan.txt")"
+    plan="$(sed -n 's/.*Plan: \(.*\.plan\.json\)$/\1/p' "outputs/$project-plan.txt")"
     stopped_in_job_2 "$project" "${limits[@]}" -e failover_plan="$plan"
     "${night[@]}" jump 86400
     if on controller-1 -e failover_project="$project" "${limits[@]}" -e failover_plan="$plan" > "outputs/$project.txt" 2>&1; then
@@ -167,7 +167,7 @@ test "$("${night[@]}" launches planned RECOVERY_LAUNCH)" = 3
 refused_plan approved
 named outputs/approved.txt > named.txt
 on controller-1 --check -e failover_project=approved "${limits[@]}" > outputs/approved-plan.txt
-plan="$(sed -n 's/.*"Plan: \(.*\.plan\.json\)".*/\1/p' outputs/approved-plan.txt)"
+plan="$(sed -n 's/.*Plan: \(.*\.plan\.json\)$/\1/p' outputs/approved-plan.txt)"
 grep -q "Thinned out by the service since the run it takes up pinned them; planned from the newest point before each: web-1" outputs/approved-plan.txt
 "${night[@]}" plan-points "$plan" | grep -F -f named.txt | diff - named.txt  # the plan takes the points the refusal named
 on controller-1 -e failover_project=approved "${limits[@]}" -e failover_plan="$plan" > outputs/approved.txt

@@ -78,7 +78,7 @@ test -z "$("${safe[@]}" cloud)"  # rolled back: nothing left
 # -- a plan whose point vanished before the run began: refused, naming it ------------------------------
 ansible-playbook replication.recovery.failover --check "${common[@]}" "${waves[@]}" -e "failover_point_in_time=before:$("${safe[@]}" moment 5)" \
     > outputs/plan-vanished.txt
-vanished="$(sed -n 's/.*"Plan: \(.*\.plan\.json\)".*/\1/p' outputs/plan-vanished.txt)"
+vanished="$(sed -n 's/.*Plan: \(.*\.plan\.json\)$/\1/p' outputs/plan-vanished.txt)"
 "${safe[@]}" jump 86400
 "${faults[@]}" -e '{"rules": []}'
 refused vanished ansible-playbook replication.recovery.failover "${common[@]}" -e failover_plan="$vanished"
@@ -112,7 +112,7 @@ test -z "$("${safe[@]}" cloud)"
 # == before its thinned one, said with the extra data lost; the failover is committed in three waves ======
 ansible-playbook replication.recovery.failover --check "${common[@]}" "${waves[@]}" -e "failover_point_in_time=before:$("${safe[@]}" moment 5)" \
     > outputs/plan.txt
-plan="$(sed -n 's/.*"Plan: \(.*\.plan\.json\)".*/\1/p' outputs/plan.txt)"
+plan="$(sed -n 's/.*Plan: \(.*\.plan\.json\)$/\1/p' outputs/plan.txt)"
 grep -q "| db-1 | 1 | 20[0-9-]*T[0-9:]*Z ([0-9a-f-]*) | " "${plan%.json}.md"
 ansible-playbook replication.recovery.failover "${common[@]}" -e failover_plan="$plan" "${hooks[@]}" > outputs/committed.txt
 runs=$((runs + 1))
@@ -168,10 +168,10 @@ refused no-token ansible-playbook replication.recovery.failover "${common[@]}" -
 grep -q "Replacing the production machines of web-1 needs the confirmation token of its plan; none was given" outputs/no-token.txt
 runs=$((runs + 1))
 ansible-playbook replication.recovery.failover --check "${common[@]}" -e failover_replace=db-1 > outputs/plan-db.txt
-other="$("${safe[@]}" token "$(sed -n 's/.*"Plan: \(.*\.plan\.json\)".*/\1/p' outputs/plan-db.txt)")"
+other="$("${safe[@]}" token "$(sed -n 's/.*Plan: \(.*\.plan\.json\)$/\1/p' outputs/plan-db.txt)")"
 ansible-playbook replication.recovery.failover --check "${common[@]}" -e failover_replace=web-1 > outputs/plan-web.txt
 grep -q "TERMINATES the recovery machine i-[0-9a-f]* of web-1, which runs production since" outputs/plan-web.txt
-token="$("${safe[@]}" token "$(sed -n 's/.*"Plan: \(.*\.plan\.json\)".*/\1/p' outputs/plan-web.txt)")"
+token="$("${safe[@]}" token "$(sed -n 's/.*Plan: \(.*\.plan\.json\)$/\1/p' outputs/plan-web.txt)")"
 grep -q "failover_confirm=$token" outputs/plan-web.txt
 test "$token" != "$other"
 refused other-token ansible-playbook replication.recovery.failover "${common[@]}" -e failover_replace=web-1 -e failover_confirm="$other"

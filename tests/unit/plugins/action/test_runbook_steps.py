@@ -21,7 +21,7 @@ from ansible_collections.replication.recovery.plugins.action import (
     ledger_proof_info, ledger_report_info, runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read,
     runbook_report, runbook_resume, runbook_reverse, runbook_wait_replication)
 from ansible_collections.replication.recovery.plugins.module_utils import _wait
-from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger, _options, _step, _stops
+from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger, _options, _run_launch, _run_read, _run_report, _step, _stops
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import argument_specs, options_of, role_options
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import next_run, outcome_of, report_of
@@ -130,6 +130,12 @@ def points_info(points=None):
 
 
 def read(run, machines, jobs=(), launch_settings=None, points=None, modules=None, **answers):
+    modules = modules or Modules(**read_answers(machines, jobs, launch_settings, points, **answers))
+    return dict(step(runbook_read, modules, run=run, session="s3ss10n"), calls=modules.calls)
+
+
+def read_answers(machines, jobs=(), launch_settings=None, points=None, **answers):
+    """What the modules a read runs answer: the project's ``machines`` (each with its points, when asked), its ``jobs``."""
     def machine_info(args):
         listed = [m for m in machines if not args.get("machines") or m["id"] in args["machines"]]
         if args.get("include_target_machine"):
@@ -142,10 +148,8 @@ def read(run, machines, jobs=(), launch_settings=None, points=None, modules=None
         return found
 
     # A run of several waves keeps the points it pinned in the service (pin marks): one write, answered.
-    answers = dict(dict(service_machine_info=machine_info, service_job_info={"jobs": list(jobs)},
-                        service_point_in_time_info=points_info(points), service_machine_tags={"changed_machines": []}), **answers)
-    modules = modules or Modules(**answers)
-    return dict(step(runbook_read, modules, run=run, session="s3ss10n"), calls=modules.calls)
+    return dict(dict(service_machine_info=machine_info, service_job_info={"jobs": list(jobs)},
+                     service_point_in_time_info=points_info(points), service_machine_tags={"changed_machines": []}), **answers)
 
 
 @pytest.fixture(autouse=True)
@@ -298,7 +302,7 @@ def test_a_report_directory_without_room_for_the_runs_machines_is_refused_before
     def unwritable(directory, size):
         sizes.append((directory, size))
         return "%s: No space left on device" % directory if directory == str(tmp_path / "reports") and size > (1 << 20) else None
-    monkeypatch.setattr(runbook_read, "unwritable", unwritable)
+    monkeypatch.setattr(_run_read, "unwritable", unwritable)
     fleet = [machine("web-%03d" % number) for number in range(200)]
     run = begin(tmp_path, report_dir=str(tmp_path / "reports"), waves="web-0*; web-1*")
     result = read(run, fleet)
@@ -311,7 +315,7 @@ def test_a_report_directory_without_room_for_the_runs_machines_is_refused_before
 
     # With room, the ledger is proven too (the run writes its entry there); a run of a few machines is not proven again.
     sizes[:] = []
-    monkeypatch.setattr(runbook_read, "unwritable", lambda directory, size: sizes.append((directory, size)))
+    monkeypatch.setattr(_run_read, "unwritable", lambda directory, size: sizes.append((directory, size)))
     run = begin(tmp_path, report_dir=str(tmp_path / "room"), waves="web-0*; web-1*")
     assert not read(run, fleet).get("failed")
     assert sizes == [(str(tmp_path / "room"), 200 * 8192), (str(tmp_path / "data" / "replication.recovery" / "ledger"), 200 * 8192)]
@@ -654,7 +658,7 @@ def test_a_failover_begun_under_an_engaged_lever_goes_on_and_says_so(tmp_path, c
 def lever_read_long_ago(run):
     """The run's read of the safety lever, aged past LEVER_FRESH_SECONDS: the launch reads it again."""
     record = load(run)
-    record["stop_when"]["lever_read"] -= runbook_launch.LEVER_FRESH_SECONDS + 1
+    record["stop_when"]["lever_read"] -= _run_launch.LEVER_FRESH_SECONDS + 1
     save(run, record)
 
 
@@ -1225,14 +1229,14 @@ def test_the_report_is_written_and_the_run_ended(tmp_path):
 def test_a_report_that_cannot_be_written_at_the_end_is_kept_beside_the_runs_and_the_outcome_says_where(tmp_path, monkeypatch):
     run = launched_run(tmp_path)
     reports = str(tmp_path / "reports")
-    real = runbook_report.write
+    real = _run_report.write
 
     def refused_there(report, directory, name, newest=True):
         if directory == reports:
             raise OSError(28, "No space left on device")
         return real(report, directory, name, newest=newest)
 
-    monkeypatch.setattr(runbook_report, "write", refused_there)
+    monkeypatch.setattr(_run_report, "write", refused_there)
     result = step(runbook_report, Modules(), run=run, report_dir=reports)
     kept = os.path.join(os.path.dirname(os.path.dirname(run)), "replication-recovery-reports")
     assert result["lines"][1] == "The report could not be written in %s ([Errno 28] No space left on device): it is kept in %s." % (reports, kept)
@@ -1759,7 +1763,7 @@ def test_a_point_thinned_again_while_the_points_were_read_again_is_replaced_agai
             for hour in (9, 8, 7, 6, 5)]
     modules = Modules(service_launch=REFUSED, service_point_in_time_info=gone)
     result = step(runbook_launch, modules, run=run, session="s", wave=1)
-    assert result["failed"] and len(modules.called("service_launch")) == runbook_launch.LAUNCH_ATTEMPTS
+    assert result["failed"] and len(modules.called("service_launch")) == _run_launch.LAUNCH_ATTEMPTS
 
 
 def test_a_search_round_never_launches_a_machine_from_another_point_than_its_candidate(tmp_path):

@@ -45,18 +45,20 @@ RUNBOOKS = dict(
                   extra=["-e", "failover_commit=false", "-e", json.dumps({"failover_network": json.dumps(NETWORK)})]),
 )
 PRINTING = threading.Lock()
-# How each stop is brought about: held by the test's callback at the start of a task (HOLD_AT_TASK),
-# or seen in the output while a slowed job runs; and whether the stopped run's cleanup had begun.
+# How each stop is brought about: held by the test's callback at the start of a task (HOLD_AT_TASK), or seen in the output
+# (while a slowed job runs, or as a step goes from one of a run's phases to the next); and whether the stopped run's
+# cleanup had begun.
 POINTS = [
-    dict(name="before the launch request", hold="Launch and follow wave 1", cleanup_began=False),
+    dict(name="before the launch request", hold="look at its machines - wave 1", cleanup_began=False),
     dict(name="while the launch job runs", see=r"Launch job \S+ (PENDING|STARTED): ", cleanup_began=False,
          faults=[{"jobTypes": ["LAUNCH"], "slowFactor": 6, "count": 1}]),
-    # The launch job ended, its machines not yet looked at: the look waits for them to boot (and looks at the lever).
-    dict(name="while the machines boot", hold="Look at the machines of wave 1", cleanup_began=False),
+    # The launch job ended: the wave's step looks at its machines next, waiting for them to boot (and looks at the lever).
+    dict(name="as the launched machines are looked at", see=r"Launch job \S+ COMPLETED: ", cleanup_began=False),
     dict(name="while the checks run", see=r"TASK \[.*Hold the checks", cleanup_began=False, hold_checks=True),
     dict(name="during the cleanup", see=r"Cleanup job \S+ (PENDING|STARTED): ", cleanup_began=True,
          faults=[{"jobTypes": ["CLEANUP"], "slowFactor": 20, "count": 1}]),
-    dict(name="as the report is written", hold="Write the report", cleanup_began=True),
+    # The cleanup proven: the finish's step writes the report next, in the same task.
+    dict(name="as the report is written", see=r"Terminated \d+ target machines", cleanup_began=True),
     # The DR test of the unproven machines: the ledger proves app-1 and db-1, so both runs test web-1 alone.
     dict(name="while the launch job of the unproven machines runs", see=r"Launch job \S+ (PENDING|STARTED): ", cleanup_began=False,
          faults=[{"jobTypes": ["LAUNCH"], "slowFactor": 6, "count": 1}], unproven=True, signal="SIGKILL", runbooks=("dr_test",)),

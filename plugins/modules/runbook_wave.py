@@ -1,0 +1,107 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+# The step is an action plugin (plugins/action/runbook_wave.py); this file documents it.
+
+DOCUMENTATION = r"""
+module: runbook_wave
+short_description: One wave of a run in one step - launch it and follow its job, look at its machines, the next wave next
+version_added: 2.0.0
+description:
+  - Does in one task what M(replication.recovery.runbook_launch) and M(replication.recovery.runbook_look) do one after
+    another - the wave launched (or an earlier run's launch of it adopted) and its job followed to its end with a line of
+    progress every progress interval, then its launched machines looked at until they run (up to the boot timeout) - and
+    answers the hosts they become, for M(ansible.builtin.add_host).
+  - The host of the run's project joins the group C(<runbook>_wave_<N>) of the next wave, when there is one, as
+    M(ansible.builtin.group_by) would; the next wave's launch judges this one, the user's checks of its machines
+    included, before it launches anything.
+  - A wave after one that failed, or after a failure recorded by an earlier step or given as O(stopped), is not launched,
+    nor is any after it.
+extends_documentation_fragment:
+  - replication.recovery.connection
+  - replication.recovery.connection.MODULE
+  - replication.recovery.runbook
+  - replication.recovery.runbook.RUN
+  - replication.recovery.runbook.WAVE
+  - replication.recovery.runbook.STOPPED
+seealso:
+  - module: replication.recovery.runbook_start
+  - module: replication.recovery.runbook_finish
+author:
+  - Replication and Recovery collection maintainers (@replication-recovery)
+"""
+
+EXAMPLES = r"""
+- name: Launch wave 1, follow it, and look at its machines
+  replication.recovery.runbook_wave:
+    run: "{{ run.run }}"
+    session: "{{ run.session }}"
+    wave: 1
+  register: launched
+
+- name: They join the inventory
+  ansible.builtin.add_host: "{{ item }}"
+  loop: "{{ launched.hosts | default([]) }}"
+  loop_control:
+    label: "{{ item.name }}"
+"""
+
+RETURN = r"""
+wave:
+  description: The wave.
+  returned: success
+  type: int
+next_wave:
+  description: The next wave, or null when this was the last or the run stopped.
+  returned: success
+  type: int
+launched:
+  description: How many machines of the wave launched.
+  returned: success
+  type: int
+failed_machines:
+  description: The first ten machines of the wave that did not launch.
+  returned: success
+  type: list
+  elements: str
+job:
+  description: The wave's (first) launch job, C(id) and C(status).
+  returned: when the wave was launched or adopted
+  type: dict
+jobs:
+  description: Each of the wave's launch jobs, C(id) and C(status) - several when the wave went out in several.
+  returned: when the wave was launched or adopted
+  type: list
+  elements: dict
+would_launch:
+  description: In check mode, the machines the wave would launch.
+  returned: in check mode
+  type: list
+  elements: str
+stopped:
+  description: Why the wave was not launched - the run stopped before it.
+  returned: when the wave was not launched
+  type: str
+hosts:
+  description:
+    - The hosts, as M(ansible.builtin.add_host) takes them (C(name), C(groups) and the host's variables).
+    - Empty when the run makes no hosts of its machines (O(replication.recovery.runbook_begin#module:add_hosts)).
+  returned: when the wave was launched
+  type: list
+  elements: dict
+running:
+  description: How many launched machines of the wave run.
+  returned: when the wave was launched
+  type: int
+not_running:
+  description: The launched machines that did not run within the boot timeout.
+  returned: when the wave was launched
+  type: list
+  elements: str
+to_check:
+  description: How many hosts are to be checked by the user's checks.
+  returned: when the wave was launched
+  type: int
+"""

@@ -1,0 +1,312 @@
+# -*- coding: utf-8 -*-
+# Copyright: Contributors to the replication.recovery collection
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A run's first phase (plugin_utils._run): its record, holding what the runbook was asked (read from text where extra
+variables and surveys give text), and one session for every later step. Its options are runbook_begin's (OPTIONS,
+documented in plugins/modules/runbook_begin.py), which runbook_start takes too."""
+
+from ansible_collections.replication.recovery.plugins.plugin_utils._stops import new_watch, watched
+from ansible_collections.replication.recovery.plugins.module_utils._domain import (
+    FROM_REPORT, KINDS, LATEST, LAUNCH_TYPES, PER_MACHINE, PRODUCTION_KINDS, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number,
+    parse_point_policy, parse_stop_when, parse_test_network, parse_time)
+from ansible_collections.replication.recovery.plugins.module_utils._wait import POLL_INTERVAL
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import options_answered
+from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
+from ansible_collections.replication.recovery.plugins.plugin_utils._record import new
+from ansible_collections.replication.recovery.plugins.plugin_utils._report import read_plan
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
+from ansible_collections.replication.recovery.plugins.plugin_utils._search import clean_points_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed, new_run, now_iso
+
+GATE = dict(states=dict(type="raw", default=["continuous"]), max_lag=dict(type="raw"), no_backlog=dict(type="raw", default=False),
+            enforce=dict(type="raw", default=True), name=dict(type="str", default="health gate"))
+TARGETS = dict(rpo_seconds=dict(type="raw"), rto_seconds=dict(type="raw"))
+# Seconds the run waits, and how often it looks: (option, default, must be more than zero).
+DURATIONS = (("launch_timeout", 3600, True), ("boot_timeout", 900, False), ("cleanup_timeout", 1800, True),
+             ("poll_interval", POLL_INTERVAL, True), ("progress_interval", 60, True))
+# The options every runbook role names alike that the engine takes grouped: option (without the runbook's prefix) -> the
+# input, and its key within it. Every other option is the input of its own name, when the engine has one.
+GROUPED = dict(gate_states=("gate", "states"), gate_max_lag=("gate", "max_lag"), gate_no_backlog=("gate", "no_backlog"),
+               rpo_target=("targets", "rpo_seconds"), rto_target=("targets", "rto_seconds"), network=("test_network", None))
+
+
+def engine_inputs(runbook, options, names):
+    """The engine's inputs that a runbook role's options give (runbook_options' answer, named without the prefix): each
+    option of one of ``names`` by that name, the grouped ones where GROUPED puts them."""
+    inputs = {}
+    for option, value in options.items():
+        into, key = GROUPED.get(option, (option, None))
+        if key:
+            inputs.setdefault(into, {})[key] = value
+        elif into in names:
+            inputs[into] = value
+    if "clean_leftovers" in options:
+        inputs["clean_leftovers_option"] = "%s_clean_leftovers" % runbook  # the option named when leftovers stop the run
+    return inputs
+
+
+def over(under, above):
+    """``above`` over ``under``: the mappings the engine groups (the gate, the targets) key by key."""
+    merged = dict(under)
+    for name, value in above.items():
+        merged[name] = dict(merged[name], **value) if isinstance(value, dict) and isinstance(merged.get(name), dict) else value
+    return merged
+
+
+def _gate_of(gate):
+    """The health gate asked: the states it lets through, its lag and backlog, whether it holds the run, its name."""
+    max_lag = parse_number(gate.get("max_lag"), "gate.max_lag")
+    return dict(states=parse_list(gate.get("states"), "gate.states") or ["continuous"], max_lag=max_lag,
+                no_backlog=parse_flag(gate.get("no_backlog"), "gate.no_backlog"), lag_threshold=600 if max_lag is None else max_lag,
+                enforce=parse_flag(gate.get("enforce"), "gate.enforce", default=True), name=gate.get("name") or "health gate")
+
+
+def _blocking_of(args):
+    """The launch types that block a run, and whether (and with which option) the run cleans them up."""
+    blocking = parse_list(args["blocking_launch_types"], "blocking_launch_types")
+    unknown = [kind for kind in blocking if kind not in KINDS]
+    if unknown:
+        raise ValueError("blocking_launch_types are %s, not %s" % (", ".join(KINDS), ", ".join(map(str, unknown))))
+    return dict(kinds=blocking, clean=parse_flag(args["clean_blocking"], "clean_blocking"), option=args["clean_blocking_option"], machines=[])
+
+
+def _settings_of(args):
+    """The run's settings that the steps after the launch read: the checks, the hosts of the launched machines, the waits."""
+    checks_tasks = None if no_value(args["checks_tasks"]) else args["checks_tasks"]
+    keep_on_failure = parse_flag(args["keep_on_failure"], "keep_on_failure")
+    return dict(
+        checks_tasks=checks_tasks, checks_name=args["checks_name"],
+        check_public_ip=parse_flag(args["check_public_ip"], "check_public_ip", default=True),
+        keep_on_failure=keep_on_failure,
+        # Hosts of the launched machines cost the controller time at the size of an estate: made when something uses them.
+        add_hosts=parse_flag(args["add_hosts"], "add_hosts", default=True) or bool(checks_tasks) or keep_on_failure,
+        host_prefix=args["host_prefix"], group=args["group"], clean_leftovers_option=args["clean_leftovers_option"] or None,
+        **dict((name, _wait_setting(args, name, default, positive)) for name, default, positive in DURATIONS))
+
+
+def _wait_setting(args, name, default, positive):
+    value = parse_number(args[name], name)
+    value = default if value is None else value
+    if value < 0 or (positive and value == 0):
+        raise ValueError("%s must be %s, not %s" % (name, "more than 0" if positive else "0 or more", value))
+    return value
+
+
+OPTIONS = dict(
+    runbook=dict(type="str", required=True),
+    title=dict(type="str"),
+    project=dict(type="str", required=True),
+    launch_type=dict(type="str", choices=list(LAUNCH_TYPES), default="test"),
+    point_in_time=dict(type="raw"),
+    points_strict=dict(type="raw", default=False),
+    pin_points=dict(type="raw", default=True),
+    pinned=dict(type="dict"),
+    points_as_of=dict(type="str"),
+    plan=dict(type="path"),
+    replace=dict(type="raw"),
+    confirm=dict(type="str"),
+    roll_back=dict(type="raw", default=False),
+    machines=dict(type="raw"),
+    exclude=dict(type="raw"),
+    waves=dict(type="raw"),
+    recovery_plan=dict(type="str"),
+    gate=dict(type="dict", default={}, options=GATE),
+    adopt=dict(type="raw", default=True),
+    on_failed_over=dict(type="str", choices=["refuse", "stand", "own"], default="refuse"),
+    clean_leftovers=dict(type="raw", default=False),
+    blocking_launch_types=dict(type="raw", default=[]),
+    clean_blocking=dict(type="raw", default=False),
+    clean_blocking_option=dict(type="str", default="clean_blocking"),
+    clean_leftovers_option=dict(type="str"),
+    check_launch_settings=dict(type="raw", default=True),
+    launch_settings_strict=dict(type="raw", default=False),
+    test_network=dict(type="raw"),
+    targets=dict(type="dict", default={}, options=TARGETS),
+    checks_tasks=dict(type="str"),
+    checks_name=dict(type="str", default="checks"),
+    check_public_ip=dict(type="raw", default=True),
+    keep_on_failure=dict(type="raw", default=False),
+    add_hosts=dict(type="raw", default=True),
+    host_prefix=dict(type="str", default="dr-test-"),
+    group=dict(type="str", default="dr_test_machines"),
+    max_waves=dict(type="int"),
+    round=dict(type="int"),
+    ledger_dir=dict(type="path"),
+    report_dir=dict(type="path"),
+    stop_when=dict(type="raw"),
+    blast_radius=dict(type="raw"),
+    game_day=dict(type="str"),
+    **dict((name, dict(type="raw", default=default)) for name, default, unused in DURATIONS)
+)
+
+
+def begin_arguments(args):
+    """runbook_begin's arguments (and runbook_start's) as a run begins with them: a runbook role's options (``options``) are the
+    engine's inputs of their names, and the runbook's own ones (its hooks, a failover's commit) its own; what the runbook sets
+    itself (``inputs``, taken as if each were given on its own: an unknown one is refused by name) goes over them, and an input
+    given on its own over both."""
+    args = dict(args)
+    options, inputs = args.pop("options", None), args.pop("inputs", None)
+    if isinstance(options, dict) and args.get("runbook") in BY_NAME:
+        options = options_answered(BY_NAME[args["runbook"]].role, options)
+    merged = engine_inputs(args.get("runbook"), options, OPTIONS) if isinstance(options, dict) else {}
+    return over(over(merged, inputs if isinstance(inputs, dict) else {}), args)
+
+
+class Beginning(object):
+    """The run's first phase: its record, proven to go together, and the sign-in."""
+
+    def begin(self, args):
+        """Make the run's record from ``args`` (OPTIONS, as begin_arguments gives them), refuse what does not go together, and sign
+        in: answers the run's path and the session (hidden from every output)."""
+        self.phase = "login"
+        try:
+            record, problem = self.new_record(args), None
+        except ValueError as error:
+            record, problem = self.new_record(dict(args, **dict((name, spec.get("default")) for name, spec in OPTIONS.items()
+                                                                if name not in ("runbook", "title", "project")))), str(error)
+        self.path, self.record = new_run(record), record
+        if problem:
+            self.phase = "preflight"
+            raise StepFailed("%s. Nothing was launched." % problem.rstrip("."), run=self.path)
+        self.refuse_what_does_not_go_together()
+        try:
+            login = self.service("service_login")
+        except StepFailed as failure:
+            raise StepFailed(str(failure), run=self.path)
+        record["username"] = (login.get("user") or {}).get("username")
+        record["account"] = (login.get("user") or {}).get("account")
+        # The result holds the session: it is hidden from every output, at any verbosity.
+        return dict(run=self.path, session=login["session"], user=record["username"], _ansible_no_log=True)
+
+    def new_record(self, args):
+        machines = None if no_value(args["machines"]) else parse_list(args["machines"], "machines") or None
+        unproven = machines == [UNPROVEN]
+        # Parsed in the order of the options' errors: the first bad one is the one named.
+        gate, targets = _gate_of(args["gate"] or {}), args["targets"] or {}
+        policy = parse_point_policy(args["point_in_time"], "%s_point_in_time" % args["runbook"])
+        points, points_from, plan = policy.get("points"), None, None
+        if policy["kind"] == FROM_REPORT:
+            # The hand-off of a clean point search: each machine from the clean point its report names.
+            points, without = clean_points_of(policy["report"], project=args["project"])
+            points_from = dict(report=policy["report"], without=without)
+        asked = dict(machines=None if unproven else machines, unproven=unproven, exclude=parse_list(args["exclude"], "exclude"),
+                     waves=parse_groups(args["waves"], "the waves"))
+        if not no_value(args["plan"]):
+            plan = self.plan_to_carry_out(args, asked, policy)
+            asked.update(machines=None, exclude=[], waves=plan["waves"])
+            policy = dict(kind=PER_MACHINE, given=True, points=plan["points"], said="the plan %s" % plan["path"], planned=True)
+            points = plan["points"]
+        blocking = _blocking_of(args)
+        replace = parse_list(args["replace"], "replace") if not plan else plan["replace"]
+        settings = _settings_of(args)
+        return new(
+            runbook=args["runbook"], title=args["title"] or args["runbook"].replace("_", " "),
+            project=args["project"],
+            launch_type=args["launch_type"], kind=kind_of(args["launch_type"]), policy=policy, point_in_time=policy["said"],
+            points_in_time=points, points_from=points_from, pinned=args["pinned"] or {},
+            points_as_of=self.points_as_of(args["points_as_of"], policy),
+            points_strict=parse_flag(args["points_strict"], "points_strict"), plan_file=plan,
+            pin=parse_flag(args["pin_points"], "pin_points", default=True),
+            replace=dict(machines=replace, confirm=None if no_value(args["confirm"]) else args["confirm"].strip()),
+            roll_back=parse_flag(args["roll_back"], "roll_back"),
+            round=args["round"],
+            recovery_plan=None if no_value(args["recovery_plan"]) else args["recovery_plan"],
+            asked=asked,
+            ledger_dir=args["ledger_dir"], report_dir=args["report_dir"],
+            gate=gate,
+            adopt=parse_flag(args["adopt"], "adopt", default=True), on_failed_over=args["on_failed_over"],
+            clean_leftovers=parse_flag(args["clean_leftovers"], "clean_leftovers"),
+            blocking=blocking,
+            launch_settings=dict(check=parse_flag(args["check_launch_settings"], "check_launch_settings", default=True),
+                                 strict=parse_flag(args["launch_settings_strict"], "launch_settings_strict"), problems={}, unproven={}),
+            test_network=dict(network=parse_test_network(args["test_network"]), tested_in={}, found=[], found_in={}, restored=[], refused={}),
+            targets=dict(rpo_seconds=parse_number(targets.get("rpo_seconds"), "targets.rpo_seconds"),
+                         rto_seconds=parse_number(targets.get("rto_seconds"), "targets.rto_seconds")),
+            settings=settings,
+            max_waves=args["max_waves"], began=now_iso(),
+            stop_when=new_watch(watched(parse_stop_when(args["stop_when"], "%s_stop_when" % args["runbook"]))),
+            blast_radius=parse_list(args["blast_radius"], "%s_blast_radius" % args["runbook"]) or None,
+            game_day=args["game_day"] or None,
+        )
+
+    @staticmethod
+    def points_as_of(given, policy):
+        """The moment (the service's clock) as of which an application takes the points its run asks no moment of (the
+        latest, or none given): its start, or its plan's. A policy with a moment or a point of its own keeps it."""
+        if no_value(given) or policy["kind"] not in (LATEST, PER_MACHINE) or policy.get("planned"):
+            return None
+        try:
+            parse_time(given)
+        except (AttributeError, ValueError):
+            raise ValueError("points_as_of is an RFC 3339 date-time, not %r" % (given,))
+        return given
+
+    def plan_to_carry_out(self, args, asked, policy):
+        """The plan written under --check that this run carries out exactly: its machines, waves and points in time.
+        Refused when it is no plan of this runbook and project, when it would have stopped, or when the run is also
+        given what the plan decides."""
+        plan = read_plan(args["plan"], args["runbook"])
+        if plan["project"] != args["project"] and plan.get("project_id") != args["project"]:
+            raise ValueError("the plan %s is of project %s, not %s" % (args["plan"], plan["project"], args["project"]))
+        if plan.get("launch_type") != args["launch_type"]:
+            raise ValueError("the plan %s launches %s machines, and this run %s ones" % (args["plan"], plan.get("launch_type"), args["launch_type"]))
+        if plan.get("would") != "launch":
+            raise ValueError("the plan %s would not launch: it stops (%s). Mend what it names and plan again with --check" % (
+                args["plan"], (plan.get("refused") or {}).get("message", "?")))
+        also = [option for option, value in (("machines", asked["machines"]), ("exclude", asked["exclude"]), ("waves", asked["waves"]),
+                                             ("point_in_time", policy["given"]), ("replace", parse_list(args["replace"], "replace")))
+                if value]
+        if also:
+            raise ValueError("the plan %s decides the machines, their waves and points in time, and what is replaced: give it without %s "
+                             "(or plan again with --check)" % (args["plan"], ", ".join(also)))
+        waves = [[machine["id"] for machine in plan["machines"] if machine.get("wave") == wave["number"]] for wave in plan["waves"]]
+        return dict(path=plan["path"], token=(plan.get("replace") or {}).get("token"), machines=plan["machines"], waves=waves,
+                    points=dict((machine["id"], machine["point_in_time"]["id"]) for machine in plan["machines"]
+                                if (machine.get("point_in_time") or {}).get("id") and not machine.get("stands")),
+                    replace=list((plan.get("replace") or {}).get("machines") or []))
+
+    def refuse_what_does_not_go_together(self):
+        problems = self.what_picks_the_machines_apart() + self.what_production_refuses()
+        if problems:
+            self.phase = "preflight"
+            raise StepFailed("The input does not go together: %s. Nothing was launched." % "; ".join(problems), run=self.path)
+
+    def what_picks_the_machines_apart(self):
+        """What the recovery plan, the machines, the points, the waves and the launch type ask that does not go together."""
+        record, asked = self.record, self.record["asked"]
+        problems = []
+        if record["recovery_plan"] and asked["machines"]:
+            problems.append("a recovery plan names its own machines: give it without the machines")
+        if record["recovery_plan"] and record["points_in_time"]:
+            problems.append("a recovery plan runs from one point in time (or the latest), not from a point per machine")
+        if record["recovery_plan"] and record["launch_type"] == "debug":
+            problems.append("a recovery plan runs in test, recovery or cutover mode, not debug")
+        if asked["unproven"] and (record["recovery_plan"] or asked["waves"] or record["kind"] != "test"):
+            problems.append("machines=%s picks the machines to test, not with a recovery plan or waves, and for test launches only" % UNPROVEN)
+        if asked["waves"] and (record["recovery_plan"] or asked["machines"]):
+            problems.append("waves name their own machines: give them without the machines or a recovery plan")
+        if record["max_waves"] and len(asked["waves"]) > record["max_waves"]:
+            problems.append("there are %d waves, and this way of running the %s runs at most %d (the role's main entry point, "
+                            "in one play, runs any number)" % (len(asked["waves"]), record["title"], record["max_waves"]))
+        return problems
+
+    def what_production_refuses(self):
+        """What the test network, the stop conditions and the machines to replace ask that a run of this kind must not do."""
+        record = self.record
+        problems = []
+        # A failover may launch into a test network only when it rolls back: a recovery machine that stays is production.
+        if record.test_network["network"] and record["kind"] != "test" and not record["roll_back"]:
+            problems.append("a test network is for test launches and a failover that rolls back, not %s machines that stay" % record["launch_type"])
+        if record["stop_when"]["probes"] and record["kind"] in PRODUCTION_KINDS and not record["roll_back"]:
+            problems.append("stop conditions watch a rehearsal, and a %s whose machines stay is none: they are for a failover that "
+                            "rolls back" % record["title"])
+        if record["replace"]["machines"] and record["kind"] == "test":
+            problems.append("replace names production machines to replace, and a %s never replaces them" % record["title"])
+        if record["replace"]["machines"] and record["roll_back"]:
+            problems.append("replace terminates production machines for good, and a run that rolls back at its end would remove their "
+                            "replacements too: replace only in a run that commits")
+        if record["replace"]["machines"] and record["recovery_plan"]:
+            problems.append("replace is for launches of the machines it names, not for a recovery plan's run")
+        return problems

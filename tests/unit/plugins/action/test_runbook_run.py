@@ -1,0 +1,130 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A run in the engine's three steps - runbook_start, runbook_wave, runbook_finish - with the modules they run scripted:
+each drives the run's phases (plugin_utils._run) in one task, and answers what the playbook needs of them: the group of
+the next wave, the hosts, the outcome published."""
+
+import os
+
+import pytest
+
+from ansible_collections.replication.recovery.plugins.action import runbook_finish, runbook_start, runbook_wave
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import load
+
+from ansible_collections.replication.recovery.tests.unit.plugins.action.test_runbook_steps import (  # pylint: disable=unused-import
+    USER, Modules, job, launched, machine, no_leftover_runs, points_info, read_answers, step, waits)  # the last two: autouse fixtures
+
+LOGIN = {"session": "s3ss10n", "user": {"username": USER}}
+
+
+def started(tmp_path, listed, modules=None, **inputs):
+    """A run started on a project of the machines ``listed``: its result, and the modules it ran."""
+    modules = modules or Modules(service_login=LOGIN, **read_answers(listed))
+    args = dict(runbook="dr_test", title="DR test", project="production", poll_interval=1, progress_interval=1)
+    args.update(inputs)
+    return step(runbook_start, modules, **args), modules
+
+
+def test_a_run_starts_in_one_step_begun_read_and_resumed_and_its_first_wave_is_next(tmp_path):
+    result, modules = started(tmp_path, [machine("web-1"), machine("db-1")], waves="db-*; web-*")
+    assert not result.get("failed"), result
+    assert result["session"] == "s3ss10n" and result["_ansible_no_log"] is True
+    assert (result["machines"], result["waves"], result["cleaned"]) == (2, [1, 1], [])
+    assert (result["add_group"], result["parent_groups"]) == ("dr_test_wave_1", ["all"])  # as group_by makes it
+    record = load(result["run"])
+    assert record["username"] == USER and [wave["machines"] for wave in record["waves"]] == [["db-1"], ["web-1"]]
+    assert [name for name, unused in modules.calls][:1] == ["service_login"] and not modules.called("service_launch")
+    # One sign-in: the read goes on in the session the start began.
+    assert len(modules.called("service_login")) == 1 and all(args["session"] == "s3ss10n" for unused, args in modules.calls[1:])
+
+
+def test_a_start_whose_read_refuses_ends_its_session_and_answers_the_run_without_it(tmp_path):
+    modules = Modules(service_login=[LOGIN, {"ended": True}], **read_answers([machine("web-1")]))
+    result, unused = started(tmp_path, [], modules=modules, machines="app-*")
+    assert result["failed"] and "session" not in result and "add_group" not in result
+    assert load(result["run"])["failure"]["phase"] == "preflight"
+    # Signed in, then out again: the failed result, which is shown, never holds the session.
+    assert modules.called("service_login") == [{}, {"state": "absent", "session": "s3ss10n"}]
+
+
+def test_a_run_begun_only_is_read_once_its_own_steps_ran_given_its_run_and_session(tmp_path):
+    begun, modules = started(tmp_path, [machine("web-1")], read=False)
+    assert begun["session"] == "s3ss10n" and "machines" not in begun and not modules.called("service_machine_info")
+    modules = Modules(**read_answers([machine("web-1")]))
+    result = step(runbook_start, modules, run=begun["run"], session=begun["session"], begin=False)
+    assert result["machines"] == 1 and result["add_group"] == "dr_test_wave_1" and result["session"] == "s3ss10n"
+    assert not modules.called("service_login")
+    assert step(runbook_start, Modules(), run=begun["run"], session="s", runbook="dr_test", project="production")["failed"]
+
+
+def test_a_wave_is_launched_and_looked_at_in_one_step_and_the_next_wave_is_next(tmp_path):
+    result, unused = started(tmp_path, [machine("web-1"), machine("db-1")], waves="db-*; web-*")
+    run = result["run"]
+    modules = Modules(service_launch=[{"job": job("j1", ["db-1"])}, {"job": job("j1", ["db-1"]), "launched": launched("db-1")}])
+    first = step(runbook_wave, modules, run=run, session="s", wave=1)
+    assert (first["launched"], first["running"], first["next_wave"]) == (1, 1, 2)
+    assert [host["name"] for host in first["hosts"]] == ["dr-test-production/db-1"]
+    assert (first["add_group"], first["parent_groups"]) == ("dr_test_wave_2", ["all"])
+    # A later wave reads its pinned points again first: the service may have thinned them out since.
+    modules = Modules(service_launch=[{"job": job("j2", ["web-1"])}, {"job": job("j2", ["web-1"]), "launched": launched("web-1")}],
+                      service_point_in_time_info=points_info())
+    last = step(runbook_wave, modules, run=run, session="s", wave=2)
+    assert last["next_wave"] is None and "add_group" not in last and last["running"] == 1
+
+
+def test_a_wave_the_run_stopped_before_is_neither_launched_nor_looked_at(tmp_path):
+    result, unused = started(tmp_path, [machine("web-1")])
+    modules = Modules()
+    stopped = step(runbook_wave, modules, run=result["run"], session="s", wave=1, stopped={"task": "Your tasks", "message": "failed"})
+    assert stopped["stopped"] and "hosts" not in stopped and "add_group" not in stopped and modules.calls == []
+
+
+def test_the_finish_cleans_up_writes_the_report_publishes_it_and_signs_out(tmp_path, capsys):
+    result, unused = started(tmp_path, [machine("web-1")])
+    run = result["run"]
+    step(runbook_wave, Modules(service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}]),
+         run=run, session="s", wave=1)
+    modules = Modules(service_replica_cleanup={"removed_machines": ["web-1"], "job": job("j2", ["web-1"], job_type="CLEANUP")},
+                      service_login={"ended": True})
+    finished = step(runbook_finish, modules, run=run, session="s3ss10n", report_dir=str(tmp_path / "reports"))
+    assert not finished.get("failed") and finished["outcome"]["result"] == "passed" and "message" not in finished
+    outcome = finished["outcome"]
+    assert finished["ansible_stats"] == {"data": {"dr_test": outcome, "dr_test_projects": {"production": outcome}},
+                                         "per_host": False, "aggregate": True}
+    assert modules.called("service_login") == [{"session": "s3ss10n", "state": "absent"}]
+    assert os.path.exists(str(tmp_path / "reports" / "dr_test_production.json")) and not os.path.exists(os.path.dirname(run))
+    assert "localhost: DR test of production: PASSED. 1 of 1 machines passed." in capsys.readouterr().out
+
+
+def test_a_cleanup_that_fails_is_recorded_and_the_report_follows_saying_why(tmp_path):
+    result, unused = started(tmp_path, [machine("web-1")])
+    run = result["run"]
+    step(runbook_wave, Modules(service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}]),
+         run=run, session="s", wave=1)
+    modules = Modules(service_replica_cleanup={"removed_machines": ["web-1"], "job": job("j2", ["db-1"], job_type="CLEANUP")},
+                      service_machine_info={"machines": [machine("web-1", replica="r9", launched_at="2026-11-22T11:00:00Z")]},
+                      service_login={"ended": True})
+    finished = step(runbook_finish, modules, run=run, session="s3ss10n", report_dir=str(tmp_path / "reports"))
+    assert not finished.get("failed") and finished["outcome"]["result"] == "failed"
+    assert "still have a test machine: web-1" in finished["message"] and modules.called("service_login")
+
+
+@pytest.mark.parametrize("check_mode", [True, False])
+def test_what_a_run_refused_before_its_first_write_is_reported_and_published_as_the_real_run_would(tmp_path, check_mode):
+    modules = Modules(service_login=[LOGIN, {"ended": True}], **read_answers([machine("web-1")]))
+    result, unused = started(tmp_path, [], modules=modules, machines="app-*")
+    finished = step(runbook_finish, Modules(), check_mode=check_mode, run=result["run"], report_dir=str(tmp_path / "reports"))
+    assert finished["outcome"]["outcome"] == "refused" and "app-*" in finished["message"]
+    # Under --check nothing is published but a plan's confirmation token; this run has none.
+    assert ("ansible_stats" in finished) is not check_mode
+
+
+def test_under_check_the_finish_writes_the_plan_and_publishes_nothing_but_a_plans_token(tmp_path):
+    result, unused = started(tmp_path, [machine("web-1")], check_mode=True)
+    step(runbook_wave, Modules(service_launch={"would_launch": ["web-1"]}), check_mode=True, run=result["run"], session="s", wave=1)
+    finished = step(runbook_finish, Modules(service_login={"ended": True}), check_mode=True, run=result["run"], session="s3ss10n",
+                    report_dir=str(tmp_path / "reports"), write_plan=True)
+    assert finished["outcome"]["outcome"] == "planned" and "ansible_stats" not in finished  # no production replaced: no token
+    assert os.path.exists(finished["plan"][".plan.json"]) and os.path.exists(finished["plan"][".plan.md"])
+    assert not os.path.exists(str(tmp_path / "reports" / "dr_test_production.json"))
