@@ -54,11 +54,12 @@ class ActionModule(RunbookStep):
         return dict(reported, **published(record, reported, self.check_mode))
 
     def clean_up(self, run, keep, kept_because):
-        """The run's cleanup: one that fails is recorded (its phase, unless the run had failed before) and said, and the report
-        follows all the same - it says why."""
+        """The run's cleanup: one that fails - whatever failed in it - is recorded (its phase, unless the run had failed
+        before) and said, and the report follows all the same: it says why."""
         try:
             run.clean_up_the_run(keep, kept_because)
-        except StepFailed as failure:
+        except Exception as failure:  # pylint: disable=broad-exception-caught  # the report is written whatever happened
+            said = str(failure) if isinstance(failure, StepFailed) else "%s: %s" % (type(failure).__name__, failure)
             if not run.record.get("failure"):
-                run.record["failure"] = dict(phase=run.phase, message=str(failure))
-            self.warn("The cleanup failed; the report says why: %s" % failure)
+                run.record["failure"] = dict(phase=run.phase, message=said)
+            self.warn("The cleanup failed; the report says why: %s" % said)

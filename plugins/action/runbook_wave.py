@@ -22,6 +22,8 @@ class ActionModule(RunbookStep):
             with self.timed("look"):
                 result.update(run.look_at_wave(args["wave"]))
         if result.get("next_wave"):
-            # The project's host joins the group of the next wave, whose plays run on it, as group_by would make it.
-            result.update(add_group="%s_wave_%d" % (run.record["runbook"], result["next_wave"]), parent_groups=["all"])
+            # The project's host joins the group of the next wave, whose plays run on it, as group_by would make it. ansible-core
+            # then says the task changed the inventory: what the wave changed stays in wave_changed, for the task's changed_when.
+            result.update(add_group="%s_wave_%d" % (run.record["runbook"], result["next_wave"]), parent_groups=["all"],
+                          wave_changed=bool(result.get("changed")))
         return result

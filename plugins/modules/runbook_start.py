@@ -15,7 +15,7 @@ description:
     record from what the runbook was asked, one sign-in, the machines and the project's jobs read once and judged (who
     takes part, in which waves, the gate, the points pinned, what an earlier run left), and what an earlier run left
     finished - and makes the host of the run's project one of the group C(<runbook>_wave_1) when the run has a wave, as
-    M(ansible.builtin.group_by) would.
+    C(ansible.builtin.group_by) would.
   - A runbook with steps of its own between the sign-in and the read (the failback reverses replication) begins with
     O(read=false), runs them, then reads with O(run) and O(begin=false).
   - What the read refuses - before anything is written - fails the task; the run's record keeps why, and its finish

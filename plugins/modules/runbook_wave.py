@@ -15,7 +15,7 @@ description:
     progress every progress interval, then its launched machines looked at until they run (up to the boot timeout) - and
     answers the hosts they become, for M(ansible.builtin.add_host).
   - The host of the run's project joins the group C(<runbook>_wave_<N>) of the next wave, when there is one, as
-    M(ansible.builtin.group_by) would; the next wave's launch judges this one, the user's checks of its machines
+    C(ansible.builtin.group_by) would; the next wave's launch judges this one, the user's checks of its machines
     included, before it launches anything.
   - A wave after one that failed, or after a failure recorded by an earlier step or given as O(stopped), is not launched,
     nor is any after it.
@@ -80,6 +80,13 @@ would_launch:
   returned: in check mode
   type: list
   elements: str
+wave_changed:
+  description:
+    - Whether the wave changed anything in the service (launched, or would under C(--check)) - with a next wave, the task's
+      C(changed) says that the host joined its group (ansible-core's rule for a result that adds a group), so a playbook
+      gives C(changed_when) this.
+  returned: when there is a next wave
+  type: bool
 stopped:
   description: Why the wave was not launched - the run stopped before it.
   returned: when the wave was not launched

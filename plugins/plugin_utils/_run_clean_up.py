@@ -138,7 +138,7 @@ class CleaningUp(object):
         came after it); pulled after them, their verdict stands. Either way the cleanup went on."""
         record = self.record
         lever = record.get("lever")
-        if not lever or lever["phase"] != CLEANUP_PHASE or record.get("failure"):
+        if not lever or lever.get("phase") != CLEANUP_PHASE or record.get("failure"):
             return
         ended = [(parse_time(check["ended"]), name) for name, check in (record.get("checked") or {}).items() if check.get("ended")]
         if not ended or not lever.get("at") or parse_time(lever["at"]) >= max(ended)[0]:

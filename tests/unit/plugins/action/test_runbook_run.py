@@ -128,3 +128,32 @@ def test_under_check_the_finish_writes_the_plan_and_publishes_nothing_but_a_plan
     assert finished["outcome"]["outcome"] == "planned" and "ansible_stats" not in finished  # no production replaced: no token
     assert os.path.exists(finished["plan"][".plan.json"]) and os.path.exists(finished["plan"][".plan.md"])
     assert not os.path.exists(str(tmp_path / "reports" / "dr_test_production.json"))
+
+
+def test_a_cleanup_that_breaks_is_recorded_as_the_cleanups_failure_and_the_report_still_written(tmp_path, monkeypatch):
+    from ansible_collections.replication.recovery.plugins.plugin_utils import _run_clean_up
+
+    result, unused = started(tmp_path, [machine("web-1")])
+    step(runbook_wave, Modules(service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}]),
+         run=result["run"], session="s", wave=1)
+
+    def broken(*args, **kwargs):
+        raise KeyError("phase")
+    monkeypatch.setattr(_run_clean_up.CleaningUp, "terminate_what_the_run_launched", broken)
+    finished = step(runbook_finish, Modules(service_login={"ended": True}), run=result["run"], session="s3ss10n",
+                    report_dir=str(tmp_path / "reports"))
+    assert not finished.get("failed") and finished["outcome"]["result"] == "failed"
+    assert "cleanup: KeyError: 'phase'" in finished["message"] and os.path.exists(str(tmp_path / "reports" / "dr_test_production.json"))
+
+
+def test_a_lever_a_failover_saw_engaged_as_it_began_is_no_stop_of_its_checks():
+    from types import SimpleNamespace
+
+    from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
+    from ansible_collections.replication.recovery.plugins.plugin_utils._run import Run
+
+    # Read as the run began (runbook_start): no phase - the lever held nothing back, and the checks' verdict stands.
+    lever = {"state": "engaged", "by": "on-call", "at": "2026-11-22T10:02:00Z", "reason": "INC-7", "obeyed": False}
+    run = Run(SimpleNamespace(PHASE="cleanup"), record=as_record({"lever": lever, "checked": {}, "waves": []}))
+    run.lever_in_the_checks()
+    assert run.record["lever"] == lever and "failure" not in run.record
