@@ -225,9 +225,10 @@ test-controllers: stage $(VENVS)/controllers/.installed
 test-readme: stage
 	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS $(PLAYBOOK_ENV) $(BIN)/python -m pytest -q -s -p no:cacheprovider tests/readme
 
-test-lint: $(STAMP)
+test-lint: stage
 	$(BIN)/antsibull-changelog lint
 	env PATH=$(BIN):$$PATH $(BIN)/ansible-lint
+	env $(PLAYBOOK_ENV) $(BIN)/python tests/utils/parse_quietly.py
 
 test-build: stage
 	$(BIN)/ansible-galaxy collection build --force --output-path $(BUILD)/dist $(COLLECTION)
