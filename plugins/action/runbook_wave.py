@@ -16,11 +16,13 @@ class ActionModule(RunbookStep):
 
     def step(self, args):
         run = self.drive(Run(self, self.path, self.record))
+        # A search's round is the one wave of its run: the plays number it by the round.
+        number = 1 if run.record.get("round") else args["wave"]
         with self.timed("launch"):
-            result = run.launch_wave(args["wave"], args["stopped"])
+            result = run.launch_wave(number, args["stopped"])
         if result.get("stopped") is None:
             with self.timed("look"):
-                result.update(run.look_at_wave(args["wave"]))
+                result.update(run.look_at_wave(number))
         if result.get("next_wave"):
             # The project's host joins the group of the next wave, whose plays run on it, as group_by would make it. ansible-core
             # then says the task changed the inventory: what the wave changed stays in wave_changed, for the task's changed_when.

@@ -19,6 +19,7 @@ description:
     included, before it launches anything.
   - A wave after one that failed, or after a failure recorded by an earlier step or given as O(stopped), is not launched,
     nor is any after it.
+  - The run of a clean point search's round has one wave, whatever O(wave) says (the plays number it by the round).
 extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE

@@ -103,7 +103,7 @@ rm -f "$reports/clean_point_hit.search.json"
 # -- (the role in one play: every round, checks on this host) ---------------------------------------
 expected="$("${site[@]}" expect-common hit window.json db-1 app-1 web-1)"
 ansible-playbook ../playbook_dr_test/one_play.yml -e one_play=clean_point "${search[@]}" -e clean_point_consistent=true | tee output.txt
-grep -q "clean_point : Each further round, while the search goes on" output.txt
+grep -q "clean_point : Each round, while the search goes on" output.txt
 "${site[@]}" found "$reports/clean_point_hit.json" "$expected"
 python -c "import json, math, sys; r = json.load(open(sys.argv[1])); assert r['consistent'] and r['common_moment'] and \
 len(r['rounds']) <= math.ceil(math.log2(r['moments'])) + 1 == r['rounds_at_most'] and r['launches'] == len(r['rounds']), r['rounds']" \

@@ -80,6 +80,19 @@ def test_a_wave_the_run_stopped_before_is_neither_launched_nor_looked_at(tmp_pat
     assert stopped["stopped"] and "hosts" not in stopped and "add_group" not in stopped and modules.calls == []
 
 
+def test_a_search_rounds_run_has_one_wave_which_the_plays_number_by_the_round(tmp_path):
+    result, unused = started(tmp_path, [machine("web-1")], round=3)
+    modules = Modules(service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}])
+    third = step(runbook_wave, modules, run=result["run"], session="s", wave=3)
+    assert (third["wave"], third["launched"], third["next_wave"]) == (1, 1, None) and "add_group" not in third
+    assert load(result["run"])["waves"][0]["job"]["id"] == "j1"
+    # A round whose begin failed has no session: its wave, which the round stopped before, is not launched, and needs none.
+    result, unused = started(tmp_path, [machine("web-1")], round=4)
+    modules = Modules()
+    stopped = step(runbook_wave, modules, run=result["run"], wave=4, stopped={"task": "Begin the round's run", "message": "refused"})
+    assert stopped["stopped"] and modules.calls == [] and load(result["run"])["waves"][0]["status"] == "not launched"
+
+
 def test_the_finish_cleans_up_writes_the_report_publishes_it_and_signs_out(tmp_path, capsys):
     result, unused = started(tmp_path, [machine("web-1")])
     run = result["run"]
