@@ -88,4 +88,26 @@ ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$repor
 python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['excluded'] == ['web-1'] and r['targets'] == {'rpo_seconds': 86400, 'rto_seconds': 86400}, r" \
     "$reports/dr_test_shop.json"
 
+# -- the connection as the playbook's variables, nothing in the environment: every play takes it - the wave's play, ---
+# -- which has no module_defaults, through its step's own arguments: sessions of a minute on the service's clock (a ---
+# -- second here) end before the launch, and each step signs in again with the credentials the variables give ----------
+rm -rf "$reports"
+settings() {  # PATCH the simulator's settings with the JSON $1; prints the settings as they were
+    python -c "import json, sys, urllib.request as u; url = sys.argv[1] + '/_simulator/settings'; \
+print(json.dumps({'sessionLifetimeSeconds': json.load(u.urlopen(url))['sessionLifetimeSeconds']})); \
+u.urlopen(u.Request(url, data=sys.argv[2].encode(), method='PATCH', headers={'Content-Type': 'application/json'}))" "$url" "$1"
+}
+was="$(settings '{"sessionLifetimeSeconds": 60}')"
+(umask 077 && python -c 'import json, os; print(json.dumps({"replication_service_password": os.environ["REPLICATION_SERVICE_PASSWORD"]}))' \
+    > connection.json)
+env -u REPLICATION_SERVICE_URL -u REPLICATION_SERVICE_USERNAME -u REPLICATION_SERVICE_PASSWORD ansible-playbook replication.recovery.dr_test \
+    -e dr_test_report_dir="$reports" -e dr_test_project=shop -e dr_test_poll_interval=1 -e 'dr_test_waves=db-1;web-*' \
+    -e replication_service_url="$REPLICATION_SERVICE_URL" -e replication_service_username="$REPLICATION_SERVICE_USERNAME" -e @connection.json \
+    -e '{"replication_service_limits": {"servers_per_job": 1}}'
+rm connection.json
+settings "$was" >/dev/null
+ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=passed outcome.yml
+python -c "import json, sys; r = json.load(open(sys.argv[1])); assert [len(w.get('jobs') or [w['job']]) for w in r['waves']] == [1, 2], r['waves']" \
+    "$reports/dr_test_shop.json"
+
 rm -rf "$reports" output.txt
