@@ -325,7 +325,10 @@ test-newest: stage-matrix $(VENVS)/core-$(CORE_NEWEST)/.installed
 
 test-matrix: test-oldest test-newest
 
-test-demo: demo
+# The demo, and what it printed read as a newcomer reads it (tests/utils/demo_output.py).
+test-demo: stage
+	@$(MAKE) --no-print-directory demo > $(BUILD)/demo.log 2>&1; status=$$?; cat $(BUILD)/demo.log; exit $$status
+	$(BIN)/python tests/utils/demo_output.py $(BUILD)/demo.log tests/demo/checks.yml
 
 # Requests each task costs (job polling included), written to $(BUILD)/bench/requests.json; then
 # whole DR tests of 5, 200 and 1000 machines beside a hand-written uri playbook (the controller time of each phase), and the simulator
