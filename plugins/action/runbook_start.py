@@ -6,13 +6,16 @@
 earlier run left, and make the first wave next - the run's phases begin, read_and_judge and resume (plugin_utils._run).
 Documented in plugins/modules/runbook_start.py."""
 
+from ansible_collections.replication.recovery.plugins.doc_fragments.runbook import ModuleDocFragment as RunbookDocs
+from ansible_collections.replication.recovery.plugins.modules import runbook_start
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import documented
 from ansible_collections.replication.recovery.plugins.plugin_utils._run import Run
-from ansible_collections.replication.recovery.plugins.plugin_utils._run_begin import OPTIONS as BEGIN_OPTIONS, begin_arguments
+from ansible_collections.replication.recovery.plugins.plugin_utils._run_begin import begin_arguments
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, load
 
-# runbook_begin's options - the runbook and its project needed only to begin - and the halves of the start.
-OPTIONS = dict((name, dict(spec, required=False)) for name, spec in BEGIN_OPTIONS.items())
-OPTIONS.update(run=dict(type="str"), begin=dict(type="bool", default=True), read=dict(type="bool", default=True))
+# Declared once, where ansible-doc reads them: runbook_begin's (the runbook and its project needed only to begin) and the
+# halves of the start.
+OPTIONS = dict(documented(runbook_start.DOCUMENTATION), **documented(RunbookDocs.BEGIN))
 
 
 def next_wave(record):

@@ -31,21 +31,23 @@ attributes:
     BEGIN = r"""
 options:
   launch_type:
-    description: What to launch; with a recovery plan, the mode it runs in (not V(debug)).
+    description:
+      - What to launch; with a recovery plan, the mode it runs in (not V(debug)). V(restore) launches restore servers of a
+        backup project (the restore test).
     type: str
-    choices: [test, recovery, cutover, debug]
+    choices: [test, recovery, cutover, debug, restore]
     default: test
   point_in_time:
     description:
-      - V(latest); V(before:<date-time>) or an RFC 3339 date-time, for each machine's newest point at or before it; the
-        ID of a point in time, for its machine, and the others' newest at or before it.
+      - V(latest), as when not given (a plan to carry out refuses a run given any point in time, V(latest) too);
+        V(before:<date-time>) or an RFC 3339 date-time, for each machine's newest point at or before it; the ID of a point
+        in time, for its machine, and the others' newest at or before it.
       - Or a point per machine - a dictionary of machine name or ID to point ID, or text of V(name=ID) items separated by
         commas; machines not named take their latest point. Not with a recovery plan.
       - Or V(from:<path>) - the report of a clean point search (M(replication.recovery.runbook_search)) of the same
         project, whose search ended; each machine takes the clean point the report names for it. A machine of the run
         without one stops the run before anything is launched.
     type: raw
-    default: latest
   points_strict:
     description:
       - V(true) - a point pinned when the run began that the service thinned out before its wave stops the run before that

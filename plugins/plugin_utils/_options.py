@@ -66,6 +66,22 @@ def role_options(specs, entry_point):
     return options
 
 
+def documented(documentation):
+    """The argument spec of the options a plugin's documentation (YAML text, as a doc fragment holds it) declares, so that a
+    step's options are declared once, where ansible-doc reads them: their type, default, choices, elements, whether
+    required, and their sub-options."""
+    return _argument_spec((yaml.load(documentation, Loader=SAFE_LOADER) or {}).get("options") or {})
+
+
+def _argument_spec(options):
+    spec = {}
+    for name, doc in options.items():
+        spec[name] = dict((key, doc[key]) for key in ("type", "default", "choices", "elements", "required", "no_log", "aliases") if key in doc)
+        if doc.get("suboptions"):
+            spec[name]["options"] = _argument_spec(doc["suboptions"])
+    return spec
+
+
 def options_answered(role, answer):
     """Of ``answer`` (runbook_options' answer, as a task registered it), the options of the collection's role ``role`` by its
     argument specs, named as the answer names them (without the role's prefix): not what Ansible adds to a registered

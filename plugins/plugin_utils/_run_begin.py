@@ -3,15 +3,16 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """A run's first phase (plugin_utils._run): its record, holding what the runbook was asked (read from text where extra
-variables and surveys give text), and one session for every later step. Its options are runbook_begin's (OPTIONS,
-documented in plugins/modules/runbook_begin.py), which runbook_start takes too."""
+variables and surveys give text), and one session for every later step. Its options are runbook_begin's (OPTIONS, read from
+its documentation: plugins/modules/runbook_begin.py and the doc fragment runbook's BEGIN), which runbook_start takes too."""
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._stops import new_watch, watched
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    FROM_REPORT, KINDS, LATEST, LAUNCH_TYPES, PER_MACHINE, PRODUCTION_KINDS, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number,
+    FROM_REPORT, KINDS, LATEST, PER_MACHINE, PRODUCTION_KINDS, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number,
     parse_point_policy, parse_stop_when, parse_test_network, parse_time)
-from ansible_collections.replication.recovery.plugins.module_utils._wait import POLL_INTERVAL
-from ansible_collections.replication.recovery.plugins.plugin_utils._options import options_answered
+from ansible_collections.replication.recovery.plugins.doc_fragments.runbook import ModuleDocFragment as RunbookDocs
+from ansible_collections.replication.recovery.plugins.modules import runbook_begin
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import documented, options_answered
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import new
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import read_plan
@@ -19,12 +20,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks imp
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import clean_points_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed, new_run, now_iso
 
-GATE = dict(states=dict(type="raw", default=["continuous"]), max_lag=dict(type="raw"), no_backlog=dict(type="raw", default=False),
-            enforce=dict(type="raw", default=True), name=dict(type="str", default="health gate"))
-TARGETS = dict(rpo_seconds=dict(type="raw"), rto_seconds=dict(type="raw"))
-# Seconds the run waits, and how often it looks: (option, default, must be more than zero).
-DURATIONS = (("launch_timeout", 3600, True), ("boot_timeout", 900, False), ("cleanup_timeout", 1800, True),
-             ("poll_interval", POLL_INTERVAL, True), ("progress_interval", 60, True))
+# Seconds the run waits, and how often it looks: (option, whether it must be more than zero).
+DURATIONS = (("launch_timeout", True), ("boot_timeout", False), ("cleanup_timeout", True), ("poll_interval", True), ("progress_interval", True))
 # The options every runbook role names alike that the engine takes grouped: option (without the runbook's prefix) -> the
 # input, and its key within it. Every other option is the input of its own name, when the engine has one.
 GROUPED = dict(gate_states=("gate", "states"), gate_max_lag=("gate", "max_lag"), gate_no_backlog=("gate", "no_backlog"),
@@ -82,63 +79,20 @@ def _settings_of(args):
         # Hosts of the launched machines cost the controller time at the size of an estate: made when something uses them.
         add_hosts=parse_flag(args["add_hosts"], "add_hosts", default=True) or bool(checks_tasks) or keep_on_failure,
         host_prefix=args["host_prefix"], group=args["group"], clean_leftovers_option=args["clean_leftovers_option"] or None,
-        **dict((name, _wait_setting(args, name, default, positive)) for name, default, positive in DURATIONS))
+        **dict((name, _wait_setting(args, name, positive)) for name, positive in DURATIONS))
 
 
-def _wait_setting(args, name, default, positive):
+def _wait_setting(args, name, positive):
     value = parse_number(args[name], name)
-    value = default if value is None else value
+    value = OPTIONS[name]["default"] if value is None else value
     if value < 0 or (positive and value == 0):
         raise ValueError("%s must be %s, not %s" % (name, "more than 0" if positive else "0 or more", value))
     return value
 
 
-OPTIONS = dict(
-    runbook=dict(type="str", required=True),
-    title=dict(type="str"),
-    project=dict(type="str", required=True),
-    launch_type=dict(type="str", choices=list(LAUNCH_TYPES), default="test"),
-    point_in_time=dict(type="raw"),
-    points_strict=dict(type="raw", default=False),
-    pin_points=dict(type="raw", default=True),
-    pinned=dict(type="dict"),
-    points_as_of=dict(type="str"),
-    plan=dict(type="path"),
-    replace=dict(type="raw"),
-    confirm=dict(type="str"),
-    roll_back=dict(type="raw", default=False),
-    machines=dict(type="raw"),
-    exclude=dict(type="raw"),
-    waves=dict(type="raw"),
-    recovery_plan=dict(type="str"),
-    gate=dict(type="dict", default={}, options=GATE),
-    adopt=dict(type="raw", default=True),
-    on_failed_over=dict(type="str", choices=["refuse", "stand", "own"], default="refuse"),
-    clean_leftovers=dict(type="raw", default=False),
-    blocking_launch_types=dict(type="raw", default=[]),
-    clean_blocking=dict(type="raw", default=False),
-    clean_blocking_option=dict(type="str", default="clean_blocking"),
-    clean_leftovers_option=dict(type="str"),
-    check_launch_settings=dict(type="raw", default=True),
-    launch_settings_strict=dict(type="raw", default=False),
-    test_network=dict(type="raw"),
-    targets=dict(type="dict", default={}, options=TARGETS),
-    checks_tasks=dict(type="str"),
-    checks_name=dict(type="str", default="checks"),
-    check_public_ip=dict(type="raw", default=True),
-    keep_on_failure=dict(type="raw", default=False),
-    add_hosts=dict(type="raw", default=True),
-    host_prefix=dict(type="str", default="dr-test-"),
-    group=dict(type="str", default="dr_test_machines"),
-    max_waves=dict(type="int"),
-    round=dict(type="int"),
-    ledger_dir=dict(type="path"),
-    report_dir=dict(type="path"),
-    stop_when=dict(type="raw"),
-    blast_radius=dict(type="raw"),
-    game_day=dict(type="str"),
-    **dict((name, dict(type="raw", default=default)) for name, default, unused in DURATIONS)
-)
+# runbook_begin's options, declared once - where ansible-doc reads them: the step's own (the runbook, its title and project)
+# and its doc fragment's, which runbook_start's documentation takes too.
+OPTIONS = dict(documented(runbook_begin.DOCUMENTATION), **documented(RunbookDocs.BEGIN))
 
 
 def begin_arguments(args):

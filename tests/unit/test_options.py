@@ -19,9 +19,10 @@ import pytest
 import yaml
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_groups, parse_point_policy, parse_test_network
+from ansible_collections.replication.recovery.plugins.module_utils._domain import LAUNCH_TYPES, parse_groups, parse_point_policy, parse_test_network
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
-from ansible_collections.replication.recovery.plugins.plugin_utils._options import TYPED, OptionRefused, choices_of, options_of, required, typed
+from ansible_collections.replication.recovery.plugins.plugin_utils import _run_begin
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import TYPED, OptionRefused, choices_of, documented, options_of, required, typed
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, RUN
 
 ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")
@@ -317,3 +318,52 @@ def test_no_option_is_required_by_the_spec_and_a_required_one_missing_is_refused
             with pytest.raises(OptionRefused) as refused:
                 options_of(dict((other, dict(type="raw")) for other in own), given, role + "_", own)
             assert str(refused.value) == "%s is required, and was not given" % name
+
+
+DOCUMENTED = r"""
+options:
+  launch_type:
+    description: What to launch.
+    type: str
+    choices: [test, recovery]
+    default: test
+  password:
+    description: A secret.
+    type: str
+    no_log: true
+    aliases: [secret]
+  gate:
+    description: A mapping.
+    type: dict
+    default: {}
+    suboptions:
+      states:
+        description: Its states.
+        type: list
+        elements: str
+        default: [continuous]
+      name:
+        description: Required. Its name.
+        type: str
+        required: true
+"""
+
+
+def test_a_steps_options_read_from_its_documentation_keep_what_validates_them_and_nothing_of_the_prose():
+    assert documented(DOCUMENTED) == dict(
+        launch_type=dict(type="str", choices=["test", "recovery"], default="test"),
+        password=dict(type="str", no_log=True, aliases=["secret"]),
+        gate=dict(type="dict", default={}, options=dict(states=dict(type="list", elements="str", default=["continuous"]),
+                                                        name=dict(type="str", required=True))))
+
+
+def test_the_engines_first_step_validates_by_its_documentation_what_it_shows():
+    """runbook_begin's options are its documentation's (plugins/modules/runbook_begin.py and the doc fragment's BEGIN): a
+    launch type it documents is taken (a restore test's, which the table beside it once had and the documentation did not),
+    one it does not is refused naming those it documents."""
+    spec = dict(_run_begin.OPTIONS)
+    assert spec["launch_type"]["choices"] == list(LAUNCH_TYPES) and spec["runbook"]["required"] and spec["project"]["required"]
+    given = dict(runbook="restore_test", project="backups", launch_type="restore")
+    assert ArgumentSpecValidator(spec).validate(given).error_messages == []
+    errors = ArgumentSpecValidator(spec).validate(dict(given, launch_type="holiday")).error_messages
+    assert errors == ["value of launch_type must be one of: test, recovery, cutover, debug, restore, got: holiday"]
