@@ -7,7 +7,7 @@ reports are. Documented in plugins/modules/ledger_entry.py."""
 
 from ansible.module_utils.common.text.converters import to_text
 
-from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append, directory_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append, directory_of, entered
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, read_report
 
 
@@ -21,11 +21,13 @@ class ActionModule(RunbookStep):
     )
 
     def step(self, args):
-        if self.check_mode:
-            return dict(skipped=True, msg="Check mode: nothing is entered in the ledger.")
         report = read_report(args["report"])
         directory, unused = directory_of(args["ledger_dir"])
         try:
+            if self.check_mode:  # what a run would do, nothing written: an entry of the report, or none again
+                entry = entered(directory, args["runbook"], report)
+                return dict(changed=entry is None, msg="Check mode: the report %s." % (
+                    "would be entered in the ledger" if entry is None else "is in the ledger already (entry %d)" % entry["sequence"]))
             entry = append(directory, args["runbook"], report)
         except (LedgerError, OSError) as error:
             raise StepFailed("The report %s was not entered in the ledger: %s" % (args["report"], to_text(error)))

@@ -37,7 +37,7 @@ options:
     required: true
 attributes:
   check_mode:
-    details: Nothing is entered in check mode.
+    details: Nothing is entered in check mode; RV(changed) says whether the report would be (it is not in the ledger yet).
 extends_documentation_fragment:
   - replication.recovery.runbook.LEDGER
 author:
@@ -59,7 +59,7 @@ ledger:
   returned: success, not in check mode
   type: dict
 changed:
-  description: Whether an entry was appended (false when the report was already entered).
+  description: Whether an entry was appended (false when the report was already entered) - in check mode, whether one would be.
   returned: always
   type: bool
 """

@@ -119,18 +119,9 @@ def append(directory, runbook, report, recorded=None, run=None):
     projects = projects_of(report)
     key = run or run_key(report)
     for _attempt in range(APPEND_ATTEMPTS):
-        previous = None
-        for position, (sequence, name) in enumerate(reversed(entry_files(directory)[-5:])):
-            try:
-                earlier = _read(directory, name)
-            except (OSError, ValueError) as error:
-                if position == 0:
-                    raise LedgerError("The ledger's newest entry %d (%s) cannot be read (%s): nothing can follow it. Run "
-                                      "replication.recovery.evidence to see what broke." % (sequence, name, to_text(error)))
-                continue
-            previous = previous or earlier
-            if earlier.get("runbook") == runbook and earlier.get("projects") == projects and earlier.get("run") == key:
-                return dict(_head(earlier, directory, name), appended=False)
+        entered, previous = _entered(directory, runbook, projects, key)
+        if entered:
+            return dict(entered, appended=False)
         entry = dict(schema=SCHEMA, sequence=(previous["sequence"] + 1) if previous else 1, runbook=runbook, projects=projects, run=key,
                      result=report.get("result"), recorded=recorded or controller_now(), previous=previous["sha256"] if previous else None,
                      report=report)
@@ -140,6 +131,30 @@ def append(directory, runbook, report, recorded=None, run=None):
             return dict(_head(entry, directory, name), appended=True)
         # Another run took this number meanwhile: chain to its entry.
     raise LedgerError("Another run took each number this run tried (%d times): too many runs append at once." % APPEND_ATTEMPTS)
+
+
+def entered(directory, runbook, report, run=None):
+    """The entry of the ledger in ``directory`` that holds ``report`` (as append finds it, without writing): its head, or
+    None when append would enter the report."""
+    directory = os.path.realpath(os.path.expanduser(directory))
+    return _entered(directory, runbook, projects_of(report), run or run_key(report))[0]
+
+
+def _entered(directory, runbook, projects, key):
+    """Of the ledger's newest entries: the head of the one of this run (runbook, projects, key), if any, and the newest one."""
+    previous = None
+    for position, (sequence, name) in enumerate(reversed(entry_files(directory)[-5:])):
+        try:
+            earlier = _read(directory, name)
+        except (OSError, ValueError) as error:
+            if position == 0:
+                raise LedgerError("The ledger's newest entry %d (%s) cannot be read (%s): nothing can follow it. Run "
+                                  "replication.recovery.evidence to see what broke." % (sequence, name, to_text(error)))
+            continue
+        previous = previous or earlier
+        if earlier.get("runbook") == runbook and earlier.get("projects") == projects and earlier.get("run") == key:
+            return _head(earlier, directory, name), previous
+    return None, previous
 
 
 def newest_reports(directory, runbook, matches, count):

@@ -6,6 +6,7 @@
 in the table of runbooks (plugins/plugin_utils/_runbooks.py) implies, then those of the runbooks on the engine of steps.
 tests/unit/test_conventions_breaks.py makes a break of each in a scratch copy of the collection and sees this test fail."""
 
+import ast
 import json
 import os
 import re
@@ -376,3 +377,15 @@ def test_each_steps_documentation_gives_every_option_it_takes(step):
     if getattr(module.ActionModule, "WITH_RUN", False):
         taken.add("run")
     assert taken - documented_options(step) == set()
+
+
+PLUGIN_SOURCES = sorted(os.path.join(folder, name) for folder in ("modules", "action") for name in os.listdir(os.path.join(COLLECTION, "plugins", folder))
+                        if name.endswith(".py"))
+
+
+@pytest.mark.parametrize("source", PLUGIN_SOURCES)
+def test_no_module_or_action_answers_skipped(source):
+    """ansible-core's roadmap deprecates modules and actions that return ``skipped``: check mode says what would be done."""
+    code = "\n".join(ast.unparse(unit) for unit in ast.parse(read("plugins", source)).body if not isinstance(unit, ast.Assign) or
+                     not any(getattr(target, "id", None) in ("DOCUMENTATION", "EXAMPLES", "RETURN") for target in unit.targets))
+    assert not re.search(r"\bskipped\s*=\s*True|[\"']skipped[\"']\s*:\s*True", code)

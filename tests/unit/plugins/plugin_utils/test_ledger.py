@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import (
-    LedgerError, append, digest, entry_files, last_verified, rto_forecast, summary, verify)
+    LedgerError, append, digest, entered, entry_files, last_verified, rto_forecast, summary, verify)
 from ansible_collections.replication.recovery.plugins.plugin_utils._shape_evidence import markdown, page as html
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
 
@@ -134,6 +134,15 @@ def test_a_report_entered_again_is_not_appended_twice(ledger):
     again = append(ledger, "dr_test", dr_test("beta", "2026-11-02T10:00:00Z", dict(app=None)))
     assert again["appended"] is False and again["sequence"] == 3
     assert len(entry_files(ledger)) == 4
+
+
+def test_what_append_would_do_is_read_without_writing(ledger, tmp_path):
+    """ledger_entry under --check: the entry that holds a report already, or none (append would enter it)."""
+    report = dr_test("beta", "2026-11-02T10:00:00Z", dict(app=None))
+    assert entered(ledger, "dr_test", report) == dict(sequence=3, sha256=append(ledger, "dr_test", report)["sha256"], path=path_of(ledger, 3))
+    assert entered(ledger, "dr_test", dr_test("beta", "2026-11-09T10:00:00Z", dict(app=None))) is None
+    assert entered(str(tmp_path / "none yet"), "dr_test", report) is None
+    assert len(entry_files(ledger)) == 4 and not os.path.exists(str(tmp_path / "none yet"))
 
 
 def test_runs_that_append_at_once_each_get_an_entry_in_one_chain(tmp_path):
