@@ -280,6 +280,10 @@ class RunbookStep(ActionBase):
                 save(self.path, self.record)
         if self.phase_seconds and not result.get("failed"):  # a failure shows its result whole: only what it says
             result["phase_seconds"] = self.phase_seconds
+        if result.get("add_group") and hasattr(self, "add_group"):
+            # The host joins the group of the run's next wave, as group_by makes it join: ansible-core 2.22 no longer takes
+            # add_group from an action's result (before it, that alone did), but from the action's own add_group.
+            self.add_group(result["add_group"], parent_group_names=result["parent_groups"])
         result.setdefault("changed", False)
         return result
 
