@@ -35,14 +35,14 @@ VERSION := $(shell sed -n 's/^version: //p' galaxy.yml)
 TARBALL := $(BUILD)/dist/replication-recovery-$(VERSION).tar.gz
 PACKAGING := $(abspath $(VENVS))/packaging/bin
 
-# The oldest and the newest ansible-core the README claims, each on a Python it supports. The newest
-# needs Python 3.12 or newer: python3.12 from PATH, else from pyenv.
+# The oldest and the newest ansible-core the README claims, each on a Python it supports. The newest (2.22's release
+# candidate until 2.22.0 is released) needs Python 3.13 or newer: python3.13 from PATH, else from pyenv.
 CORE_OLDEST := 2.16.19
 PYTHON_OLDEST := 3.11
-CORE_NEWEST := 2.21.5
-PYTHON_NEWEST := 3.12
-PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.12 >/dev/null && python3.12 -c '' 2>/dev/null && command -v python3.12) \
-	$(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12))
+CORE_NEWEST := 2.22.0rc1
+PYTHON_NEWEST := 3.13
+PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.13 >/dev/null && python3.13 -c '' 2>/dev/null && command -v python3.13) \
+	$(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3.13))
 # The smoke test on those versions: login, project, launch and cleanup; then the demo's DR test (the
 # runbook steps, their plays and waves) with that ansible-core.
 SMOKE_TARGETS := service_login service_project service_launch
@@ -242,7 +242,7 @@ install: test-build
 	@echo "replication.recovery $(VERSION) is installed in $(COLLECTIONS_PATH)/ansible_collections/replication/recovery."
 	@echo "Run its playbooks with the ansible-playbook of $(BIN) (ansible-core and requests are there), for example:"
 	@echo "  $(BIN)/ansible-playbook replication.recovery.dr_test -e dr_test_project=demo"
-	@echo "(Another ansible-core 2.16 to 2.21 finds it too, once 'pip install requests' is done beside it; for another path: COLLECTIONS_PATH=... and"
+	@echo "(Another ansible-core 2.16 to 2.22 finds it too, once 'pip install requests' is done beside it; for another path: COLLECTIONS_PATH=... and"
 	@echo "ANSIBLE_COLLECTIONS_PATH=... when running.)"
 
 # What Galaxy, Automation Hub and ansible-builder see of the built collection. The importer runs
@@ -302,10 +302,12 @@ $(VENVS)/core-$(CORE_NEWEST)/.installed: requirements.txt
 	$(PYTHON_NEWEST_BIN) -m venv $(VENVS)/core-$(CORE_NEWEST)
 	$(VENVS)/core-$(CORE_NEWEST)/bin/python -m pip install --quiet ansible-core==$(CORE_NEWEST) -r requirements.txt
 	$(VENVS)/core-$(CORE_NEWEST)/bin/python tests/utils/install_get_pip.py
+	$(VENVS)/core-$(CORE_NEWEST)/bin/python tests/utils/registry_requirements.py
 	touch $@
 
 # $(1): ansible-core version, $(2): its Python. The environment's bin comes first in PATH, so that
-# ansible-test finds that Python by its name.
+# ansible-test finds that Python by its name. The demo's DR test must launch and pass every machine: on ansible-core
+# 2.22.0rc1 it once ended NOTHING DONE, and succeeded, its waves' plays matching no host.
 define core_leg
 	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements
 	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
@@ -314,7 +316,10 @@ define core_leg
 	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale $(TIME_SCALE) -- \
 		env ANSIBLE_COLLECTIONS_PATH=$(abspath $(MATRIX_BUILD)) PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH XDG_DATA_HOME=$(TEST_DATA)-matrix \
 		REPLICATION_SERVICE_USERNAME=demo@example.com REPLICATION_SERVICE_PASSWORD=demo-secret-1 \
-		ansible-playbook tests/demo/demo.yml $(DEMO_VARS) -e dr_test_report_dir=$(abspath $(BUILD))/demo-report-$(1) -e 'dr_test_waves=db-*;app-*;web-*'
+		sh -c 'ansible-playbook tests/demo/demo.yml $(DEMO_VARS) -e dr_test_report_dir=$(abspath $(BUILD))/demo-report-$(1) -e "dr_test_waves=db-*;app-*;web-*" \
+			> $(BUILD)/demo-$(1).log 2>&1; status=$$?; cat $(BUILD)/demo-$(1).log; test $$status = 0 || exit $$status; \
+			! grep -n "does not support Ansible version" $(BUILD)/demo-$(1).log || { echo "meta/runtime.yml does not claim ansible-core $(1)"; exit 1; }; \
+			grep -q "DR test of demo: PASSED. 5 of 5 machines passed." $(BUILD)/demo-$(1).log || { echo "the DR test did not launch and pass every machine"; exit 1; }'
 endef
 
 test-oldest: stage-matrix $(VENVS)/core-$(CORE_OLDEST)/.installed
