@@ -53,6 +53,25 @@ def test_where_the_action_adds_the_group_itself_the_start_and_the_wave_add_the_n
     assert added == [("dr_test_wave_1", ["all"]), ("dr_test_wave_2", ["all"])]
 
 
+def test_a_run_finished_with_a_wave_nothing_ran_fails_naming_it_never_nothing_done(tmp_path):
+    """The plays of a wave that ran on no host (ansible-core 2.22 once took no group from the steps) leave its machines to
+    launch: the finish says so, and the run fails - it is not a run that had nothing to do."""
+    result, unused = started(tmp_path, [machine("web-1"), machine("db-1")], waves="db-*; web-*")
+    step(runbook_wave, Modules(service_launch=[{"job": job("j1", ["db-1"])}, {"job": job("j1", ["db-1"]), "launched": launched("db-1")}]),
+         run=result["run"], session="s3ss10n", wave=1)
+    modules = Modules(service_replica_cleanup={"removed_machines": ["db-1"], "job": job("j2", ["db-1"], job_type="CLEANUP")},
+                      service_login={"ended": True})
+    finished = step(runbook_finish, modules, run=result["run"], session="s3ss10n", report_dir=str(tmp_path / "reports"))
+    assert finished["outcome"]["result"] == "failed" and finished["lines"][0] == "DR test of production: FAILED. 1 of 2 machines passed."
+    assert finished["outcome"]["failures"] == ["wave 2: never run: the run finished with its 1 machines still to launch, and nothing had stopped "
+                                               "it - no play of the wave ran on the project's host"]
+    unstarted, unused = started(tmp_path, [machine("web-1")])
+    finished = step(runbook_finish, Modules(service_login={"ended": True}), run=unstarted["run"], session="s3ss10n",
+                    report_dir=str(tmp_path / "reports"))
+    assert finished["outcome"]["result"] == "failed" and finished["outcome"]["outcome"] == "failed"
+    assert finished["outcome"]["failures"][0].startswith("wave 1: never run") and finished["outcome"]["counts"]["launched"] == 0
+
+
 def test_a_start_whose_read_refuses_ends_its_session_and_answers_the_run_without_it(tmp_path):
     modules = Modules(service_login=[LOGIN, {"ended": True}], **read_answers([machine("web-1")]))
     result, unused = started(tmp_path, [], modules=modules, machines="app-*")
