@@ -53,7 +53,7 @@ def replication_state(machine):
 
 
 def new_state():
-    return dict(schema=STATE_SCHEMA, projects={}, licenses={}, failing=None, ledger_sequence=None)
+    return dict(schema=STATE_SCHEMA, projects={}, licenses={}, failing=None, ledger_sequence=None, pending=[])
 
 
 def valid_state(state):
@@ -65,6 +65,9 @@ def valid_state(state):
             raise ValueError("its %s is not an object" % member)
     state.setdefault("failing", None)
     state.setdefault("ledger_sequence", None)  # the ledger's newest entry seen (ledger_dir), None before the first look at it
+    # Events told and not yet taken by a rule (the source's feedback): told again first when the source starts.
+    if not isinstance(state.setdefault("pending", []), list):
+        raise ValueError("its pending is not a list")
     return state
 
 

@@ -28,6 +28,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._files import
 
 DOCUMENTATION = r"""
 ---
+author:
+  - Replication and Recovery collection maintainers (@replication-recovery)
 short_description: Events of the Replication and Recovery Service, as they happen
 description:
   - Watches the projects of the Replication and Recovery Service and puts one event on the rulebook's queue
@@ -40,7 +42,9 @@ description:
     seconds. The first look at a project tells nothing - it is what the next looks are compared with.
   - With O(state_file), what was seen is kept between runs - a source restarted tells no change it already
     told, and tells what changed while it was stopped. The state is written before the events are put on
-    the queue - a change is told at most once.
+    the queue - a change is told at most once. With O(feedback) as well, a change is told until a rule took it - at
+    least once - each event stays in the state file until ansible-rulebook says its rules have taken it, and a source
+    restarted (killed, its activation restarted) tells those first, again.
   - Faults of the service are met as the collection's modules meet them - reads retried within
     O(retry_timeout), a new session after a 401. A look that still fails is told once, as C(watch_failed),
     and the watch goes on; C(watch_recovered) tells that it sees again.
@@ -119,6 +123,22 @@ options:
     description: Look twice, O(interval) apart, put what changed on the queue, and end (for tests and for a one-off check).
     type: bool
     default: false
+  feedback:
+    description:
+      - Whether to wait, after each event, until ansible-rulebook says its rules have taken it (the source's
+        C(feedback) in the rulebook, which hands the source O(eda_feedback_queue)) - before the next event is put on the
+        queue, and before the event leaves the state file (O(state_file)).
+    type: bool
+    default: false
+  feedback_timeout:
+    description: Seconds to wait for that word, for each event; the source then fails, its event kept in the state file.
+    type: float
+    default: 120
+  eda_feedback_queue:
+    description:
+      - The queue on which ansible-rulebook says its rules have taken an event - given by ansible-rulebook when the
+        rulebook sets the source's C(feedback), never by hand.
+    type: raw
 """
 
 EXAMPLES = r"""
@@ -143,7 +163,7 @@ EXAMPLES = r"""
 LOG = logging.getLogger("replication.recovery.service_events")
 CONNECTION = ("api_url", "username", "password", "api_token", "validate_certs", "ca_path", "timeout", "retry_timeout")
 KNOWN = CONNECTION + ("projects", "interval", "lag_threshold", "backlog_looks", "license_days", "license_interval", "audit", "ledger_dir",
-                      "state_file", "once")
+                      "state_file", "once", "feedback", "feedback_timeout", "eda_feedback_queue")
 
 
 def _number(args, name, default):
@@ -191,21 +211,66 @@ def watcher_from(args):
                            ledger_dir=os.path.expanduser(args["ledger_dir"]) if args.get("ledger_dir") else None)
 
 
+def feedback_of(args):
+    """The queue on which ansible-rulebook says its rules took an event, when the rulebook asks for feedback; else None."""
+    if not parse_flag(args.get("feedback"), "feedback", default=False):
+        return None
+    if args.get("eda_feedback_queue") is None:
+        raise ValueError("feedback is true, but ansible-rulebook gave no eda_feedback_queue: set feedback: true on the source in the rulebook "
+                         "(ansible-rulebook hands the queue to a source whose rulebook asks for it), or leave it out")
+    return args["eda_feedback_queue"]
+
+
+class Teller:
+    """Puts a look's events on the queue, the state kept first: at most once, or - with feedback - each kept in the state
+    file (pending) until ansible-rulebook says a rule took it, so that a source stopped meanwhile tells it again."""
+
+    def __init__(self, queue, watcher, state_file, feedback=None, feedback_timeout=120.0):
+        self.queue, self.watcher, self.state_file = queue, watcher, state_file
+        self.feedback, self.feedback_timeout = feedback, feedback_timeout
+
+    def keep(self):
+        if self.state_file:
+            write_state(self.state_file, self.watcher.state)
+
+    async def tell(self, events):
+        pending = self.watcher.state["pending"]
+        pending.extend(events)
+        if self.feedback is None:  # told at most once: the state says so before the events go
+            told, pending[:] = list(pending), []
+            self.keep()
+            for event in told:
+                await self.put(event)
+            return
+        self.keep()
+        while pending:
+            await self.put(pending[0])
+            try:
+                await asyncio.wait_for(self.feedback.get(), self.feedback_timeout)
+            except asyncio.TimeoutError:
+                raise TimeoutError("ansible-rulebook did not say within %s s that a rule took the event %s; it stays in the state file, "
+                                   "told again when the source starts" % (self.feedback_timeout, pending[0]["type"]))
+            pending.pop(0)
+            self.keep()
+
+    async def put(self, event):
+        LOG.info("%s%s", event["type"], "".join(" %s" % event[key]["name"] for key in ("project", "machine") if key in event))
+        await self.queue.put(event)
+
+
 async def main(queue, args):
-    """Look, keep the state, put the events on the queue, wait; until cancelled (or, with once, after two looks)."""
+    """Look, keep the state, put the events on the queue, wait; until cancelled (or, with once, after two looks). What an
+    earlier run kept as not yet taken by a rule (feedback) is told first."""
     watcher = watcher_from(args)
     interval = _number(args, "interval", 60.0)
-    state_file = args.get("state_file")
+    teller = Teller(queue, watcher, args.get("state_file"), feedback_of(args), _number(args, "feedback_timeout", 120.0))
     looks = 0
     try:
+        await teller.tell([])
         while True:
             events = await asyncio.to_thread(watcher.look)
             looks += 1
-            if state_file:
-                write_state(state_file, watcher.state)
-            for event in events:
-                LOG.info("%s%s", event["type"], "".join(" %s" % event[key]["name"] for key in ("project", "machine") if key in event))
-                await queue.put(event)
+            await teller.tell(events)
             if args.get("once") and looks >= 2:
                 return
             await asyncio.sleep(interval)

@@ -110,3 +110,92 @@ def test_main_keeps_the_state_before_it_puts_the_events_and_a_restart_tells_noth
     asyncio.run(PLUGIN["main"](again, {"interval": 0, "state_file": state_file, "once": True}))
     assert again.events == []
     assert not [name for name in os.listdir(os.path.dirname(state_file)) if name.endswith(".tmp")]
+
+
+def test_feedback_asked_without_the_queue_ansible_rulebook_gives_is_refused_naming_it():
+    with pytest.raises(ValueError, match="feedback is true, but ansible-rulebook gave no eda_feedback_queue"):
+        PLUGIN["feedback_of"]({"feedback": "true"})
+    assert PLUGIN["feedback_of"]({"feedback": False, "eda_feedback_queue": object()}) is None
+
+
+class Rulebook:
+    """ansible-rulebook's side of feedback: the events it was given, and its word that a rule took one - given for the
+    first ``takes`` events, never after (the activation killed)."""
+
+    def __init__(self, takes):
+        self.events, self.takes = [], takes
+        self.feedback = asyncio.Queue()
+
+    async def put(self, event):
+        self.events.append(event)
+        if len(self.events) <= self.takes:
+            self.feedback.put_nowait(dict(event, meta=dict(uuid=str(len(self.events)))))
+
+
+def test_with_feedback_an_event_no_rule_took_stays_in_the_state_and_is_told_again_first(tmp_path, monkeypatch):
+    """At least once: the event the rulebook never took (its activation killed) is kept as pending in the state file, and
+    the source started again tells it before it looks - once taken, it leaves the state; at most once without feedback."""
+    service = Service()
+    state_file = str(tmp_path / "state.json")
+    made = PLUGIN["watcher_from"]
+    looks = []
+
+    def watcher_from(args):
+        watcher = made(dict(args, api_token="t", api_url="http://127.0.0.1:1/api/latest"))
+        watcher.client = service
+        original = watcher.look
+
+        def look():
+            looks.append(1)
+            if len(looks) == 2:  # between the first look and the second, web-1 is paused
+                service.projects["p1"]["machines"][0]["replicationStatus"] = "PAUSED"
+            return original()
+        watcher.look = look
+        return watcher
+
+    monkeypatch.setitem(PLUGIN["main"].__globals__, "watcher_from", watcher_from)
+    killed = Rulebook(takes=0)
+    with pytest.raises(TimeoutError, match="did not say within 0.2 s that a rule took the event replication_state_changed; it stays in"):
+        asyncio.run(PLUGIN["main"](killed, {"interval": 0, "state_file": state_file, "once": True, "feedback": True,
+                                            "eda_feedback_queue": killed.feedback, "feedback_timeout": 0.2}))
+    with open(state_file) as handle:
+        kept = json.load(handle)
+    assert [event["type"] for event in kept["pending"]] == ["replication_state_changed"] and len(killed.events) == 1
+    again = Rulebook(takes=5)
+    asyncio.run(PLUGIN["main"](again, {"interval": 0, "state_file": state_file, "once": True, "feedback": True,
+                                       "eda_feedback_queue": again.feedback}))
+    assert [(e["type"], e["machine"]["name"]) for e in again.events] == [("replication_state_changed", "web-1")]
+    with open(state_file) as handle:
+        assert json.load(handle)["pending"] == []
+    unasked = Queue()
+    asyncio.run(PLUGIN["main"](unasked, {"interval": 0, "state_file": state_file, "once": True}))
+    assert unasked.events == []
+
+
+EVENT_SOURCES = os.path.join(os.path.dirname(SOURCE))
+SCHEMA_TYPES = dict(str="string", path="string", int="integer", float="number", bool="boolean", list="array")
+
+
+def test_galaxys_copy_of_the_documentation_is_the_sources_own():
+    with open(os.path.join(EVENT_SOURCES, "service_events.yaml"), encoding="utf-8") as handle:
+        sidecar = yaml.safe_load(handle)
+    assert sidecar == dict(DOCUMENTATION=yaml.safe_load(PLUGIN["DOCUMENTATION"]), EXAMPLES=yaml.safe_load(PLUGIN["EXAMPLES"]))
+
+
+def test_the_json_schema_of_the_arguments_is_the_documentations_and_takes_the_example():
+    """Every argument a rulebook gives (eda_feedback_queue is ansible-rulebook's), of its documented type and default, the
+    secrets write-only; the example's arguments valid by it, a wrong type not."""
+    import jsonschema  # pylint: disable=import-outside-toplevel
+    with open(os.path.join(EVENT_SOURCES, "schemas", "service_events.json"), encoding="utf-8") as handle:
+        schema = json.load(handle)
+    documented = yaml.safe_load(PLUGIN["DOCUMENTATION"])["options"]
+    assert set(schema["properties"]) == set(documented) - {"eda_feedback_queue"}
+    for name, prop in schema["properties"].items():
+        option = documented[name]
+        assert prop.get("type") == SCHEMA_TYPES.get(option["type"]) and prop.get("default") == option.get("default"), name
+        assert prop["description"] == " ".join([option["description"]] if isinstance(option["description"], str) else option["description"])
+        assert prop.get("writeOnly", False) == (name in ("password", "api_token")), name
+    example = yaml.safe_load(PLUGIN["EXAMPLES"])[0]["sources"][0]["replication.recovery.service_events"]
+    jsonschema.validate(example, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(dict(example, interval="every minute"), schema)
