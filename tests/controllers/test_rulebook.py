@@ -3,7 +3,8 @@ event source watching the simulator: a machine whose replication is paused gives
 action runs once - also while the service answers 503 and ends the session meanwhile; the source restarted
 with its state file tells nothing it told already. A project's safety lever engaged and released by the game_day
 playbook gives one event each, which the rule tells with who and why; a game day stopped that the ledger of runs gains
-gives one event. The lever rulebook engages the lever of the project a critical alert names, and not for another alert."""
+gives one event. The lever rulebook engages the lever of the project a critical alert names, and not for another alert. With
+feedback, ansible-rulebook hands the source its queue, and a told event leaves the state file once its rule engine took it."""
 
 import json
 import os
@@ -111,6 +112,33 @@ def test_a_paused_machine_gives_one_event_its_action_runs_and_a_restart_tells_it
     text, events = told(log.name)
     assert events == 0 and PAUSED not in text, text[-4000:]
     assert "Waiting for events" in text
+
+
+def test_with_feedback_ansible_rulebook_hands_the_queue_and_a_told_event_leaves_the_state_once_taken(tmp_path, simulator, collections_path):
+    """The example rulebook with feedback: true on the source, ansible-rulebook run with a persistence ID (as the
+    Event-Driven Ansible controller runs it, which is when it gives a source eda_feedback_queue): the paused machine's
+    event is told, its action runs, and the state file keeps no event pending once the rule engine said it took it."""
+    state_file = str(tmp_path / "state.json")
+    simulator.synced()
+    project, machine = web_1(simulator)
+    rulebook = yaml.safe_load(open(os.path.join(collections_path, "ansible_collections", "replication", "recovery", "extensions", "eda", "rulebooks",
+                                                "service_events.yml")))
+    rulebook[0]["sources"][0]["replication.recovery.service_events"]["feedback"] = True
+    (tmp_path / "with_feedback.yml").write_text(yaml.safe_dump(rulebook))
+    process, log = start(tmp_path, simulator, collections_path, "feedback.log", rulebook=str(tmp_path / "with_feedback.yml"),
+                         more=["--persistence-id", "1"])
+    try:
+        wait_for(lambda: looks(state_file) is not None, "the first look", process, log.name)
+        simulator.call("POST", "/projects/%s/pauseReplication" % project, {"machineIDs": [machine]})
+        wait_for(lambda: PAUSED in open(log.name).read(), "the rule's action", process, log.name)
+        three_looks(state_file, process, log)
+    finally:
+        stop(process, log)
+    text, events = told(log.name)
+    assert events == 1 and text.count(PAUSED) == 1, text[-4000:]
+    assert "did not say within" not in text and "eda_feedback_queue" not in text, text[-4000:]
+    with open(state_file) as handle:
+        assert json.load(handle)["pending"] == []
 
 
 def pull(simulator, collections_path, tmp_path, state, reason):

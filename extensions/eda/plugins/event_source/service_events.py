@@ -42,8 +42,8 @@ description:
     seconds. The first look at a project tells nothing - it is what the next looks are compared with.
   - With O(state_file), what was seen is kept between runs - a source restarted tells no change it already
     told, and tells what changed while it was stopped. The state is written before the events are put on
-    the queue - a change is told at most once. With O(feedback) as well, a change is told until a rule took it - at
-    least once - each event stays in the state file until ansible-rulebook says its rules have taken it, and a source
+    the queue - a change is told at most once. With O(feedback) as well, a change is told until the rules have it - at
+    least once - each event stays in the state file until ansible-rulebook says its rule engine has taken it, and a source
     restarted (killed, its activation restarted) tells those first, again.
   - Faults of the service are met as the collection's modules meet them - reads retried within
     O(retry_timeout), a new session after a 401. A look that still fails is told once, as C(watch_failed),
@@ -125,8 +125,9 @@ options:
     default: false
   feedback:
     description:
-      - Whether to wait, after each event, until ansible-rulebook says its rules have taken it (the source's
-        C(feedback) in the rulebook, which hands the source O(eda_feedback_queue)) - before the next event is put on the
+      - Whether to wait, after each event, until ansible-rulebook says its rule engine has taken it (the source's
+        C(feedback) in the rulebook - ansible-rulebook then hands the source O(eda_feedback_queue), when it runs with a
+        persistence ID, as the Event-Driven Ansible controller runs it) - before the next event is put on the
         queue, and before the event leaves the state file (O(state_file)).
     type: bool
     default: false
@@ -136,7 +137,7 @@ options:
     default: 120
   eda_feedback_queue:
     description:
-      - The queue on which ansible-rulebook says its rules have taken an event - given by ansible-rulebook when the
+      - The queue on which ansible-rulebook says its rule engine has taken an event - given by ansible-rulebook when the
         rulebook sets the source's C(feedback), never by hand.
     type: raw
 """
@@ -223,7 +224,7 @@ def feedback_of(args):
 
 class Teller:
     """Puts a look's events on the queue, the state kept first: at most once, or - with feedback - each kept in the state
-    file (pending) until ansible-rulebook says a rule took it, so that a source stopped meanwhile tells it again."""
+    file (pending) until ansible-rulebook says its rule engine took it, so that a source stopped meanwhile tells it again."""
 
     def __init__(self, queue, watcher, state_file, feedback=None, feedback_timeout=120.0):
         self.queue, self.watcher, self.state_file = queue, watcher, state_file
@@ -248,7 +249,7 @@ class Teller:
             try:
                 await asyncio.wait_for(self.feedback.get(), self.feedback_timeout)
             except asyncio.TimeoutError:
-                raise TimeoutError("ansible-rulebook did not say within %s s that a rule took the event %s; it stays in the state file, "
+                raise TimeoutError("ansible-rulebook did not say within %s s that its rule engine took the event %s; it stays in the state file, "
                                    "told again when the source starts" % (self.feedback_timeout, pending[0]["type"]))
             pending.pop(0)
             self.keep()

@@ -119,7 +119,7 @@ def test_feedback_asked_without_the_queue_ansible_rulebook_gives_is_refused_nami
 
 
 class Rulebook:
-    """ansible-rulebook's side of feedback: the events it was given, and its word that a rule took one - given for the
+    """ansible-rulebook's side of feedback: the events it was given, and its word that its rule engine took one - given for the
     first ``takes`` events, never after (the activation killed)."""
 
     def __init__(self, takes):
@@ -155,7 +155,7 @@ def test_with_feedback_an_event_no_rule_took_stays_in_the_state_and_is_told_agai
 
     monkeypatch.setitem(PLUGIN["main"].__globals__, "watcher_from", watcher_from)
     killed = Rulebook(takes=0)
-    with pytest.raises(TimeoutError, match="did not say within 0.2 s that a rule took the event replication_state_changed; it stays in"):
+    with pytest.raises(TimeoutError, match="did not say within 0.2 s that its rule engine took the event replication_state_changed; it stays in"):
         asyncio.run(PLUGIN["main"](killed, {"interval": 0, "state_file": state_file, "once": True, "feedback": True,
                                             "eda_feedback_queue": killed.feedback, "feedback_timeout": 0.2}))
     with open(state_file) as handle:
