@@ -9,7 +9,8 @@
 The README, docs/*.md, the roles', the simulator's and the event source's READMEs and the changelog go to SOURCES at the
 paths they have in the repository, so that their links between each other hold on the site as on GitHub; a file they
 link to that is no page (a schema, a playbook, the licence) goes beside them, for the site to offer as a download. The
-site's front page comes from docs/docsite, and beside it goes the intersphinx inventory of the few places in Ansible's
+site's front page comes from docs/docsite; the event source's reference page is drawn from its documentation beside it
+(extensions/eda/plugins/event_source/service_events.yaml, as Galaxy shows it); and beside them goes the intersphinx inventory of the few places in Ansible's
 documentation that the reference links to (antsibull-docs makes those links), so that the site builds without reaching
 the network: a reference to Ansible's documentation not in REFERENCES is a warning of the build, which fails it - list it."""
 
@@ -19,7 +20,12 @@ import shutil
 import sys
 import zlib
 
+import yaml
+
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+EVENT_SOURCE = os.path.join("extensions", "eda", "plugins", "event_source", "service_events")
+# Ansible's markup of documentation (O(option), V(value), C(code), E(variable), I(italic)), as code on the page.
+MARKUP = re.compile(r"\b[OVCEI]\(([^()]*)\)")
 
 # (name, domain:role, page under https://docs.ansible.com/projects/ansible/devel/, title)
 REFERENCES = (
@@ -60,6 +66,31 @@ def copy(collection, sources, path):
     shutil.copyfile(os.path.join(collection, path), os.path.join(sources, path))
 
 
+def said(text):
+    return MARKUP.sub(lambda match: "`%s`" % match.group(1).split("=")[0] if match.group(0)[0] == "O" else "`%s`" % match.group(1), text)
+
+
+def paragraphs(value):
+    return [said(" ".join(value.split()))] if isinstance(value, str) else [said(" ".join(item.split())) for item in value]
+
+
+def event_source_page(collection):
+    """The event source's reference page, from the documentation Galaxy shows (its sidecar): what it does, each argument
+    with its type and default, and the example."""
+    with open(os.path.join(collection, EVENT_SOURCE + ".yaml"), encoding="utf-8") as handle:
+        sidecar = yaml.safe_load(handle)
+    doc = sidecar["DOCUMENTATION"]
+    lines = ["# replication.recovery.service_events event source", "", said(doc["short_description"]) + ".", ""]
+    for paragraph in paragraphs(doc["description"]):
+        lines += ["- " + paragraph]
+    lines += ["", "## Arguments", "", "| Argument | Type | Default | What it is |", "|---|---|---|---|"]
+    for name, option in doc["options"].items():
+        default = "" if "default" not in option else "`%s`" % yaml.safe_dump(option["default"], default_flow_style=True).strip().replace("\n...", "")
+        lines.append("| `%s` | %s | %s | %s |" % (name, option["type"], default, " ".join(paragraphs(option["description"])).replace("|", "\\|")))
+    lines += ["", "## Example", "", "```yaml", yaml.safe_dump(sidecar["EXAMPLES"], sort_keys=False, width=120).rstrip(), "```", ""]
+    return "\n".join(lines)
+
+
 def write_inventory(directory):
     body = "".join("%s %s -1 %s %s\n" % reference for reference in REFERENCES).encode("utf-8")
     with open(os.path.join(directory, "ansible_devel.inv"), "wb") as handle:
@@ -74,6 +105,9 @@ def main(collection, sources):
         for linked in linked_files(collection, page):
             copy(collection, sources, linked)
     shutil.copyfile(os.path.join(here, "index.md"), os.path.join(sources, "index.md"))
+    os.makedirs(os.path.dirname(os.path.join(sources, EVENT_SOURCE)), exist_ok=True)
+    with open(os.path.join(sources, EVENT_SOURCE + ".md"), "w", encoding="utf-8") as handle:
+        handle.write(event_source_page(collection))
     write_inventory(sources)
 
 

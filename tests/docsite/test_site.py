@@ -60,8 +60,18 @@ def test_the_site_is_built_with_every_kind_of_page():
     assert "index.html" in PAGES, "make docs builds the site first"
     for page in ("README.html", "docs/developing.html", "docs/disaster.html", "CHANGELOG.html", "roles/dr_test/README.html",
                  "collections/replication/recovery/service_launch_module.html", "collections/replication/recovery/dr_test_role.html",
-                 "collections/replication/recovery/service_inventory.html", "collections/replication/recovery/fleet_health_filter.html"):
+                 "collections/replication/recovery/service_inventory.html", "collections/replication/recovery/fleet_health_filter.html",
+                 "extensions/eda/plugins/event_source/service_events.html"):
         assert page in PAGES, page
+
+
+def test_the_event_sources_page_is_drawn_from_its_documentation_every_argument_with_its_default():
+    with open(os.path.join(SITE, "extensions", "eda", "plugins", "event_source", "service_events.html"), encoding="utf-8") as handle:
+        text = re.sub(r"<[^>]+>", "", handle.read())
+    assert parsed("extensions/eda/plugins/event_source/service_events.html").headings == ["replication.recovery.service_events event source"]
+    for argument in ("api_url", "state_file", "feedback", "feedback_timeout", "eda_feedback_queue", "lag_threshold"):
+        assert argument in text, argument
+    assert "at least once" in text and "lag_over_threshold" in text  # the description, and the example
 
 
 @pytest.mark.parametrize("page", [page for page in PAGES if not page.startswith("_")])

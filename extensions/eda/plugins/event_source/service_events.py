@@ -201,6 +201,11 @@ def watcher_from(args):
         projects = [projects]
     if projects is not None and not (isinstance(projects, list) and all(isinstance(project, str) for project in projects)):
         raise ValueError("projects must be a list of project names, IDs or patterns")
+    # Every argument of a type read now, named when wrong, before any request (those main reads itself, too).
+    for name in ("timeout", "retry_timeout", "interval", "feedback_timeout"):
+        _number(args, name, None)
+    for name in ("validate_certs", "once"):
+        parse_flag(args.get(name), name, default=False)
     client = make_client(connection_settings(dict((name, args.get(name)) for name in CONNECTION)))
     if not client.has_credentials:
         raise ValueError("no credentials: give api_token, or username and password (or REPLICATION_SERVICE_* in the environment)")
@@ -272,7 +277,7 @@ async def main(queue, args):
             events = await asyncio.to_thread(watcher.look)
             looks += 1
             await teller.tell(events)
-            if args.get("once") and looks >= 2:
+            if parse_flag(args.get("once"), "once", default=False) and looks >= 2:
                 return
             await asyncio.sleep(interval)
     finally:

@@ -199,3 +199,26 @@ def test_the_json_schema_of_the_arguments_is_the_documentations_and_takes_the_ex
     jsonschema.validate(example, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(dict(example, interval="every minute"), schema)
+
+
+WRONG = dict(int="soon", float="soon", bool="maybe", list=5)
+
+
+@pytest.mark.parametrize("name", sorted(name for name, option in yaml.safe_load(PLUGIN["DOCUMENTATION"])["options"].items() if option["type"] in WRONG))
+def test_an_argument_of_the_wrong_type_is_refused_by_the_schema_and_by_the_source_before_any_request(name, monkeypatch):
+    """The documentation, the JSON schema and the source's own reading of its arguments agree: a value of no such type is
+    refused by both, the source naming the argument, before it looks at the service."""
+    import jsonschema  # pylint: disable=import-outside-toplevel
+    with open(os.path.join(EVENT_SOURCES, "schemas", "service_events.json"), encoding="utf-8") as handle:
+        schema = json.load(handle)
+    option = yaml.safe_load(PLUGIN["DOCUMENTATION"])["options"][name]
+    args = {"api_url": "http://127.0.0.1:1/api/latest", "api_token": "t", "interval": 0, "once": True, name: WRONG[option["type"]]}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(args, schema)
+
+    def no_look(watcher):
+        raise AssertionError("the service was asked before %s was read" % name)
+
+    monkeypatch.setattr(PLUGIN["_events"].Watcher, "look", no_look)
+    with pytest.raises(ValueError, match=name):
+        asyncio.run(PLUGIN["main"](Queue(), args))
