@@ -266,6 +266,8 @@ test-packaging: test-build $(VENVS)/packaging/.installed
 	$(PACKAGING)/ansible-builder introspect $(abspath $(BUILD)) | grep -F 'requests>=2.25.0  # from collection replication.recovery'
 	$(PACKAGING)/ansible-builder create --file docs/awx/execution-environment.yml --context $(BUILD)/ee --output-filename Containerfile
 	grep -q 'replication.recovery' $(BUILD)/ee/_build/requirements.yml
+	rm -rf $(BUILD)/de && $(PACKAGING)/ansible-builder create --file extensions/eda/decision-environment.yml --context $(BUILD)/de --output-filename Containerfile
+	grep -q 'replication.recovery' $(BUILD)/de/_build/requirements.yml && grep -qx 'ansible-rulebook' $(BUILD)/de/_build/requirements.txt
 
 # The documentation site, in .build/docs/html: antsibull-docs writes the reference of every module, plugin and role, the
 # guides go beside it as they are in the repository (docs/docsite/assemble.py), and Sphinx builds it with every warning an
