@@ -66,7 +66,7 @@ PIPELINING ?= yes
 
 .PHONY: help venv install simulator simulator-package demo docs bench test test-lane test-side-lane test-matrix-lane test-sanity test-units test-simulator \
 	test-integration test-integration-late test-integration-last test-lint test-build test-packaging test-simulator-package test-matrix test-oldest test-newest \
-	test-demo test-browser test-docs test-controllers test-readme stage stage-checks stage-side stage-matrix test-integration-side clean
+	test-demo test-browser test-docs test-controllers test-readme stage stage-checks stage-side stage-matrix test-integration-side test-certification clean
 
 help:
 	@echo "make install    build the collection from this clone and install it where ansible-playbook finds it (COLLECTIONS_PATH)"
@@ -151,7 +151,7 @@ test: $(STAMP)
 LANE := test-sanity test-units test-simulator test-lint test-packaging test-simulator-package test-demo test-browser test-docs \
 	test-controllers test-readme test-integration-late
 # The third lane's: the targets that mostly wait; the fourth's: the other ansible-core versions, then LAST_TARGETS.
-SIDE_LANE := test-integration-side
+SIDE_LANE := test-integration-side test-certification
 MATRIX_LANE := test-oldest test-newest test-integration-last
 test-lane test-side-lane test-matrix-lane:
 	@for suite in $($(if $(filter test-lane,$@),LANE,$(if $(filter test-side-lane,$@),SIDE_LANE,MATRIX_LANE))); do \
@@ -276,6 +276,37 @@ test-packaging: test-build $(VENVS)/packaging/.installed
 	grep -q 'replication.recovery' $(BUILD)/ee/_build/requirements.yml
 	rm -rf $(BUILD)/de && $(PACKAGING)/ansible-builder create --file extensions/eda/decision-environment.yml --context $(BUILD)/de --output-filename Containerfile
 	grep -q 'replication.recovery' $(BUILD)/de/_build/requirements.yml && grep -qx 'ansible-rulebook' $(BUILD)/de/_build/requirements.txt
+
+# What Red Hat's certification checker runs, at the versions it pins, beside the newest that test-packaging and test-lint run:
+# galaxy-importer 0.4.31 on the built collection, ansible-lint 24.12.2 on ansible-core 2.16 and 25.2.0 on 2.18 - each in a
+# virtual environment of its own. In the third lane, after its targets (which mostly wait), on that lane's copy: its own
+# tarball, and a home of its own for each tool.
+CERTIFICATION := $(BUILD)/certification
+CERTIFIED_LINTS := 24.12.2:2.16.19 25.2.0:2.18.19
+$(VENVS)/importer-0.4.31/.installed:
+	$(PYTHON) -m venv $(VENVS)/importer-0.4.31
+	$(VENVS)/importer-0.4.31/bin/python -m pip install --quiet galaxy-importer==0.4.31
+	touch $@
+
+$(VENVS)/lint-%/.installed:
+	$(PYTHON) -m venv $(VENVS)/lint-$*
+	$(VENVS)/lint-$*/bin/python -m pip install --quiet ansible-lint==$(word 1,$(subst :, ,$(filter $*:%,$(CERTIFIED_LINTS)))) \
+		ansible-core==$(word 2,$(subst :, ,$(filter $*:%,$(CERTIFIED_LINTS))))
+	touch $@
+
+test-certification: stage-side $(VENVS)/importer-0.4.31/.installed $(foreach pair,$(CERTIFIED_LINTS),$(VENVS)/lint-$(word 1,$(subst :, ,$(pair)))/.installed)
+	rm -rf $(CERTIFICATION) && mkdir -p $(CERTIFICATION)/home
+	$(BIN)/ansible-galaxy collection build --force --output-path $(CERTIFICATION) $(SIDED) >/dev/null
+	cd $(CERTIFICATION) && GALAXY_IMPORTER_CONFIG=$(abspath tests/utils/galaxy-importer.cfg) PATH=$(abspath $(VENVS))/importer-0.4.31/bin:$$PATH \
+		HOME=$(abspath $(CERTIFICATION))/home $(abspath $(VENVS))/importer-0.4.31/bin/python -m galaxy_importer.main \
+		$(abspath $(CERTIFICATION))/replication-recovery-$(VERSION).tar.gz >importer.log 2>&1 || { cat importer.log; exit 1; }
+	@if grep -E '^(WARNING|ERROR)' $(CERTIFICATION)/importer.log; then echo "galaxy-importer 0.4.31 warned (above)"; exit 1; fi
+	@echo "galaxy-importer 0.4.31: $$(tail -n 1 $(CERTIFICATION)/importer.log)"
+	@for pair in $(CERTIFIED_LINTS); do lint=$${pair%%:*}; mkdir -p $(abspath $(CERTIFICATION))/home-$$lint; \
+		echo "ansible-lint $$lint on ansible-core $${pair#*:}:"; \
+		(cd $(SIDED) && env PATH=$(abspath $(VENVS))/lint-$$lint/bin:$$PATH HOME=$(abspath $(CERTIFICATION))/home-$$lint \
+			$(abspath $(VENVS))/lint-$$lint/bin/ansible-lint --nocolor >$(abspath $(CERTIFICATION))/lint-$$lint.log 2>&1); status=$$?; \
+		if [ $$status != 0 ]; then cat $(CERTIFICATION)/lint-$$lint.log; exit $$status; fi; tail -n 1 $(CERTIFICATION)/lint-$$lint.log; done
 
 # The documentation site, in .build/docs/html: antsibull-docs writes the reference of every module, plugin and role, the
 # guides go beside it as they are in the repository (docs/docsite/assemble.py), and Sphinx builds it with every warning an
