@@ -1,7 +1,15 @@
 # Everything runs from a virtual environment that this Makefile creates and fills,
-# so a fresh machine needs only Python 3.11+, git and make.
+# so a fresh machine needs only git, make and the Pythons below.
 
-PYTHON ?= python3
+# A Python by its version: python<version> from PATH if it runs (a pyenv shim of a version not installed does not), else
+# the one under ~/.pyenv/versions.
+find_python = $(firstword $(shell command -v python$(1) >/dev/null && python$(1) -c '' 2>/dev/null && command -v python$(1)) \
+	$(wildcard $(HOME)/.pyenv/versions/$(1).*/bin/python$(1)))
+# The reference environment (.venv), where make test runs everything but the other ansible-cores: ansible-core 2.20
+# (requirements-dev.txt) on Python 3.12, the pair Red Hat's platform ships and certifies against.
+PYTHON_REFERENCE := 3.12
+CORE_REFERENCE := $(shell sed -n 's/^ansible-core==//p' requirements-dev.txt)
+PYTHON ?= $(call find_python,$(PYTHON_REFERENCE))
 VENV := .venv
 BIN := $(abspath $(VENV))/bin
 STAMP := $(VENV)/.installed
@@ -22,7 +30,7 @@ SIDE_BUILD := $(BUILD)/side
 SIDED := $(SIDE_BUILD)/ansible_collections/replication/recovery
 MATRIX_BUILD := $(BUILD)/matrix
 MATRIXED := $(MATRIX_BUILD)/ansible_collections/replication/recovery
-TEST_PYTHON := 3.11
+TEST_PYTHON := $(PYTHON_REFERENCE)
 
 SIMULATOR_HOST ?= 127.0.0.1
 SIMULATOR_PORT ?= 8080
@@ -41,8 +49,13 @@ CORE_OLDEST := 2.16.19
 PYTHON_OLDEST := 3.11
 CORE_NEWEST := 2.22.0rc1
 PYTHON_NEWEST := 3.13
-PYTHON_NEWEST_BIN ?= $(firstword $(shell command -v python3.13 >/dev/null && python3.13 -c '' 2>/dev/null && command -v python3.13) \
-	$(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3.13))
+PYTHON_OLDEST_BIN ?= $(call find_python,$(PYTHON_OLDEST))
+# Between them, besides the reference (2.20), the ansible-core Red Hat's certification checker runs too: 2.18, on the checker's
+# Python. There, the units and the sanity tests whose results can change with ansible-core (CORE_SANITY_TESTS).
+CORE_BETWEEN := 2.18.19
+PYTHON_BETWEEN := 3.12
+PYTHON_BETWEEN_BIN ?= $(call find_python,$(PYTHON_BETWEEN))
+PYTHON_NEWEST_BIN ?= $(call find_python,$(PYTHON_NEWEST))
 # The smoke test on those versions: login, project, launch and cleanup; then the demo's DR test (the
 # runbook steps, their plays and waves) with that ansible-core.
 SMOKE_TARGETS := service_login service_project service_launch
@@ -65,14 +78,15 @@ SIDE_TARGETS := within_limits failover_safety first_night playbook_game_day game
 PIPELINING ?= yes
 
 .PHONY: help venv install simulator simulator-package demo docs bench test test-lane test-side-lane test-matrix-lane test-sanity test-units test-simulator \
-	test-integration test-integration-late test-integration-last test-lint test-build test-packaging test-simulator-package test-matrix test-oldest test-newest \
+	test-integration test-integration-late test-integration-last test-lint test-build test-packaging test-simulator-package test-matrix test-oldest test-between test-newest \
 	test-demo test-browser test-docs test-controllers test-readme stage stage-checks stage-side stage-matrix test-integration-side test-certification clean
 
 help:
 	@echo "make install    build the collection from this clone and install it where ansible-playbook finds it (COLLECTIONS_PATH)"
 	@echo "make demo       run the demo playbook against the simulator (demo seed)"
-	@echo "make test       run every test (what CI runs): needs Python 3.11 (python3), and Python $(PYTHON_NEWEST) for ansible-core $(CORE_NEWEST)"
-	@echo "                (python$(PYTHON_NEWEST) on PATH, else ~/.pyenv/versions/$(PYTHON_NEWEST)*); the reference environment is ansible-core 2.19 (.venv)"
+	@echo "make test       run every test (what CI runs): needs Python $(PYTHON_REFERENCE) (the reference environment, .venv: ansible-core $(CORE_REFERENCE)),"
+	@echo "                Python $(PYTHON_OLDEST) for ansible-core $(CORE_OLDEST) and Python $(PYTHON_NEWEST) for $(CORE_NEWEST) - each python3.X on PATH, else"
+	@echo "                under ~/.pyenv/versions; ansible-core $(CORE_BETWEEN) runs on Python $(PYTHON_BETWEEN)"
 	@echo "make docs       build the documentation site into $(BUILD)/docs/html"
 	@echo "make bench      requests per task; DR tests of 5, 200 and 1000 machines beside a uri playbook, with the time of each phase; the simulator at 1000; the evidence of a year of 1000 machines"
 	@echo "make simulator  serve the simulator with the demo seed on $(SIMULATOR_HOST):$(SIMULATOR_PORT)"
@@ -80,7 +94,8 @@ help:
 	@echo "make clean      remove the virtual environment, staged collection and test output"
 
 $(STAMP): $(REQUIREMENTS)
-	$(PYTHON) -m venv $(VENV)
+	@$(call python_needed,$(PYTHON),$(PYTHON_REFERENCE),PYTHON,the reference environment)
+	$(PYTHON) -m venv --clear $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
@@ -92,6 +107,11 @@ simulator: $(STAMP)
 
 # $(1): the root to stage the collection under. ansible-test lists the collection's files through git:
 # the copy gets a repository of its own.
+# $(1): a Python found by find_python, $(2): its version, $(3): the variable that sets it, $(4): what needs it. Where it is
+# missing, make fails naming it and how to install it; nothing is skipped.
+python_needed = test -n "$(1)" || { echo "$(4) needs Python $(2), found neither on PATH (python$(2)) nor under ~/.pyenv/versions: install it \
+	(pyenv install $(2), or your system's python$(2) package), or set $(3) to its path"; exit 1; }
+
 define stage_into
 	rm -rf $(1)/ansible_collections
 	mkdir -p $(1)/ansible_collections/replication/recovery
@@ -152,7 +172,7 @@ LANE := test-sanity test-units test-simulator test-lint test-packaging test-simu
 	test-controllers test-readme test-integration-late
 # The third lane's: the targets that mostly wait; the fourth's: the other ansible-core versions, then LAST_TARGETS.
 SIDE_LANE := test-integration-side test-certification
-MATRIX_LANE := test-oldest test-newest test-integration-last
+MATRIX_LANE := test-oldest test-between test-newest test-integration-last
 test-lane test-side-lane test-matrix-lane:
 	@for suite in $($(if $(filter test-lane,$@),LANE,$(if $(filter test-side-lane,$@),SIDE_LANE,MATRIX_LANE))); do \
 		MAKEFLAGS= $(BIN)/python tests/utils/timed.py $$suite -- $(MAKE) --no-print-directory STAGED=1 $$suite || exit 1; done
@@ -332,27 +352,43 @@ test-simulator-package: simulator-package
 	$(VENVS)/simulator-check/bin/python tests/utils/check_simulator_package.py
 
 # Sanity, units and the integration smoke test on the oldest and the newest ansible-core claimed.
-$(VENVS)/core-$(CORE_OLDEST)/.installed: requirements.txt
-	$(PYTHON) -m venv $(VENVS)/core-$(CORE_OLDEST)
-	$(VENVS)/core-$(CORE_OLDEST)/bin/python -m pip install --quiet ansible-core==$(CORE_OLDEST) -r requirements.txt
-	$(VENVS)/core-$(CORE_OLDEST)/bin/python tests/utils/install_get_pip.py
+# $(1): ansible-core version, $(2): the Python found for it, $(3): its version, $(4): the variable that sets it. ansible-test's
+# own requirements pinned to an archive on GitHub (2.22 pins pylint's dill so) are taken from the package registry.
+define core_venv
+	@$(call python_needed,$(2),$(3),$(4),ansible-core $(1))
+	$(2) -m venv $(VENVS)/core-$(1)
+	$(VENVS)/core-$(1)/bin/python -m pip install --quiet ansible-core==$(1) -r requirements.txt
+	$(VENVS)/core-$(1)/bin/python tests/utils/install_get_pip.py
+	$(VENVS)/core-$(1)/bin/python tests/utils/registry_requirements.py
 	touch $@
+endef
+
+$(VENVS)/core-$(CORE_OLDEST)/.installed: requirements.txt
+	$(call core_venv,$(CORE_OLDEST),$(PYTHON_OLDEST_BIN),$(PYTHON_OLDEST),PYTHON_OLDEST_BIN)
+
+$(VENVS)/core-$(CORE_BETWEEN)/.installed: requirements.txt
+	$(call core_venv,$(CORE_BETWEEN),$(PYTHON_BETWEEN_BIN),$(PYTHON_BETWEEN),PYTHON_BETWEEN_BIN)
 
 $(VENVS)/core-$(CORE_NEWEST)/.installed: requirements.txt
-	@test -n "$(PYTHON_NEWEST_BIN)" || { echo "ansible-core $(CORE_NEWEST) needs Python $(PYTHON_NEWEST), found neither on PATH (python$(PYTHON_NEWEST)) nor under ~/.pyenv/versions: install it (pyenv install $(PYTHON_NEWEST), or your system's python$(PYTHON_NEWEST) package), or set PYTHON_NEWEST_BIN to its path"; exit 1; }
-	$(PYTHON_NEWEST_BIN) -m venv $(VENVS)/core-$(CORE_NEWEST)
-	$(VENVS)/core-$(CORE_NEWEST)/bin/python -m pip install --quiet ansible-core==$(CORE_NEWEST) -r requirements.txt
-	$(VENVS)/core-$(CORE_NEWEST)/bin/python tests/utils/install_get_pip.py
-	$(VENVS)/core-$(CORE_NEWEST)/bin/python tests/utils/registry_requirements.py
-	touch $@
+	$(call core_venv,$(CORE_NEWEST),$(PYTHON_NEWEST_BIN),$(PYTHON_NEWEST),PYTHON_NEWEST_BIN)
+
+# The sanity tests whose results can change with ansible-core: those that read the collection with the core's own code or
+# the tools it pins - its documentation and argument specs, its imports, the Pythons it compiles for, pylint and pycodestyle.
+# The others read the files' text alone.
+CORE_SANITY_TESTS := action-plugin-docs ansible-doc compile import pep8 pylint runtime-metadata validate-modules yamllint
+
+# $(1): ansible-core version, $(2): its Python, $(3): which sanity tests (all when not given): sanity, then the units.
+define core_checks
+	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements $(3)
+	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
+endef
 
 # $(1): ansible-core version, $(2): its Python. The environment's bin comes first in PATH, so that
 # ansible-test finds that Python by its name. The demo's DR test must launch and pass every machine: on ansible-core
 # 2.22.0rc1 it once ended NOTHING DONE, and succeeded, its waves' plays matching no host.
 define core_leg
 	rm -f $(MATRIXED)/tests/integration/integration.cfg  # the smoke targets as ansible-core runs by default: not pipelined
-	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements
-	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
+	$(call core_checks,$(1),$(2))
 	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(MATRIXED)/tests/integration/integration_config.yml -- \
 		env HOME=$(TEST_DATA)-matrix/home sh -c 'mkdir -p "$$HOME" && cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
 	$(BIN)/python tests/utils/with_simulator.py --seed demo --time-scale $(TIME_SCALE) -- \
@@ -370,7 +406,10 @@ test-oldest: stage-matrix $(VENVS)/core-$(CORE_OLDEST)/.installed
 test-newest: stage-matrix $(VENVS)/core-$(CORE_NEWEST)/.installed
 	$(call core_leg,$(CORE_NEWEST),$(PYTHON_NEWEST))
 
-test-matrix: test-oldest test-newest
+test-between: stage-matrix $(VENVS)/core-$(CORE_BETWEEN)/.installed
+	$(call core_checks,$(CORE_BETWEEN),$(PYTHON_BETWEEN),$(addprefix --test ,$(CORE_SANITY_TESTS)))
+
+test-matrix: test-oldest test-between test-newest
 
 # The demo, and what it printed read as a newcomer reads it (tests/utils/demo_output.py).
 test-demo: stage
