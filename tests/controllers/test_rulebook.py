@@ -4,7 +4,8 @@ action runs once - also while the service answers 503 and ends the session meanw
 with its state file tells nothing it told already. A project's safety lever engaged and released by the game_day
 playbook gives one event each, which the rule tells with who and why; a game day stopped that the ledger of runs gains
 gives one event. The lever rulebook engages the lever of the project a critical alert names, and not for another alert. With
-feedback, ansible-rulebook hands the source its queue, and a told event leaves the state file once its rule engine took it."""
+feedback, ansible-rulebook hands the source its queue, a told event leaves the state file once its rule engine took it, and
+ansible-rulebook killed before and after the rule's action runs it again when started: its effect is there once."""
 
 import json
 import os
@@ -21,13 +22,13 @@ RULEBOOK = "replication.recovery.service_events"
 PAUSED = "Replication of web-1 in demo is paused (it was continuous), by demo@example.com."
 
 
-def start(tmp_path, simulator, collections_path, name, rulebook=RULEBOOK, more=()):
+def start(tmp_path, simulator, collections_path, name, rulebook=RULEBOOK, more=(), variables_more=""):
     inventory = tmp_path / "inventory.yml"
     # The playbooks a rule runs use the Python that runs them, as an implicit localhost would.
     inventory.write_text("all:\n  hosts:\n    localhost:\n      ansible_connection: local\n"
                          "      ansible_python_interpreter: '{{ ansible_playbook_python }}'\n")
     variables = tmp_path / "vars.yml"
-    variables.write_text("interval: 1\nstate_file: %s\nledger_dir: %s\n" % (tmp_path / "state.json", tmp_path / "ledger"))
+    variables.write_text("interval: 1\nstate_file: %s\nledger_dir: %s\n%s" % (tmp_path / "state.json", tmp_path / "ledger", variables_more))
     log = open(str(tmp_path / name), "w")
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_path, REPLICATION_SERVICE_URL=simulator.api,
                REPLICATION_SERVICE_USERNAME="demo@example.com", REPLICATION_SERVICE_PASSWORD="demo-secret-1")
@@ -112,33 +113,6 @@ def test_a_paused_machine_gives_one_event_its_action_runs_and_a_restart_tells_it
     text, events = told(log.name)
     assert events == 0 and PAUSED not in text, text[-4000:]
     assert "Waiting for events" in text
-
-
-def test_with_feedback_ansible_rulebook_hands_the_queue_and_a_told_event_leaves_the_state_once_taken(tmp_path, simulator, collections_path):
-    """The example rulebook with feedback: true on the source, ansible-rulebook run with a persistence ID (as the
-    Event-Driven Ansible controller runs it, which is when it gives a source eda_feedback_queue): the paused machine's
-    event is told, its action runs, and the state file keeps no event pending once the rule engine said it took it."""
-    state_file = str(tmp_path / "state.json")
-    simulator.synced()
-    project, machine = web_1(simulator)
-    rulebook = yaml.safe_load(open(os.path.join(collections_path, "ansible_collections", "replication", "recovery", "extensions", "eda", "rulebooks",
-                                                "service_events.yml")))
-    rulebook[0]["sources"][0]["replication.recovery.service_events"]["feedback"] = True
-    (tmp_path / "with_feedback.yml").write_text(yaml.safe_dump(rulebook))
-    process, log = start(tmp_path, simulator, collections_path, "feedback.log", rulebook=str(tmp_path / "with_feedback.yml"),
-                         more=["--persistence-id", "1"])
-    try:
-        wait_for(lambda: looks(state_file) is not None, "the first look", process, log.name)
-        simulator.call("POST", "/projects/%s/pauseReplication" % project, {"machineIDs": [machine]})
-        wait_for(lambda: PAUSED in open(log.name).read(), "the rule's action", process, log.name)
-        three_looks(state_file, process, log)
-    finally:
-        stop(process, log)
-    text, events = told(log.name)
-    assert events == 1 and text.count(PAUSED) == 1, text[-4000:]
-    assert "did not say within" not in text and "eda_feedback_queue" not in text, text[-4000:]
-    with open(state_file) as handle:
-        assert json.load(handle)["pending"] == []
 
 
 def pull(simulator, collections_path, tmp_path, state, reason):
@@ -232,3 +206,73 @@ def test_the_lever_rulebook_engages_the_lever_of_the_project_a_critical_alert_na
     with urllib.request.urlopen(simulator.api[:-len("/api/latest")] + "/_simulator/audit", timeout=30) as answer:
         pulls = [entry for entry in json.load(answer)["items"] if "safety lever" in entry["description"]]
     assert [entry["eventName"] for entry in pulls] == ["RECOVERY_PLAN_CREATED"], pulls  # pulled once: by the critical alert alone
+
+
+
+# The action of the killed rulebook: it says it began (each run of it), waits for the test's word, takes its effect - a line
+# that lineinfile writes once, however often it runs - and waits for a word again before it ends.
+ACTION = """- hosts: localhost
+  gather_facts: false
+  tasks:
+    - ansible.builtin.shell: echo began >> {work}/began.txt
+    - ansible.builtin.wait_for: {{path: {work}/go.txt, timeout: 300}}
+    - ansible.builtin.lineinfile: {{path: {work}/acted.txt, line: "{{{{ machine }}}} {{{{ state }}}}", create: true}}
+    - ansible.builtin.wait_for: {{path: {work}/end.txt, timeout: 300}}
+"""
+
+
+def lines(path):
+    return open(path).read().splitlines() if os.path.exists(path) else []
+
+
+def test_with_feedback_killed_before_and_after_its_action_and_started_again_the_event_is_acted_on_once(tmp_path, simulator, collections_path):
+    """The source with feedback, ansible-rulebook with a persistence ID and a database of its own (H2, drools_db_file_path),
+    as a controller keeps a rulebook's state: killed by SIGKILL between the event's put and its rule's action, and again
+    after the action took its effect but before it ended, and started again each time. The source told the event once (the
+    rule engine had taken it); ansible-rulebook ran the rule's action again after each kill, and its effect is there once -
+    the action is idempotent, as an action of a rulebook with feedback must be: delivery is at least once."""
+    simulator.synced()
+    project, machine = web_1(simulator)
+    (tmp_path / "act.yml").write_text(ACTION.format(work=tmp_path))
+    (tmp_path / "killed.yml").write_text(yaml.safe_dump([dict(name="killed", hosts="localhost", sources=[{"replication.recovery.service_events": dict(
+        interval=1, state_file=str(tmp_path / "state.json"), feedback=True)}], rules=[dict(
+            name="A paused machine", condition='event.type == "replication_state_changed" and event.state == "paused"',
+            action=dict(run_playbook=dict(name=str(tmp_path / "act.yml"), extra_vars=dict(machine="{{ event.machine.name }}", state="{{ event.state }}"))))])]))
+    persisted = dict(rulebook=str(tmp_path / "killed.yml"), more=["--persistence-id", "7"], variables_more="drools_db_file_path: %s\n" % (tmp_path / "drools"))
+    began, acted, state_file = tmp_path / "began.txt", tmp_path / "acted.txt", str(tmp_path / "state.json")
+
+    def killed_once(name, condition, what, before=lambda process, log: None):
+        process, log = start(tmp_path, simulator, collections_path, name, **persisted)
+        try:
+            before(process, log)
+            wait_for(condition, what, process, log.name)
+        finally:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+            log.close()
+
+    def pause(process, log):
+        wait_for(lambda: looks(state_file) is not None, "the first look", process, log.name)
+        simulator.call("POST", "/projects/%s/pauseReplication" % project, {"machineIDs": [machine]})
+
+    # Killed once the action began, before its effect: the rule engine had taken the event, so the source keeps none pending.
+    killed_once("first.log", lambda: lines(began), "the action's beginning", before=pause)
+    with open(state_file) as handle:
+        assert lines(acted) == [] and json.load(handle)["pending"] == []
+    # Started again: the action runs again, takes its effect, and is killed before it ends.
+    (tmp_path / "go.txt").write_text("")
+    killed_once("second.log", lambda: lines(acted) and len(lines(began)) == 2, "the action's effect")
+    assert lines(acted) == ["web-1 paused"]
+    # Started again: the action runs a third time, finds its effect there, and ends.
+    (tmp_path / "end.txt").write_text("")
+    process, log = start(tmp_path, simulator, collections_path, "third.log", **persisted)
+    try:
+        wait_for(lambda: len(lines(began)) == 3, "the action run again", process, log.name)
+        three_looks(state_file, process, log)
+    finally:
+        stop(process, log)
+    assert lines(acted) == ["web-1 paused"] and lines(began) == ["began"] * 3
+    assert [told(str(tmp_path / name))[1] for name in ("first.log", "second.log", "third.log")] == [1, 0, 0]
+    assert not any(said in told(str(tmp_path / name))[0] for said in ("did not say within", "eda_feedback_queue")
+                   for name in ("first.log", "second.log", "third.log"))
+    assert re.search(r"localhost\S*\s*: .*changed=1 ", told(log.name)[0]), told(log.name)[0][-3000:]  # the shell task only

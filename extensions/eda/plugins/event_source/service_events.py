@@ -129,6 +129,9 @@ options:
         C(feedback) in the rulebook - ansible-rulebook then hands the source O(eda_feedback_queue), when it runs with a
         persistence ID, as the Event-Driven Ansible controller runs it) - before the next event is put on the
         queue, and before the event leaves the state file (O(state_file)).
+      - Delivery is then at least once, and a rule's action must be idempotent. Once its rule engine took the event,
+        ansible-rulebook keeps it in its own database (the controller's, or H2's with the variable C(drools_db_file_path)),
+        and after a kill runs the rule's action again, even one that had already taken its effect.
     type: bool
     default: false
   feedback_timeout:

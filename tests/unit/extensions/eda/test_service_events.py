@@ -179,7 +179,8 @@ SCHEMA_TYPES = dict(str="string", path="string", int="integer", float="number", 
 def test_galaxys_copy_of_the_documentation_is_the_sources_own():
     with open(os.path.join(EVENT_SOURCES, "service_events.yaml"), encoding="utf-8") as handle:
         sidecar = yaml.safe_load(handle)
-    assert sidecar == dict(DOCUMENTATION=yaml.safe_load(PLUGIN["DOCUMENTATION"]), EXAMPLES=yaml.safe_load(PLUGIN["EXAMPLES"]))
+    assert sidecar == dict(DOCUMENTATION=yaml.safe_load(PLUGIN["DOCUMENTATION"]), EXAMPLES=yaml.safe_load(PLUGIN["EXAMPLES"])), \
+        "write it again: python tests/utils/eda_sidecar.py"
 
 
 def test_the_json_schema_of_the_arguments_is_the_documentations_and_takes_the_example():
@@ -193,7 +194,8 @@ def test_the_json_schema_of_the_arguments_is_the_documentations_and_takes_the_ex
     for name, prop in schema["properties"].items():
         option = documented[name]
         assert prop.get("type") == SCHEMA_TYPES.get(option["type"]) and prop.get("default") == option.get("default"), name
-        assert prop["description"] == " ".join([option["description"]] if isinstance(option["description"], str) else option["description"])
+        assert prop["description"] == " ".join([option["description"]] if isinstance(option["description"], str) else option["description"]), \
+            "%s: write the schema again: python tests/utils/eda_sidecar.py" % name
         assert prop.get("writeOnly", False) == (name in ("password", "api_token")), name
     example = yaml.safe_load(PLUGIN["EXAMPLES"])[0]["sources"][0]["replication.recovery.service_events"]
     jsonschema.validate(example, schema)
