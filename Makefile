@@ -25,9 +25,11 @@ CHECKS_BUILD := $(BUILD)/checks
 CHECKED := $(CHECKS_BUILD)/ansible_collections/replication/recovery
 ANSIBLE_TEST := cd $(CHECKED) && $(BIN)/ansible-test
 # A third copy for the integration targets that mostly wait (SIDE_TARGETS), in a lane of their own; a fourth for the other
-# ansible-cores, then the targets of LAST_TARGETS, in the fourth lane.
+# ansible-cores, then the targets of LAST_TARGETS, in the fourth lane; a fifth for the runbooks' longest targets (LONG_TARGETS).
 SIDE_BUILD := $(BUILD)/side
 SIDED := $(SIDE_BUILD)/ansible_collections/replication/recovery
+LONG_BUILD := $(BUILD)/long
+LONGED := $(LONG_BUILD)/ansible_collections/replication/recovery
 MATRIX_BUILD := $(BUILD)/matrix
 MATRIXED := $(MATRIX_BUILD)/ansible_collections/replication/recovery
 TEST_PYTHON := $(PYTHON_REFERENCE)
@@ -59,27 +61,24 @@ PYTHON_NEWEST_BIN ?= $(call find_python,$(PYTHON_NEWEST))
 # The smoke test on those versions: login, project, launch and cleanup; then the demo's DR test (the
 # runbook steps, their plays and waves) with that ansible-core.
 SMOKE_TARGETS := service_login service_project service_launch
-# The four lanes of make test end about together by the times it prints (two cores, at the commit that made them four): the
-# first lane's targets took 2,130 s and its longest while the others ended at 1,720-1,850 s; of them, role_dr_test (about
-# 115 s) is now among LATE_TARGETS, after the second lane's suites (about 1,460 s) with the others (about 390 s), and
-# playbook_agent (about 135 s) among LAST_TARGETS, after the other ansible-cores (about 1,030 s) with the others (about 720 s).
-# The second lane is now the longest (its suites about 1,500 s, then these about 840 s, at stop 64): game_day_drill (about
-# 165 s) and playbook_evidence (about 80 s) moved to the third lane, which ended about 650 s before it.
-LATE_TARGETS := flaky_clock role_dr_test game_day_failover game_day_application
-LAST_TARGETS := game_day_lever playbook_application client_under_faults playbook_agent
-# Integration targets that wait most of their time - on a service that answers ten requests a second a session - and so
-# take little of the two cores, two of the first lane's (about 420 s) and the game days' (about 470 s, mostly waiting on
-# launch jobs): make test runs them in a third lane beside the others, on a simulator of their own (within_limits starts
-# its own). At stop 66's two fresh clones the four lanes ended within 440 s of one another: the first 1,993-2,118 s, the
-# second 2,126-2,270 s, this one 2,011-2,071 s, the fourth 1,832-1,956 s.
-SIDE_TARGETS := within_limits failover_safety first_night playbook_game_day game_day_drill playbook_evidence
+# make test's five lanes end about together by the times it prints (two cores). With four, at the commit that put the reference
+# environment on ansible-core 2.20 and 2.18 in the matrix, they ended at 2,143-2,240 s (3,726 s of CPU: 1.66 cores), each
+# half waiting; five lanes of about 1,750 s by those times keep both cores busier. The first lane: every integration target
+# not named below (about 1,700 s). The second: the other suites one after another (about 1,610 s), then LATE_TARGETS. The
+# third: SIDE_TARGETS, which wait most of their time - on a service that answers ten requests a second a session, on launch
+# jobs - on a simulator of their own (within_limits starts its own). The fourth: the other ansible-cores (about 1,270 s), then
+# LAST_TARGETS and the certification checker's tools. The fifth: LONG_TARGETS, the runbooks' longest (about 1,730 s).
+LATE_TARGETS := flaky_clock
+SIDE_TARGETS := within_limits playbook_game_day failover_safety first_night game_day_drill
+LAST_TARGETS := game_day_application playbook_evidence
+LONG_TARGETS := playbook_failover playbook_clean_point game_day_lever playbook_application game_day_failover
 # Whether make test-integration's targets run with ansible-core pipelining modules (integration_in): PIPELINING=no for
 # ansible-core's default today.
 PIPELINING ?= yes
 
-.PHONY: help venv install simulator simulator-package demo docs bench test test-lane test-side-lane test-matrix-lane test-sanity test-units test-simulator \
+.PHONY: help venv install simulator simulator-package demo docs bench test test-lane test-side-lane test-matrix-lane test-integration-long test-sanity test-units test-simulator \
 	test-integration test-integration-late test-integration-last test-lint test-build test-packaging test-simulator-package test-matrix test-oldest test-between test-newest \
-	test-demo test-browser test-docs test-controllers test-readme stage stage-checks stage-side stage-matrix test-integration-side test-certification clean
+	test-demo test-browser test-docs test-controllers test-readme stage stage-checks stage-side stage-matrix stage-long test-integration-side test-certification clean
 
 help:
 	@echo "make install    build the collection from this clone and install it where ansible-playbook finds it (COLLECTIONS_PATH)"
@@ -133,8 +132,11 @@ stage-side: $(STAMP)
 
 stage-matrix: $(STAMP)
 	$(call stage_into,$(MATRIX_BUILD))
+
+stage-long: $(STAMP)
+	$(call stage_into,$(LONG_BUILD))
 else
-stage stage-checks stage-side stage-matrix: ;
+stage stage-checks stage-side stage-matrix stage-long: ;
 endif
 
 # The collection is installed where ansible-playbook finds it: the staged tree. The runs of the tests and the demo enter
@@ -159,20 +161,23 @@ demo: stage
 	@echo
 	@cat $(DEMO_REPORT)/dr_test_demo.md
 
-# Four lanes side by side, each in a copy of the collection of its own: the integration targets; the other suites one after
-# another; the targets that mostly wait; the other ansible-cores. Each lane's output is shown whole when it ends.
+# Five lanes side by side, each in a copy of the collection of its own: the integration targets; the other suites one after
+# another; the targets that mostly wait; the other ansible-cores; the runbooks' longest targets. Each lane's output is shown
+# whole when it ends.
 test: $(STAMP)
-	@$(MAKE) --no-print-directory stage stage-checks stage-side stage-matrix && \
-	echo "make test: the integration targets, the other suites one after another, the targets that mostly wait, and the other ansible-cores, side by side; each lane's output follows when it ends" && \
-	$(BIN)/python tests/utils/timed.py "every suite" -- $(MAKE) --no-print-directory -j4 --output-sync=target STAGED=1 \
-		INTEGRATION_EXCLUDE="$(LATE_TARGETS) $(LAST_TARGETS) $(SIDE_TARGETS)" test-integration test-lane test-side-lane test-matrix-lane
+	@$(MAKE) --no-print-directory stage stage-checks stage-side stage-matrix stage-long && \
+	echo "make test: the integration targets, the other suites one after another, the targets that mostly wait, the other ansible-cores, and the runbooks' longest targets, side by side; each lane's output follows when it ends" && \
+	$(BIN)/python tests/utils/timed.py "every suite" -- $(MAKE) --no-print-directory -j5 --output-sync=target STAGED=1 \
+		INTEGRATION_EXCLUDE="$(LATE_TARGETS) $(LAST_TARGETS) $(SIDE_TARGETS) $(LONG_TARGETS)" test-integration test-lane test-side-lane test-matrix-lane \
+		test-integration-long
 
 # The second lane's suites one after another, each said with its time (test-packaging builds the collection first).
 LANE := test-sanity test-units test-simulator test-lint test-packaging test-simulator-package test-demo test-browser test-docs \
 	test-controllers test-readme test-integration-late
-# The third lane's: the targets that mostly wait; the fourth's: the other ansible-core versions, then LAST_TARGETS.
-SIDE_LANE := test-integration-side test-certification
-MATRIX_LANE := test-oldest test-between test-newest test-integration-last
+# The third lane's: the targets that mostly wait; the fourth's: the other ansible-core versions, then LAST_TARGETS and the
+# certification checker's tools.
+SIDE_LANE := test-integration-side
+MATRIX_LANE := test-oldest test-between test-newest test-integration-last test-certification
 test-lane test-side-lane test-matrix-lane:
 	@for suite in $($(if $(filter test-lane,$@),LANE,$(if $(filter test-side-lane,$@),SIDE_LANE,MATRIX_LANE))); do \
 		MAKEFLAGS= $(BIN)/python tests/utils/timed.py $$suite -- $(MAKE) --no-print-directory STAGED=1 $$suite || exit 1; done
@@ -189,8 +194,8 @@ test-units: stage-checks
 # in seconds. $(1): the copy of the collection, $(2): the targets (ansible-test's arguments), $(3): the lane's data
 # directory, $(4): its name, $(5): whether ansible-core pipelines modules there (ANSIBLE_PIPELINING, which ansible-core's
 # roadmap turns on by default, through the ansible.cfg ansible-test gives the targets: tests/integration/integration.cfg) -
-# the main, side and last lanes do, so that every runbook runs pipelined; the late lane and the matrix's smoke targets and
-# demos do not.
+# the main, side and last lanes do, so that every runbook runs pipelined (the failback and the application in the side
+# lane's failover_safety and first_night); the late and long lanes and the matrix's smoke targets and demos do not.
 define integration_in
 	$(if $(filter yes,$(5)),printf '[connection]\npipelining = True\n' > $(1)/tests/integration/integration.cfg,rm -f $(1)/tests/integration/integration.cfg)
 	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(1)/tests/integration/integration_config.yml --label "$(4)" -- \
@@ -212,6 +217,10 @@ test-integration-last: stage-matrix
 # The targets that mostly wait (SIDE_TARGETS), in a copy of their own.
 test-integration-side: stage-side
 	$(call integration_in,$(SIDED),$(SIDE_TARGETS),$(TEST_DATA)-side,side integration,yes)
+
+# The fifth lane's (LONG_TARGETS), in a copy of their own.
+test-integration-long: stage-long
+	$(call integration_in,$(LONGED),$(LONG_TARGETS),$(TEST_DATA)-long,long integration,no)
 
 test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q simulator/tests
@@ -299,8 +308,8 @@ test-packaging: test-build $(VENVS)/packaging/.installed
 
 # What Red Hat's certification checker runs, at the versions it pins, beside the newest that test-packaging and test-lint run:
 # galaxy-importer 0.4.31 on the built collection, ansible-lint 24.12.2 on ansible-core 2.16 and 25.2.0 on 2.18 - each in a
-# virtual environment of its own. In the third lane, after its targets (which mostly wait), on that lane's copy: its own
-# tarball, and a home of its own for each tool.
+# virtual environment of its own. In the fourth lane, after its targets, on that lane's copy: its own tarball,
+# and a home of its own for each tool.
 CERTIFICATION := $(BUILD)/certification
 CERTIFIED_LINTS := 24.12.2:2.16.19 25.2.0:2.18.19
 $(VENVS)/importer-0.4.31/.installed:
@@ -314,9 +323,9 @@ $(VENVS)/lint-%/.installed:
 		ansible-core==$(word 2,$(subst :, ,$(filter $*:%,$(CERTIFIED_LINTS))))
 	touch $@
 
-test-certification: stage-side $(VENVS)/importer-0.4.31/.installed $(foreach pair,$(CERTIFIED_LINTS),$(VENVS)/lint-$(word 1,$(subst :, ,$(pair)))/.installed)
+test-certification: stage-matrix $(VENVS)/importer-0.4.31/.installed $(foreach pair,$(CERTIFIED_LINTS),$(VENVS)/lint-$(word 1,$(subst :, ,$(pair)))/.installed)
 	rm -rf $(CERTIFICATION) && mkdir -p $(CERTIFICATION)/home
-	$(BIN)/ansible-galaxy collection build --force --output-path $(CERTIFICATION) $(SIDED) >/dev/null
+	$(BIN)/ansible-galaxy collection build --force --output-path $(CERTIFICATION) $(MATRIXED) >/dev/null
 	cd $(CERTIFICATION) && GALAXY_IMPORTER_CONFIG=$(abspath tests/utils/galaxy-importer.cfg) PATH=$(abspath $(VENVS))/importer-0.4.31/bin:$$PATH \
 		HOME=$(abspath $(CERTIFICATION))/home $(abspath $(VENVS))/importer-0.4.31/bin/python -m galaxy_importer.main \
 		$(abspath $(CERTIFICATION))/replication-recovery-$(VERSION).tar.gz >importer.log 2>&1 || { cat importer.log; exit 1; }
@@ -324,7 +333,7 @@ test-certification: stage-side $(VENVS)/importer-0.4.31/.installed $(foreach pai
 	@echo "galaxy-importer 0.4.31: $$(tail -n 1 $(CERTIFICATION)/importer.log)"
 	@for pair in $(CERTIFIED_LINTS); do lint=$${pair%%:*}; mkdir -p $(abspath $(CERTIFICATION))/home-$$lint; \
 		echo "ansible-lint $$lint on ansible-core $${pair#*:}:"; \
-		(cd $(SIDED) && env PATH=$(abspath $(VENVS))/lint-$$lint/bin:$$PATH HOME=$(abspath $(CERTIFICATION))/home-$$lint \
+		(cd $(MATRIXED) && env PATH=$(abspath $(VENVS))/lint-$$lint/bin:$$PATH HOME=$(abspath $(CERTIFICATION))/home-$$lint \
 			$(abspath $(VENVS))/lint-$$lint/bin/ansible-lint --nocolor >$(abspath $(CERTIFICATION))/lint-$$lint.log 2>&1); status=$$?; \
 		if [ $$status != 0 ]; then cat $(CERTIFICATION)/lint-$$lint.log; exit $$status; fi; tail -n 1 $(CERTIFICATION)/lint-$$lint.log; done
 
