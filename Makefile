@@ -104,13 +104,13 @@ venv: $(STAMP)
 simulator: $(STAMP)
 	$(BIN)/python -m replication_service_simulator --host $(SIMULATOR_HOST) --port $(SIMULATOR_PORT) --seed demo --time-scale $(TIME_SCALE)
 
-# $(1): the root to stage the collection under. ansible-test lists the collection's files through git:
-# the copy gets a repository of its own.
 # $(1): a Python found by find_python, $(2): its version, $(3): the variable that sets it, $(4): what needs it. Where it is
 # missing, make fails naming it and how to install it; nothing is skipped.
 python_needed = test -n "$(1)" || { echo "$(4) needs Python $(2), found neither on PATH (python$(2)) nor under ~/.pyenv/versions: install it \
 	(pyenv install $(2), or your system's python$(2) package), or set $(3) to its path"; exit 1; }
 
+# $(1): the root to stage the collection under. ansible-test lists the collection's files through git:
+# the copy gets a repository of its own.
 define stage_into
 	rm -rf $(1)/ansible_collections
 	mkdir -p $(1)/ansible_collections/replication/recovery
