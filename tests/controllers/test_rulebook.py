@@ -208,7 +208,6 @@ def test_the_lever_rulebook_engages_the_lever_of_the_project_a_critical_alert_na
     assert [entry["eventName"] for entry in pulls] == ["RECOVERY_PLAN_CREATED"], pulls  # pulled once: by the critical alert alone
 
 
-
 # The action of the killed rulebook: it says it began (each run of it), waits for the test's word, takes its effect - a line
 # that lineinfile writes once, however often it runs - and waits for a word again before it ends.
 ACTION = """- hosts: localhost
