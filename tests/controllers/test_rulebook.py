@@ -221,7 +221,10 @@ ACTION = """- hosts: localhost
 
 
 def lines(path):
-    return open(path).read().splitlines() if os.path.exists(path) else []
+    if not os.path.exists(path):
+        return []
+    with open(path) as handle:
+        return handle.read().splitlines()
 
 
 def test_with_feedback_killed_before_and_after_its_action_and_started_again_the_event_is_acted_on_once(tmp_path, simulator, collections_path):
