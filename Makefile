@@ -165,6 +165,7 @@ demo: stage
 # another; the targets that mostly wait; the other ansible-cores; the runbooks' longest targets. Each lane's output is shown
 # whole when it ends.
 test: $(STAMP)
+	@$(SHELLCHECK)
 	@$(MAKE) --no-print-directory stage stage-checks stage-side stage-matrix stage-long && \
 	echo "make test: the integration targets, the other suites one after another, the targets that mostly wait, the other ansible-cores, and the runbooks' longest targets, side by side; each lane's output follows when it ends" && \
 	$(BIN)/python tests/utils/timed.py "every suite" -- $(MAKE) --no-print-directory -j5 --output-sync=target STAGED=1 \
@@ -182,7 +183,13 @@ test-lane test-side-lane test-matrix-lane:
 	@for suite in $($(if $(filter test-lane,$@),LANE,$(if $(filter test-side-lane,$@),SIDE_LANE,MATRIX_LANE))); do \
 		MAKEFLAGS= $(BIN)/python tests/utils/timed.py $$suite -- $(MAKE) --no-print-directory STAGED=1 $$suite || exit 1; done
 
+# ansible-test's shellcheck sanity test needs shellcheck, and without it skips with a warning: it is installed from Debian's
+# packages when missing (before the lanes in make test, so that no two install at once), and said so.
+SHELLCHECK = command -v shellcheck >/dev/null || { echo "make $@: installing shellcheck from Debian's packages (apt-get), for ansible-test's sanity test"; \
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends shellcheck; }
+
 test-sanity: stage-checks
+	@$(SHELLCHECK)
 	$(ANSIBLE_TEST) sanity --local --python $(TEST_PYTHON) --requirements
 
 test-units: stage-checks
@@ -226,7 +233,7 @@ test-simulator: $(STAMP)
 	$(BIN)/python -m pytest -q simulator/tests
 
 # Headless Chromium, from Debian's packages: installed when missing (CI runs as root on a fresh machine), and said so.
-CHROMIUM := command -v chromium >/dev/null || { echo "make $@: installing Chromium from Debian's packages (apt-get)"; \
+CHROMIUM = command -v chromium >/dev/null || { echo "make $@: installing Chromium from Debian's packages (apt-get)"; \
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core; }
 
 # The DR test's HTML page at 5 and 1000 machines in headless Chromium; the screenshots are left in $(BUILD)/browser.
@@ -388,6 +395,7 @@ CORE_SANITY_TESTS := action-plugin-docs ansible-doc compile import pep8 pylint r
 
 # $(1): ansible-core version, $(2): its Python, $(3): which sanity tests (all when not given): sanity, then the units.
 define core_checks
+	@$(SHELLCHECK)
 	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements $(3)
 	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
 endef

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
-export ANSIBLE_CALLBACK_PLUGINS="$(pwd)/callback_plugins"
+export ANSIBLE_CALLBACK_PLUGINS="$PWD/callback_plugins"
 export ANSIBLE_CALLBACKS_ENABLED=hold_at
 python files/stopped.py --simulator "$url" --work "$(pwd)/work" --simulators 2
 rm -rf work

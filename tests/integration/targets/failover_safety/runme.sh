@@ -14,7 +14,7 @@ export REPLICATION_SERVICE_URL="$url/api/latest"
 export REPLICATION_SERVICE_USERNAME=safe@example.test
 export REPLICATION_SERVICE_PASSWORD=safe-password
 export ANSIBLE_ROLES_PATH=..
-export XDG_DATA_HOME="$(pwd)/data"  # the default ledger of runs, this test's own
+export XDG_DATA_HOME="$PWD/data"  # the default ledger of runs, this test's own
 config=(-e @../../integration_config.yml)
 reports="$(pwd)/reports"
 ledger="$XDG_DATA_HOME/replication.recovery/ledger"
@@ -25,7 +25,6 @@ common=(-e failover_project=safe -e failover_report_dir="$reports" -e failover_p
 waves=(-e 'failover_waves=db-1;app-1;web-1')
 safe=(python files/safe.py "$url")
 faults=(ansible-playbook -i ../../inventory "${config[@]}" ../playbook_dr_test/faults.yml)
-no_writes=(ansible-playbook -i ../../inventory "${config[@]}" ../playbook_dr_test/stats_no_writes.yml)
 runs=0  # the runs that wrote a report (the ledger holds each: reached the service or not)
 # Run a playbook that must fail; its output in outputs/$1.txt.
 refused() {
@@ -117,7 +116,7 @@ grep -q "| db-1 | 1 | 20[0-9-]*T[0-9:]*Z ([0-9a-f-]*) | " "${plan%.json}.md"
 ansible-playbook replication.recovery.failover "${common[@]}" -e failover_plan="$plan" "${hooks[@]}" > outputs/committed.txt
 runs=$((runs + 1))
 grep -q "Thinned out by the service before wave 3, replaced by the newest point before each: web-1: the point of" outputs/committed.txt
-committed="$(ls "$reports"/failover_safe.2*Z.json | sort | tail -n 1)"
+committed="$(printf '%s\n' "$reports"/failover_safe.2*Z.json | sort | tail -n 1)"
 cmp "$committed" "$reports/failover_safe.json"
 "${safe[@]}" same-points "$plan" "$committed" web-1
 "${safe[@]}" repinned "$committed" web-1 3
@@ -200,6 +199,9 @@ runs=$((runs + 1))
 "${safe[@]}" ledger "$ledger" "$runs"
 grep -q "Ledger: entry $runs in $ledger (the default)" outputs/signed-out.txt
 # (The search's journal is its working memory, not a report: its bounds are indices, -1 for none yet.)
-"${safe[@]}" numbers outputs/*.txt $(ls "$reports"/*.json "$reports"/*.md "$reports"/*.html | grep -v '\.search\.json$')
+reported=(); for file in "$reports"/*.json "$reports"/*.md "$reports"/*.html; do
+    if [[ -e "$file" && "$file" != *.search.json ]]; then reported+=("$file"); fi
+done
+"${safe[@]}" numbers outputs/*.txt "${reported[@]}"
 
 rm -rf "$reports" "$XDG_DATA_HOME" outputs cloud-committed.txt cloud-replaced.txt passing.json

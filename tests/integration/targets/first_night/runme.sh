@@ -18,7 +18,7 @@ export REPLICATION_SERVICE_URL="$url/api/latest"
 export REPLICATION_SERVICE_USERNAME=night@example.test
 export REPLICATION_SERVICE_PASSWORD=night-password
 export ANSIBLE_ROLES_PATH=..
-export XDG_DATA_HOME="$(pwd)/data"  # the default ledger of runs, this test's own
+export XDG_DATA_HOME="$PWD/data"  # the default ledger of runs, this test's own
 here="$(pwd)"
 reports="$here/reports"
 rm -rf "$reports" "$XDG_DATA_HOME" outputs tmp
@@ -66,7 +66,7 @@ case_policy() {
     # Run again: a report of its own beside the first, which stays as it was.
     sleep 1
     (cd "$scratch" && ansible-playbook replication.recovery.launch_policy "${applied[@]}") > outputs/policy-again.txt 2>&1
-    test "$(ls "$scratch"/launch_policy_report/launch_policy_policy.2*Z.json | wc -l)" = 2
+    test "$(printf '%s\n' "$scratch"/launch_policy_report/launch_policy_policy.2*Z.json | wc -l)" = 2
     test "$before" = "$("${night[@]}" checksum "$collection/playbooks" "$collection/roles" "$collection/plugins")"
 }
 
@@ -111,7 +111,6 @@ case_logout() {
 }
 
 case_pinned() {
-    local record
     "${night[@]}" faults '[{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 3}]'
     mkdir -p tmp/first
     TMPDIR="$here/tmp/first" stopped outputs/pinned-stopped.txt "of wave 2 runs in the service" INT \
@@ -194,13 +193,16 @@ passed=() failed=()
 # FIRST_NIGHT_CASES=... runs only those (while a case is worked on).
 for name in ${FIRST_NIGHT_CASES:-policy approval missing rollback logout pinned typo before lag network}; do
     echo "== case $name"
+    # The case's status read after it: as a condition (if, ||), its subshell would not stop at its first failing command.
     ( set -ex; "case_$name" ) > "outputs/case-$name.log" 2>&1
+    # shellcheck disable=SC2181
     if [ $? = 0 ]; then
         passed+=("$name")
     else
         failed+=("$name")
         echo "case $name FAILED; its last lines:"
         tail -n 12 "outputs/case-$name.log" | cut -c1-400
+        # shellcheck disable=SC2012  # the newest by its time; the names are the test's own
         newest="$(ls -t outputs/*.txt | head -n 1)"
         echo "... and of $newest:"
         grep -v '^ *$' "$newest" | tail -n 12 | cut -c1-600

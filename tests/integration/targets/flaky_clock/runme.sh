@@ -12,7 +12,7 @@ export REPLICATION_SERVICE_URL="$url/api/latest"
 export REPLICATION_SERVICE_USERNAME=demo@example.com
 export REPLICATION_SERVICE_PASSWORD=demo-secret-1
 export ANSIBLE_ROLES_PATH=..
-export XDG_DATA_HOME="$(pwd)/data"
+export XDG_DATA_HOME="$PWD/data"
 config=(-e @../../integration_config.yml)
 reports="$(pwd)/reports"
 rm -rf "$reports" "$XDG_DATA_HOME" outputs

@@ -16,8 +16,8 @@ export XDG_DATA_HOME="$PWD/data"  # a ledger of its own
 rm -rf reports output.txt game_day.txt stopped.txt data yaml_text.json
 lever=(python ../game_day_lever/files/lever.py "$url")
 clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
-launches() { [ "$("${lever[@]}" launches sf-db)" = "$1" ] && [ "$("${lever[@]}" launches sf-web)" = "$2" ] || {
-    echo "launches: sf-db $("${lever[@]}" launches sf-db), sf-web $("${lever[@]}" launches sf-web); expected $1, $2"; exit 1; }; }
+launches() { if [ "$("${lever[@]}" launches sf-db)" != "$1" ] || [ "$("${lever[@]}" launches sf-web)" != "$2" ]; then
+    echo "launches: sf-db $("${lever[@]}" launches sf-db), sf-web $("${lever[@]}" launches sf-web); expected $1, $2"; exit 1; fi; }
 nothing_left() { [ -z "$("${lever[@]}" cloud sf-db)$("${lever[@]}" cloud sf-web)" ]; }
 
 ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml

@@ -18,7 +18,7 @@ rm -rf "$reports" output.txt dr_test.txt
 lever=(python files/lever.py "$url")
 dr_test=(replication.recovery.dr_test -e dr_test_project=rehearsed -e dr_test_report_dir="$reports" -e dr_test_poll_interval=1
          -e dr_test_progress_interval=1)
-game_day=(replication.recovery.game_day -e game_day_projects=rehearsed,production)
+game_day=(replication.recovery.game_day -e "game_day_projects=rehearsed,production")
 
 ansible-playbook -i ../../inventory "${config[@]}" seed.yml
 
@@ -78,7 +78,7 @@ grep -q "RELEASED by lever@example.test (INC-7 resolved: drills may run). COMMIT
 clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
 clock 3
 (status=0; ansible-playbook "${dr_test[@]}" -e 'dr_test_waves=db-*;app-*;web-*' >dr_test.txt 2>&1 || status=$?; echo "rc=$status" >>dr_test.txt) &
-for unused in $(seq 1 300); do grep -q "Launch job .* of wave 1 runs in the service" dr_test.txt && break; sleep 0.2; done
+for _ in $(seq 1 300); do grep -q "Launch job .* of wave 1 runs in the service" dr_test.txt && break; sleep 0.2; done
 ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed -e game_day_lever=engaged -e game_day_lever_reason=alert-42 \
     -e game_day_lever_by=pager | grep "COMMITTED: 1 changed (rehearsed)"
 wait
@@ -102,7 +102,7 @@ launches=(); for project in rehearsed drill-a drill-b; do launches+=("$("${lever
 clock 2  # three at once on the controller: each launch job runs for a couple of minutes
 runs=()
 for run in "a rehearsed" "a drill-a" "b drill-b"; do
-    set -- $run
+    read -r -a words <<< "$run"; set -- "${words[@]}"
     controller="$(pwd)/controller-$1"
     mkdir -p "$controller/tmp" "$controller/home" "$controller/$2"
     scenario="{\"name\": \"drill-$2\", \"hypothesis\": \"$2 recovers\", \"blast_radius\": {\"projects\": [\"$2\"]},
@@ -115,7 +115,7 @@ for run in "a rehearsed" "a drill-a" "b drill-b"; do
 done
 for project in rehearsed drill-a drill-b; do
     output="$(pwd)/controller-$([ "$project" = drill-b ] && echo b || echo a)/$project/output.txt"
-    for unused in $(seq 1 600); do grep -q "Launch job .* of wave 1 runs in the service" "$output" 2>/dev/null && break; sleep 0.2; done
+    for _ in $(seq 1 600); do grep -q "Launch job .* of wave 1 runs in the service" "$output" 2>/dev/null && break; sleep 0.2; done
 done
 ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed,drill-a,drill-b -e game_day_lever=engaged \
     -e game_day_lever_reason=alert-77 -e game_day_lever_by=on-call | grep "COMMITTED: 3 changed"
@@ -144,7 +144,7 @@ ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed,dr
 # -- complete; during its cleanup - the cleanup complete, the checks' verdict kept, the lever said "after the checks" --------
 night=(python "$(pwd)/../first_night/files/night.py" "$url")
 second="$(pwd)/controller-second"
-export LEVER_CHECKS="$(pwd)/checks"
+export LEVER_CHECKS="$PWD/checks"
 rm -rf "$second" "$LEVER_CHECKS" && mkdir -p "$second/tmp" "$second/home" "$second/work" "$LEVER_CHECKS"
 one_wave=(replication.recovery.dr_test -e dr_test_project=rehearsed -e dr_test_report_dir="$reports" -e dr_test_poll_interval=1
           -e dr_test_checks_tasks="$(pwd)/files/checks.yml")
@@ -190,7 +190,7 @@ release
 
 # During its checks: STOPPED, the cleanup complete.
 in_background
-until ls "$LEVER_CHECKS" | grep -q checked-; do kill -0 "$dr_test_pid"; sleep 0.2; done
+until compgen -G "$LEVER_CHECKS/*checked-*" > /dev/null; do kill -0 "$dr_test_pid"; sleep 0.2; done
 pull "INC-52: the checks"
 touch "$LEVER_CHECKS/go"
 wait "$dr_test_pid"

@@ -12,7 +12,7 @@ export REPLICATION_SERVICE_URL="$url/api/latest"
 export REPLICATION_SERVICE_USERNAME=apps@example.test
 export REPLICATION_SERVICE_PASSWORD=apps-password
 export ANSIBLE_ROLES_PATH=..
-export XDG_DATA_HOME="$(pwd)/data"  # the default ledger of runs, this test's own
+export XDG_DATA_HOME="$PWD/data"  # the default ledger of runs, this test's own
 reports="$(pwd)/reports"
 ledger="$XDG_DATA_HOME/replication.recovery/ledger"
 rm -rf "$reports" "$XDG_DATA_HOME" output.txt

@@ -107,7 +107,7 @@ grep -q "1 of 2 machines are not proven (the ledger of runs): web-1: changed sin
 python -c "import json, sys; r = json.load(open(sys.argv[1])); \
 assert r['result'] == 'passed' and [m['name'] for m in r['machines']] == ['web-1'] and r['machines'][0]['passed'], r['machines']" \
     "$work/reports/dr_test_proof.json"
-unproven_run="$(ls "$ledger" | tail -1)"
+unproven_run="$(basename "$(printf '%s\n' "$ledger"/* | tail -n 1)")"
 ansible-playbook "${health[@]}" -e health_require_proven=true
 python files/proofs.py "$work/reports/health.json" "web-1=proven:${unproven_run:0:8}" db-1=proven:3
 ansible-playbook "${dr_test[@]}" | tee output.txt

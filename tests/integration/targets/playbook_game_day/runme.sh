@@ -60,7 +60,7 @@ assert g['runbook'] == 'dr_test' and g['met']['rto_seconds'] is True and r['stop
 
 # -- stopped after its DR test ended and before its own report (the ledger as such a stop leaves it: the game day's entry --
 # -- not made), then run again: it reports that DR test, launches nothing; the run after it rehearses anew (below) --------
-newest="$(ls "$ledger"/*.json | tail -n 1)"
+newest="$(printf '%s\n' "$ledger"/*.json | tail -n 1)"
 grep -q '"runbook": "game_day"' "$newest" && rm "$newest"
 launches="$("${lever[@]}" launches rehearsed)"
 game_day | tee output.txt
@@ -101,7 +101,7 @@ launches="$("${lever[@]}" launches rehearsed)"
 (status=0; game_day "{\"stop_when\": [{\"name\": \"network\", \"tasks\": \"$(pwd)/files/network_probe.yml\"}]}" >game_day.txt 2>&1 \
     || status=$?; echo "rc=$status" >>game_day.txt) &
 run=$!
-for unused in $(seq 1 300); do grep -q "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
+for _ in $(seq 1 300); do grep -q "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
 echo bad > network.txt
 wait $run
 cat game_day.txt
@@ -136,7 +136,7 @@ for signal in KILL INT TERM; do
     # Run $wave adopts the waves before it - following their jobs to their end and checking them - before it launches its own.
     # The stop must land while wave $wave's job runs: seen in the output, unbuffered (written to a file in blocks, the line came
     # late, and a stop on a timeout instead landed elsewhere - make test once counted six launches for three).
-    for unused in $(seq 1 3000); do grep -q "Launch job .* of wave $wave runs in the service" game_day.txt && break; sleep 0.2; done
+    for _ in $(seq 1 3000); do grep -q "Launch job .* of wave $wave runs in the service" game_day.txt && break; sleep 0.2; done
     grep -q "Launch job .* of wave $wave runs in the service" game_day.txt || { cat game_day.txt; echo "wave $wave's launch job never ran"; exit 1; }
     kill -s "$signal" -- "-$(cat session.pid)"
     wait "$run" || true

@@ -13,7 +13,7 @@ export REPLICATION_SERVICE_URL="$url/api/latest"
 export REPLICATION_SERVICE_USERNAME=policy@example.test
 export REPLICATION_SERVICE_PASSWORD=policy-password
 export ANSIBLE_ROLES_PATH=..
-export XDG_DATA_HOME="$(pwd)/data"  # the default ledger of runs, this test's own
+export XDG_DATA_HOME="$PWD/data"  # the default ledger of runs, this test's own
 reports="$(pwd)/reports"
 rm -rf "$reports" "$XDG_DATA_HOME" output.txt ./*.json ./*.csv ./*.yml.out
 policy=(python files/policy.py "$url")

@@ -11,8 +11,8 @@ url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
 export REPLICATION_SERVICE_URL="$url/api/latest"
 export REPLICATION_SERVICE_USERNAME=ready@example.test
 export REPLICATION_SERVICE_PASSWORD=ready-password
-export ANSIBLE_ROLES_PATH="$(pwd)/.."
-export XDG_DATA_HOME="$(pwd)/work/data"  # the default ledger of runs, this test's own
+export ANSIBLE_ROLES_PATH="$PWD/.."
+export XDG_DATA_HOME="$PWD/work/data"  # the default ledger of runs, this test's own
 here="$(pwd)"
 sim=(python "$here/files/readiness.py" "$url")
 # The schema of the collection under test, where Ansible finds it (ansible-test runs a copy of this target elsewhere).
@@ -87,7 +87,7 @@ fi
 grep -q "Readiness of trouble: FAILED. 1 of 6 machines could fail over now (check mode: no file written)." output.txt
 grep -q "Check mode: no report is written, and nothing is entered in the ledger" output.txt
 test ! -e readiness_report
-test "$(ls "$ledger" | wc -l)" = 4  # steady, steady strict, trouble, trouble reported: none under --check
+test "$(find "$ledger" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l)" = 4  # steady, steady strict, trouble, trouble reported: none under --check
 
 # -- a typo and a project that is not there: refused by name, no file -------------------------------------------------------
 if ansible-playbook replication.recovery.readiness -e readiness_project=steady -e readiness_rpo_target=15m >output.txt 2>&1; then

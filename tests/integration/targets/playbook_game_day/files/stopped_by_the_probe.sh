@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the game days' tests: their runme.sh gives the functions game_day (CHANGES, a JSON object) and clock (a
 # time scale), and serves the probe (serve_the_probe) that answers as mode.txt says.
 
@@ -8,7 +9,7 @@ serve_the_probe() {
     python "$(dirname "${BASH_SOURCE[0]}")/probe_server.py" mode.txt > probe_url.txt &
     server=$!
     trap 'kill $server' EXIT
-    for unused in $(seq 1 50); do [ -s probe_url.txt ] && break; sleep 0.1; done
+    for _ in $(seq 1 50); do [ -s probe_url.txt ] && break; sleep 0.1; done
 }
 # A game day (CHANGES as for scenario) whose probe fails from the moment wave 1's launch job runs: it must stop (game_day.txt).
 stopped_by_the_probe() {
@@ -17,7 +18,7 @@ stopped_by_the_probe() {
     # the job ended: the stop then landed on wave 2).
     (export PYTHONUNBUFFERED=1; status=0; game_day "${1:-}" >game_day.txt 2>&1 || status=$?; echo "rc=$status" >>game_day.txt) &
     local run=$!
-    for unused in $(seq 1 3000); do grep -q "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
+    for _ in $(seq 1 3000); do grep -q "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
     grep -q "Launch job .* of wave 1 runs in the service" game_day.txt || { cat game_day.txt; echo "wave 1's launch job never ran"; exit 1; }
     echo bad > mode.txt
     wait $run
