@@ -395,7 +395,6 @@ CORE_SANITY_TESTS := action-plugin-docs ansible-doc compile import pep8 pylint r
 
 # $(1): ansible-core version, $(2): its Python, $(3): which sanity tests (all when not given): sanity, then the units.
 define core_checks
-	@$(SHELLCHECK)
 	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --requirements $(3)
 	cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test units --venv --python $(2) --requirements
 endef
@@ -405,6 +404,7 @@ endef
 # 2.22.0rc1 it once ended NOTHING DONE, and succeeded, its waves' plays matching no host.
 define core_leg
 	rm -f $(MATRIXED)/tests/integration/integration.cfg  # the smoke targets as ansible-core runs by default: not pipelined
+	@$(SHELLCHECK)
 	$(call core_checks,$(1),$(2))
 	$(BIN)/python tests/utils/with_simulator.py --check-answers --time-scale 60 --vars-file $(MATRIXED)/tests/integration/integration_config.yml -- \
 		env HOME=$(TEST_DATA)-matrix/home sh -c 'mkdir -p "$$HOME" && cd $(MATRIXED) && PATH=$(abspath $(VENVS))/core-$(1)/bin:$$PATH ansible-test integration --local --python $(2) $(SMOKE_TARGETS)'
