@@ -8,7 +8,8 @@ simulator, the hand-written uri playbook (tests/bench/uri_dr_test.yml: log in, l
 up, wait), the direct client (tests/bench/direct_dr_test.py: one session, the requests the interface forces on a DR test)
 and the collection's dr_test playbook with its built-in checks, RPO and RTO targets of a
 day. Measured for each: wall time, HTTP requests, and the controller's time in each phase (the
-callback in tests/bench/callback_plugins); for the DR test also its result and the RTO of the
+callback in tests/bench/callback_plugins; "start" is the rest: ansible-playbook's own start - its imports, the playbook
+parsed - and end); for the DR test also its result and the RTO of the
 slowest and the fastest machine (one launch job launches them all). Each of --repeat (3) rounds - the uri playbook, the
 direct client, then the DR test - gives two ratios (the DR test's time over each yardstick's); the median of each counts.
 With Chromium installed (make test-browser installs it), the time it takes to open the run's HTML page.
@@ -162,9 +163,13 @@ def tree_memory(pid):
     return total
 
 
-def phases(path):
+def phases(path, seconds):
+    """The playbook's phases (callback_plugins/phase_times.py), and ``start``: the rest of its ``seconds`` - ansible-playbook's
+    own start (Python, Ansible's imports, the inventory, the playbook parsed, its plays' imports and roles' files read) and
+    end, before and after every task."""
     with open(path) as handle:
-        return json.load(handle)["phases"]
+        timings = json.load(handle)
+    return dict(timings["phases"], start=round(max(seconds - timings["total"], 0.0), 3))
 
 
 # The most the DR test may take beside the uri playbook, by size (the size itself when not listed, 3x).
@@ -198,7 +203,7 @@ def dr_test_at(sim, size, repeat, report_dir):
                                                   env_extra=dict(BENCH_PHASES=timings))
         if status != 0:
             raise SystemExit("the uri playbook failed at %d machines" % size)
-        uri_runs.append(dict(seconds=round(seconds, 2), requests=requests_sent, phases=phases(timings)))
+        uri_runs.append(dict(seconds=round(seconds, 2), requests=requests_sent, phases=phases(timings, seconds)))
         direct = measured(sim, [os.path.join(ROOT, "tests", "bench", "direct_dr_test.py"), "--project", "bench", "--poll-interval", "1"],
                           command="python")
         if direct["exit_status"] != 0:
@@ -214,7 +219,7 @@ def dr_test_at(sim, size, repeat, report_dir):
         rtos = [machine["rto_seconds"] for machine in report["machines"] if machine["rto_seconds"] is not None]
         dr_runs.append(dict(seconds=round(seconds, 2), requests=requests_sent, result=report["result"], exit_status=status,
                             rto_slowest=max(rtos) if rtos else None, rto_fastest=min(rtos) if rtos else None,
-                            rto_spread=round(max(rtos) / min(rtos), 3) if rtos else None, phases=phases(timings), routes=run["routes"]))
+                            rto_spread=round(max(rtos) / min(rtos), 3) if rtos else None, phases=phases(timings, seconds), routes=run["routes"]))
     # Each DR test beside the uri playbook run just before it (the machine's load changes between pairs): the median pair.
     pairs = sorted(zip(uri_runs, dr_runs), key=lambda pair: pair[1]["seconds"] / pair[0]["seconds"])
     uri, dr = pairs[(len(pairs) - 1) // 2]
@@ -747,7 +752,7 @@ def main():
             row["machines"], row["direct_client"]["seconds"], row["direct_client"]["requests"], row["direct_client_ratio"],
             ", ".join("%.2f" % ratio for ratio in row["direct_client_ratios"])))
     print()
-    names = ["sign in", "read", "resume", "launch", "look", "hosts", "checks", "cleanup", "report", "sign out", "other"]
+    names = ["start", "sign in", "read", "resume", "launch", "look", "hosts", "checks", "cleanup", "report", "sign out", "other"]
     print("controller time per phase of the DR test (s):")
     print("%8s " % "machines" + " ".join("%9s" % name for name in names))
     for row in results["dr_test"]:
