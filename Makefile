@@ -252,7 +252,7 @@ test-docs: docs
 # (AWX's). ansible-rulebook needs a Java runtime: installed from Debian's packages when missing.
 CONTROLLERS := $(abspath $(VENVS))/controllers/bin
 $(VENVS)/controllers/.installed: tests/requirements-controllers.txt
-	$(PYTHON) -m venv $(VENVS)/controllers
+	$(PYTHON) -m venv --clear $(VENVS)/controllers
 	$(CONTROLLERS)/python -m pip install --quiet --upgrade pip
 	$(CONTROLLERS)/python -m pip install --quiet -r tests/requirements-controllers.txt
 	touch $@
@@ -292,7 +292,7 @@ install: test-build
 # What Galaxy, Automation Hub and ansible-builder see of the built collection. The importer runs
 # without a container engine (its own ansible-test run is off, tests/utils/galaxy-importer.cfg).
 $(VENVS)/packaging/.installed: tests/requirements-packaging.txt
-	$(PYTHON) -m venv $(VENVS)/packaging
+	$(PYTHON) -m venv --clear $(VENVS)/packaging
 	$(PACKAGING)/python -m pip install --quiet --upgrade pip
 	$(PACKAGING)/python -m pip install --quiet -r tests/requirements-packaging.txt
 	touch $@
