@@ -16,6 +16,7 @@ import jsonschema
 import pytest
 import yaml
 
+from ansible_collections.replication.recovery.plugins.filter.runbook import MOST_WAVE_PLAYS
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import OUTCOMES
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import MEMBERS
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, RUN, RUNBOOKS, SEARCH, runbook_of
@@ -98,7 +99,7 @@ def options_named(role):
 
 
 def rendered(name, given):
-    """A role's name as the variables a play gives make it (parts/runbook.yml runs replication.recovery.{{ runbook }}), or as
+    """A role's name as the variables a play gives make it (parts/runbook_start.yml runs replication.recovery.{{ runbook }}), or as
     written when they do not."""
     try:
         return jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(name).render(**given)
@@ -115,7 +116,9 @@ def roles_run(path, given=None):
     given, names = dict(given or {}), set()
     for play in yaml.safe_load(read(path)) or []:
         if play.get("ansible.builtin.import_playbook"):
-            names |= roles_run(os.path.join(os.path.dirname(path), play["ansible.builtin.import_playbook"]), dict(given, **(play.get("vars") or {})))
+            # A runbook's waves: as many plays as the extra variables say (replication.recovery.wave_plays); the most here.
+            imported = re.sub(r"\{\{.*\}\}", str(WAVES), play["ansible.builtin.import_playbook"])
+            names |= roles_run(os.path.join(os.path.dirname(path), imported), dict(given, **(play.get("vars") or {})))
             continue
         names |= set(rendered(role if isinstance(role, str) else role["role"], given) for role in play.get("roles") or [])
         names |= roles_of_tasks([task for part in ("pre_tasks", "tasks", "post_tasks") for task in play.get(part) or []], given)
@@ -298,22 +301,48 @@ def test_its_finish_and_its_whole_run_in_one_play_are_the_engines(runbook):
 
 @pytest.mark.parametrize("runbook", ON_THE_ENGINE, ids=lambda runbook: runbook.name)
 def test_its_playbook_is_the_engines_plays(runbook):
-    [imported] = yaml.safe_load(read("playbooks", runbook.name + ".yml"))
-    assert imported["ansible.builtin.import_playbook"] == "parts/runbook.yml"
-    assert imported["vars"]["runbook"] == runbook.name and imported["vars"]["runbook_title"]
-    if runbook.shape == SEARCH:
-        assert imported["vars"]["runbook_steps"] == runbook.name
+    start, waves, finish = yaml.safe_load(read("playbooks", runbook.name + ".yml"))
+    assert start["ansible.builtin.import_playbook"] == "parts/runbook_start.yml"
+    assert finish["ansible.builtin.import_playbook"] == "parts/runbook_finish.yml"
+    assert start["vars"] == waves["vars"] == finish["vars"]
+    assert start["vars"]["runbook"] == runbook.name and start["vars"]["runbook_title"]
+    if runbook.shape == SEARCH:  # how many rounds a search takes is known only as it goes
+        assert waves["ansible.builtin.import_playbook"] == "parts/waves/%d.yml" % WAVES
+        assert start["vars"]["runbook_steps"] == runbook.name
         assert tasks(runbook.name, "wave") and tasks(runbook.name, "wave_end")
+        return
+    # As many waves' plays as the extra variables say, read by the options of the runbook's that decide its waves.
+    counted = re.fullmatch(r"parts/waves/\{\{ (.*) \| replication\.recovery\.wave_plays\(\s*(.*)\) \}\}\.yml",
+                           waves["ansible.builtin.import_playbook"])
+    assert counted, waves["ansible.builtin.import_playbook"]
+    given = re.findall(r"(\w+) \| default\(none\)", counted.group(1) + ", " + counted.group(2))
+    options = options_named(runbook.name)
+    assert [name for name in given if name[len(runbook.name) + 1:] not in options] == []
+    assert set(given) == set("%s_%s" % (runbook.name, name) for name in ("waves", "recovery_plan", "plan", "hosts") if name in options)
 
 
-def test_the_plays_unroll_twelve_waves_and_the_run_is_told_so():
-    plays = yaml.safe_load(read("playbooks", "parts", "runbook.yml"))
-    four = yaml.safe_load(read("playbooks", "parts", "runbook_waves.yml"))
-    offsets = [play["vars"]["runbook_waves_after"] for play in plays if play.get("ansible.builtin.import_playbook") == "runbook_waves.yml"]
-    steps = [int(re.search(r"\+ (\d+) }}$", play["vars"]["runbook_wave"]).group(1)) for play in four
-             if play.get("ansible.builtin.import_playbook") == "runbook_wave.yml"]
-    assert sorted(offset + step for offset in offsets for step in steps) == list(range(1, WAVES + 1))
-    assert plays[0]["vars"]["runbook_max_waves"] == WAVES
+def wave_plays_read(path, given=None):
+    """The plays a waves file reads, each as (runbook_wave, runbook_wave_plays) - the variables of the imports around a play
+    over its own, as ansible-core gives them."""
+    read_here = []
+    for entry in yaml.safe_load(read(path)):
+        given_here = dict(entry.get("vars") or {}, **(given or {}))
+        if entry["ansible.builtin.import_playbook"] == "../runbook_wave.yml":
+            read_here.append((given_here["runbook_wave"], given_here["runbook_wave_plays"]))
+        else:
+            read_here += wave_plays_read(os.path.join(os.path.dirname(path), entry["ansible.builtin.import_playbook"]), given_here)
+    return read_here
+
+
+@pytest.mark.parametrize("plays", range(1, WAVES + 1))
+def test_a_waves_file_reads_its_waves_in_turn_and_each_knows_how_many_were_read(plays):
+    """The last wave's play runs the waves beyond those read (roles/runbook/tasks/waves_left.yml): it knows it is the last."""
+    assert wave_plays_read(os.path.join("playbooks", "parts", "waves", "%d.yml" % plays)) == [(wave, plays) for wave in range(1, plays + 1)]
+
+
+def test_the_plays_unroll_at_most_twelve_waves_and_the_run_is_told_so():
+    assert sorted(os.listdir(os.path.join(COLLECTION, "playbooks", "parts", "waves"))) == sorted("%d.yml" % plays for plays in range(1, WAVES + 1))
+    assert yaml.safe_load(read("playbooks", "parts", "runbook_start.yml"))[0]["vars"]["runbook_max_waves"] == WAVES == MOST_WAVE_PLAYS
 
 
 def test_what_stopped_a_run_is_noted_by_one_rule_and_no_runbook_role_sets_the_engines_variables():

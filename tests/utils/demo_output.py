@@ -1,6 +1,6 @@
 """What make demo printed, read as a newcomer reads it (make test-demo): no warning of a template error anywhere, and the
 DR test in one wave with a checks file of one task in at most 12 task headers - ansible-core's validations of the roles'
-arguments and the user's own tasks not counted (issue "One run, one object").
+arguments and the user's own tasks not counted - and no play printed that matched no host (issue "One run, one object").
 
     python tests/utils/demo_output.py OUTPUT CHECKS_FILE
 """
@@ -26,6 +26,9 @@ def problems(output, users):
                if not name.startswith(VALIDATION) and name not in users]
     if len(headers) > MOST_HEADERS:
         found.append("the DR test printed %d task headers, more than %d:\n  %s" % (len(headers), MOST_HEADERS, "\n  ".join(headers)))
+    empty = re.findall(r"^PLAY \[(.*?)\] \**\nskipping: no hosts matched$", output[start:], re.M)
+    if empty:
+        found.append("the DR test printed %d plays that matched no host:\n  %s" % (len(empty), "\n  ".join(empty)))
     return found
 
 

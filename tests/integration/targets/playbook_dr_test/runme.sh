@@ -110,4 +110,21 @@ ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$repor
 python -c "import json, sys; r = json.load(open(sys.argv[1])); assert [len(w.get('jobs') or [w['job']]) for w in r['waves']] == [1, 2], r['waves']" \
     "$reports/dr_test_shop.json"
 
-rm -rf "$reports" output.txt
+# -- the waves in the inventory's variables, which the playbook does not see as it is read: it reads one wave's plays, --
+# -- and the last of them runs the second wave - its machines checked on the project's host - with nothing left out ------
+rm -rf "$reports"
+printf '%s\n' 'all:' '  hosts:' '    localhost:' '      ansible_connection: local' \
+    '      ansible_python_interpreter: "{{ ansible_playbook_python }}"' '      dr_test_waves: "db-1; web-*"' > waves_inventory.yml
+printf '%s\n' '- name: The machine runs and has an address' '  ansible.builtin.assert:' '    that:' \
+    '      - dr_test_machine.public_ips | length > 0' "      - dr_test_machine.target.machineCloudState == 'running'" > on_host_checks.yml
+ansible-playbook -i waves_inventory.yml replication.recovery.dr_test "${common[@]}" -e dr_test_project=shop \
+    -e dr_test_checks_tasks="$(pwd)/on_host_checks.yml" | tee output.txt
+[ "$(grep -c '^PLAY \[Launch and look at DR test, wave' output.txt)" = 1 ] && ! grep -q "no hosts matched" output.txt
+grep -q "Launch and follow the wave, and look at its machines - wave 2" output.txt
+ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=passed outcome.yml
+python -c "import json, sys; r = json.load(open(sys.argv[1])); \
+assert [(w['machines'], w['status']) for w in r['waves']] == [(['db-1'], 'launched'), (['web-1', 'web-2'], 'launched')], r['waves']; \
+assert all(m['passed'] and [c['status'] for c in m['checks'] if c['name'] == 'checks'] == ['passed'] for m in r['machines']), r['machines']; \
+assert [(m['name'], m['wave']) for m in r['machines']] == [('db-1', 1), ('web-1', 2), ('web-2', 2)], r['machines']" "$reports/dr_test_shop.json"
+
+rm -rf "$reports" output.txt waves_inventory.yml on_host_checks.yml

@@ -1,11 +1,12 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The one rule by which every rescue of a runbook notes what stopped its run."""
+"""The one rule by which every rescue of a runbook notes what stopped its run; how many waves' plays a runbook's playbook
+reads."""
 
 import pytest
 
-from ansible_collections.replication.recovery.plugins.filter.runbook import FilterModule, stopped_by
+from ansible_collections.replication.recovery.plugins.filter.runbook import MOST_WAVE_PLAYS, FilterModule, stopped_by, wave_plays
 
 
 def test_a_step_that_records_its_failure_gives_its_reason_not_its_failing_line():
@@ -38,4 +39,25 @@ def test_a_task_without_a_name_is_a_question_mark(task):
 
 
 def test_the_filter_is_named_as_its_documentation():
-    assert FilterModule().filters() == {"stopped_by": stopped_by}
+    assert FilterModule().filters() == {"stopped_by": stopped_by, "wave_plays": wave_plays}
+
+
+@pytest.mark.parametrize("waves,plays", [
+    (None, 1), ("", 1), ("none", 1), ([], 1),  # all the machines in one wave
+    ([["db-1"], ["app-*", "web-*"]], 2),
+    ("db-*; app-1, app-2; web-*", 3),  # an AWX survey's text
+    ('[["db-1"], ["app-1"], ["web-1"], ["web-2"]]', 4),  # JSON, as -e gives it
+    ("\n".join("w%d" % wave for wave in range(12)), 12),
+    ([["w%d" % wave] for wave in range(13)], MOST_WAVE_PLAYS),  # the run refuses more than it unrolls, by name
+    ('[["db-1"], 7]', MOST_WAVE_PLAYS), ("[not json", MOST_WAVE_PLAYS),  # waves the run refuses by name, as it does today
+])
+def test_a_playbook_reads_as_many_waves_plays_as_the_waves_given(waves, plays):
+    assert wave_plays(waves) == plays
+    assert wave_plays(waves, None, "", "None") == plays  # the options that decide the waves, not given
+
+
+@pytest.mark.parametrize("deciding", [("shop-recovery",), (None, "plans/failover.json"), (None, None, "dr_projects")])
+def test_an_option_that_decides_the_waves_as_the_run_reads_them_reads_the_most(deciding):
+    """A recovery plan's steps, a plan file's waves, each project's own waves are known only as the run reads them."""
+    assert wave_plays(None, *deciding) == MOST_WAVE_PLAYS
+    assert wave_plays("db-*; web-*", *deciding) == MOST_WAVE_PLAYS
