@@ -22,11 +22,13 @@ def stopped_by(failed_task, failed_result, in_tasks=None):
 
 def wave_plays(waves, *deciding):
     """How many waves' plays a runbook's playbook reads, from the extra variables it sees as it is read: as many as
-    ``waves`` names (at least one); the most when one of ``deciding`` is given (several projects, a recovery plan, a plan
-    file: their waves are known only when the run reads them) or the waves cannot be read (the run refuses them by name).
-    A run with more waves than its playbook read runs the rest in the last wave's play (roles/runbook/tasks/waves_left.yml)."""
-    if any(not no_value(value) for value in deciding):
-        return MOST_WAVE_PLAYS
+    ``waves`` names - an extra variable is every project's, above their own variables, and a recovery plan or a plan file
+    given with waves is refused by the run; without waves, the most when one of ``deciding`` is given (several projects, a
+    recovery plan, a plan file: their waves are known only when the run reads them), else one. The most, too, when the
+    waves cannot be read: the run refuses them by name. A run with more waves than its playbook read runs the rest in the
+    last wave's play (roles/runbook/tasks/waves_left.yml)."""
+    if no_value(waves):
+        return MOST_WAVE_PLAYS if any(not no_value(value) for value in deciding) else 1
     try:
         return min(max(len(parse_groups(waves, "the waves")), 1), MOST_WAVE_PLAYS)
     except ValueError:

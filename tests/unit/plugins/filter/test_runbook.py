@@ -57,7 +57,12 @@ def test_a_playbook_reads_as_many_waves_plays_as_the_waves_given(waves, plays):
 
 
 @pytest.mark.parametrize("deciding", [("shop-recovery",), (None, "plans/failover.json"), (None, None, "dr_projects")])
-def test_an_option_that_decides_the_waves_as_the_run_reads_them_reads_the_most(deciding):
+def test_without_waves_an_option_that_decides_them_as_the_run_reads_them_reads_the_most(deciding):
     """A recovery plan's steps, a plan file's waves, each project's own waves are known only as the run reads them."""
-    assert wave_plays(None, *deciding) == MOST_WAVE_PLAYS
-    assert wave_plays("db-*; web-*", *deciding) == MOST_WAVE_PLAYS
+    assert wave_plays(None, *deciding) == wave_plays("", *deciding) == MOST_WAVE_PLAYS
+
+
+def test_waves_given_are_every_projects_and_are_read_as_given():
+    """An extra variable is above every project's own; a recovery plan or a plan file with waves, the run refuses."""
+    assert wave_plays("db-*; web-*", None, None, "dr_projects") == 2
+    assert wave_plays("db-*; web-*", "shop-recovery", "plans/failover.json") == 2
