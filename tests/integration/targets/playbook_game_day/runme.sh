@@ -98,10 +98,13 @@ echo ok > mode.txt
 echo ok > network.txt
 export GAME_DAY_NETWORK="$PWD/network.txt"
 launches="$("${lever[@]}" launches rehearsed)"
+# Removed first: the case before left its own "Launch job ... of wave 1 runs" in it, which the wait below could read before
+# the run in the background begins its output (then the probe went bad before the start: cancelled, not stopped).
+rm -f game_day.txt
 (status=0; game_day "{\"stop_when\": [{\"name\": \"network\", \"tasks\": \"$(pwd)/files/network_probe.yml\"}]}" >game_day.txt 2>&1 \
     || status=$?; echo "rc=$status" >>game_day.txt) &
 run=$!
-for _ in $(seq 1 300); do grep -q "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
+for _ in $(seq 1 300); do grep -qs "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
 echo bad > network.txt
 wait $run
 cat game_day.txt
