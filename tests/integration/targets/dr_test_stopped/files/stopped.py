@@ -11,7 +11,8 @@ run adopted what the first launched); stopped later, the second run launched onl
 ended. Both runs enter their reports in a ledger of runs: it ends with the one report of the run that passed (two, when
 a SIGINT did not stop the first run), the later one chained to the earlier. A DR test of the unproven machines
 (dr_test_machines=unproven, the ledger proving all but one) killed while its launch job runs is adopted by the next,
-which tests that one machine.
+which tests that one machine. A two-wave DR test whose waves are in the inventory's variables (its playbook reads one
+wave's plays, and the last of them runs wave 2) killed while wave 2's launch job runs is adopted there by the next.
 
 The cases run side by side, each worker on a simulator of its own (the target's, and --simulators - 1 more that this
 script starts): every case resets its simulator.
@@ -63,6 +64,12 @@ POINTS = [
     # The DR test of the unproven machines: the ledger proves app-1 and db-1, so both runs test web-1 alone.
     dict(name="while the launch job of the unproven machines runs", see=r"Launch job \S+ (PENDING|STARTED): ", cleanup_began=False,
          faults=[{"jobTypes": ["LAUNCH"], "slowFactor": 6, "count": 1}], unproven=True, signal="SIGKILL", runbooks=("dr_test",)),
+    # The waves in the inventory's variables, which the playbook does not see as it is read: it reads one wave's plays, and
+    # the last of them runs wave 2 itself (roles/runbook/tasks/waves_left.yml). Stopped while wave 2's launch job runs, the
+    # next run adopts that launch there: one launch a wave.
+    dict(name="while wave 2's launch job runs, the waves from the inventory", see=r"Launch job \S+ of wave 2 runs", cleanup_began=False,
+         faults=[{"jobTypes": ["LAUNCH"], "slowFactor": 6, "count": 2}], inventory_waves="db-1; app-1, web-1", launches=2,
+         signal="SIGKILL", runbooks=("dr_test",)),
 ]
 SIGNALS = [("SIGINT", signal.SIGINT), ("SIGTERM", signal.SIGTERM), ("SIGKILL", signal.SIGKILL)]
 
@@ -255,6 +262,12 @@ def one_case(simulator, work, runbook, point, signal_name, number):
         prove(simulator, work, ["app-1", "db-1"])
         proven = 1
     unproven = (["-e", "dr_test_machines=unproven"] if point.get("unproven") else []) + RUNBOOKS[runbook].get("extra", [])
+    if point.get("inventory_waves"):
+        inventory = os.path.join(work, "waves_inventory.yml")
+        with open(inventory, "w") as handle:
+            json.dump({"all": {"hosts": {"localhost": {"ansible_connection": "local", "dr_test_waves": point["inventory_waves"],
+                                                      "ansible_python_interpreter": "{{ ansible_playbook_python }}"}}}}, handle)
+        unproven += ["-i", inventory]
     extra = (["-e", "hold_checks=true"] if point.get("hold_checks") else []) + unproven
     blueprints = simulator.blueprints()
     process, output = playbook(simulator, work, report_dir, runbook, extra, env=dict({"HOLD_AT_TASK": point["hold"]} if point.get("hold") else {},
@@ -297,7 +310,8 @@ def one_case(simulator, work, runbook, point, signal_name, number):
                 launches[1]["creationDateTime"], first_cleanup_end))
         assert not adopted
     else:
-        assert len(launches) == 1, "%d launch jobs after a stop %s: %s\n%s" % (len(launches), point["name"], launches, stopped_output)
+        assert len(launches) == point.get("launches", 1), "%d launch jobs after a stop %s: %s\n%s" % (
+            len(launches), point["name"], launches, stopped_output)
         assert bool(adopted) == (point["name"] != "before the launch request"), report["checks"]
     assert all(job["status"] != "STARTED" and job["status"] != "PENDING" for job in jobs)
     # The ledger: the run that passed, entered once; a first run that ran to its end (or was stopped once it had entered its
