@@ -18,13 +18,13 @@ HEALTH = dict(health_projects=[], health_states=["continuous"], health_max_lag=9
               health_ignore_events=[], health_fail=True, health_report_dir="health_report", health_report_name="health")
 
 
-def run(task_vars, entry_point="main"):
+def run(task_vars, entry_point="main", role="health"):
     task = MagicMock()
     task.args = {}
     task.check_mode = False
     task.async_val = 0
-    task._role.get_name.return_value = "health"
-    task._role.get_role_path.return_value = os.path.join(COLLECTION, "roles", "health")
+    task._role.get_name.return_value = role
+    task._role.get_role_path.return_value = os.path.join(COLLECTION, "roles", role)
     task._role._from_files = {"tasks": entry_point} if entry_point != "main" else {}
     templar = MagicMock()
     templar.template.side_effect = lambda value: value
@@ -57,6 +57,27 @@ def test_the_roles_options_are_read_typed_from_the_text_they_were_given_in(tmp_p
     assert answer["exclude_stopped"] is False and answer["tested_within_days"] == 14 and answer["states"] == ["continuous"]
     assert answer["report_dir"] == str(tmp_path / "health_report")  # where ansible-playbook was started
     assert answer["replication_recovery_ledger_dir"] is None and warnings == []
+
+
+def test_every_list_number_and_flag_of_the_dr_test_is_read_from_the_text_awx_and_extra_variables_give(tmp_path, warnings):
+    """Moved here from the playbook_dr_test target's case "every list and number input as text": a judgement of the text
+    alone. That the options typed reach the run is held by test_runbook_run's option added to the argument specs, and
+    every runbook target gives its options as -e key=value text."""
+    given = dict(dr_test_project="shop", dr_test_machines="web-1,web-2,db-1", dr_test_exclude="web-1",
+                 dr_test_gate_states="continuous,lagging", dr_test_gate_max_lag="3600", dr_test_gate_no_backlog="false",
+                 dr_test_rpo_target="86400", dr_test_rto_target="86400", dr_test_launch_timeout="900", dr_test_boot_timeout="300",
+                 dr_test_cleanup_timeout="900", dr_test_poll_interval="1", dr_test_progress_interval="20", dr_test_check_public_ip="true",
+                 dr_test_clean_leftovers="false", dr_test_keep_on_failure="false",
+                 dr_test_report_dir=str(tmp_path / "reports"))
+    answer = run(given, role="dr_test")
+    assert not answer.get("failed"), answer
+    assert answer["machines"] == ["web-1", "web-2", "db-1"] and answer["exclude"] == ["web-1"]
+    assert answer["gate_states"] == ["continuous", "lagging"] and answer["gate_no_backlog"] is False
+    assert [answer[name] for name in ("gate_max_lag", "rpo_target", "rto_target", "launch_timeout", "boot_timeout", "cleanup_timeout",
+                                      "poll_interval", "progress_interval")] == [3600, 86400, 86400, 900, 300, 900, 1, 20]
+    assert answer["check_public_ip"] is True and answer["clean_leftovers"] is False and answer["keep_on_failure"] is False
+    assert answer["report_dir"] == str(tmp_path / "reports")
+    assert warnings == []
 
 
 def test_a_value_of_no_such_type_is_refused_naming_the_option(warnings):
