@@ -2,10 +2,13 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A game day's scenario, read and checked before anything is read or written (plugin_utils._game_day)."""
+"""A game day's scenario, read and checked before anything is read or written (plugin_utils._game_day); and which plays
+the game day's playbook reads."""
 
+import yaml
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value
 from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import ScenarioRefused, name_of, plan_of
 
 
@@ -16,6 +19,22 @@ def game_day_scenario(scenario):
         raise AnsibleFilterError("Game day %s: REFUSED. %s. Nothing was read or written." % (name_of(scenario) or "(no name)", str(refused).rstrip(".")))
 
 
+def game_day_plays(scenario, lever=None):
+    """The plays the game_day playbook reads, from the extra variables it sees as it is read (playbooks/parts/<answer>.yml):
+    those of an application's run (game_day_application) only when the scenario may be an application's - its runbook is
+    application, or it cannot be read here (not an extra variable: in the inventory; or text the run refuses by name); else
+    the game day's own play alone (game_day): a lever pulled, or a scenario of another runbook."""
+    if not no_value(lever):
+        return "game_day"
+    try:
+        read = yaml.safe_load(scenario) if isinstance(scenario, str) else scenario
+    except yaml.YAMLError:
+        read = None
+    if isinstance(read, dict) and (read.get("runbook") or "dr_test") != "application":
+        return "game_day"
+    return "game_day_application"
+
+
 class FilterModule(object):
     def filters(self):
-        return {"game_day_scenario": game_day_scenario}
+        return {"game_day_scenario": game_day_scenario, "game_day_plays": game_day_plays}

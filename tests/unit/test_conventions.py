@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from ansible_collections.replication.recovery.plugins.filter.runbook import MOST_WAVE_PLAYS
+from ansible_collections.replication.recovery.plugins.plugin_utils._application import MAX_LEVELS
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import OUTCOMES
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import MEMBERS
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, RUN, RUNBOOKS, SEARCH, runbook_of
@@ -111,13 +112,19 @@ def roles_of_tasks(items, given):
     return set(rendered(task[action]["name"], given) for task in every_task(items) for action in ROLE_ACTIONS if task.get(action))
 
 
+# What each filter that decides the plays a playbook reads answers at the most.
+MOST_PLAYS = {"game_day_plays": "game_day_application", "application_level_plays": str(MAX_LEVELS),
+              "application_plays_after": "application_again", "wave_plays": str(WAVES)}
+
+
 def roles_run(path, given=None):
     """The roles a playbook runs - its plays' roles, the roles their tasks include, in the playbooks it imports - by name."""
     given, names = dict(given or {}), set()
     for play in yaml.safe_load(read(path)) or []:
         if play.get("ansible.builtin.import_playbook"):
-            # A runbook's waves: as many plays as the extra variables say (replication.recovery.wave_plays); the most here.
-            imported = re.sub(r"\{\{.*\}\}", str(WAVES), play["ansible.builtin.import_playbook"])
+            # Plays as many as the extra variables say (replication.recovery.wave_plays and the like): the most here.
+            imported = re.sub(r"\{\{.*\}\}", lambda found: next(most for name, most in MOST_PLAYS.items() if name in found.group(0)),
+                              play["ansible.builtin.import_playbook"].replace("\n", " "))
             names |= roles_run(os.path.join(os.path.dirname(path), imported), dict(given, **(play.get("vars") or {})))
             continue
         names |= set(rendered(role if isinstance(role, str) else role["role"], given) for role in play.get("roles") or [])
@@ -319,6 +326,52 @@ def test_its_playbook_is_the_engines_plays(runbook):
     options = options_named(runbook.name)
     assert [name for name in given if name[len(runbook.name) + 1:] not in options] == []
     assert set(given) == set("%s_%s" % (runbook.name, name) for name in ("waves", "recovery_plan", "plan", "hosts") if name in options)
+
+
+def test_the_game_days_playbook_reads_an_applications_plays_only_for_a_game_day_that_may_be_one():
+    """replication.recovery.game_day_plays names one of two files: the game day's play alone, or it and then the plays of an
+    application's run (which match no host for a game day of another runbook)."""
+    [imported] = yaml.safe_load(read("playbooks", "game_day.yml"))
+    assert imported["ansible.builtin.import_playbook"] == (
+        "parts/{{ game_day_scenario | default(none) | replication.recovery.game_day_plays(game_day_lever | default(none)) }}.yml")
+    [alone] = yaml.safe_load(read("playbooks", "parts", "game_day.yml"))
+    assert alone["hosts"] == "localhost" and alone["roles"] == [{"role": "replication.recovery.game_day"}]
+    first, application, end = yaml.safe_load(read("playbooks", "parts", "game_day_application.yml"))
+    assert first["ansible.builtin.import_playbook"] == "game_day.yml"
+    assert application["ansible.builtin.import_playbook"] == "application_run.yml"
+    assert "game_day_application_runs" in end["hosts"] and end["tasks"][0]["ansible.builtin.include_role"]["tasks_from"] == "end"
+
+
+def levels_read(path):
+    """The levels an application's levels file reads, in order, following its imports."""
+    found = []
+    for entry in yaml.safe_load(read(path)):
+        imported = entry["ansible.builtin.import_playbook"]
+        if imported == "../application_level.yml":
+            found.append(entry["vars"]["application_level"])
+        else:
+            found += levels_read(os.path.join(os.path.dirname(path), imported))
+    return found
+
+
+def test_the_applications_playbook_reads_its_levels_and_the_approvals_only_when_they_may_be_asked():
+    """replication.recovery.application_level_plays names the file of levels 1 to N; application_plays_after the approvals,
+    the levels again and the end, or the end alone. Read from the same options, in the same order, in both places."""
+    deciding = ("{{ application_nodes | default(none) | replication.recovery.%s( application_runbook | default(none), "
+                "application_plan | default(none)) }}")
+    levels, after = yaml.safe_load(read("playbooks", "parts", "application_run.yml"))
+    assert levels["ansible.builtin.import_playbook"] == "application_levels/%s.yml" % (deciding % "application_level_plays")
+    assert after["ansible.builtin.import_playbook"] == "%s.yml" % (deciding % "application_plays_after")
+    approvals, again, end = yaml.safe_load(read("playbooks", "parts", "application_again.yml"))
+    assert approvals["tasks"][0]["ansible.builtin.include_role"]["tasks_from"] == "approve"
+    assert again["ansible.builtin.import_playbook"] == levels["ansible.builtin.import_playbook"] and again["vars"] == {"application_again": True}
+    assert end["ansible.builtin.import_playbook"] == "application_end.yml"
+    assert [play["name"] for play in yaml.safe_load(read("playbooks", "parts", "application_end.yml"))] == [
+        "What the application's run came to", "Clean up the test machines the nodes kept", "End of the application's run"]
+    chain = os.path.join(COLLECTION, "playbooks", "parts", "application_levels")
+    assert sorted(os.listdir(chain)) == ["%d.yml" % number for number in range(1, MAX_LEVELS + 1)]
+    for number in range(1, MAX_LEVELS + 1):
+        assert levels_read(os.path.join(chain, "%d.yml" % number)) == list(range(1, number + 1))
 
 
 def wave_plays_read(path, given=None):
