@@ -264,9 +264,10 @@ def one_case(simulator, work, runbook, point, signal_name, number):
     unproven = (["-e", "dr_test_machines=unproven"] if point.get("unproven") else []) + RUNBOOKS[runbook].get("extra", [])
     if point.get("inventory_waves"):
         inventory = os.path.join(work, "waves_inventory.yml")
+        localhost = {"ansible_connection": "local", "ansible_python_interpreter": "{{ ansible_playbook_python }}",
+                     "dr_test_waves": point["inventory_waves"]}
         with open(inventory, "w") as handle:
-            json.dump({"all": {"hosts": {"localhost": {"ansible_connection": "local", "dr_test_waves": point["inventory_waves"],
-                                                      "ansible_python_interpreter": "{{ ansible_playbook_python }}"}}}}, handle)
+            json.dump({"all": {"hosts": {"localhost": localhost}}}, handle)
         unproven += ["-i", inventory]
     extra = (["-e", "hold_checks=true"] if point.get("hold_checks") else []) + unproven
     blueprints = simulator.blueprints()
