@@ -112,9 +112,10 @@ def roles_of_tasks(items, given):
     return set(rendered(task[action]["name"], given) for task in every_task(items) for action in ROLE_ACTIONS if task.get(action))
 
 
-# What each filter that decides the plays a playbook reads answers at the most.
+# What each filter (or option) that decides the plays a playbook reads answers at the most.
 MOST_PLAYS = {"game_day_plays": "game_day_application", "application_level_plays": str(MAX_LEVELS),
-              "application_plays_after": "application_again", "wave_plays": str(WAVES)}
+              "application_plays_after": "application_again", "wave_plays": str(WAVES),
+              "launch_policy_address_hosts": "launch_policy_addresses"}
 
 
 def roles_run(path, given=None):
@@ -340,6 +341,16 @@ def test_the_game_days_playbook_reads_an_applications_plays_only_for_a_game_day_
     assert first["ansible.builtin.import_playbook"] == "game_day.yml"
     assert application["ansible.builtin.import_playbook"] == "application_run.yml"
     assert "game_day_application_runs" in end["hosts"] and end["tasks"][0]["ansible.builtin.include_role"]["tasks_from"] == "end"
+
+
+def test_the_launch_policys_playbook_reads_the_play_of_the_source_addresses_only_when_their_hosts_are_given():
+    [imported] = yaml.safe_load(read("playbooks", "launch_policy.yml"))
+    assert imported["ansible.builtin.import_playbook"] == (
+        "parts/{{ 'launch_policy_addresses' if launch_policy_address_hosts | default('', true) else 'launch_policy' }}.yml")
+    addresses, policy = yaml.safe_load(read("playbooks", "parts", "launch_policy_addresses.yml"))
+    assert addresses["hosts"] == "{{ launch_policy_address_hosts }}" and policy["ansible.builtin.import_playbook"] == "launch_policy.yml"
+    [alone] = yaml.safe_load(read("playbooks", "parts", "launch_policy.yml"))
+    assert alone["roles"] == ["replication.recovery.launch_policy"]
 
 
 def levels_read(path):
