@@ -75,7 +75,7 @@ def plan_of(scenario):
         raise ScenarioRefused("game_day_scenario's failover has no with.network: a game day's failover launches its recovery machines "
                               "only into an isolated test network (the options of service_blueprint that make it), never production's")
     probes_of_tasks = [probe for probe in probes if probe["kind"] == "tasks"]
-    own = dict(stop_when=stop_when, blast_radius=parse_list(radius.get("machines"), "blast_radius.machines"))
+    own = dict(stop_when=stop_when, blast_radius=_listed(radius.get("machines"), "blast_radius.machines"))
     if runbook in TARGETED:
         own.update(rpo_target=targets["rpo_seconds"], rto_target=targets["rto_seconds"])
     if runbook in ROLLED_BACK:
@@ -104,7 +104,7 @@ def _runbook_of(scenario):
         if no_value(scenario.get(member)) or not isinstance(scenario[member], str):
             raise ScenarioRefused("game_day_scenario has no %s: every game day says what it is and what it expects" % member)
     runbook = scenario.get("runbook") or "dr_test"
-    if runbook not in RUNBOOKS:
+    if not isinstance(runbook, str) or runbook not in RUNBOOKS:  # a list or a mapping is no runbook's name (nor hashable)
         raise ScenarioRefused("game_day_scenario's runbook is %s: a game day rehearses a DR test (dr_test), a restore test (restore_test), a "
                               "clean point drill (clean_point), a failover that rolls back in a test network (failover) or the DR tests of an "
                               "application (application)" % runbook)
@@ -128,12 +128,20 @@ def _with_of(scenario, runbook):
     return given
 
 
+def _listed(value, what):
+    """A list the scenario gives (a list, or text with items separated by commas); anything else refused by name."""
+    try:
+        return parse_list(value, what)
+    except ValueError as error:
+        raise ScenarioRefused("game_day_scenario's %s" % error)
+
+
 def _projects_of(scenario, radius, given, nodes, runbook):
     """The blast radius's projects, and the project the runbook runs in (None for an application's: its nodes' projects, each
     within the radius)."""
     if set(radius) - {"projects", "machines"}:
         raise ScenarioRefused("game_day_scenario's blast_radius has projects and machines, not %s" % ", ".join(sorted(set(radius) - {"projects", "machines"})))
-    projects = parse_list(radius.get("projects"), "blast_radius.projects")
+    projects = _listed(radius.get("projects"), "blast_radius.projects")
     if not projects:
         raise ScenarioRefused("game_day_scenario's blast_radius names no project: a game day touches only what its blast radius names")
     project = given.get("project") or (projects[0] if len(projects) == 1 else None)

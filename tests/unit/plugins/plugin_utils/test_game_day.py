@@ -138,6 +138,9 @@ def test_the_scenario_as_an_awx_survey_gives_it_json_text_reads_the_same():
     (dict(runbook="payroll"), "runbook is payroll: a game day rehearses a DR test .dr_test., a restore test .restore_test., a clean "
                               "point drill .clean_point., a failover that rolls back in a test network .failover. or the DR tests of an "
                               "application .application."),
+    (dict(blast_radius=dict(projects=5)), "blast_radius.projects must be a list, or text with items separated by commas, not int"),
+    (dict(blast_radius=dict(projects=["shop"], machines={"web": 1})), "blast_radius.machines must be a list"),
+    (dict(runbook=["dr_test"]), "runbook is \\['dr_test'\\]: a game day rehearses a DR test"),  # a list: refused by name, not a crash
     (dict(runbook="application", with_=dict(nodes=NODES, project="shop")), "with gives project, which a game day does not pass to its application"),
     (dict(runbook="failover"), "failover has no with.network: a game day's failover launches its recovery machines only into an isolated"),
     (dict(runbook="failover", with_=dict(network=dict(subnets=["a"]), commit=True)), "with gives commit: a game day's failover always rolls back"),
