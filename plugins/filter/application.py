@@ -5,10 +5,9 @@
 """Which plays the application's playbook reads: as many levels as its nodes have, and the approvals at the terminal and
 the levels again only when a node may wait for one - when the extra variables say so as the playbook is read."""
 
-import yaml
-
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value
 from ansible_collections.replication.recovery.plugins.plugin_utils._application import ApplicationError, MAX_LEVELS, levels_of, nodes_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
 
 
 def _known(nodes, runbook, plan):
@@ -16,10 +15,9 @@ def _known(nodes, runbook, plan):
     variable (the inventory's, a plan file's) or not as the run takes them (it refuses them by name)."""
     if no_value(nodes) or not no_value(plan):
         return None
-    try:
-        given = yaml.safe_load(nodes) if isinstance(nodes, str) else nodes
-        return nodes_of(given, "dr_test" if no_value(runbook) else runbook)
-    except (ApplicationError, yaml.YAMLError, TypeError, AttributeError):
+    try:  # typed and settled as the run types and settles them
+        return nodes_of(typed("application_nodes", dict(type="dict"), nodes), "dr_test" if no_value(runbook) else runbook)
+    except (OptionRefused, ApplicationError):
         return None
 
 

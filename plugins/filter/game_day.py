@@ -5,7 +5,6 @@
 """A game day's scenario, read and checked before anything is read or written (plugin_utils._game_day); and which plays
 the game day's playbook reads."""
 
-import yaml
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value
@@ -22,17 +21,15 @@ def game_day_scenario(scenario):
 def game_day_plays(scenario, lever=None):
     """The plays the game_day playbook reads, from the extra variables it sees as it is read (playbooks/parts/<answer>.yml):
     those of an application's run (game_day_application) only when the scenario may be an application's - its runbook is
-    application, or it cannot be read here (not an extra variable: in the inventory; or text the run refuses by name); else
+    application, or it cannot be read here (not an extra variable: in the inventory; or one the run refuses by name); else
     the game day's own play alone (game_day): a lever pulled, or a scenario of another runbook."""
     if not no_value(lever):
         return "game_day"
-    try:
-        read = yaml.safe_load(scenario) if isinstance(scenario, str) else scenario
-    except yaml.YAMLError:
-        read = None
-    if isinstance(read, dict) and (read.get("runbook") or "dr_test") != "application":
-        return "game_day"
-    return "game_day_application"
+    try:  # read as the game day reads it
+        runbook = None if no_value(scenario) else plan_of(scenario)["runbook"]
+    except ScenarioRefused:
+        runbook = None
+    return "game_day_application" if runbook in (None, "application") else "game_day"
 
 
 class FilterModule(object):
