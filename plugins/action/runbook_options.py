@@ -52,6 +52,13 @@ def known_names(role_path, runbook):
     return known
 
 
+def entry_point_of(task):
+    """The entry point whose options a task of a role reads: the role's tasks file the task is in (an entry point's options are
+    its tasks file's), else main. A role run whole reads its main entry point's file first, whose options are its own."""
+    path = to_text(task.get_path() or "").rpartition(":")[0]
+    return os.path.splitext(os.path.basename(path))[0] or "main"
+
+
 def title_of(runbook):
     """The runbook's title within a sentence: the DR test, the failover."""
     return runbook.title if runbook.title[:2].isupper() else runbook.title[0].lower() + runbook.title[1:]
@@ -68,7 +75,7 @@ class ActionModule(RunbookStep):
         if role is None:
             raise StepFailed("runbook_options reads the options of the role it runs in: run it in a role's tasks.")
         name = role.get_name(include_role_fqcn=False)
-        entry_point = args["entry_point"] or os.path.splitext(to_text(role._from_files.get("tasks") or "main"))[0]
+        entry_point = args["entry_point"] or entry_point_of(self._task)
         try:
             specs = role_options(argument_specs(role.get_role_path()), entry_point)
             own = (argument_specs(role.get_role_path()).get(entry_point) or {}).get("options") or {}

@@ -11,14 +11,19 @@ import importlib
 import json
 import traceback
 
+from ansible import constants as C
 from ansible.module_utils.common.parameters import remove_values
 from ansible.plugins.action.normal import ActionModule as NormalAction
+from ansible.release import __version__ as ansible_version
+from ansible.utils.display import Display
 
 from ansible_collections.replication.recovery.plugins.module_utils._client import HAS_REQUESTS
 from ansible_collections.replication.recovery.plugins.module_utils._in_process import Answered, given
 
 COLLECTION = "replication.recovery."
 MODULES = "ansible_collections.replication.recovery.plugins.modules."
+
+display = Display()
 
 
 class ModuleHere(NormalAction):
@@ -55,17 +60,16 @@ def preload(*names):
 
 def can_run_here(action, module_name):
     """Whether the module may run in this process: one of the collection's, on a host reached by Ansible's local connection,
-    as this process's user (no become) and in its environment (no environment of the task's own)."""
+    as this process's user (no become) and in its environment (no environment of the task's own, or of its block or play)."""
     return bool(module_name and module_name.startswith(COLLECTION) and HAS_REQUESTS
                 and getattr(action._connection, "transport", None) == "local" and not action._play_context.become
-                and not action._compute_environment_string())
+                and not any(action._task.environment or ()))
 
 
 def run_here(action, module_name, module_args, task_vars):
     """Run the module and answer its result, as plain as JSON makes it and its secrets hidden (what the module's own process
     would have printed)."""
-    arguments = dict(module_args or {})
-    action._update_module_args(module_name, arguments, task_vars or {})
+    arguments = dict(module_args or {}, **internal_arguments(action, module_name, task_vars or {}))
     # As a process of its own reads them: plain JSON values, not the template engine's (a tagged list, a date, unsafe text).
     arguments = json.loads(json.dumps(arguments, default=_plain))
     code = importlib.import_module(MODULES + module_name[len(COLLECTION):])
@@ -82,6 +86,17 @@ def run_here(action, module_name, module_args, task_vars):
     if not answer:
         return dict(failed=True, msg="Bug in the module %s: it ended without a result." % module_name)
     return _printed(answer)
+
+
+def internal_arguments(action, module_name, task_vars):
+    """The internal arguments ansible-core gives every module beside the task's (the module protocol's _ansible_* ones), those
+    that tell a module run here how the task runs; AnsibleModule gives the others their defaults, as a module's own process
+    on the controller has them."""
+    task = action._task
+    no_target_syslog = C.config.get_config_value("DEFAULT_NO_TARGET_SYSLOG", variables=task_vars)
+    return dict(_ansible_check_mode=bool(task.check_mode), _ansible_diff=bool(task.diff), _ansible_no_log=bool(task.no_log or no_target_syslog),
+                _ansible_verbosity=display.verbosity, _ansible_debug=C.DEFAULT_DEBUG, _ansible_version=ansible_version,
+                _ansible_module_name=module_name)
 
 
 def _printed(answer):

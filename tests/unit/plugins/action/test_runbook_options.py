@@ -25,12 +25,28 @@ def run(task_vars, entry_point="main", role="health"):
     task.async_val = 0
     task._role.get_name.return_value = role
     task._role.get_role_path.return_value = os.path.join(COLLECTION, "roles", role)
-    task._role._from_files = {"tasks": entry_point} if entry_point != "main" else {}
+    task.get_path.return_value = os.path.join(COLLECTION, "roles", role, "tasks", entry_point + ".yml:7")  # the task's file: its entry point
     templar = MagicMock()
     templar.template.side_effect = lambda value: value
     action = runbook_options.ActionModule(task, MagicMock(), templar, loader=None, templar=templar, shared_loader_obj=None)
     action._load_name = "replication.recovery.runbook_options"
     return action.run(task_vars=dict(task_vars, inventory_hostname="localhost"))
+
+
+@pytest.mark.parametrize("path, entry_point", [
+    (os.path.join(COLLECTION, "roles", "application", "tasks", "level.yml:7"), "level"),
+    ("/somewhere/roles/dr_test/tasks/start.yml:7", "start"),
+    ("", "main"),  # a task made by code, of no file
+])
+def test_a_task_reads_the_options_of_the_entry_point_whose_tasks_file_it_is_in(path, entry_point):
+    task = MagicMock()
+    task.get_path.return_value = path
+    assert runbook_options.entry_point_of(task) == entry_point
+
+
+def test_a_required_option_of_the_entry_point_the_task_is_in_is_required(tmp_path):
+    answer = run(dict(application_nodes={}), entry_point="level", role="application")
+    assert answer.get("failed") and "application_level" in answer["msg"], answer
 
 
 @pytest.fixture(autouse=True)
@@ -130,7 +146,7 @@ def begin(role, task_vars, extra=None, play=None, task=None, params=None, facts=
     found.async_val = 0
     found._role.get_name.return_value = role
     found._role.get_role_path.return_value = os.path.join(COLLECTION, "roles", role)
-    found._role._from_files = {}
+    found.get_path.return_value = os.path.join(COLLECTION, "roles", role, "tasks", "main.yml:5")
     found._role.get_default_vars.return_value = defaults or {}
     found._role.get_vars.return_value = {}
     found._role.get_role_params.return_value = params or {}

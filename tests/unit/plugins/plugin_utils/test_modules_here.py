@@ -18,22 +18,20 @@ from ansible.plugins.action.normal import ActionModule as NormalAction
 from ansible_collections.replication.recovery.plugins.action import runbook_look
 from ansible_collections.replication.recovery.plugins.module_utils import _in_process
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
-from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import MODULES, ModuleHere, can_run_here, run_here
+from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import MODULES, ModuleHere, can_run_here, internal_arguments, run_here
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import SERVICES
 
 PROJECT_ID = "2f6f2c1e-8a0b-4c8e-9a55-6a3d2b1c0e9f"
 
 
-def action(check_mode=False, transport="local", become=False, environment=""):
+def action(check_mode=False, transport="local", become=False, environment=()):
     task = MagicMock()
-    task.check_mode, task.no_log, task.diff, task.async_val = check_mode, False, False, 0
+    task.check_mode, task.no_log, task.diff, task.async_val, task.environment = check_mode, False, False, 0, list(environment)
     connection = MagicMock()
     connection.transport, connection.socket_path, connection._shell.tmpdir = transport, None, None
     play_context = MagicMock()
     play_context.become, play_context.executable = become, "/bin/sh"
     step = runbook_look.ActionModule(task, connection, play_context, loader=None, templar=None, shared_loader_obj=None)
-    step._compute_environment_string = lambda *unused: environment
-    step.get_shell_option = lambda option, default=None: default
     return step
 
 
@@ -41,7 +39,8 @@ def action(check_mode=False, transport="local", become=False, environment=""):
     (dict(), True),
     (dict(transport="ssh"), False),        # the module runs on another host
     (dict(become=True), False),            # as another user
-    (dict(environment="PROXY=x"), False),  # in an environment of the task's own
+    (dict(environment=[{"PROXY": "x"}]), False),  # in an environment of the task's own
+    (dict(environment=[{}, None]), True),  # none set
 ])
 def test_a_module_runs_here_only_where_it_would_run_on_the_controller_anyway(changed, expected):
     assert can_run_here(action(**changed), "replication.recovery.service_machine_info") is expected
@@ -49,6 +48,17 @@ def test_a_module_runs_here_only_where_it_would_run_on_the_controller_anyway(cha
 
 def test_a_module_of_another_collection_never_runs_here():
     assert not can_run_here(action(), "ansible.builtin.command")
+
+
+@pytest.mark.parametrize("check_mode, no_log, diff", [(False, False, False), (True, True, True)])
+def test_a_module_run_here_is_told_how_the_task_runs_as_ansible_core_tells_a_module_of_its_own_process(check_mode, no_log, diff):
+    made = action(check_mode=check_mode)
+    made._task.no_log, made._task.diff = no_log, diff
+    made.get_shell_option = lambda option, default=None: default
+    core = {}
+    made._update_module_args("replication.recovery.service_machine_info", core, {})  # what ansible-core gives: here to compare only
+    ours = internal_arguments(made, "replication.recovery.service_machine_info", {})
+    assert ours == dict((name, core[name]) for name in ours) and ours["_ansible_check_mode"] is check_mode
 
 
 def test_arguments_are_validated_as_in_a_process_of_its_own():
@@ -112,10 +122,10 @@ def test_a_result_holding_no_secret_comes_back_whole_and_apart_from_the_modules_
     assert result["machines"] == answered["machines"] and result["machines"][0] is not answered["machines"][0]
 
 
-def module_action(name, transport="local", async_val=0, environment=""):
+def module_action(name, transport="local", async_val=0, environment=()):
     """The action Ansible would make for a task of the service module ``name``."""
     task = MagicMock()
-    task.check_mode, task.no_log, task.diff, task.async_val = False, False, False, async_val
+    task.check_mode, task.no_log, task.diff, task.async_val, task.environment = False, False, False, async_val, list(environment)
     task.action = task.resolved_action = "replication.recovery." + name
     task.args = dict(api_url="http://127.0.0.1:9", username="u", password="pw-of-the-test")
     connection = MagicMock()
@@ -124,8 +134,6 @@ def module_action(name, transport="local", async_val=0, environment=""):
     play_context.become, play_context.executable = False, "/bin/sh"
     code = importlib.import_module("ansible_collections.replication.recovery.plugins.action." + name)
     made = code.ActionModule(task, connection, play_context, loader=None, templar=None, shared_loader_obj=None)
-    made._compute_environment_string = lambda *unused: environment
-    made.get_shell_option = lambda option, default=None: default
     return made
 
 
@@ -146,7 +154,7 @@ def test_a_service_module_task_runs_in_the_tasks_own_process(monkeypatch):
     assert "pw-of-the-test" not in json.dumps(result) and not _in_process.here()
 
 
-@pytest.mark.parametrize("changed", [dict(transport="ssh"), dict(async_val=30), dict(environment="PROXY=x")])
+@pytest.mark.parametrize("changed", [dict(transport="ssh"), dict(async_val=30), dict(environment=[{"PROXY": "x"}])])
 def test_a_service_module_task_runs_as_any_module_where_it_would_not_run_here(monkeypatch, changed):
     seen = []
     monkeypatch.setattr(NormalAction, "_execute_module", lambda self, **kwargs: seen.append(kwargs) or dict(ran="own process"))
