@@ -11,8 +11,6 @@ from ansible_collections.replication.recovery.plugins.module_utils._machines imp
 
 TOKEN = "agentInstallationToken"
 LINUX, WINDOWS = "linux", "windows"
-# The installers' file names, as the service's console hands them out.
-INSTALLERS = {LINUX: "installer_linux.py", WINDOWS: "installer_win.exe"}
 
 
 def without_token(value):
@@ -26,18 +24,6 @@ def without_token(value):
         kept = [without_token(item) for item in value]
         return value if all(item is was for item, was in zip(kept, value)) else kept
     return value
-
-
-def installer_url(console, system):
-    """The console's convention: ``<console>/installer_linux.py`` and ``<console>/installer_win.exe``."""
-    return "%s/%s" % (console.rstrip("/"), INSTALLERS[system])
-
-
-def console_of(api_url):
-    """The console a service URL belongs to: the URL without its ``/api/...`` path."""
-    base = api_url.rstrip("/")
-    index = base.find("/api/")
-    return base[:index] if index >= 0 else base[:-len("/api")] if base.endswith("/api") else base
 
 
 def installer_argv(python, installer, token, extra=()):

@@ -68,9 +68,6 @@ class Poll(object):
         """Seconds left of the wait (0 once it ran out)."""
         return max(0.0, self.deadline - self.clock())
 
-    def expired(self):
-        return self.clock() >= self.deadline
-
     def sleep(self, at_most=None):
         """Sleep until the next look - never past the deadline, nor longer than ``at_most`` - and back off. Answers
         False, without sleeping, once the wait ran out."""

@@ -10,7 +10,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.replication.recovery.plugins.module_utils._agent import (
-    console_of, installer_argv, installer_url, match_hosts, powershell_quoted, windows_installer_command, without_token)
+    installer_argv, match_hosts, powershell_quoted, windows_installer_command, without_token)
 
 
 def machine(name, *addresses):
@@ -44,17 +44,6 @@ def test_the_installers_command_lines():
                        "-Uri 'https://console.example.com/installer_win.exe' -OutFile 'C:\\Windows\\Temp\\installer_win.exe'; "
                        "& 'C:\\Windows\\Temp\\installer_win.exe' '-t' 'a''b$c' '--no-prompt' '--force-volumes'; exit $LASTEXITCODE")
     assert powershell_quoted("it's") == "'it''s'"
-
-
-@pytest.mark.parametrize("api_url,console", [
-    ("https://console.example.com/api/latest", "https://console.example.com"),
-    ("https://console.example.com/api/v5/", "https://console.example.com"),
-    ("http://127.0.0.1:8000", "http://127.0.0.1:8000"),
-])
-def test_the_console_and_its_installers(api_url, console):
-    assert console_of(api_url) == console
-    assert installer_url(console, "linux") == console + "/installer_linux.py"
-    assert installer_url(console + "/", "windows") == console + "/installer_win.exe"
 
 
 def test_no_result_carries_the_token():

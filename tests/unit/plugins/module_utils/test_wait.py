@@ -80,9 +80,9 @@ def test_an_interval_of_zero_looks_again_at_once_and_the_deadline_still_holds():
     assert Poll(10, interval=0, clock=time.clock, sleep=time.sleep).until(Waiter("it", look, bool), value=False) == (False, False)
     assert time.sleeps == [] and len(looks) == 3  # looks end at 104, 108 and 112: the last is past the deadline
     poll = Poll(10, 2, clock=time.clock, sleep=time.sleep)
-    assert poll.left() == 10 and not poll.expired()
+    assert poll.left() == 10
     time.now += 11
-    assert poll.left() == 0 and poll.expired() and poll.sleep() is False
+    assert poll.left() == 0 and poll.sleep() is False
 
 
 def test_one_spelling_of_the_wait_options():
