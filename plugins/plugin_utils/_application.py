@@ -164,16 +164,6 @@ def levels_of(nodes):
     return [sorted(name for name in nodes if level[name] == number) for number in range(1, max(level.values(), default=0) + 1)]
 
 
-def ancestors(nodes, name):
-    found, todo = set(), list(nodes[name]["after"])
-    while todo:
-        before = todo.pop()
-        if before not in found:
-            found.add(before)
-            todo.extend(nodes[before]["after"])
-    return found
-
-
 def why_not(nodes, name, outcomes):
     """Why a node does not run now, given the outcomes of the nodes before it, or None when it runs. A node waits while a
     node it is after waits for approval; it is blocked by a node it is after that was blocked, or that failed and stops

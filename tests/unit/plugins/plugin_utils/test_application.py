@@ -18,7 +18,6 @@ def test_the_nodes_are_ordered_by_level():
     nodes = app.nodes_of(SHOP, "dr_test")
     assert app.levels_of(nodes) == [["identity"], ["cache", "db"], ["app"]]
     assert nodes["cache"]["after"] == ["identity"] and nodes["db"]["on_failure"] == "stop" and nodes["db"]["impact"] == "critical"
-    assert app.ancestors(nodes, "app") == {"identity", "db", "cache"}
 
 
 def test_every_fault_is_named_at_once_before_anything_is_written():
