@@ -76,13 +76,21 @@ grep -q "RELEASED by lever@example.test (INC-7 resolved: drills may run). COMMIT
 # The service's clock slowed to three times real time for this run, so that its launch job runs for a good many looks, also
 # on a busy controller.
 clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
+# until_said TEXT FILE PID: wait until FILE says TEXT, or the run of PID ended without saying it.
+until_said() {
+    until grep -q "$1" "$2"; do kill -0 "$3" 2>/dev/null || return 0; sleep 0.2; done
+}
 clock 3
-(status=0; ansible-playbook "${dr_test[@]}" -e 'dr_test_waves=db-*;app-*;web-*' >dr_test.txt 2>&1 || status=$?; echo "rc=$status" >>dr_test.txt) &
+(status=0; PYTHONUNBUFFERED=1 ansible-playbook "${dr_test[@]}" -e 'dr_test_waves=db-*;app-*;web-*' >dr_test.txt 2>&1 || status=$?
+ echo "rc=$status" >>dr_test.txt) &
+dr_test_pid=$!
 for _ in $(seq 1 300); do grep -q "Launch job .* of wave 1 runs in the service" dr_test.txt && break; sleep 0.2; done
 ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed -e game_day_lever=engaged -e game_day_lever_reason=alert-42 \
     -e game_day_lever_by=pager | grep "COMMITTED: 1 changed (rehearsed)"
-wait
+# Once the run said it stops (the job still slow then), the job it follows to its end and its cleanup at the usual pace.
+until_said "Stopping: the safety lever" dr_test.txt "$dr_test_pid"
 clock 60
+wait
 cat dr_test.txt
 grep -q "^rc=2$" dr_test.txt
 # Seen while wave 1's job ran: the job is followed to its end, then nothing more is launched.
@@ -119,8 +127,14 @@ for project in rehearsed drill-a drill-b; do
 done
 ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed,drill-a,drill-b -e game_day_lever=engaged \
     -e game_day_lever_reason=alert-77 -e game_day_lever_by=on-call | grep "COMMITTED: 3 changed"
-wait "${runs[@]}"
+number=0
+for project in rehearsed drill-a drill-b; do
+    until_said "Stopping: the safety lever of project $project" \
+        "$(pwd)/controller-$([ "$project" = drill-b ] && echo b || echo a)/$project/output.txt" "${runs[number]}"
+    number=$((number + 1))
+done
 clock 60
+wait "${runs[@]}"
 number=0
 for project in rehearsed drill-a drill-b; do
     output="$(pwd)/controller-$([ "$project" = drill-b ] && echo b || echo a)/$project/output.txt"
@@ -179,7 +193,10 @@ in_background
 until grep -q "Launch job .* of wave 1 runs in the service" dr_test.txt; do kill -0 "$dr_test_pid"; sleep 0.2; done
 pull "INC-51: the launch"
 "${night[@]}" running rehearsed TEST_LAUNCH || { cat dr_test.txt; echo "the launch job ended before the lever was engaged"; exit 1; }
+until_said "Stopping: the safety lever" dr_test.txt "$dr_test_pid"
+clock 600  # the slow job it follows to its end, ten times faster
 wait "$dr_test_pid"
+clock 60
 "${night[@]}" faults '[]'
 grep -q "^rc=2$" dr_test.txt || { cat dr_test.txt; exit 1; }
 grep -q "DR test of rehearsed: STOPPED" dr_test.txt

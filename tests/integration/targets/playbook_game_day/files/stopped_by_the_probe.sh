@@ -21,8 +21,10 @@ stopped_by_the_probe() {
     for _ in $(seq 1 3000); do grep -q "Launch job .* of wave 1 runs in the service" game_day.txt && break; sleep 0.2; done
     grep -q "Launch job .* of wave 1 runs in the service" game_day.txt || { cat game_day.txt; echo "wave 1's launch job never ran"; exit 1; }
     echo bad > mode.txt
-    wait $run
+    # Once it said it stops (the job still slow then), the job it follows to its end and the cleanup at the usual pace.
+    until grep -q "Stopping: the stop condition storefront" game_day.txt; do kill -0 $run 2>/dev/null || break; sleep 0.2; done
     clock 60
+    wait $run
     echo ok > mode.txt
     cat game_day.txt
     grep -q "^rc=2$" game_day.txt
