@@ -30,7 +30,7 @@ class Answered(Exception):
 @contextmanager
 def given(arguments, shared=None):
     """While the block runs, a ServiceModule made in this process takes ``arguments`` (internal ones included, as the
-    action plugin's _update_module_args makes them) instead of reading its input - and, when ``shared`` is a mapping, keeps
+    _modules_here.internal_arguments gives them) instead of reading its input - and, when ``shared`` is a mapping, keeps
     its reads of projects there, for the step's other modules (see ``shared_reads``)."""
     _GIVEN.append((arguments, shared))
     try:
