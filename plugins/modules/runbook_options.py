@@ -47,8 +47,8 @@ options:
   entry_point:
     description:
       - The entry point whose options come first (an option documented by several entry points is read by the spec of
-        this one); every other entry point's options are read too. By default the entry point the role was included
-        with (C(tasks_from)), else V(main).
+        this one); every other entry point's options are read too. By default the entry point whose tasks file this
+        task is in (C(tasks/start.yml): V(start)), else V(main).
     type: str
   begins:
     description:
