@@ -7,8 +7,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import pytest
-
 from ansible_collections.replication.recovery.plugins.module_utils._agent import (
     installer_argv, match_hosts, powershell_quoted, windows_installer_command, without_token)
 
