@@ -48,7 +48,7 @@ options:
     description:
       - The entry point whose options come first (an option documented by several entry points is read by the spec of
         this one); every other entry point's options are read too. By default the entry point whose tasks file this
-        task is in (C(tasks/start.yml): V(start)), else V(main).
+        task is in (V(start) for C(tasks/start.yml)), else V(main).
     type: str
   begins:
     description:
