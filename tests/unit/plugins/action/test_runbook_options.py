@@ -243,6 +243,17 @@ def test_a_play_whose_strategy_is_not_linear_is_refused(warnings, strategy, refu
                                  % strategy.rpartition(".")[2])
 
 
+@pytest.mark.parametrize("role, given, title", [
+    ("failover", dict(failover_project="site"), "failover"), ("failback", dict(failback_project="site"), "failback"),
+    ("restore_test", dict(restore_test_project="site"), "restore test"), ("clean_point", dict(clean_point_project="site"), "clean point search"),
+    ("application", dict(application_name="shop", application_nodes={"web": {"project": "site"}}), "application"),
+    ("game_day", dict(game_day_lever="engaged", game_day_projects="site", game_day_lever_reason="INC-1"), "game day"),
+])
+def test_every_runbook_that_moves_its_hosts_together_is_refused_in_a_free_play(warnings, role, given, title):
+    answer = begin(role, given, strategy="free")
+    assert answer.get("failed") and answer["msg"].startswith("The %s runs in a play of strategy linear, not strategy free" % title), answer
+
+
 def test_text_that_key_value_split_at_a_space_is_refused_naming_the_json_that_keeps_it(warnings):
     """-e 'game_day_lever_reason=INC-2041: payments latency' is the reason INC-2041: to Ansible, the rest dropped."""
     extra = dict(game_day_lever="engaged", game_day_lever_reason="INC-2041:", _raw_params="payments latency")
@@ -290,6 +301,23 @@ def test_every_directory_the_run_writes_is_proven_before_anything_is_read(tmp_pa
     assert answer["failed"] and answer["msg"] == (
         "The DR test cannot write in %s (dr_test_report_dir): %s: Operation not permitted. Nothing was read or written: give a "
         "directory it can write, or make this one writable." % (tmp_path / "dr_test_report", tmp_path / "dr_test_report"))
+
+
+@pytest.mark.parametrize("role, given", [
+    ("dr_test", dict(dr_test_project="site")), ("failover", dict(failover_project="site", failover_commit=False)),
+    ("failback", dict(failback_project="site")), ("restore_test", dict(restore_test_project="site")),
+    ("clean_point", dict(clean_point_project="site")), ("health", dict(health_projects="site")),
+    ("launch_policy", dict(launch_policy_project="site")), ("evidence", {}),
+    ("application", dict(application_name="shop", application_nodes={"web": {"project": "site"}}, application_runbook="dr_test")),
+    ("readiness", dict(readiness_project="site", readiness_rpo_target=60)),
+])
+def test_every_runbook_refuses_a_report_directory_it_cannot_write_before_anything_is_read(tmp_path, monkeypatch, warnings, role, given):
+    report_dir = str(tmp_path / (role + "_report"))  # its default, where ansible-playbook was started
+    monkeypatch.setattr(runbook_options, "unwritable", lambda directory: "%s: Read-only file system" % directory if directory == report_dir else None)
+    answer = begin(role, given)
+    assert answer["failed"] and answer["msg"].endswith(
+        "cannot write in %s (%s_report_dir): %s: Read-only file system. Nothing was read or written: give a directory it can write, "
+        "or make this one writable." % (report_dir, role, report_dir)), answer
 
 
 def test_a_directory_is_proven_by_a_file_written_and_removed_in_it_or_its_nearest_parent(tmp_path, monkeypatch):
