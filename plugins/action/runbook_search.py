@@ -334,7 +334,8 @@ class ActionModule(RunbookStep):
             return dict(outcome=dict(project=self.args["project"], result="check mode", outcome=PLANNED),
                         lines=["Check mode: nothing was launched, and no report was written."])
         if journal is None:
-            message = "The clean point search of %s has no journal in %s%s." % (self.args["project"], self.directory, ": " + stopped if stopped else "")
+            why = ": " + stopped.rstrip(".") if stopped else ""
+            message = "The clean point search of %s has no journal in %s%s." % (self.args["project"], self.directory, why)
             return dict(outcome=dict(project=self.args["project"], result="failed"), lines=[message], message=message)
         report = result_of(journal, controller_now(), stopped=stopped)
         written = write_report(report, self.directory, self.name, journal.get("started") or now_iso())

@@ -1880,3 +1880,13 @@ def test_a_failover_removes_a_drills_mark_left_behind_before_it_launches(tmp_pat
     committed = dict(recovered("web-1"), tags=["replication.recovery/recovered=web-1-target", "replication.recovery/drill=" + T0])
     run = begin(tmp_path, launch_type="recovery")
     assert "failed over, and their recovery machines run production" in read(run, [committed])["msg"]
+
+
+def test_a_search_stopped_before_it_wrote_a_journal_says_so_and_why_in_one_sentence(tmp_path):
+    reports = tmp_path / "reports"
+    stopped = dict(task="Plan", message="A search by launches needs your checks that tell a clean machine; nothing was launched.")
+    result = step(runbook_search, Modules(), stage="report", project="production", report_dir=str(reports), stopped=stopped)
+    assert result["message"] == "The clean point search of production has no journal in %s: %s" % (reports, stopped["message"])
+    assert result["outcome"] == {"project": "production", "result": "failed"} and result["lines"] == [result["message"]]
+    unstopped = step(runbook_search, Modules(), stage="report", project="production", report_dir=str(reports))
+    assert unstopped["message"] == "The clean point search of production has no journal in %s." % reports
