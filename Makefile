@@ -317,7 +317,10 @@ test-packaging: test-build $(VENVS)/packaging/.installed
 # What Red Hat's certification checker runs, at the versions it pins, beside the newest that test-packaging and test-lint run:
 # galaxy-importer 0.4.31 on the built collection, ansible-lint 24.12.2 on ansible-core 2.16 and 25.2.0 on 2.18 - each in a
 # virtual environment of its own. In the fourth lane, after its targets, on that lane's copy: its own tarball,
-# and a home of its own for each tool.
+# and a home of its own for each tool. The lints run as the importer runs ansible-lint (CERTIFIED_LINT_ARGS: the production
+# profile, offline, the collection found where it is, the tests' targets and units left out - they are not in the tarball);
+# test-lint lints the tests' playbooks too, with the newest.
+CERTIFIED_LINT_ARGS := --profile production --exclude tests/integration/ --exclude tests/unit/ --offline --nocolor
 CERTIFICATION := $(BUILD)/certification
 CERTIFIED_LINTS := 24.12.2:2.16.19 25.2.0:2.18.19
 $(VENVS)/importer-0.4.31/.installed:
@@ -342,7 +345,7 @@ test-certification: stage-matrix $(VENVS)/importer-0.4.31/.installed $(foreach p
 	@for pair in $(CERTIFIED_LINTS); do lint=$${pair%%:*}; mkdir -p $(abspath $(CERTIFICATION))/home-$$lint; \
 		echo "ansible-lint $$lint on ansible-core $${pair#*:}:"; \
 		(cd $(MATRIXED) && env PATH=$(abspath $(VENVS))/lint-$$lint/bin:$$PATH HOME=$(abspath $(CERTIFICATION))/home-$$lint \
-			$(abspath $(VENVS))/lint-$$lint/bin/ansible-lint --nocolor >$(abspath $(CERTIFICATION))/lint-$$lint.log 2>&1); status=$$?; \
+			ANSIBLE_COLLECTIONS_PATH=$(abspath $(MATRIX_BUILD)) $(abspath $(VENVS))/lint-$$lint/bin/ansible-lint $(CERTIFIED_LINT_ARGS) >$(abspath $(CERTIFICATION))/lint-$$lint.log 2>&1); status=$$?; \
 		if [ $$status != 0 ]; then cat $(CERTIFICATION)/lint-$$lint.log; exit $$status; fi; tail -n 1 $(CERTIFICATION)/lint-$$lint.log; done
 
 # The documentation site, in .build/docs/html: antsibull-docs writes the reference of every module, plugin and role, the
