@@ -107,7 +107,8 @@ class ActionModule(RunbookStep):
         # it), or when its plan was made. However long the levels before a node or an approval take, it launches from
         # its machines' newest points at or before that moment.
         points_as_of = self.moments(nodes, earlier.get("points_as_of") or (plan or {}).get("points_as_of") or {})
-        self.preflight(nodes, points_as_of, args["runbook"], ended=self.ended_in(state) if earlier else ())
+        ended = [name for name, outcome in outcomes_in(state, nodes).items() if outcome.get("state") in app.ENDED] if earlier else ()
+        self.preflight(nodes, points_as_of, args["runbook"], ended=ended)
         for node in nodes.values():
             node["connection"] = kept_of(node["connection"])
         run = dict(name=args["name"], runbook=args["runbook"], began=earlier.get("began") or controller_now(), nodes=nodes, levels=levels,
@@ -183,23 +184,6 @@ class ActionModule(RunbookStep):
             self._execute_module(module_name="replication.recovery.service_login", task_vars=self.task_vars,
                                  module_args=dict(entry["login"], state="absent", session=entry["session"]))
         self.sessions = {}
-
-    def ended_in(self, state):
-        """The nodes an earlier run of the application ended (its run state): adopted, never checked or run again."""
-        try:
-            names = [name for name in os.listdir(state) if name.startswith("node_") and name.endswith(".json")]
-        except OSError:
-            return []
-        ended = []
-        for name in names:
-            try:
-                with open(os.path.join(state, name), encoding="utf-8") as handle:
-                    outcome = json.load(handle)
-            except (OSError, ValueError):
-                continue
-            if outcome.get("state") in app.ENDED:
-                ended.append(outcome.get("name"))
-        return ended
 
     def preflight(self, nodes, moments, runbook, ended=()):
         """Every node checked before any node acts - in the real run and under --check alike: its project and machines, its
@@ -421,17 +405,10 @@ class ActionModule(RunbookStep):
     # -- level, node ---------------------------------------------------------------------------------------------------
 
     def outcomes(self):
-        found = {}
-        for name in self.nodes:
-            try:
-                with open(self.node_file(name), encoding="utf-8") as handle:
-                    found[name] = json.load(handle)
-            except (OSError, ValueError):
-                pass
-        return found
+        return outcomes_in(self.state, self.nodes)
 
     def node_file(self, name):
-        return os.path.join(self.state, "node_%s.json" % safe(name))
+        return node_file_in(self.state, name)
 
     def level(self, args):
         """Which nodes of the level run now: each node not ended yet whose nodes before it allow it; a node that needs an
@@ -665,6 +642,23 @@ NEXT_RUN = dict(
     dr_test="Running it again is safe: it begins anew, and each node's DR test launches, checks and removes its test machines again.",
     failover="Running it again is safe: each node's machines failed over stand and are never launched again; the nodes that did not fail "
              "over launch, from their points as of the moment the new run begins (those that stand keep theirs).")
+
+
+def node_file_in(state, name):
+    return os.path.join(state, "node_%s.json" % safe(name))
+
+
+def outcomes_in(state, names):
+    """What the run state ``state`` says of each node of ``names`` that acted or waits (its node file): an earlier run's
+    ended nodes are adopted, never checked or run again."""
+    found = {}
+    for name in names:
+        try:
+            with open(node_file_in(state, name), encoding="utf-8") as handle:
+                found[name] = json.load(handle)
+        except (OSError, ValueError):
+            pass
+    return found
 
 
 def nodes_failed(nodes):

@@ -293,8 +293,10 @@ def test_a_run_waiting_for_approval_ends_with_rc_0_and_the_next_run_with_the_app
     assert ended["outcome"]["result"] == "waiting for approval" and ended["outcome"]["waiting"] == ["app"] and "message" not in ended
     assert written(ended)["result"] == "waiting for approval"
     assert not (tmp_path / "ledger").exists()  # entered once the run ends
+    del READS[:]
     resumed = begin(tmp_path, nodes=nodes, approve=dict(node="app", by="Dana Night", comment="change 4711"))
     assert "resuming the run begun" in resumed["lines"][0]
+    assert [read["project"] for read in READS] == ["app"]  # the node the earlier run ended is adopted, not checked again
     first = step(phase="level", state=state, level=1)
     assert not first["decisions"]["identity"]["run"] and "adopted, not run again" in first["lines"][0]
     assert step(phase="level", state=state, level=2)["decisions"]["app"]["run"]
