@@ -126,7 +126,8 @@ options:
       - Groups of machines launched one after another, each looked at and checked before the next; a wave that fails
         stops the later ones. A list of lists of names, IDs or glob patterns (V([[db-*], [app-*], [web-*]])), or text with
         groups separated by V(;) or new lines and names by commas (V(db-*; app-1, app-2; web-*)).
-      - Not with O(machines) or O(recovery_plan). All the machines are one wave if not given.
+      - Not with O(machines) or O(recovery_plan). All the machines are one wave if not given; when given, only the machines
+        the waves name take part, and the step names those of the project that no wave names.
     type: raw
   max_waves:
     description: The most waves the caller runs (the DR test playbook runs five); more are refused.

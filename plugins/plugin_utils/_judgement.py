@@ -83,7 +83,8 @@ def take_part(machines, named=None, exclude=(), waves=None, plan=None):
     Machines whose replication is stopped are left out unless named one by one (a pattern does not
     name them). ``exclude`` leaves machines out by name, ID or pattern; one that matches none of
     the run's machines is refused, as is a name that matches no machine or, ambiguously, several.
-    Answers the machines in order, the waves as lists of names, and the names left out.
+    Answers the machines in order, the waves as lists of names, the names left out, and the names of the machines
+    that replicate and that no wave names (``in_no_wave``: waves name their own machines, and these do not take part).
     """
     named = None if named is None else parse_list(named, "the machines")
     exclude = parse_list(exclude, "the machines to exclude")
@@ -97,6 +98,7 @@ def take_part(machines, named=None, exclude=(), waves=None, plan=None):
         machines=[dict(name=name_of(m), id=m["id"]) for m in every if m["id"] not in left_out],
         waves=[[name_of(m) for m in wave if m["id"] not in left_out] for wave in chosen],
         excluded=[name_of(m) for m in every if m["id"] in left_out] + [name_of(m) for m in stopped if m["id"] not in wave_of],
+        in_no_wave=[name_of(m) for m in machines if m["id"] not in wave_of and m.get("replicationStatus") != "STOPPED"] if waves else [],
     )
 
 

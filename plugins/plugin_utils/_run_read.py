@@ -121,6 +121,9 @@ class Reading(object):
                 shown(strangers), "is" if len(strangers) == 1 else "are"))
         record.update(machines=chosen["machines"], excluded=chosen["excluded"],
                       waves=[dict(machines=names, status="pending") for names in chosen["waves"]])
+        if chosen["in_no_wave"]:
+            self.say("No wave names %s of project %s: %s not in this %s." % (
+                shown(chosen["in_no_wave"]), record["project"], "it is" if len(chosen["in_no_wave"]) == 1 else "they are", record["title"]))
         self.prove_room(len(chosen["machines"]))
         return chosen
 

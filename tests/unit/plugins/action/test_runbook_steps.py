@@ -276,12 +276,21 @@ def test_a_failed_sign_in_is_recorded(tmp_path):
 # -- read -----------------------------------------------------------------------------------------
 
 
-def test_read_judges_the_machines_once(tmp_path):
+def test_read_judges_the_machines_once(tmp_path, capsys):
     run = begin(tmp_path, waves="db-*; web-*")
     result = read(run, [machine("web-1"), machine("db-1")])
     record = load(run)
     assert result["waves"] == [1, 1] and [wave["machines"] for wave in record["waves"]] == [["db-1"], ["web-1"]]
     assert record["project_id"] == "p-id" and record["started"] == T0 and sorted(record["health"]) == ["db-1", "web-1"]
+    assert "No wave names" not in capsys.readouterr().out
+
+
+def test_read_says_which_machines_of_the_project_no_wave_names(tmp_path, capsys):
+    run = begin(tmp_path, waves="db-*; web-*")
+    stopped = dict(machine("old-1"), replicationStatus="STOPPED")  # never a candidate of a pattern: not said
+    assert not read(run, [machine("web-1"), machine("app-1"), machine("db-1"), stopped]).get("failed")
+    assert [wave["machines"] for wave in load(run)["waves"]] == [["db-1"], ["web-1"]]
+    assert "localhost: No wave names app-1 of project production: it is not in this DR test.\n" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("machines,jobs,message", [

@@ -140,6 +140,14 @@ def test_waves_by_names_and_patterns_in_order_and_the_stopped_left_out_of_patter
     assert chosen["waves"] == [["db-1", "db-3"], ["app-1"], ["web-1", "web-2"]]
     assert names(chosen) == ["db-1", "db-3", "app-1", "web-1", "web-2"]
     assert chosen["excluded"] == ["db-2"]  # a pattern does not name a stopped machine; db-3, named, takes part
+    assert chosen["in_no_wave"] == []
+
+
+def test_the_machines_no_wave_names_are_said_but_the_stopped_and_a_run_without_waves_have_none():
+    machines = [machine("web-1"), machine("app-1"), machine("app-2", status="STOPPED"), machine("db-1")]
+    assert take_part(machines, waves=[["db-*"], ["web-1"]])["in_no_wave"] == ["app-1"]
+    assert take_part(machines, named=["web-1"])["in_no_wave"] == []  # machines named one by one: asked for exactly
+    assert take_part(machines)["in_no_wave"] == []
 
 
 def test_an_excluded_machine_leaves_its_wave():
