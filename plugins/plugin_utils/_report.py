@@ -557,7 +557,8 @@ def failure_message(report, path=None, what="DR test"):
                                      ". ".join(line.rstrip(".") for line in lines))
     said_next = report.get("next") or ""
     if said_next.startswith(NOTHING_CHANGED) and "othing was launched" in message:  # said once
-        said_next = said_next[len(NOTHING_CHANGED):].capitalize()
+        rest = said_next[len(NOTHING_CHANGED):]
+        said_next = rest[:1].upper() + rest[1:]  # not capitalize(), which would lower "DR test"
     if said_next:
         message += " " + said_next
     return message + (" Report: %s" % path if path else "")

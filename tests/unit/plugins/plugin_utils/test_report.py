@@ -357,6 +357,13 @@ def test_a_failure_message_names_what_failed_for_the_run():
                                        "or changed: running the DR test again is safe, once what it refused is mended; it begins anew.")
 
 
+def test_a_refusal_that_says_nothing_was_launched_says_it_once_and_keeps_the_runbooks_name_as_written():
+    report = report_from(record(waves=[], launched={}, view={}, checked={}, health={}, machines=[],
+                                failure={"phase": "preflight", "message": "Wave 2 names 'nope-*', which matches no machine. Nothing was launched."}))
+    assert failure_message(report) == ("DR test of production: REFUSED. preflight: Wave 2 names 'nope-*', which matches no machine. Nothing was "
+                                       "launched. Running the DR test again is safe, once what it refused is mended; it begins anew.")
+
+
 # -- the forms --------------------------------------------------------------------------------------
 
 
