@@ -92,7 +92,7 @@ runs=$((runs + 1))
 "${faults[@]}" -e '{"rules": [{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 10, "count": 1}]}'
 PYTHONUNBUFFERED=1 setsid ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false > outputs/interrupted.txt 2>&1 &
 pid=$!
-until "${safe[@]}" running RECOVERY_LAUNCH; do kill -0 "$pid" || { cat outputs/interrupted.txt; exit 1; }; sleep 0.2; done
+python ../setup_simulator/files/until.py --alive "$pid" -- files/safe.py "$url" running RECOVERY_LAUNCH || { cat outputs/interrupted.txt; exit 1; }
 until grep -q "runs in the service. If this run is stopped, the job goes on there" outputs/interrupted.txt; do sleep 0.2; done
 kill -INT "$pid"
 wait "$pid" || true

@@ -19,6 +19,7 @@ export XDG_DATA_HOME="$PWD/data"  # a ledger of its own
 config=(-e @../../integration_config.yml)
 rm -rf reports real output.txt game_day.txt stopped.txt hooks.log data blueprints-*.json cloud-*.txt
 site=(python ../playbook_failover/files/site.py "$url")
+wait_until=(python ../setup_simulator/files/until.py)  # waits for a command of site.py in one process
 lever=(python ../game_day_lever/files/lever.py "$url")
 clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
 
@@ -109,11 +110,11 @@ clock 3
 PYTHONUNBUFFERED=1 setsid ansible-playbook replication.recovery.game_day -e "$(scenario)" -e simulator_url="$url" -e test_subnet_id="$test_subnet" \
     -e hook_log="$(pwd)/hooks.log" >stopped.txt 2>&1 &
 run=$!
-until "${site[@]}" running RECOVERY_LAUNCH; do kill -0 "$run" || { cat stopped.txt; exit 1; }; sleep 0.2; done
+"${wait_until[@]}" --alive "$run" -- ../playbook_failover/files/site.py "$url" running RECOVERY_LAUNCH || { cat stopped.txt; exit 1; }
 kill_run "$run"
 wait "$run" || true
 clock 60
-while "${site[@]}" running RECOVERY_LAUNCH; do sleep 1; done
+"${wait_until[@]}" --not --interval 1 -- ../playbook_failover/files/site.py "$url" running RECOVERY_LAUNCH
 # Its recovery machine, in the isolated network, is marked a drill: a failover now (its plan, under --check) does not take it
 # for production - it refuses, naming it, with no write.
 [ "$("${site[@]}" drills)" = db-1 ]

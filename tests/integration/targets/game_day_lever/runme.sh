@@ -221,7 +221,7 @@ release
 "${night[@]}" faults '[{"jobTypes": ["CLEANUP"], "slowFactor": 12}]'
 in_background
 touch "$LEVER_CHECKS/go"
-until "${night[@]}" running rehearsed CLEANUP; do kill -0 "$dr_test_pid"; sleep 0.2; done
+python ../setup_simulator/files/until.py --alive "$dr_test_pid" -- ../first_night/files/night.py "$url" running rehearsed CLEANUP
 pull "INC-53: the cleanup"
 wait "$dr_test_pid"
 "${night[@]}" faults '[]'

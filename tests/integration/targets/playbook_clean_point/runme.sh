@@ -16,6 +16,7 @@ config=(-e @../../integration_config.yml)
 reports="$(pwd)/reports"
 rm -rf "$reports" output.txt window.json*
 site=(python files/site.py "$url")
+wait_until=(python ../setup_simulator/files/until.py)  # waits for a command of site.py in one process
 
 ansible-playbook -i ../../inventory "${config[@]}" seed.yml
 "${site[@]}" window > window.json
@@ -53,10 +54,8 @@ stop_search() {
     PYTHONUNBUFFERED=1 setsid ansible-playbook replication.recovery.clean_point "${search[@]}" >stopped.txt 2>&1 &
     local pid=$!
     ansible-playbook -i ../../inventory "${config[@]}" -e "{\"rules\": $rules}" ../playbook_dr_test/faults.yml
-    until "${site[@]}" running hit "${job%%:*}" "${job##*:}"; do
-        kill -0 "$pid" || { cat stopped.txt; echo "the search ended before its $job ran"; exit 1; }
-        sleep 0.2
-    done
+    "${wait_until[@]}" --alive "$pid" -- files/site.py "$url" running hit "${job%%:*}" "${job##*:}" \
+        || { cat stopped.txt; echo "the search ended before its $job ran"; exit 1; }
     if [ "$signal" = KILL ]; then kill_run "$pid"; else kill "-$signal" "$pid"; fi
     wait "$pid" || true
     ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml

@@ -18,6 +18,7 @@ reports="$(pwd)/reports"
 rm -rf "$reports" output.txt
 common=(-e failover_project=site -e failover_report_dir="$reports" -e failover_poll_interval=1)
 site=(python files/site.py "$url")
+wait_until=(python ../setup_simulator/files/until.py)  # waits for a command of site.py in one process
 
 ansible-playbook -i ../../inventory "${config[@]}" seed.yml
 moment="$("${site[@]}" moment)"
@@ -93,10 +94,10 @@ stop_when() {
     [ ! -f stopped.txt ] || mv stopped.txt stopped-before.txt  # kept for not_adopted: what the run stopped before said
     PYTHONUNBUFFERED=1 setsid "$@" >stopped.txt 2>&1 &
     local pid=$!
-    until case $pattern in running:*) "${site[@]}" running "${pattern#running:}" ;; *) grep -q "$pattern" stopped.txt ;; esac; do
-        kill -0 "$pid" || { cat stopped.txt; echo "it ended before it printed: $pattern"; exit 1; }
-        sleep 0.2
-    done
+    case $pattern in
+        running:*) "${wait_until[@]}" --alive "$pid" -- files/site.py "$url" running "${pattern#running:}" ;;
+        *) until grep -q "$pattern" stopped.txt; do kill -0 "$pid" || break; sleep 0.2; done; grep -q "$pattern" stopped.txt ;;
+    esac || { cat stopped.txt; echo "it ended before it printed: $pattern"; exit 1; }
     if [ "$signal" = KILL ]; then kill_run "$pid"; else kill "-$signal" "$pid"; fi
     while kill -0 "$pid" 2>/dev/null; do
         sleep 1; waited=$((waited + 1))
@@ -159,7 +160,7 @@ slow_test_launch
 stop_when KILL running:TEST_LAUNCH ansible-playbook replication.recovery.dr_test "${isolated[@]}"
 "${site[@]}" blueprints > blueprints-after.json
 if diff -q blueprints-before.json blueprints-after.json >/dev/null; then cat stopped.txt; echo "the killed run had switched no blueprint"; exit 1; fi
-while "${site[@]}" running TEST_LAUNCH; do sleep 1; done
+"${wait_until[@]}" --not --interval 1 -- files/site.py "$url" running TEST_LAUNCH
 ansible-playbook replication.recovery.failover --check "${common[@]}" -e failover_clean_dr_tests=true | tee output.txt
 grep -q "Would put back 3 blueprints as they were before the test network: app-1, db-1, web-1" output.txt
 python -c "import json, sys; p = json.load(open(sys.argv[1])); assert p['put_back_first'] == ['app-1', 'db-1', 'web-1'], p" "$reports/failover_site.plan.json"
@@ -179,7 +180,7 @@ slow_test_launch
 rm -rf "$reports"
 ansible-playbook replication.recovery.dr_test "${isolated[@]}" > output.txt 2>&1 &
 tested=$!
-until "${site[@]}" running TEST_LAUNCH; do sleep 0.2; done
+"${wait_until[@]}" -- files/site.py "$url" running TEST_LAUNCH
 "${site[@]}" patch-blueprint web-1 publicIPAction '"AS_SUBNET"'
 if wait "$tested"; then cat output.txt; echo "a DR test whose blueprint somebody changed must fail"; exit 1; fi
 grep -q "Not put back, changed by somebody else since the switch (left as they set it): web-1: somebody changed" output.txt
