@@ -72,8 +72,8 @@ SMOKE_TARGETS := service_login service_project service_launch
 # certification checker's lints as the importer runs them, two fresh clones took 1,565 and 1,643 s on 2,866 and 3,026 s of CPU.
 LATE_TARGETS := flaky_clock
 SIDE_TARGETS := within_limits playbook_game_day failover_safety first_night game_day_drill failover_resumed
-LAST_TARGETS := playbook_evidence
-LONG_TARGETS := playbook_failover playbook_clean_point game_day_lever playbook_application game_day_failover game_day_application
+LAST_TARGETS := playbook_evidence game_day_application
+LONG_TARGETS := playbook_failover playbook_clean_point game_day_lever playbook_application game_day_failover
 # Whether make test-integration's targets run with ansible-core pipelining modules (integration_in): PIPELINING=no for
 # ansible-core's default today.
 PIPELINING ?= yes
