@@ -6,7 +6,7 @@ set -eux
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
 
 # Seed the world first; setup_simulator needs simulator_url only.
-ANSIBLE_ROLES_PATH=.. ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed
 
 REPLICATION_SERVICE_URL="$url/api/latest" \
 REPLICATION_SERVICE_USERNAME=admin@example.test \

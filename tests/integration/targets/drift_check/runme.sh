@@ -24,7 +24,7 @@ grep -q "ansible-playbook first-playbook.yml --check --diff" "$work/drift-step.s
 mkdir "$work/group_vars"
 printf 'aws_access_key_id: AKIADRIFTTEST\naws_secret_access_key: drift-aws-secret-5e1\n' >"$work/group_vars/all.yml"
 
-ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/account.json
 curl -sf -X DELETE "$url/_simulator/stats"
 
 # -- --check --diff on an empty account: succeeds, predicts, writes nothing ----------------------------

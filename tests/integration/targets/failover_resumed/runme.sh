@@ -24,7 +24,7 @@ mkdir -p outputs controller-1/work controller-1/tmp controller-1/home controller
 waves=(-e 'failover_waves=db-*;app-*;web-*')
 other_waves=(-e 'failover_waves=db-*,app-*;web-*')
 
-ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/resumed.json
 
 # A failover on controller 1 or 2: its own working directory, TMPDIR, HOME and ledger.
 on() {

@@ -15,7 +15,6 @@ export REPLICATION_SERVICE_USERNAME=safe@example.test
 export REPLICATION_SERVICE_PASSWORD=safe-password
 export ANSIBLE_ROLES_PATH=..
 export XDG_DATA_HOME="$PWD/data"  # the default ledger of runs, this test's own
-config=(-e @../../integration_config.yml)
 reports="$(pwd)/reports"
 ledger="$XDG_DATA_HOME/replication.recovery/ledger"
 rm -rf "$reports" "$XDG_DATA_HOME" outputs
@@ -24,7 +23,7 @@ common=(-e failover_project=safe -e failover_report_dir="$reports" -e failover_p
         -e simulator_url="$url")
 waves=(-e 'failover_waves=db-1;app-1;web-1')
 safe=(python files/safe.py "$url")
-faults=(ansible-playbook -i ../../inventory "${config[@]}" ../playbook_dr_test/faults.yml)
+faults=(python ../setup_simulator/files/simulator.py "$url" faults)
 runs=0  # the runs that wrote a report (the ledger holds each: reached the service or not)
 # Run a playbook that must fail; its output in outputs/$1.txt.
 refused() {
@@ -33,10 +32,10 @@ refused() {
     if "$@" > "outputs/$name.txt" 2>&1; then cat "outputs/$name.txt"; echo "$name: must fail"; exit 1; fi
 }
 
-ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/safe.json
 
 # == moments refused before anything is written, the service's now in the message ====================
-"${faults[@]}" -e '{"rules": []}'
+"${faults[@]}" '[]'
 refused future ansible-playbook replication.recovery.failover "${common[@]}" -e "failover_point_in_time=before:$("${safe[@]}" later 2)"
 grep -q "is later than the service's now, 20[0-9T:-]*Z: every point of every machine is before it" outputs/future.txt
 grep -q "the data-loss windows would be negative" outputs/future.txt
@@ -56,7 +55,7 @@ drifted=(-e dr_test_project=drifted -e dr_test_report_dir="$reports" -e dr_test_
 ansible-playbook replication.recovery.dr_test --check "${drifted[@]}" > outputs/defaults.txt 2>&1
 grep -q "cannot have their launch settings proven: their blueprints leave to the service's default" outputs/defaults.txt
 grep -q "subnet, security groups and instance type: mail-1" outputs/defaults.txt
-"${faults[@]}" -e '{"rules": []}'
+"${faults[@]}" '[]'
 refused strict ansible-playbook replication.recovery.dr_test "${drifted[@]}" -e dr_test_launch_settings_strict=true
 grep -q "The launch settings check stopped the run (dr_test_launch_settings_strict); nothing was launched" outputs/strict.txt
 runs=$((runs + 1))
@@ -79,7 +78,7 @@ ansible-playbook replication.recovery.failover --check "${common[@]}" "${waves[@
     > outputs/plan-vanished.txt
 vanished="$(sed -n 's/.*Plan: \(.*\.plan\.json\)$/\1/p' outputs/plan-vanished.txt)"
 "${safe[@]}" jump 86400
-"${faults[@]}" -e '{"rules": []}'
+"${faults[@]}" '[]'
 refused vanished ansible-playbook replication.recovery.failover "${common[@]}" -e failover_plan="$vanished"
 # ... naming the point a run without the plan would take instead, what it costs, and the one step that approves it.
 grep -q "launches from points in time the service has thinned out since it was planned; this run launched nothing\. .*db-1: the point of" \
@@ -89,7 +88,7 @@ runs=$((runs + 1))
 "${safe[@]}" no-writes
 
 # == stopped by Ctrl-C while its launch runs; --check then names the job and says the next run adopts it ==
-"${faults[@]}" -e '{"rules": [{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 10, "count": 1}]}'
+"${faults[@]}" '[{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 10, "count": 1}]'
 PYTHONUNBUFFERED=1 setsid ansible-playbook replication.recovery.failover "${common[@]}" -e failover_commit=false > outputs/interrupted.txt 2>&1 &
 pid=$!
 python ../setup_simulator/files/until.py --alive "$pid" -- files/safe.py "$url" running RECOVERY_LAUNCH || { cat outputs/interrupted.txt; exit 1; }
@@ -136,7 +135,7 @@ grep -Eq "localhost +: ok=[0-9]+ +changed=0 " outputs/again.txt
 "${safe[@]}" launches RECOVERY_LAUNCH 6
 
 # -- with another point policy: refused before any write, naming the difference ---------------------------
-"${faults[@]}" -e '{"rules": []}'
+"${faults[@]}" '[]'
 refused differs ansible-playbook replication.recovery.failover "${common[@]}" -e failover_point_in_time=latest -e failover_clean_dr_tests=true
 grep -q "What stands differs from what this failover was asked; nothing was launched or terminated. app-1: failed over since" outputs/differs.txt
 grep -q "asked latest, which is the point in time of" outputs/differs.txt

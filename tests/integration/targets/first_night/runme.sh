@@ -29,7 +29,7 @@ failover=(ansible-playbook replication.recovery.failover -e failover_report_dir=
 collection="$(ansible-galaxy collection list replication.recovery --format json | python -c \
     'import json, sys; print(next(path for path, found in json.load(sys.stdin).items() if "replication.recovery" in found))')/replication/recovery"
 
-ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml > outputs/seed.txt 2>&1 || { cat outputs/seed.txt; exit 1; }
+python ../setup_simulator/files/simulator.py "$url" seed files/night.json > outputs/seed.txt 2>&1 || { cat outputs/seed.txt; exit 1; }
 
 # Run a command that must fail with rc 2; its output in outputs/$1.txt.
 refused() {

@@ -17,13 +17,13 @@ config=(-e @../../integration_config.yml)
 reports="$(pwd)/reports"
 rm -rf "$reports" "$XDG_DATA_HOME" outputs
 mkdir -p outputs
-faults=(ansible-playbook -i ../../inventory "${config[@]}" ../playbook_dr_test/faults.yml)
+faults=(python ../setup_simulator/files/simulator.py "$url" faults)
 
 # The suite's clock, its retention of points (seed.yml keeps six hours) and a calm service again, however this ends: the
 # next target expects them.
 scale="$(python files/scale.py "$url")"
 calm() {
-    "${faults[@]}" -e '{"rules": []}' > /dev/null || true
+    "${faults[@]}" '[]' > /dev/null || true
     python files/scale.py "$url" "$scale"
     python files/scale.py "$url" --keep-every-point 3600
 }
@@ -31,15 +31,15 @@ trap calm EXIT
 
 ansible-playbook -i ../../inventory "${config[@]}" -e time_scale=600 seed.yml
 
-flaky='{"rules": [{"method": "GET", "status": 503, "rate": 0.3},
-                  {"method": "GET", "route": "/extendedAccountInfo", "latencyMs": 1600}]}'
-throttled='{"rules": [{"status": 429, "rate": 0.1, "retryAfter": 2}, {"status": 503, "rate": 0.2},
-                      {"method": "GET", "route": "/extendedAccountInfo", "latencyMs": 1600}]}'
+flaky='[{"method": "GET", "status": 503, "rate": 0.3},
+        {"method": "GET", "route": "/extendedAccountInfo", "latencyMs": 1600}]'
+throttled='[{"status": 429, "rate": 0.1, "retryAfter": 2}, {"status": 503, "rate": 0.2},
+            {"method": "GET", "route": "/extendedAccountInfo", "latencyMs": 1600}]'
 # Run a runbook of the demo project on a service with the fault RULES (-e RUNBOOK_project=demo ...): it passes, all five
 # machines, each within its RPO target: the age of its point when the run pinned it (the run's service time).
 passes() {
     local runbook=$1 rules=$2
-    "${faults[@]}" -e "$rules"
+    "${faults[@]}" "$rules"
     ansible-playbook "replication.recovery.$runbook" -e "${runbook}_project=demo" -e "${runbook}_report_dir=$reports" \
         -e "${runbook}_poll_interval=1" -e "${runbook}_rpo_target=3600" > "outputs/$runbook.txt" 2>&1 || { cat "outputs/$runbook.txt"; exit 1; }
     python - "$reports/${runbook}_demo.json" <<'PY'

@@ -20,7 +20,7 @@ launches() { if [ "$("${lever[@]}" launches sf-db)" != "$1" ] || [ "$("${lever[@
     echo "launches: sf-db $("${lever[@]}" launches sf-db), sf-web $("${lever[@]}" launches sf-web); expected $1, $2"; exit 1; fi; }
 nothing_left() { [ -z "$("${lever[@]}" cloud sf-db)$("${lever[@]}" cloud sf-web)" ]; }
 
-ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/storefront.json
 
 source ../playbook_game_day/files/stopped_by_the_probe.sh
 serve_the_probe

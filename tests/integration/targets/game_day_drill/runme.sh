@@ -14,13 +14,12 @@ export REPLICATION_SERVICE_PASSWORD=drill-password
 export ANSIBLE_ROLES_PATH=..
 export XDG_DATA_HOME="$PWD/data"  # a ledger of its own
 ledger="$XDG_DATA_HOME/replication.recovery/ledger"
-config=(-e @../../integration_config.yml)
 rm -rf reports output.txt game_day.txt data window.json*
 site=(python ../playbook_clean_point/files/site.py "$url")
 lever=(python ../game_day_lever/files/lever.py "$url")
 clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
 
-ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/drill.json
 # A window of eight hours, two hours ago at its end; db-1 damaged six hours ago, web-1 four.
 "${site[@]}" window | python -c "import json, sys; from datetime import datetime, timedelta; w = json.load(sys.stdin); \
 before = datetime.fromisoformat(w['before'].replace('Z', '+00:00')); \

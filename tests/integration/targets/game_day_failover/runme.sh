@@ -16,14 +16,13 @@ export REPLICATION_SERVICE_PASSWORD=rehearsal-password
 export SITE_PROJECT=stand-in
 export ANSIBLE_ROLES_PATH=..
 export XDG_DATA_HOME="$PWD/data"  # a ledger of its own
-config=(-e @../../integration_config.yml)
 rm -rf reports real output.txt game_day.txt stopped.txt hooks.log data blueprints-*.json cloud-*.txt
 site=(python ../playbook_failover/files/site.py "$url")
 wait_until=(python ../setup_simulator/files/until.py)  # waits for a command of site.py in one process
 lever=(python ../game_day_lever/files/lever.py "$url")
 clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
 
-ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/rehearsal.json
 test_subnet="$("${site[@]}" subnet isolated-a)"
 "${site[@]}" blueprints > blueprints-before.json
 "${site[@]}" cloud > cloud-before.txt

@@ -12,7 +12,6 @@ export REPLICATION_SERVICE_URL="$url/api/latest"
 export REPLICATION_SERVICE_USERNAME=lever@example.test
 export REPLICATION_SERVICE_PASSWORD=lever-password
 export ANSIBLE_ROLES_PATH=..
-config=(-e @../../integration_config.yml)
 reports="$(pwd)/reports"
 rm -rf "$reports" output.txt dr_test.txt
 lever=(python files/lever.py "$url")
@@ -20,7 +19,7 @@ dr_test=(replication.recovery.dr_test -e dr_test_project=rehearsed -e dr_test_re
          -e dr_test_progress_interval=1)
 game_day=(replication.recovery.game_day -e "game_day_projects=rehearsed,production")
 
-ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/lever.json
 
 # -- --check: what would change, nothing written ------------------------------------------------------------------
 before="$("${lever[@]}" writes)"

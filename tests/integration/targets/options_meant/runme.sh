@@ -17,7 +17,7 @@ meant=(python "$here/files/meant.py" "$url")
 rm -rf "$work" && mkdir -p "$work/here" "$work/data" "$work/tmp" "$work/out"
 export XDG_DATA_HOME="$work/data"  # the default ledger of runs, this test's own
 export TMPDIR="$work/tmp"          # where a run keeps its state while it runs
-ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/meant.json
 "${meant[@]}" cloud > "$work/out/cloud-before.txt"
 cd "$work/here"  # where ansible-playbook is started: every report directory is taken from here
 out="$work/out/output.txt"

@@ -19,7 +19,7 @@ python files/hosts.py "$root" > hosts.json
 estate=(python files/estate.py "$url" estate)
 agent=(ansible-playbook replication.recovery.agent -i hosts.json -e agent_project=estate -e agent_poll_interval=1)
 
-ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/agents.json
 token="$("${estate[@]}" token)"
 
 # -- under --check: each host says it would install, and nothing is --------------------------------------------------

@@ -18,9 +18,9 @@ ledger="$XDG_DATA_HOME/replication.recovery/ledger"
 rm -rf "$reports" "$XDG_DATA_HOME" output.txt
 common=(-e @files/shop.yml -e application_report_dir="$reports" -e dr_test_poll_interval=1)
 apps=(python files/apps.py "$url")
-faults() { ansible-playbook -i ../../inventory -e @../../integration_config.yml -e "{\"rules\": $1}" ../playbook_dr_test/faults.yml; }
+faults() { python ../setup_simulator/files/simulator.py "$url" faults "$1"; }
 
-ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/apps.json
 
 # -- bad input: every fault at once, nothing written -------------------------------------------------------------------
 if ansible-playbook replication.recovery.application -e application_report_dir="$reports" \

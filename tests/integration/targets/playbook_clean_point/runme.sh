@@ -12,13 +12,12 @@ export REPLICATION_SERVICE_URL="$url/api/latest"
 export REPLICATION_SERVICE_USERNAME=ransom@example.test
 export REPLICATION_SERVICE_PASSWORD=ransom-password
 export ANSIBLE_ROLES_PATH=..
-config=(-e @../../integration_config.yml)
 reports="$(pwd)/reports"
 rm -rf "$reports" output.txt window.json*
 site=(python files/site.py "$url")
 wait_until=(python ../setup_simulator/files/until.py)  # waits for a command of site.py in one process
 
-ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/ransom.json
 "${site[@]}" window > window.json
 after="$(python -c "import json; print(json.load(open('window.json'))['after'])")"
 before="$(python -c "import json; print(json.load(open('window.json'))['before'])")"
@@ -36,7 +35,7 @@ assert r['launches'] == len(r['rounds']), r['rounds']" "$1"
 }
 
 # -- the plan: under --check nothing is written, and the first round's candidates and the bound are said --
-ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml
+python ../setup_simulator/files/simulator.py "$url" faults '[]'
 ansible-playbook replication.recovery.clean_point --check "${search[@]}" | tee output.txt
 grep -q "Would launch round 1 of at most [0-9]*: 3 machines, each from its candidate point: app-1 at" output.txt
 "${site[@]}" no-writes
@@ -53,12 +52,12 @@ stop_search() {
     local signal=$1 job=$2 rules=$3
     PYTHONUNBUFFERED=1 setsid ansible-playbook replication.recovery.clean_point "${search[@]}" >stopped.txt 2>&1 &
     local pid=$!
-    ansible-playbook -i ../../inventory "${config[@]}" -e "{\"rules\": $rules}" ../playbook_dr_test/faults.yml
+    python ../setup_simulator/files/simulator.py "$url" faults "$rules"
     "${wait_until[@]}" --alive "$pid" -- files/site.py "$url" running hit "${job%%:*}" "${job##*:}" \
         || { cat stopped.txt; echo "the search ended before its $job ran"; exit 1; }
     if [ "$signal" = KILL ]; then kill_run "$pid"; else kill "-$signal" "$pid"; fi
     wait "$pid" || true
-    ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml
+    python ../setup_simulator/files/simulator.py "$url" faults '[]'
 }
 stop_search TERM TEST_LAUNCH:2 '[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 10}]'
 test -e "$reports/clean_point_hit.search.json"

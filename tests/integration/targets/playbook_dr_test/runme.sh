@@ -15,9 +15,10 @@ config=(-e @../../integration_config.yml)
 reports="$(pwd)/reports"
 rm -rf "$reports" output.txt
 common=(-e dr_test_report_dir="$reports" -e dr_test_poll_interval=1)
+outcome=(python files/outcome.py "$url" "$reports")  # the report and the target cloud after a DR test of the shop
 
 ansible-playbook -i ../../inventory "${config[@]}" fleet.yml
-ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' faults.yml
+python ../setup_simulator/files/simulator.py "$url" faults '[]'
 
 # -- five projects of twenty machines, side by side -----------------------------------------------
 ansible-playbook -i inventory.yml -f 5 "${config[@]}" "${common[@]}" -e dr_test_hosts=fleet \
@@ -27,23 +28,23 @@ ansible-playbook -i inventory.yml -f 5 "${config[@]}" "${common[@]}" -e dr_test_
 # db-1, then web-1 (its launch fails), then web-2: the third wave is not launched, the first is
 # checked and cleaned up, and the report says so.
 rm -rf "$reports"
-ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"failMachines": ["web-1"], "count": 2, "jobTypes": ["TEST_LAUNCH"]}]}' faults.yml
+python ../setup_simulator/files/simulator.py "$url" faults '[{"failMachines": ["web-1"], "count": 2, "jobTypes": ["TEST_LAUNCH"]}]'
 if ansible-playbook replication.recovery.dr_test "${common[@]}" -e dr_test_project=shop -e 'dr_test_waves=db-1;web-1;web-2' \
         -e dr_test_checks_tasks="$(pwd)/files/checks.yml" | tee output.txt; then
     echo "a DR test whose second wave failed must fail"; exit 1
 fi
 grep -q "Wave 3 is not launched, nor any after it: wave 2 failed (web-1 did not launch)" output.txt
-ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=failed \
-    -e '{"run_checks": ["launch job, wave 1", "launch job, wave 2", "wave 3", "cleanup", "launch settings defaults"], "machines": ["db-1", "web-1", "web-2"]}' outcome.yml
+"${outcome[@]}" failed '["launch job, wave 1", "launch job, wave 2", "wave 3", "cleanup", "launch settings defaults"]' \
+    '["db-1", "web-1", "web-2"]'
 python files/waves.py "$reports/dr_test_shop.json" "$url"
 
 # -- check mode: says what it would launch, launches nothing, writes no report ----------------------
 rm -rf "$reports"
-ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' faults.yml
+python ../setup_simulator/files/simulator.py "$url" faults '[]'
 ansible-playbook replication.recovery.dr_test --check "${common[@]}" -e dr_test_project=shop | tee output.txt
 grep -q "DR test of shop under --check: PLANNED. Would launch 3 machines (web-1, web-2, db-1). Nothing was launched" output.txt
 if grep -q "PASSED" output.txt || [ -e "$reports" ]; then echo "check mode said PASSED or wrote a report"; exit 1; fi
-ansible-playbook -i ../../inventory "${config[@]}" stats_no_writes.yml
+python ../setup_simulator/files/simulator.py "$url" no-writes
 
 # -- wrong credentials: a failing report all the same -----------------------------------------------
 if REPLICATION_SERVICE_PASSWORD=wrong-password ansible-playbook replication.recovery.dr_test "${common[@]}" -e dr_test_project=shop \
@@ -51,7 +52,7 @@ if REPLICATION_SERVICE_PASSWORD=wrong-password ansible-playbook replication.reco
     echo "a DR test with wrong credentials must fail"; exit 1
 fi
 grep -q "DR test of shop: REFUSED. login: POST /login failed: HTTP 401" output.txt
-ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=failed -e '{"run_checks": ["login", "cleanup"]}' outcome.yml
+"${outcome[@]}" failed '["login", "cleanup"]'
 grep -q '<testcase classname="dr_test.shop" name="login">' "$reports/dr_test_shop.junit.xml"
 # As ansible-runner (AWX) starts it, without PWD in the environment: the default report directory is
 # under the working directory, never /dr_test_report.
@@ -80,7 +81,7 @@ env -u REPLICATION_SERVICE_URL -u REPLICATION_SERVICE_USERNAME -u REPLICATION_SE
     -e '{"replication_service_limits": {"servers_per_job": 1}}'
 rm connection.json
 settings "$was" >/dev/null
-ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=passed outcome.yml
+"${outcome[@]}" passed
 python -c "import json, sys; r = json.load(open(sys.argv[1])); assert [len(w.get('jobs') or [w['job']]) for w in r['waves']] == [1, 2], r['waves']" \
     "$reports/dr_test_shop.json"
 
@@ -95,7 +96,7 @@ ansible-playbook -i waves_inventory.yml replication.recovery.dr_test "${common[@
     -e dr_test_checks_tasks="$(pwd)/on_host_checks.yml" | tee output.txt
 [ "$(grep -c '^PLAY \[Launch and look at DR test, wave' output.txt)" = 1 ] && ! grep -q "no hosts matched" output.txt
 grep -q "Launch and follow the wave, and look at its machines - wave 2" output.txt
-ansible-playbook -i ../../inventory "${config[@]}" -e dr_test_report_dir="$reports" -e expect=passed outcome.yml
+"${outcome[@]}" passed
 python -c "import json, sys; r = json.load(open(sys.argv[1])); \
 assert [(w['machines'], w['status']) for w in r['waves']] == [(['db-1'], 'launched'), (['web-1', 'web-2'], 'launched')], r['waves']; \
 assert all(m['passed'] and [c['status'] for c in m['checks'] if c['name'] == 'checks'] == ['passed'] for m in r['machines']), r['machines']; \

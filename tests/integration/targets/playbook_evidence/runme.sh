@@ -14,14 +14,13 @@ export REPLICATION_SERVICE_URL="$url/api/latest"
 export REPLICATION_SERVICE_USERNAME=proof@example.test
 export REPLICATION_SERVICE_PASSWORD=proof-password
 export ANSIBLE_ROLES_PATH=..
-config=(-e @../../integration_config.yml)
 work="$(pwd)/work"
 ledger="$work/ledger"
 evidence=(-e replication_recovery_ledger_dir="$ledger" -e evidence_report_dir="$work/evidence")
 rm -rf "$work" output.txt
 mkdir -p "$work"
 
-ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/proof.json
 
 # -- three DR tests and a health run, into one ledger -----------------------------------------------
 for run in 1 2 3; do

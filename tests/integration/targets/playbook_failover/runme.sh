@@ -20,17 +20,17 @@ common=(-e failover_project=site -e failover_report_dir="$reports" -e failover_p
 site=(python files/site.py "$url")
 wait_until=(python ../setup_simulator/files/until.py)  # waits for a command of site.py in one process
 
-ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/site.json
 moment="$("${site[@]}" moment)"
 "${site[@]}" cloud > cloud-before.txt
 
 # -- the plan: under --check, no write, and the plan names each machine's point and data-loss window --
-ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml
+python ../setup_simulator/files/simulator.py "$url" faults '[]'
 ansible-playbook replication.recovery.failover --check "${common[@]}" -e "failover_point_in_time=before:$moment" \
     -e 'failover_waves=db-1;app-1,web-1' | tee output.txt
 grep -q "Plan: $reports/failover_site.2[0-9]*T[0-9]*Z.plan.json" output.txt
 grep -q "The newest plan is also at $reports/failover_site.plan.json" output.txt
-ansible-playbook -i ../../inventory "${config[@]}" ../playbook_dr_test/stats_no_writes.yml
+python ../setup_simulator/files/simulator.py "$url" no-writes
 "${site[@]}" points "$reports/failover_site.plan.json" "$moment"
 python -c "import json, sys; p = json.load(open(sys.argv[1])); assert p['would'] == 'launch' and [w['machines'] for w in p['waves']] == [['db-1'], ['app-1', 'web-1']], p" \
     "$reports/failover_site.plan.json"
@@ -137,11 +137,11 @@ same_blueprints() {
     "${site[@]}" blueprints > blueprints-after.json
     diff blueprints-before.json blueprints-after.json
 }
-ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml
+python ../setup_simulator/files/simulator.py "$url" faults '[]'
 ansible-playbook replication.recovery.dr_test --check --diff "${isolated[@]}" | tee output.txt
 grep -q "Would switch 3 blueprints to the test network: app-1, db-1, web-1" output.txt
 grep -q "$test_subnet" output.txt
-ansible-playbook -i ../../inventory "${config[@]}" ../playbook_dr_test/stats_no_writes.yml
+python ../setup_simulator/files/simulator.py "$url" no-writes
 rm -rf "$reports" hooks.log
 ansible-playbook replication.recovery.dr_test "${isolated[@]}" "${config[@]}" -e test_subnet_id="$test_subnet" -e hook_log="$(pwd)/hooks.log" \
     -e dr_test_checks_tasks="$(pwd)/files/network_checks.yml"
@@ -152,8 +152,7 @@ same_blueprints
 # -- killed (SIGKILL) while its launch job runs, the blueprints stay switched; the next failover, under ----
 # -- --check, would put them back first and says so; the next DR test does, and every blueprint is as it was --
 slow_test_launch() {
-    ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 10, "count": 1}]}' \
-        ../playbook_dr_test/faults.yml
+    python ../setup_simulator/files/simulator.py "$url" faults '[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 10, "count": 1}]'
 }
 slow_test_launch
 # (Seen in the service: ansible-playbook's output to a file is buffered, and would show the launch only once it ended.)
@@ -212,10 +211,10 @@ back=(-e failback_project=site -e failback_report_dir="$reports" -e failback_pol
       -e failback_checks_tasks="$(pwd)/files/checks.yml")
 
 # -- the plan: under --check, no write; it would reverse first ------------------------------------------
-ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": []}' ../playbook_dr_test/faults.yml
+python ../setup_simulator/files/simulator.py "$url" faults '[]'
 ansible-playbook replication.recovery.failback --check "${back[@]}" | tee output.txt
 grep -q "Plan: $reports/failback_site.2[0-9]*T[0-9]*Z.plan.json" output.txt
-ansible-playbook -i ../../inventory "${config[@]}" ../playbook_dr_test/stats_no_writes.yml
+python ../setup_simulator/files/simulator.py "$url" no-writes
 "${site[@]}" direction original
 plan=$(grep -o "$reports/failback_site.2[0-9]*T[0-9]*Z.plan.json" output.txt | head -1)
 python -c "import json, sys; p = json.load(open(sys.argv[1])); assert p['failback'] == dict(machines=['app-1', 'db-1', 'web-1'], clean_recovery=False), p" "$plan"
@@ -245,14 +244,12 @@ stop_when TERM "machines have caught up; not yet: web-1" ansible-playbook replic
 # -- then stopped by SIGKILL while it launches back, accepting the data loss; the next run adopts that launch --
 # -- while it still runs (slowed down): the machines' target machines are still their recovery machines then --
 # -- (a run again that read it running launched back a second time) -------------------------------------------
-ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"jobTypes": ["CUTOVER_LAUNCH"], "slowFactor": 12, "count": 1}]}' \
-    ../playbook_dr_test/faults.yml
+python ../setup_simulator/files/simulator.py "$url" faults '[{"jobTypes": ["CUTOVER_LAUNCH"], "slowFactor": 12, "count": 1}]'
 stop_when KILL running:CUTOVER_LAUNCH env ANSIBLE_STRATEGY=free ansible-playbook replication.recovery.failback "${back[@]}" \
     -e failback_accept_data_loss=true
 # -- and is stopped by SIGKILL once replication is returned, while its (slowed) cleanup removes the recovery --
 # -- machines; the run after it finds the failback happened, and finishes the removal --------------------
-ansible-playbook -i ../../inventory "${config[@]}" -e '{"rules": [{"jobTypes": ["CLEANUP"], "slowFactor": 30, "count": 1}]}' \
-    ../playbook_dr_test/faults.yml
+python ../setup_simulator/files/simulator.py "$url" faults '[{"jobTypes": ["CLEANUP"], "slowFactor": 30, "count": 1}]'
 # Your tasks before and after run around the checks of the adopted launch, which run as a play over the machines
 # launched back.
 rm -f hooks.log

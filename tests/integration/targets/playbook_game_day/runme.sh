@@ -20,13 +20,12 @@ export ANSIBLE_ROLES_PATH=..
 # A ledger of its own: each game day is judged against the scenario's earlier runs in it.
 export XDG_DATA_HOME="$PWD/data"
 ledger="$XDG_DATA_HOME/replication.recovery/ledger"
-config=(-e @../../integration_config.yml)
 rm -rf reports output.txt game_day.txt data
 lever=(python ../game_day_lever/files/lever.py "$url")
 clock() { curl -sf -X POST -H 'Content-Type: application/json' -d "{\"timeScale\": $1}" "$url/_simulator/clock" >/dev/null; }
 
 # An account of its own (files/game_day.json): the project rehearsed (db-1, app-1, web-1), the backup project vault (files-1, files-2).
-ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/game_day.json
 
 # The storefront a probe watches (what it answers is written in mode.txt), and the stop by it.
 source files/stopped_by_the_probe.sh

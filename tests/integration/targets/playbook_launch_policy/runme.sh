@@ -19,7 +19,7 @@ rm -rf "$reports" "$XDG_DATA_HOME" output.txt ./*.json ./*.csv ./*.yml.out
 policy=(python files/policy.py "$url")
 apply=(ansible-playbook replication.recovery.launch_policy -e @files/policy.yml -e launch_policy_report_dir="$reports")
 
-ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/policy.json
 "${policy[@]}" blueprints > before.json
 
 # -- --check --diff: each machine's change shown, nothing written --------------------------------------------------------

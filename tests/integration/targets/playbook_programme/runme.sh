@@ -14,7 +14,6 @@ export REPLICATION_SERVICE_URL="$url/api/latest"
 export REPLICATION_SERVICE_USERNAME=auditor@example.test
 export REPLICATION_SERVICE_PASSWORD=audit-password-9
 export ANSIBLE_ROLES_PATH=..
-config=(-e @../../integration_config.yml)
 work="$(pwd)/work"
 ledger="$work/ledger"
 # The entries of a ledger (what ls lists: its dot files left out).
@@ -38,7 +37,7 @@ assert (f['status'], p['result']) == (sys.argv[2], sys.argv[3]), (f, p['result']
 assert f['scope']['machines'] == ['db-1', 'web-1'] and f['control'] == 'DR-TEST-YEARLY', f" "$programme" "$1" "$2"
 }
 
-ansible-playbook -i ../../inventory "${config[@]}" seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/programme.json
 
 # -- a DR test of db-1 and web-1 over its RTO target: a finding, open, due in 30 days (severity high) -------------------
 if ansible-playbook "${dr_test[@]}" -e dr_test_machines=db-1,web-1 -e dr_test_rto_target=1; then

@@ -18,7 +18,7 @@ sim=(python "$here/files/readiness.py" "$url")
 # The schema of the collection under test, where Ansible finds it (ansible-test runs a copy of this target elsewhere).
 schema="${ANSIBLE_COLLECTIONS_PATH%%:*}/ansible_collections/replication/recovery/roles/readiness/files/report.schema.json"
 rm -rf work && mkdir -p work/started-here
-ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/readiness.json
 cd work/started-here  # where ansible-playbook is started: the report directory is taken from here
 ledger="$XDG_DATA_HOME/replication.recovery/ledger"
 

@@ -18,7 +18,7 @@ common=(-e restore_test_project=backups -e restore_test_report_dir="$reports" -e
         -e restore_test_checks_tasks="$(pwd)/files/validate.yml")
 backups=(python files/backups.py "$url")
 
-ansible-playbook -i ../../inventory -e @../../integration_config.yml seed.yml
+python ../setup_simulator/files/simulator.py "$url" seed files/backups.json
 
 # -- under --check: what it would restore, and nothing launched ------------------------------------------------------
 ansible-playbook replication.recovery.restore_test --check "${common[@]}" | tee output.txt
