@@ -4,7 +4,7 @@
 # machine, nothing written to the service - with its report in every form and in the ledger; strict launch settings fail
 # it (its subnets are the service's defaults). A troubled project fails naming each machine and why: paused, no point
 # yet, a newest point too old, a subnet the region no longer has, failed over. --check judges alike and writes no file;
-# readiness_fail=false reports without failing; a typo and an unknown project are refused by name, with no file.
+# readiness_fail=false reports without failing; an unknown project is refused by name, with no file.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -89,19 +89,13 @@ grep -q "Check mode: no report is written, and nothing is entered in the ledger"
 test ! -e readiness_report
 test "$(find "$ledger" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l)" = 4  # steady, steady strict, trouble, trouble reported: none under --check
 
-# -- a typo and a project that is not there: refused by name, no file -------------------------------------------------------
-if ansible-playbook replication.recovery.readiness -e readiness_project=steady -e readiness_rpo_target=15m >output.txt 2>&1; then
-    cat output.txt; echo "an RPO target that is no number must be refused"; exit 1
-fi
-grep -q "readiness_rpo_target" output.txt
+# -- a project that is not there: refused by name, no file (an RPO target that is no number, and a project not given: ------
+# -- test_runbook_options.py, test_a_value_that_is_not_of_its_options_type_is_refused_by_name_before_anything_is_read and --
+# -- test_a_misspelt_required_option_is_refused_naming_both_in_one_line; the target options_meant gives one end to end) -----
 if ansible-playbook replication.recovery.readiness -e readiness_project=stedy -e readiness_rpo_target=1800 >output.txt 2>&1; then
     cat output.txt; echo "an unknown project must be refused"; exit 1
 fi
 grep -q "stedy" output.txt
-if ansible-playbook replication.recovery.readiness -e readiness_rpo_target=1800 >output.txt 2>&1; then
-    cat output.txt; echo "a missing project must be refused"; exit 1
-fi
-grep -q "readiness_project" output.txt
 test ! -e readiness_report
 
 cd "$here" && rm -rf work

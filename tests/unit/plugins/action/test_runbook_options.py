@@ -187,6 +187,37 @@ def test_a_misspelt_option_the_user_gave_is_refused_naming_the_nearest_option(wa
     assert warnings == []
 
 
+# The typos of tests/integration/targets/options_meant, one of every other runbook; that target keeps the failover's, the
+# failback's (JSON text) and the agent's (a group variable) end to end, with what the service saw.
+@pytest.mark.parametrize("role, given, typo, meant, inventory", [
+    ("dr_test", dict(dr_test_project="meant"), dict(dr_test_wavse="web-1;db-1"), "dr_test_waves", False),
+    ("health", dict(health_projects="meant"), dict(health_max_lagg="60"), "health_max_lag", False),
+    ("evidence", {}, dict(evidence_priod="30"), "evidence_period", False),
+    ("protect", dict(protect_project="meant", protect_cloud_credentials={"name": "aws"}), dict(protect_regoin="us-west-2"), "protect_region",
+     False),
+    ("clean_point", dict(clean_point_project="meant"), dict(clean_point_consistant=True), "clean_point_consistent", False),
+    ("application", dict(application_name="shop", application_nodes={"web": {"project": "meant"}}), dict(application_runbok="dr_test"),
+     "application_runbook", False),
+    ("game_day", dict(game_day_lever="engaged", game_day_projects=["meant"]), dict(game_day_lever_reasn="INC-2041"), "game_day_lever_reason",
+     False),
+    ("restore_test", dict(restore_test_project="meant"), dict(restore_test_point_in_tme="latest"), "restore_test_point_in_time", True),
+    ("launch_policy", dict(launch_policy_project="meant"), dict(launch_policy_rule=[]), "launch_policy_rules", True),
+    ("readiness", dict(readiness_project="meant", readiness_rpo_target="3600"), dict(readiness_rpo_targte="60"), "readiness_rpo_target", True),
+])
+def test_every_runbook_refuses_a_misspelt_option_naming_the_nearest(warnings, role, given, typo, meant, inventory):
+    answer = begin(role, typo, extra=given) if inventory else begin(role, {}, extra=dict(given, **typo))
+    (name, value), = typo.items()
+    assert answer["failed"] and answer["msg"].startswith("%s: did you mean %s? It is no option of the " % (name, meant)), answer
+    assert "(given as %s)" % ("an inventory or group variable" if inventory else "an extra variable (-e, or an AWX survey)") in answer["msg"]
+    assert answer["msg"].endswith("; nothing was read or written.") and warnings == [], answer
+
+
+def test_a_value_that_is_not_of_its_options_type_is_refused_by_name_before_anything_is_read(warnings):
+    """As tests/integration/targets/playbook_readiness typed it: an RPO target of 15m, where seconds are asked."""
+    answer = begin("readiness", {}, extra=dict(readiness_project="steady", readiness_rpo_target="15m"))
+    assert answer["failed"] and answer["msg"].startswith("readiness_rpo_target must be a number, not '15m'"), answer
+
+
 def test_a_misspelt_required_option_is_refused_naming_both_in_one_line(warnings):
     answer = begin("failover", {}, extra=dict(failover_projcet="site"))
     assert answer["failed"] and answer["msg"] == (
@@ -262,6 +293,12 @@ def test_text_that_key_value_split_at_a_space_is_refused_naming_the_json_that_ke
         "game_day_lever_reason was given as -e 'game_day_lever_reason=INC-2041: payments latency', which Ansible splits at its "
         "spaces: it would take the first word and drop the rest. Give it as JSON text, -e '{\"game_day_lever_reason\": \"INC-2041: "
         "payments latency\"}'; nothing was read or written.")
+    # A moment as a tired operator types it: the date kept, its time dropped.
+    extra = dict(failover_project="safe", failover_point_in_time="before:2026-11-25", _raw_params="03:00")
+    answer = begin("failover", {}, extra=extra, cli=["failover_project=safe", "failover_point_in_time=before:2026-11-25 03:00"])
+    assert answer["failed"] and answer["msg"].startswith(
+        "failover_point_in_time was given as -e 'failover_point_in_time=before:2026-11-25 03:00', which Ansible splits at its spaces") and (
+        "Give it as JSON text, -e '{\"failover_point_in_time\": \"before:2026-11-25 03:00\"}'" in answer["msg"]), answer
     for kept in ('game_day_lever_reason="INC-2041: payments latency"', '{"game_day_lever_reason": "INC-2041: payments latency"}',
                  "@vars.yml", "other_reason=two words"):
         answer = begin("game_day", {}, extra=dict(game_day_lever="engaged"), cli=[kept])
@@ -296,6 +333,15 @@ def test_every_directory_the_run_writes_is_proven_before_anything_is_read(tmp_pa
     del tried[:]
     answer = begin("readiness", dict(readiness_project="site", readiness_rpo_target=60, replication_recovery_ledger_dir="ledger"))
     assert not answer.get("failed") and tried == [str(tmp_path / "readiness_report"), str(tmp_path / "ledger")], answer
+    # The ledger named, and the default one (a game day's, which writes no report): each refused by its name.
+    refused = []
+    monkeypatch.setattr(runbook_options, "unwritable", lambda directory: "%s: Operation not permitted" % directory if directory in refused else None)
+    refused.append(str(tmp_path / "ledger"))
+    answer = begin("dr_test", dict(dr_test_project="site", replication_recovery_ledger_dir=str(tmp_path / "ledger")))
+    assert answer["failed"] and "cannot write in %s (replication_recovery_ledger_dir)" % (tmp_path / "ledger") in answer["msg"], answer
+    refused.append(str(tmp_path / "data" / "replication.recovery" / "ledger"))
+    answer = begin("game_day", dict(game_day_lever="engaged", game_day_projects=["site"], game_day_lever_reason="INC-2041"))
+    assert answer["failed"] and answer["msg"].startswith("The game day cannot write in %s (the default ledger): " % refused[-1]), answer
     monkeypatch.setattr(runbook_options, "unwritable", lambda directory: "%s: Operation not permitted" % directory)
     answer = begin("dr_test", dict(dr_test_project="site"))
     assert answer["failed"] and answer["msg"] == (

@@ -523,6 +523,7 @@ def test_every_point_is_pinned_when_the_run_begins_and_a_missing_one_is_named_wi
     result = read(run, [], modules=modules)
     assert result["failed"] and result["msg"].startswith(
         "before:2026-11-22T11:30:00Z is later than the service's now, 2026-11-22T10:00:00Z: every point of every machine is before it")
+    assert "the data-loss windows would be negative" in result["msg"].replace("\n", " ")
     # The lever, the jobs and the machines: nothing else read, nothing written.
     assert [name for name, unused in modules.calls] == ["service_job_info", "service_machine_info", "service_safety_lever"]
     run = begin(tmp_path, point_in_time="before:2026-11-22T09:30:00Z")

@@ -1,7 +1,6 @@
 """What the failover safety test reads and does in the service and the simulator, outside the collection.
 
     python safe.py URL now                         the service's time
-    python safe.py URL later HOURS                 the service's time HOURS from now (a moment in the future)
     python safe.py URL moment HOURS                a moment HOURS ago whose newest point of each machine is an hourly one that
                                                    a jump of a day thins out (not in the last hour of a day, which a day keeps)
     python safe.py URL jump SECONDS                move the service's clock on
@@ -47,10 +46,6 @@ def said(moment):
 
 def now(url):
     print(said(service_now(url)))
-
-
-def later(url, hours):
-    print(said(service_now(url) + timedelta(hours=float(hours))))
 
 
 def moment(url, hours):
@@ -182,6 +177,6 @@ def no_writes(url):
 
 
 if __name__ == "__main__":
-    COMMANDS = dict(now=now, later=later, moment=moment, jump=jump, cloud=cloud, launches=launches, running=running, drift=drift, token=token,
+    COMMANDS = dict(now=now, moment=moment, jump=jump, cloud=cloud, launches=launches, running=running, drift=drift, token=token,
                     same_points=same_points, repinned=repinned, numbers=numbers, ledger=ledger, listed=listed, no_writes=no_writes)
     COMMANDS[sys.argv[2].replace("-", "_")](sys.argv[1], *sys.argv[3:])
