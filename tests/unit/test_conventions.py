@@ -115,7 +115,8 @@ def roles_of_tasks(items, given):
 # What each filter (or option) that decides the plays a playbook reads answers at the most.
 MOST_PLAYS = {"game_day_plays": "game_day_application", "application_level_plays": str(MAX_LEVELS),
               "application_plays_after": "application_again", "wave_plays": str(WAVES),
-              "launch_policy_address_hosts": "launch_policy_addresses"}
+              "launch_policy_address_hosts": "launch_policy_addresses", "ansible_check_mode": "application",
+              "application_runbook | default(none) == 'failover'": "application_cleanup"}
 
 
 def roles_run(path, given=None):
@@ -353,6 +354,16 @@ def test_the_launch_policys_playbook_reads_the_play_of_the_source_addresses_only
     assert alone["roles"] == ["replication.recovery.launch_policy"]
 
 
+def test_the_applications_playbook_reads_its_begin_alone_under_check():
+    """Under --check an application plans in its begin's play, and no play after it would match a host."""
+    [imported] = yaml.safe_load(read("playbooks", "application.yml"))
+    assert imported["ansible.builtin.import_playbook"] == "parts/{{ 'application_begin' if ansible_check_mode | default(false) else 'application' }}.yml"
+    [begin] = yaml.safe_load(read("playbooks", "parts", "application_begin.yml"))
+    assert begin["hosts"] == "localhost" and begin["tasks"][0]["ansible.builtin.include_role"] == {"name": "replication.recovery.application"}
+    assert [entry["ansible.builtin.import_playbook"] for entry in yaml.safe_load(read("playbooks", "parts", "application.yml"))] == [
+        "application_begin.yml", "application_run.yml"]
+
+
 def levels_read(path):
     """The levels an application's levels file reads, in order, following its imports."""
     found = []
@@ -377,8 +388,14 @@ def test_the_applications_playbook_reads_its_levels_and_the_approvals_only_when_
     assert approvals["tasks"][0]["ansible.builtin.include_role"]["tasks_from"] == "approve"
     assert again["ansible.builtin.import_playbook"] == levels["ansible.builtin.import_playbook"] and again["vars"] == {"application_again": True}
     assert end["ansible.builtin.import_playbook"] == "application_end.yml"
-    assert [play["name"] for play in yaml.safe_load(read("playbooks", "parts", "application_end.yml"))] == [
-        "What the application's run came to", "Clean up the test machines the nodes kept", "End of the application's run"]
+    result, ending = yaml.safe_load(read("playbooks", "parts", "application_end.yml"))
+    assert result["name"] == "What the application's run came to"
+    # A failover's nodes keep no test machines: no cleanup play when the runbook is known to be one as the playbook is read.
+    assert ending["ansible.builtin.import_playbook"] == (
+        "{{ 'application_finish' if application_runbook | default(none) == 'failover' else 'application_cleanup' }}.yml")
+    cleanup, finish = yaml.safe_load(read("playbooks", "parts", "application_cleanup.yml"))
+    assert cleanup["name"] == "Clean up the test machines the nodes kept" and finish["ansible.builtin.import_playbook"] == "application_finish.yml"
+    assert [play["name"] for play in yaml.safe_load(read("playbooks", "parts", "application_finish.yml"))] == ["End of the application's run"]
     chain = os.path.join(COLLECTION, "playbooks", "parts", "application_levels")
     assert sorted(os.listdir(chain)) == ["%d.yml" % number for number in range(1, MAX_LEVELS + 1)]
     for number in range(1, MAX_LEVELS + 1):
