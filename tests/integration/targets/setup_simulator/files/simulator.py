@@ -1,5 +1,5 @@
 """What a target asks of the simulator between its runs, in one short Python rather than a playbook run (which costs the
-controller about 1.3 s of CPU; the targets did it some thirty times).
+controller 1.2-2.1 s of CPU; the targets did it some fifty times).
 
     python simulator.py URL seed [ACCOUNT]   what setup_simulator's tasks do (the simulator reset, sessions kept alive while the
                                              clock runs fast, world.json seeded), then the target's ACCOUNT file seeded
