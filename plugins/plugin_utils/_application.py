@@ -9,7 +9,7 @@ the nodes after it, and the forecast of how long it takes. Pure: the application
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import RECENT_RUNS
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
-from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import CANCELLED, COMMITTED, STOPPED, of_report
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import CANCELLED, COMMITTED, NOTHING_DONE, ROLLED_BACK, STOPPED, of_report
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import PROVING
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, shown, spoken
 
@@ -310,15 +310,20 @@ def result_of(nodes, outcomes):
 def outcome_of(result, runbook, outcomes):
     """The application's outcome word (plugin_utils._outcomes): stopped when a stop condition or the safety lever stopped a
     node; cancelled when every node that ran was cancelled before its first write (the lever was engaged); else by its
-    result - a passing failover committed production to its recovery machines, a passing DR test passed, one waiting
-    for an approval waits, one whose critical node failed failed."""
+    result - a passing DR test passed, one waiting for an approval waits, one whose critical node failed failed; a passing
+    failover as its nodes left production: committed when a node committed it (or no node ran in this run), else rolled
+    back when a node rolled back (failover_commit=false), else nothing done (every node stood, failed over already)."""
     words = [outcome.get("outcome") for outcome in outcomes.values() if outcome.get("outcome")]
     if STOPPED in words:
         return STOPPED
     if words and set(words) == {CANCELLED}:
         return CANCELLED
+    if result == PASSED and runbook == "failover":
+        if COMMITTED in words or not words:
+            return COMMITTED
+        return ROLLED_BACK if ROLLED_BACK in words else NOTHING_DONE
     if result == PASSED:
-        return COMMITTED if runbook == "failover" else PASSED
+        return PASSED
     return "waiting for approval" if result == WAITING else FAILED
 
 

@@ -154,6 +154,7 @@ test "$(grep -c RECOVERY cloud-committed.txt)" = 4
 ansible-playbook replication.recovery.application "${failover[@]}" -e '{"application_nodes": {"app": {"project": "app"}}}' \
     -e failover_machines=app-1 | tee output.txt  # fewer nodes, fewer machines: it stands
 grep -q "app-1 stands: failed over since" output.txt
+grep -q "Application shop-failover (failover): NOTHING DONE" output.txt  # it stood: nothing committed by this run
 ansible-playbook replication.recovery.application "${failover[@]}" -e "$two" -e failover_point_in_time=latest > output.txt 2>&1 || true
 "${apps[@]}" cloud > cloud-again.txt
 diff cloud-committed.txt cloud-again.txt

@@ -207,3 +207,18 @@ def test_the_junit_fails_the_critical_nodes_that_failed_or_were_blocked():
     assert "Furthest behind" not in application_page(report_of_shop())
     assert "Slowest path: identity -> db." in forms[".md"]
     assert "Forecast RTO: at least p50 20 s (20 s), p90 25 s (25 s) (never measured: app)." in forms[".md"]
+
+
+@pytest.mark.parametrize("words, said", [
+    (["committed", "committed"], "committed"),
+    (["committed", "nothing done"], "committed"),  # one node failed over now, the other stood
+    (["rolled back", "rolled back"], "rolled back"),  # failover_commit=false: production never moved
+    (["rolled back", "nothing done"], "rolled back"),
+    (["nothing done"], "nothing done"),  # every node stood, failed over already
+    ([None], "committed"),  # no node ran in this run: what an earlier run of the application ended, adopted
+])
+def test_a_passing_failover_of_the_application_says_what_its_nodes_did_to_production(words, said):
+    """Its nodes rolled back (failover_commit=false), and the application said COMMITTED."""
+    outcomes = dict(("node-%d" % number, dict(state=app.PASSED, outcome=word)) for number, word in enumerate(words))
+    assert app.outcome_of(app.PASSED, "failover", outcomes) == said
+    assert app.outcome_of(app.PASSED, "dr_test", dict(web=dict(state=app.PASSED, outcome="passed"))) == "passed"
