@@ -19,6 +19,7 @@ export REPLICATION_SERVICE_PASSWORD=resumed-password
 export ANSIBLE_ROLES_PATH=..
 here="$(pwd)"
 night=(python "$here/../first_night/files/night.py" "$url")
+faults=(python "$here/../setup_simulator/files/simulator.py" "$url" faults)
 rm -rf controller-1 controller-2 outputs
 mkdir -p outputs controller-1/work controller-1/tmp controller-1/home controller-2/work controller-2/tmp controller-2/home
 waves=(-e 'failover_waves=db-*;app-*;web-*')
@@ -45,7 +46,7 @@ stopped_in_job_2() {
 stopped_at() {
     local seen="$1" project=$2
     shift 2
-    "${night[@]}" faults '[{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 3}]'
+    "${faults[@]}" '[{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 3}]'
     setsid env -C "$here/controller-1/work" TMPDIR="$here/controller-1/tmp" HOME="$here/controller-1/home" \
         XDG_DATA_HOME="$here/controller-1/home/data" PYTHONUNBUFFERED=1 ansible-playbook replication.recovery.failover \
         -e failover_poll_interval=1 -e failover_progress_interval=2 -e failover_project="$project" "$@" \
@@ -57,7 +58,7 @@ stopped_at() {
     done
     kill -INT "$pid"
     wait "$pid" || true
-    "${night[@]}" faults '[]'
+    "${faults[@]}" '[]'
     test "$("${night[@]}" launches "$project" RECOVERY_LAUNCH)" = 2
 }
 

@@ -24,6 +24,7 @@ reports="$here/reports"
 rm -rf "$reports" "$XDG_DATA_HOME" outputs tmp
 mkdir -p outputs tmp
 night=(python "$here/files/night.py" "$url")
+faults=(python "$here/../setup_simulator/files/simulator.py" "$url" faults)
 failover=(ansible-playbook replication.recovery.failover -e failover_report_dir="$reports" -e failover_poll_interval=1 -e failover_progress_interval=2)
 # The installed collection, as ansible-playbook finds it.
 collection="$(ansible-galaxy collection list replication.recovery --format json | python -c \
@@ -91,7 +92,7 @@ case_missing() {
                -e dr_test_poll_interval=1 -e "$nodes")
     local tests_before sentence
     tests_before="$("${night[@]}" launches identity TEST_LAUNCH)"
-    "${night[@]}" faults '[]'
+    "${faults[@]}" '[]'
     refused missing-check "${app[@]}" --check
     sentence="$(grep -o "Project 'cache' was not found\. Known: [a-z, ]*\." outputs/missing-check.txt | head -n 1)"
     test -n "$sentence"
@@ -103,7 +104,7 @@ case_missing() {
 }
 
 case_logout() {
-    "${night[@]}" faults '[{"method": "POST", "route": "/logout", "status": 500, "count": 1}]'
+    "${faults[@]}" '[{"method": "POST", "route": "/logout", "status": 500, "count": 1}]'
     "${failover[@]}" -e failover_project=night > outputs/logout.txt 2>&1
     grep -q "Failover of night: COMMITTED. 3 of 3 machines passed." outputs/logout.txt
     grep -q "WARNING.*sign-out" outputs/logout.txt
@@ -111,14 +112,14 @@ case_logout() {
 }
 
 case_pinned() {
-    "${night[@]}" faults '[{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 3}]'
+    "${faults[@]}" '[{"jobTypes": ["RECOVERY_LAUNCH"], "slowFactor": 3}]'
     mkdir -p tmp/first
     TMPDIR="$here/tmp/first" stopped outputs/pinned-stopped.txt "of wave 2 runs in the service" INT \
         "${failover[@]}" -e failover_project=waves -e 'failover_waves=db-*;app-*;web-*'
     "${night[@]}" pinned "$here/tmp/first/replication-recovery-failover-*/record.json" > pinned.txt
     test "$(wc -l < pinned.txt)" = 3
     # Ten minutes of the service's clock: new points, and none of the pinned ones thinned out (the service keeps an hour's).
-    "${night[@]}" faults '[]'
+    "${faults[@]}" '[]'
     "${night[@]}" jump 600
     "${failover[@]}" -e failover_project=waves -e 'failover_waves=db-*;app-*;web-*' > outputs/pinned.txt 2>&1
     "${night[@]}" launched-from waves | diff pinned.txt -
@@ -126,7 +127,7 @@ case_pinned() {
 }
 
 case_rollback() {
-    "${night[@]}" faults '[]'
+    "${faults[@]}" '[]'
     "${failover[@]}" -e failover_project=night -e failover_commit=false > outputs/rollback.txt 2>&1
     grep -q "Failover of night: ROLLED BACK" outputs/rollback.txt
     python -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['outcome'] == 'rolled back', r.get('outcome')" "$reports/failover_night.json"
@@ -135,7 +136,7 @@ case_rollback() {
 
 case_typo() {
     local sentence
-    "${night[@]}" faults '[]'
+    "${faults[@]}" '[]'
     refused typo-check "${failover[@]}" -e failover_project=nihgt --check
     sentence="$(grep -o "Project 'nihgt' was not found\. Known: [a-z, ]*\." outputs/typo-check.txt | head -n 1)"
     test -n "$sentence"
@@ -149,7 +150,7 @@ case_typo() {
 case_before() {
     # A point in time before any point the service keeps: --check and the real run refuse in the same words, rc 2, no write.
     local sentence
-    "${night[@]}" faults '[]'
+    "${faults[@]}" '[]'
     refused before-check "${failover[@]}" -e failover_project=identity -e failover_point_in_time=before:2020-01-01T00:00:00Z --check
     # The same sentence, but the span of the points, which the clock moves on (a minute a second) between the two runs.
     said() {
@@ -164,7 +165,7 @@ case_before() {
 }
 
 case_lag() {
-    "${night[@]}" faults '[]'
+    "${faults[@]}" '[]'
     ansible-playbook replication.recovery.failback -e failback_project=night -e failback_report_dir="$reports" -e failback_poll_interval=1 \
         -e failback_progress_interval=2 -e failback_clean_recovery=true > outputs/lag.txt 2>&1
     grep "have caught up" outputs/lag.txt | head -n 3
@@ -175,9 +176,9 @@ case_network() {
     local network='{"dr_test_network": {"subnets": ["isolated-a"], "security_groups": ["isolated"], "public_ip_action": "DONT_ALLOCATE"}}'
     local dr=(ansible-playbook replication.recovery.dr_test -e dr_test_project=isolated -e dr_test_report_dir="$reports" -e dr_test_poll_interval=1
               -e "$network")
-    "${night[@]}" faults '[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 3}]'
+    "${faults[@]}" '[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 3}]'
     stopped outputs/network-stopped.txt "of wave 1 runs in the service" TERM "${dr[@]}"
-    "${night[@]}" faults '[]'
+    "${faults[@]}" '[]'
     "${dr[@]}" > outputs/network.txt 2>&1
     python - "$reports/dr_test_isolated.json" <<'PY'
 import json, sys

@@ -156,6 +156,7 @@ ansible-playbook replication.recovery.game_day -e game_day_projects=rehearsed,dr
 # -- test, at the default progress interval: during its launch job or its checks - STOPPED, no check after it, the cleanup ---
 # -- complete; during its cleanup - the cleanup complete, the checks' verdict kept, the lever said "after the checks" --------
 night=(python "$(pwd)/../first_night/files/night.py" "$url")
+faults=(python "$(pwd)/../setup_simulator/files/simulator.py" "$url" faults)
 second="$(pwd)/controller-second"
 export LEVER_CHECKS="$PWD/checks"
 rm -rf "$second" "$LEVER_CHECKS" && mkdir -p "$second/tmp" "$second/home" "$second/work" "$LEVER_CHECKS"
@@ -187,7 +188,7 @@ PY
 }
 
 # During its launch job (slowed down, so that it runs while the lever is engaged): STOPPED, no check run, nothing left.
-"${night[@]}" faults '[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 12}]'
+"${faults[@]}" '[{"jobTypes": ["TEST_LAUNCH"], "slowFactor": 12}]'
 in_background
 until grep -q "Launch job .* of wave 1 runs in the service" dr_test.txt; do kill -0 "$dr_test_pid"; sleep 0.2; done
 pull "INC-51: the launch"
@@ -196,7 +197,7 @@ until_said "Stopping: the safety lever" dr_test.txt "$dr_test_pid"
 clock 600  # the slow job it follows to its end, ten times faster
 wait "$dr_test_pid"
 clock 60
-"${night[@]}" faults '[]'
+"${faults[@]}" '[]'
 grep -q "^rc=2$" dr_test.txt || { cat dr_test.txt; exit 1; }
 grep -q "DR test of rehearsed: STOPPED" dr_test.txt
 [ -z "$(ls "$LEVER_CHECKS")" ]  # no check ran
@@ -217,13 +218,13 @@ lever_in_report "the checks of wave 1"
 release
 
 # During its cleanup (slowed down): the cleanup complete, the checks' verdict kept, the lever named "after the checks".
-"${night[@]}" faults '[{"jobTypes": ["CLEANUP"], "slowFactor": 12}]'
+"${faults[@]}" '[{"jobTypes": ["CLEANUP"], "slowFactor": 12}]'
 in_background
 touch "$LEVER_CHECKS/go"
 python ../setup_simulator/files/until.py --alive "$dr_test_pid" -- ../first_night/files/night.py "$url" running rehearsed CLEANUP
 pull "INC-53: the cleanup"
 wait "$dr_test_pid"
-"${night[@]}" faults '[]'
+"${faults[@]}" '[]'
 grep -q "^rc=0$" dr_test.txt || { cat dr_test.txt; exit 1; }
 grep -q "DR test of rehearsed: PASSED. 3 of 3 machines passed. Lever engaged at [0-9TZ:-]* by pager-2: INC-53: the cleanup, after the checks" \
     dr_test.txt || { grep "DR test of rehearsed:" dr_test.txt; exit 1; }

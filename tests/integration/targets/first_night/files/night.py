@@ -1,7 +1,6 @@
 """What the first night's cases read and do in the service and the simulator, outside the collection.
 
     python night.py URL jump SECONDS                 move the service's clock on
-    python night.py URL faults JSON                  the simulator's fault rules (a JSON list; [] clears them); its statistics zeroed
     python night.py URL writes                       how many writes the simulator saw since its statistics were zeroed
     python night.py URL cloud PROJECT                the live target machines of PROJECT, a JSON line each (sorted)
     python night.py URL launches PROJECT TYPE        how many jobs of TYPE PROJECT holds
@@ -41,13 +40,6 @@ def service(url, project):
 
 def jump(url, seconds):
     requests.post(url + "/_simulator/clock", json={"advanceSeconds": float(seconds)}, timeout=30).raise_for_status()
-
-
-def faults(url, rules):
-    requests.delete(url + "/_simulator/faults", timeout=30).raise_for_status()
-    if json.loads(rules):
-        requests.post(url + "/_simulator/faults", json={"rules": json.loads(rules)}, timeout=30).raise_for_status()
-    requests.delete(url + "/_simulator/stats", timeout=30).raise_for_status()
 
 
 def writes(url):
@@ -134,7 +126,7 @@ def report_points(url, report):
 
 
 if __name__ == "__main__":
-    COMMANDS = dict(jump=jump, faults=faults, writes=writes, cloud=cloud, launches=launches, running=running, pinned=pinned,
+    COMMANDS = dict(jump=jump, writes=writes, cloud=cloud, launches=launches, running=running, pinned=pinned,
                     launched_from=launched_from, checksum=checksum, moment=moment, marked=marked, plan_points=plan_points,
                     report_points=report_points)
     COMMANDS[sys.argv[2].replace("-", "_")](sys.argv[1], *sys.argv[3:])
