@@ -3,12 +3,13 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """An application across projects: its nodes (a project each), the order they recover in, what a node's outcome means to
-the nodes after it, and the forecast of how long it takes. Pure: the application role's step
-(plugins/action/application_step.py) reads and writes the files and runs nothing here but these functions."""
+the nodes after it, the forecast of how long it takes, and the record of its run. Pure: the application's run
+(plugin_utils._application_run) reads and writes the files and runs nothing here but these functions."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import RECENT_RUNS
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
+from ansible_collections.replication.recovery.plugins.plugin_utils._record import Declared
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import CANCELLED, COMMITTED, NOTHING_DONE, ROLLED_BACK, STOPPED, of_report
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import PROVING
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, shown, spoken
@@ -26,6 +27,33 @@ NODE_KEYS = ("project", "connection", "machines", "optional_machines", "after", 
 # A node's outcome. PASSED and FAILED come from its run; the others are the application's.
 PASSED, FAILED, BLOCKED, WAITING, PLANNED = "passed", "failed", "blocked", "waiting for approval", "planned"
 ENDED = (PASSED, FAILED, BLOCKED)
+
+
+# The record of an application's run (its run.json), made by its begin: (member, what it holds). A node's outcome is a
+# file of its own (plugin_utils._application_run).
+MEMBERS = (
+    ("name", "The application's name (application_name): its report and its run's state are named after it."),
+    ("runbook", "The runbook every node runs: dr_test or failover."),
+    ("began", "When the run began, on the controller's clock (a run resumed keeps it)."),
+    ("resumed", "Whether this run resumed one that had not ended (stopped, or waiting for an approval)."),
+    ("nodes", "Each node by name, settled with its defaults (nodes_of), its connection without a password or token."),
+    ("levels", "The nodes by level (levels_of): the names of each level's nodes."),
+    ("approvals", "Each node approved, by name: by whom, when, with what comment, and whether at a terminal."),
+    ("report_dir", "The directory of the application's report, its run's state and its nodes' reports (nodes/)."),
+    ("forecast", "The RTO forecast from the ledger (forecast): each level's and the application's p50 and p90."),
+    ("controller_user", "Who runs the application: AWX's user, or the controller's."),
+    ("points_as_of", "Each node's moment for its points in time, on its service's clock: when the run began, or its plan was made."),
+    ("plan", "The plan written under --check that the run carries out (its path), or None."),
+    ("ended", "When the run ended (no node waits for an approval), on the controller's clock: the next run begins anew."),
+)
+
+
+class RunState(Declared):
+    """The record of an application's run: only the members MEMBERS declares."""
+
+    DECLARED = frozenset(name for name, unused_what in MEMBERS)
+    WHAT = "The application run's record"
+    WHERE = "plugins/plugin_utils/_application.py"
 
 
 class ApplicationError(ValueError):

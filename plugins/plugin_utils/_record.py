@@ -136,49 +136,65 @@ EMPTY = dict(project_id=None, username=None, account=None, started=None, machine
 
 
 class UndeclaredMember(KeyError):
-    """A step read or wrote a member of the run's record that MEMBERS does not declare: a bug in the step."""
+    """A step read or wrote a member of a run's record that its table does not declare: a bug in the step."""
 
-    def __init__(self, name):
-        super(UndeclaredMember, self).__init__("The run's record has no member %r (plugins/plugin_utils/_record.py declares every member): "
-                                               "a bug in the step." % (name,))
-
-
-def _declared(name):
-    if name not in DECLARED:
-        raise UndeclaredMember(name)
-    return name
+    def __init__(self, name, declared=None):
+        declared = declared or Record
+        super(UndeclaredMember, self).__init__("%s has no member %r (%s declares every member): a bug in the step." % (
+            declared.WHAT, name, declared.WHERE))
 
 
-class Record(dict):
-    """The run's record: a dict that holds only declared members, with names for the parts many steps touch."""
+class Declared(dict):
+    """A run's record: a dict that holds only the members its class declares (DECLARED), and refuses any other where
+    it is read or written."""
+
+    DECLARED = frozenset()
+    WHAT = WHERE = None
+
+    def __init__(self, *given, **members):
+        dict.__init__(self)
+        self.update(*given, **members)
+
+    def _declared(self, name):
+        if name not in self.DECLARED:
+            raise UndeclaredMember(name, type(self))
+        return name
 
     def __getitem__(self, name):
-        return dict.__getitem__(self, _declared(name))
+        return dict.__getitem__(self, self._declared(name))
 
     def __setitem__(self, name, value):
-        dict.__setitem__(self, _declared(name), value)
+        dict.__setitem__(self, self._declared(name), value)
 
     def __contains__(self, name):
-        return dict.__contains__(self, _declared(name))
+        return dict.__contains__(self, self._declared(name))
 
     def get(self, name, default=None):
-        return dict.get(self, _declared(name), default)
+        return dict.get(self, self._declared(name), default)
 
     def setdefault(self, name, default=None):
-        return dict.setdefault(self, _declared(name), default)
+        return dict.setdefault(self, self._declared(name), default)
 
     def pop(self, name, *default):
-        return dict.pop(self, _declared(name), *default)
+        return dict.pop(self, self._declared(name), *default)
 
     def update(self, *given, **members):
         changes = dict(*given, **members)
         for name in changes:
-            _declared(name)
+            self._declared(name)
         dict.update(self, changes)
 
     def __ior__(self, other):  # record |= {...}, which dict's own would write unchecked
         self.update(other)
         return self
+
+
+class Record(Declared):
+    """The run's record on the engine, with names for the parts many steps touch."""
+
+    DECLARED = DECLARED
+    WHAT = "The run's record"
+    WHERE = "plugins/plugin_utils/_record.py"
 
     # -- the parts many steps touch -------------------------------------------------------------------------------
 
@@ -216,9 +232,7 @@ def new(**members):
 
 def as_record(value):
     """A record read back (a JSON object) as a Record, refusing a member the table does not declare."""
-    record = Record()
-    record.update(value)
-    return record
+    return Record(value)
 
 
 def parts_of(wave):

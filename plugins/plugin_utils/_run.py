@@ -32,46 +32,15 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._run_look imp
 from ansible_collections.replication.recovery.plugins.plugin_utils._run_read import Reading
 from ansible_collections.replication.recovery.plugins.plugin_utils._run_report import Reporting
 from ansible_collections.replication.recovery.plugins.plugin_utils._run_resume import Resuming
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import Driven
 
 
-class Run(Beginning, Reading, Resuming, Launching, Looking, CleaningUp, Reporting):
+class Run(Driven, Beginning, Reading, Resuming, Launching, Looking, CleaningUp, Reporting):
     """A run: its record (None before it begins, or for a cleanup without a run), the path it is kept at, the phase it is
     in, and the step that drives it now."""
 
     def __init__(self, step, path=None, record=None):
-        self.step = step
+        Driven.__init__(self, step)
         self.path = path
         self.record = record
         self.phase = step.PHASE
-
-    # -- what a phase asks of Ansible, through the step that drives it ----------------------------------------------
-
-    def service(self, module, failed_ok=False, **args):
-        return self.step.service(module, failed_ok=failed_ok, **args)
-
-    def machines(self, **options):
-        return self.step.machines(**options)
-
-    def points_in_time(self, project, machines):
-        return self.step.points_in_time(project, machines)
-
-    def say(self, message):
-        self.step.say(message)
-
-    def warn(self, message):
-        self.step.warn(message)
-
-    def files_said(self, *args, **kwargs):
-        return self.step.files_said(*args, **kwargs)
-
-    @property
-    def check_mode(self):
-        return self.step.check_mode
-
-    @property
-    def limits(self):
-        return self.step.limits
-
-    @property
-    def task_vars(self):
-        return self.step.task_vars

@@ -227,6 +227,47 @@ def rescued(task):
     return False
 
 
+class Driven(object):
+    """A run as the step that drives it now sees it (plugin_utils._run's, the application's): what its phases ask of
+    Ansible - the collection's modules, the output, the task's variables and check mode - goes through that step."""
+
+    def __init__(self, step):
+        self.step = step
+
+    def service(self, module, failed_ok=False, **args):
+        return self.step.service(module, failed_ok=failed_ok, **args)
+
+    def run_module(self, module, module_args):
+        return self.step.run_module(module, module_args)
+
+    def machines(self, **options):
+        return self.step.machines(**options)
+
+    def points_in_time(self, project, machines):
+        return self.step.points_in_time(project, machines)
+
+    def say(self, message):
+        self.step.say(message)
+
+    def warn(self, message):
+        self.step.warn(message)
+
+    def files_said(self, *args, **kwargs):
+        return self.step.files_said(*args, **kwargs)
+
+    @property
+    def check_mode(self):
+        return self.step.check_mode
+
+    @property
+    def limits(self):
+        return self.step.limits
+
+    @property
+    def task_vars(self):
+        return self.step.task_vars
+
+
 class RunbookStep(ActionBase):
     """An action plugin of a runbook step. A step declares its OPTIONS (never one of the connection
     options, which it passes on to the modules it runs) and implements ``step(args)``;
@@ -353,6 +394,10 @@ class RunbookStep(ActionBase):
         if result.get("failed") and not failed_ok:
             raise StepFailed(result.get("msg") or "%s failed" % module)
         return result
+
+    def run_module(self, module, module_args):
+        """One of the collection's modules run with ``module_args`` alone: a connection of its own, not the step's."""
+        return self._execute_module(module_name=COLLECTION + module, module_args=module_args, task_vars=self.task_vars)
 
     def sign_out(self, session):
         """End the run's session - under --check too, which opened it - warning when the service does not answer: a sign-out never

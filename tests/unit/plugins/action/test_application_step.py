@@ -14,6 +14,7 @@ import pytest
 from ansible.errors import AnsiblePromptNoninteractive
 
 from ansible_collections.replication.recovery.plugins.action import application_step
+from ansible_collections.replication.recovery.plugins.plugin_utils import _application_run
 
 NODES = dict(identity=dict(project="identity"), db=dict(project="db", after=["identity"], retry=1, optional_machines=["db-3"]),
              app=dict(project="app", after=["db"], approval=True),
@@ -273,7 +274,7 @@ def test_the_levels_run_in_order_a_retry_relaunches_the_failed_machines_and_an_a
     third = step(phase="level", state=state, level=3)
     assert third["decisions"]["app"] == dict(run=False, state="waiting for approval", reason="needs approval (application_approve: {node: app, by: ...})")
     # No terminal: nothing asked, and the run ends waiting (rc 0) - edge failed, but it is after identity only.
-    monkeypatch.setattr(application_step.display, "prompt_until", MagicMock(side_effect=AnsiblePromptNoninteractive("stdin is not interactive")))
+    monkeypatch.setattr(_application_run.display, "prompt_until", MagicMock(side_effect=AnsiblePromptNoninteractive("stdin is not interactive")))
     asked = step(phase="approve", state=state, approval_timeout=5)
     assert asked["approved"] == [] and asked["lines"][0].startswith("No terminal")
     ended = step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger"))
@@ -354,7 +355,7 @@ def test_an_approval_asked_at_a_terminal_and_one_not_given_in_time(tmp_path, mon
     state = begin(tmp_path, nodes=nodes)["state"]
     step(phase="level", state=state, level=1)
     answers = iter([b"Robin Day", b"at the prompt", b""])
-    monkeypatch.setattr(application_step.display, "prompt_until", lambda *args, **kwargs: next(answers))
+    monkeypatch.setattr(_application_run.display, "prompt_until", lambda *args, **kwargs: next(answers))
     asked = step(phase="approve", state=state, approval_timeout=5)
     assert asked["approved"] == ["app"] and asked["lines"][1] == "web: not approved; it waits."
     run = json.loads(open(os.path.join(state, "run.json")).read())
@@ -463,3 +464,64 @@ def test_an_application_whose_every_node_that_ran_was_cancelled_is_cancelled(tmp
     step(phase="level", state=state, level=2)
     made = written(step(phase="end", state=state, ledger_dir=str(tmp_path / "ledger")))
     assert made["outcome"] == "cancelled" and made["targets"] == dict(rpo_seconds=None, rto_seconds=600) and made["game_day"] is None
+
+
+# -- the run's record ------------------------------------------------------------------------------------------------
+
+def test_the_runs_record_holds_only_its_declared_members_and_a_run_kept_before_is_taken_up(tmp_path):
+    """What begin keeps is the declared record; a member the table does not declare is refused where it is written; a
+    run.json kept by an earlier version (the same members, written before the record was typed) is resumed."""
+    from ansible_collections.replication.recovery.plugins.plugin_utils._application import MEMBERS, RunState
+    from ansible_collections.replication.recovery.plugins.plugin_utils._record import UndeclaredMember
+    assert len(set(name for name, unused in MEMBERS)) == len(MEMBERS) and all(what.endswith(".") for unused, what in MEMBERS)
+    state = begin(tmp_path, nodes=dict(identity=dict(project="identity")))["state"]
+    with open(os.path.join(state, "run.json")) as handle:
+        kept = json.load(handle)
+    assert set(kept) == RunState.DECLARED - {"ended"}
+    with pytest.raises(UndeclaredMember, match="The application run's record has no member 'wave_count'"):
+        RunState(kept, wave_count=1)
+    with pytest.raises(UndeclaredMember, match="no member 'wave_count'"):
+        RunState(kept)["wave_count"] = 1
+    resumed = begin(tmp_path, nodes=dict(identity=dict(project="identity")))
+    assert resumed["lines"][0].endswith("resuming the run begun %s." % kept["began"])
+
+
+def test_a_run_state_this_version_does_not_know_is_refused_by_its_path_before_anything_is_written(tmp_path):
+    state = begin(tmp_path, nodes=dict(identity=dict(project="identity")))["state"]
+    with open(os.path.join(state, "run.json")) as handle:
+        kept = json.load(handle)
+    with open(os.path.join(state, "run.json"), "w") as handle:
+        json.dump(dict(kept, stages=[]), handle)
+    refused = begin(tmp_path, nodes=dict(identity=dict(project="identity")))
+    assert refused["failed"] and os.path.join(state, "run.json") in refused["msg"] and "'stages'" in refused["msg"]
+    assert "Remove it to begin anew" in refused["msg"] and "nothing was written" in refused["msg"]
+    assert step(phase="level", state=state, level=1)["failed"]
+    with open(os.path.join(state, "run.json")) as handle:
+        assert json.load(handle)["stages"] == []  # left as it was
+
+
+def test_every_member_the_application_runs_code_names_is_declared_and_every_declared_one_is_used():
+    """Read in the code of the run's phases: ``self.state[...]``, and the record as begin holds it (``run``, ``earlier``)."""
+    import ast
+    from ansible_collections.replication.recovery.plugins.plugin_utils import _application_begin
+    from ansible_collections.replication.recovery.plugins.plugin_utils._application import RunState
+
+    def is_record(node):
+        return (isinstance(node, ast.Name) and node.id in names) or (
+            isinstance(node, ast.Attribute) and node.attr == "state" and isinstance(node.value, ast.Name) and node.value.id == "self")
+
+    named = set()
+    # begin's names for the record it makes and the one it resumes; the other phases' ``earlier`` is a node's outcome
+    for module, names in ((_application_run, ()), (_application_begin, ("run", "earlier"))):
+        with open(module.__file__, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Subscript) and is_record(node.value) and isinstance(node.slice, ast.Constant):
+                named.add(node.slice.value)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and is_record(node.func.value) \
+                    and node.func.attr == "get" and isinstance(node.args[0], ast.Constant):
+                named.add(node.args[0].value)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "RunState":
+                named.update(keyword.arg for keyword in node.keywords)
+    assert named - RunState.DECLARED == set()
+    assert RunState.DECLARED - named == set()
