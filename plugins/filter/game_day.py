@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """A game day's scenario, read and checked before anything is read or written (plugin_utils._game_day); and which plays
-the game day's playbook reads."""
+the game day's playbook reads, and of an application's, the nodes its levels' plays are counted by."""
 
 from ansible.errors import AnsibleFilterError
 
@@ -32,6 +32,17 @@ def game_day_plays(scenario, lever=None):
     return "game_day_application" if runbook in (None, "application") else "game_day"
 
 
+def game_day_nodes(scenario):
+    """The nodes an application's game day gives its run, read as the game day reads the scenario, for the application's
+    own filters to count its plays by (application_level_plays, application_plays_after); none when it is no application's
+    or cannot be read here - those filters then read the most plays."""
+    try:
+        plan = None if no_value(scenario) else plan_of(scenario)
+    except ScenarioRefused:
+        plan = None
+    return plan["with"]["nodes"] if plan and plan["runbook"] == "application" else None
+
+
 class FilterModule(object):
     def filters(self):
-        return {"game_day_scenario": game_day_scenario, "game_day_plays": game_day_plays}
+        return {"game_day_scenario": game_day_scenario, "game_day_plays": game_day_plays, "game_day_nodes": game_day_nodes}

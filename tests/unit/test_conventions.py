@@ -338,9 +338,15 @@ def test_the_game_days_playbook_reads_an_applications_plays_only_for_a_game_day_
         "parts/{{ game_day_scenario | default(none) | replication.recovery.game_day_plays(game_day_lever | default(none)) }}.yml")
     [alone] = yaml.safe_load(read("playbooks", "parts", "game_day.yml"))
     assert alone["hosts"] == "localhost" and alone["roles"] == [{"role": "replication.recovery.game_day"}]
-    first, application, end = yaml.safe_load(read("playbooks", "parts", "game_day_application.yml"))
+    first, levels, after, end = yaml.safe_load(read("playbooks", "parts", "game_day_application.yml"))
     assert first["ansible.builtin.import_playbook"] == "game_day.yml"
-    assert application["ansible.builtin.import_playbook"] == "application_run.yml"
+    # application_run.yml's plays, counted by the application's own filters over the nodes the scenario gives its run
+    nodes = "game_day_scenario | default(none) | replication.recovery.game_day_nodes"
+    assert " ".join(levels["ansible.builtin.import_playbook"].split()) == (
+        "application_levels/{{ %s | replication.recovery.application_level_plays('dr_test') }}.yml" % nodes)
+    assert " ".join(after["ansible.builtin.import_playbook"].split()) == (
+        "{{ %s | replication.recovery.application_plays_after('dr_test') }}.yml" % nodes)
+    assert levels["vars"] == after["vars"] and set(levels["vars"]) == {"replication_recovery_options_given", "runbook_game_day"}
     assert "game_day_application_runs" in end["hosts"] and end["tasks"][0]["ansible.builtin.include_role"]["tasks_from"] == "end"
 
 

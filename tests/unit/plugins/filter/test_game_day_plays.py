@@ -1,19 +1,22 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Which plays the game_day playbook reads: an application's only for a game day that may be one."""
+"""Which plays the game_day playbook reads: an application's only for a game day that may be one, as many of its levels
+as its nodes have."""
 
 import json
 
 import pytest
 
-from ansible_collections.replication.recovery.plugins.filter.game_day import FilterModule, game_day_plays, game_day_scenario
+from ansible_collections.replication.recovery.plugins.filter.application import application_level_plays, application_plays_after
+from ansible_collections.replication.recovery.plugins.filter.game_day import FilterModule, game_day_nodes, game_day_plays, game_day_scenario
+from ansible_collections.replication.recovery.plugins.plugin_utils._application import MAX_LEVELS
 
 SCENARIO = dict(name="nightly-shop", hypothesis="the shop recovers within an hour", blast_radius=dict(projects=["shop"]))
 
 
 def test_the_filters_are_named_as_their_documentation():
-    assert FilterModule().filters() == {"game_day_scenario": game_day_scenario, "game_day_plays": game_day_plays}
+    assert FilterModule().filters() == {"game_day_scenario": game_day_scenario, "game_day_plays": game_day_plays, "game_day_nodes": game_day_nodes}
 
 
 @pytest.mark.parametrize("scenario", [
@@ -47,3 +50,25 @@ def test_a_scenario_that_cannot_be_read_as_the_playbook_is_read_reads_the_applic
 @pytest.mark.parametrize("lever", ["engaged", "released"])
 def test_a_lever_pulled_reads_the_game_days_play_alone(lever):
     assert game_day_plays(None, lever) == game_day_plays(APPLICATION, lever) == "game_day"
+
+
+def test_an_applications_game_day_gives_its_nodes_to_count_its_plays_by():
+    """As many levels' plays as the nodes have, and the approvals' plays only when a node needs one."""
+    nodes = {"db": {"project": "db"}, "web": {"project": "shop", "after": ["db"]}}
+    scenario = dict(SCENARIO, runbook="application", **{"with": {"nodes": nodes}}, blast_radius=dict(projects=["db", "shop"]))
+    for given in (scenario, json.dumps(scenario)):
+        assert sorted(game_day_nodes(given)) == ["db", "web"]
+        assert application_level_plays(game_day_nodes(given), "dr_test") == 2
+        assert application_plays_after(game_day_nodes(given), "dr_test") == "application_end"
+    nodes["web"]["approval"] = True
+    assert application_plays_after(game_day_nodes(scenario), "dr_test") == "application_again"
+
+
+@pytest.mark.parametrize("scenario", [
+    None, "", "[unclosed", dict(SCENARIO, runbook="failover"),  # not read here, or refused as the game day runs
+    SCENARIO, dict(SCENARIO, runbook="restore_test"),  # another runbook's
+])
+def test_a_game_day_whose_nodes_are_not_known_as_the_playbook_is_read_reads_the_most_levels(scenario):
+    assert game_day_nodes(scenario) is None
+    assert application_level_plays(game_day_nodes(scenario), "dr_test") == MAX_LEVELS
+    assert application_plays_after(game_day_nodes(scenario), "dr_test") == "application_again"
