@@ -77,6 +77,9 @@ launches 0 0
 game_day | tee output.txt
 grep -q "Application storefront (dr_test): PASSED. passed db, web." output.txt
 grep -q "Game day storefront-nightly: PASSED. Hypothesis: .* - borne out." output.txt
+# As many levels' plays as its nodes have (two), no approvals' plays (no node needs one): no play that matches no host.
+[ "$(grep -c "no hosts matched" output.txt)" = 0 ]
+[ "$(grep -c "^PLAY \[The application's level [0-9]" output.txt)" = 2 ]
 launches 1 1
 nothing_left
 python -c "import json, sys; r = json.load(open(sys.argv[1])); \

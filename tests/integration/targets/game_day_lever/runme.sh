@@ -39,7 +39,8 @@ grep -q "nosuch" output.txt
 if ansible-playbook "${game_day[@]}" -e game_day_lever=engage -e game_day_lever_reason=INC-7 >output.txt 2>&1; then
     echo "game_day_lever=engage must be refused"; exit 1
 fi
-grep -q "game_day_lever" output.txt && grep -q "engaged, released" output.txt
+grep -q "game_day_lever" output.txt
+grep -q "engaged, released" output.txt
 [ "$("${lever[@]}" writes)" = "$before" ]
 
 # -- engaged, by whom and why; again: nothing done ----------------------------------------------------------------

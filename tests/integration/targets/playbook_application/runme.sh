@@ -30,13 +30,16 @@ python ../setup_simulator/files/simulator.py "$url" seed files/apps.json
 # -- the plan written -------------------------------------------------------------------------------------------------------
 ansible-playbook replication.recovery.application --check "${common[@]}" | tee output.txt
 grep -q "Application shop (dr_test): 4 nodes in 3 levels." output.txt
-test "$(grep -c '^PLAY \[' output.txt)" = 1 && test "$(grep -c 'no hosts matched' output.txt)" = 0  # its begin alone plans
+test "$(grep -c '^PLAY \[' output.txt)" = 1  # its begin alone plans
+test "$(grep -c 'no hosts matched' output.txt)" = 0
 grep -q "Level 2: cache (project cache, every machine, critical, after identity); db (project db, every machine, critical, after identity)" output.txt
 grep -q "Forecast RTO: none" output.txt
 grep -q "Points in time: each machine's newest at or before 20[0-9-]*T[0-9:.]*+00:00, on its service's clock - when the application's run began" output.txt
 "${apps[@]}" launches db 0
 plan="$reports/application_shop.plan.json"
-test -s "$plan" && test -s "$reports/application_shop.plan.md" && test ! -e "$reports/application_shop.run"
+test -s "$plan"
+test -s "$reports/application_shop.plan.md"
+test ! -e "$reports/application_shop.run"
 
 # -- the plan carried out half an hour later, on the service's clock: a DR test of the application, in order, db and -----
 # -- cache side by side, each node's test machines up until the end, every point the newest at the plan's moment; db's ---
@@ -55,7 +58,9 @@ grep -q "app: its test machines were terminated and proven gone: app-1, app-2." 
 "${apps[@]}" up-until-the-end
 "${apps[@]}" overlap db cache
 "${apps[@]}" empty
-test -s "$reports/application_shop.json" && test -s "$reports/application_shop.html" && test -s "$reports/application_shop.junit.xml"
+test -s "$reports/application_shop.json"
+test -s "$reports/application_shop.html"
+test -s "$reports/application_shop.junit.xml"
 grep -q "<svg" "$reports/application_shop.html"
 test -s "$ledger/00000005.json"  # four nodes' DR tests and the application
 

@@ -94,7 +94,8 @@ printf '%s\n' '- name: The machine runs and has an address' '  ansible.builtin.a
     '      - dr_test_machine.public_ips | length > 0' "      - dr_test_machine.target.machineCloudState == 'running'" > on_host_checks.yml
 ansible-playbook -i waves_inventory.yml replication.recovery.dr_test "${common[@]}" -e dr_test_project=shop \
     -e dr_test_checks_tasks="$(pwd)/on_host_checks.yml" | tee output.txt
-[ "$(grep -c '^PLAY \[Launch and look at DR test, wave' output.txt)" = 1 ] && ! grep -q "no hosts matched" output.txt
+[ "$(grep -c '^PLAY \[Launch and look at DR test, wave' output.txt)" = 1 ]
+[ "$(grep -c "no hosts matched" output.txt)" = 0 ]
 grep -q "Launch and follow the wave, and look at its machines - wave 2" output.txt
 "${outcome[@]}" passed
 python -c "import json, sys; r = json.load(open(sys.argv[1])); \

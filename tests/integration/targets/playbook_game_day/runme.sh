@@ -61,7 +61,8 @@ assert g['runbook'] == 'dr_test' and g['met']['rto_seconds'] is True and r['stop
 # -- stopped after its DR test ended and before its own report (the ledger as such a stop leaves it: the game day's entry --
 # -- not made), then run again: it reports that DR test, launches nothing; the run after it rehearses anew (below) --------
 newest="$(printf '%s\n' "$ledger"/*.json | tail -n 1)"
-grep -q '"runbook": "game_day"' "$newest" && rm "$newest"
+grep -q '"runbook": "game_day"' "$newest"  # the game day's own entry, which such a stop does not make
+rm "$newest"
 launches="$("${lever[@]}" launches rehearsed)"
 game_day | tee output.txt
 grep -q "This game day's rehearsal, the DR test of rehearsed begun .*, ended (passed) before the game day that ran it reported it" output.txt

@@ -87,7 +87,8 @@ grep -q "Launch policy of demo: ROLLED BACK. 1 of 1 machines changed: web-1;" ou
 
 # -- the CSV round trip: one cell edited, one blueprint written ----------------------------------------------------------
 "${apply[@]}" -e launch_policy_export="$(pwd)/demo.csv" | tee output.txt
-test -s demo.csv && test -s demo.yml
+test -s demo.csv
+test -s demo.yml
 python - demo.csv <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -166,7 +167,8 @@ backup="$(ls "$reports"/unset/backups/*.backup.json)"
 if "${unset[@]}" -e launch_policy_restore="$backup" > output.txt 2>&1; then cat output.txt; echo "a restore that cannot put back must fail"; exit 1; fi
 grep -o '"Launch policy of unset: [^"]*"' output.txt
 grep -q "Launch policy of unset: FAILED. 0 of 2 machines changed" output.txt
-grep -q "un-1: instance_type could not be put back" output.txt && grep -q "un-2: instance_type could not be put back" output.txt
+grep -q "un-1: instance_type could not be put back" output.txt
+grep -q "un-2: instance_type could not be put back" output.txt
 if grep -q "NOTHING DONE" output.txt; then echo "a restore that left members as they differ from the backup said nothing done"; exit 1; fi
 
 rm -rf "$reports" "$XDG_DATA_HOME" output.txt ./*.json demo.csv demo.yml edited.csv bad.csv sources.yml

@@ -34,7 +34,8 @@ grep -q "Terminated 3 target machines: files-1, files-2, mail-1" output.txt
 "${backups[@]}" launches 1
 test -z "$("${backups[@]}" cloud)"
 test -s "$ledger/00000001.json"
-test -s "$reports/restore_test_backups.html" && test -s "$reports/restore_test_backups.junit.xml"
+test -s "$reports/restore_test_backups.html"
+test -s "$reports/restore_test_backups.junit.xml"
 
 # -- a validation that fails: reported, the restore servers removed all the same, entered in the ledger (the role in ---
 # -- one play: the validation of each server on this host) -------------------------------------------------------------
