@@ -7,7 +7,7 @@ the game day's playbook reads, and of an application's, the nodes its levels' pl
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value
+from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value, parse_flag
 from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import ScenarioRefused, name_of, plan_of
 
 
@@ -18,12 +18,17 @@ def game_day_scenario(scenario):
         raise AnsibleFilterError("Game day %s: REFUSED. %s. Nothing was read or written." % (name_of(scenario) or "(no name)", str(refused).rstrip(".")))
 
 
-def game_day_plays(scenario, lever=None):
+def game_day_plays(scenario, lever=None, dry_run=None, check_mode=False):
     """The plays the game_day playbook reads, from the extra variables it sees as it is read (playbooks/parts/<answer>.yml):
     those of an application's run (game_day_application) only when the scenario may be an application's - its runbook is
-    application, or it cannot be read here (not an extra variable: in the inventory; or one the run refuses by name); else
-    the game day's own play alone (game_day): a lever pulled, or a scenario of another runbook."""
-    if not no_value(lever):
+    application, or it cannot be read here (not an extra variable: in the inventory; or one the run refuses by name) - and
+    the game day runs it; else the game day's own play alone (game_day): a lever pulled, a dry run or --check (the game
+    day's play plans the application), or a scenario of another runbook."""
+    try:
+        planned = check_mode is True or parse_flag(dry_run, "game_day_dry_run")
+    except ValueError:  # refused by name as the game day runs
+        planned = False
+    if not no_value(lever) or planned:
         return "game_day"
     try:  # read as the game day reads it
         runbook = None if no_value(scenario) else plan_of(scenario)["runbook"]

@@ -49,6 +49,7 @@ before="$("${lever[@]}" writes)"
 game_day '' '' -e game_day_dry_run=true | tee output.txt
 grep -q "Application storefront (dr_test): 2 nodes in 2 levels." output.txt
 grep -q "Game day storefront-nightly: PLANNED (dry run). Hypothesis: .* - planned, not tried." output.txt
+[ "$(grep -c "no hosts matched" output.txt)" = 0 ]  # the game day's play alone plans the application
 [ "$("${lever[@]}" writes)" = "$before" ]
 test ! -e reports/application_storefront.run
 # The scenario as YAML text (an AWX survey's multi-line answer), under --check: the same plan, no write.
@@ -57,6 +58,7 @@ python -c "import json, sys, yaml; print(json.dumps(dict(game_day_scenario=yaml.
 grep -q '"game_day_scenario": "blast_radius:' yaml_text.json
 ansible-playbook replication.recovery.game_day -e @yaml_text.json --check | tee output.txt
 grep -q "Game day storefront-nightly: PLANNED. Hypothesis" output.txt
+[ "$(grep -c "no hosts matched" output.txt)" = 0 ]
 [ "$("${lever[@]}" writes)" = "$before" ]
 
 # -- refused before any write: a node's project outside the blast radius; a machine outside it, found as every node is --

@@ -72,3 +72,13 @@ def test_a_game_day_whose_nodes_are_not_known_as_the_playbook_is_read_reads_the_
     assert game_day_nodes(scenario) is None
     assert application_level_plays(game_day_nodes(scenario), "dr_test") == MAX_LEVELS
     assert application_plays_after(game_day_nodes(scenario), "dr_test") == "application_again"
+
+
+@pytest.mark.parametrize("dry_run, check_mode", [(True, False), ("true", False), ("yes", False), (None, True), ("false", True)])
+def test_a_dry_run_or_check_mode_reads_the_game_days_play_alone_which_plans_the_application(dry_run, check_mode):
+    assert game_day_plays(APPLICATION, None, dry_run, check_mode) == game_day_plays(None, None, dry_run, check_mode) == "game_day"
+
+
+@pytest.mark.parametrize("dry_run", [False, "false", "no", None, "", "perhaps"])  # "perhaps": refused by name as it runs
+def test_a_game_day_that_runs_its_application_reads_its_plays(dry_run):
+    assert game_day_plays(APPLICATION, None, dry_run, False) == game_day_plays(APPLICATION, "", dry_run) == "game_day_application"
