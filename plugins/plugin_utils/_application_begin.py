@@ -11,7 +11,6 @@ import json
 import os
 import shutil
 
-import yaml
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import FROM_REPORT, LATEST, parse_list, parse_point_policy, parse_time
@@ -21,6 +20,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils import _appli
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import launch_settings_refused, pin_points, points_refused
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, to_read, verify
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed
 from ansible_collections.replication.recovery.plugins.plugin_utils._stops import outside_the_blast_radius
 
@@ -388,13 +388,12 @@ def outcomes_in(state, names):
 
 
 def as_mapping(given, name):
-    """A mapping given as such, or as its JSON or YAML text (an AWX survey's, an extra variable's)."""
-    if isinstance(given, str):
-        try:
-            given = yaml.safe_load(given)
-        except yaml.YAMLError as error:
-            raise StepFailed("%s is text that is neither JSON nor YAML: %s" % (name, to_text(error).splitlines()[0]))
-    return given
+    """A mapping given as such, or as its JSON or YAML text (an AWX survey's, an extra variable's), as a role's option of type
+    dict reads it (plugin_utils._options)."""
+    try:
+        return typed(name, dict(type="dict"), given)
+    except OptionRefused as refused:
+        raise StepFailed("%s. Nothing was written." % str(refused).rstrip("."))
 
 
 def kept_of(connection):
