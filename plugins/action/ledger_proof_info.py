@@ -33,14 +33,8 @@ class ActionModule(RunbookStep):
         # One session for every project's audit log, unless the task brings one: a login per read would double the requests.
         proofs = [_proof.proofs_of(project, project["machines"], entries) for project in projects]
         reads = sum(1 for project, found in zip(projects, proofs) if _proof.audit_since(project["machines"], found))
-        own_session = reads > 1 and not self.connection.get("session")
-        if own_session:
-            self.connection["session"] = self.service("service_login")["session"]
-        try:
+        with self.one_session(needed=reads > 1):
             judged_projects, lines = self.judge_projects(zip(projects, proofs), source, fleet.get("service_time"), args["ignore_events"])
-        finally:
-            if own_session:
-                self.service("service_login", failed_ok=True, state="absent")
         if breaks:
             lines.append("The ledger is broken (%d breaks): the proofs read from it may not hold. Run replication.recovery.evidence." % len(breaks))
         return dict(changed=False, projects=judged_projects, source=source, breaks=breaks, lines=lines)

@@ -34,4 +34,5 @@ class ActionModule(RunbookStep):
         if not args["project"]:
             raise StepFailed("Give the run (the run of replication.recovery.runbook_begin), or the project whose target machines to clean up.")
         settings = dict(cleanup_timeout=args["cleanup_timeout"], poll_interval=args["poll_interval"], progress_interval=args["progress_interval"])
-        return self.drive(Run(self)).clean_up_alone(args["project"], args["machines"], args["launch_type"], settings)
+        with self.one_session():  # its reads, the cleanup and its proof
+            return self.drive(Run(self)).clean_up_alone(args["project"], args["machines"], args["launch_type"], settings)

@@ -399,6 +399,21 @@ class RunbookStep(ActionBase):
         """One of the collection's modules run with ``module_args`` alone: a connection of its own, not the step's."""
         return self._execute_module(module_name=COLLECTION + module, module_args=module_args, task_vars=self.task_vars)
 
+    @contextlib.contextmanager
+    def one_session(self, needed=True):
+        """The step's modules in one session of its connection: signed in once, unless the task brings a session (or it is not
+        ``needed``), and signed out once they are done - each module would otherwise sign in, read the account and sign out."""
+        if not needed or self.connection.get("session"):
+            yield
+            return
+        session = self.service("service_login")["session"]
+        self.connection["session"] = session
+        try:
+            yield
+        finally:
+            del self.connection["session"]
+            self.sign_out(session)
+
     def sign_out(self, session):
         """End the run's session - under --check too, which opened it - warning when the service does not answer: a sign-out never
         fails a run."""

@@ -48,6 +48,10 @@ def waits(monkeypatch):
     return sleeps
 
 
+# service_login's answer to a step that signs in for its modules (and to its sign-out).
+SIGNED_IN = {"session": "s-cleanup", "user": {"username": "dr@example.com"}}
+
+
 class Modules:
     """The collection's modules as a step runs them: answers scripted per module, calls noted."""
 
@@ -1687,12 +1691,12 @@ def test_a_dr_test_of_recovery_launches_marks_its_drill_and_takes_it_for_its_own
 
 def test_a_cleanup_on_its_own_refuses_production_and_removes_a_drill(tmp_path):
     drill = dict(recovered("web-1", committed=False), tags=["replication.recovery/drill=" + T0])
-    answers = dict(service_machine_info=lambda args: read_answer([recovered("db-1"), drill], args))
+    answers = dict(service_machine_info=lambda args: read_answer([recovered("db-1"), drill], args), service_login=SIGNED_IN)
     result = step(runbook_clean_up, Modules(**answers), project="production", launch_type="recovery", poll_interval=1)
     assert result["failed"] and result["msg"].startswith("db-1 has a recovery machine that runs production (db-1: failed over since")
     assert "Nothing was terminated" in result["msg"]
     modules = Modules(service_machine_info=[lambda args: read_answer([drill], args), lambda args: read_answer([machine("web-1")], args)],
-                      service_machine_tags={"changed": True},
+                      service_machine_tags={"changed": True}, service_login=SIGNED_IN,
                       service_replica_cleanup={"removed": ["web-1-target"], "removed_machines": ["web-1"]})
     result = step(runbook_clean_up, modules, project="production", launch_type="recovery", machines="web-1", poll_interval=1)
     assert not result.get("failed") and result["removed"] == ["web-1"]
@@ -1706,12 +1710,24 @@ def test_a_cleanup_on_its_own_follows_its_job_to_the_end_and_proves_it(tmp_path)
     progress = {"done": 2, "machines": 2, "running": 0, "failed": 0}
     modules = Modules(service_replica_cleanup={"removed": ["web-1-target", "db-1-target"], "removed_machines": ["web-1", "db-1"], "job": running},
                       service_job_info={"job": dict(running, status="COMPLETED", endDateTime=T1), "progress": progress},
-                      service_machine_info=lambda args: read_answer([machine("web-1"), machine("db-1")], args))
+                      service_machine_info=lambda args: read_answer([machine("web-1"), machine("db-1")], args), service_login=SIGNED_IN)
     result = step(runbook_clean_up, modules, project="production", launch_type="test", poll_interval=1, progress_interval=1)
     assert not result.get("failed") and result["removed"] == ["web-1", "db-1"]
     assert result["job"] == {"id": "c1", "status": "COMPLETED", "created": T0, "ended": T1}
     [followed] = modules.called("service_job_info")
     assert followed["project"] == "production" and followed["job"] == "c1" and followed["poll_interval"] == 1
+    # One session for its reads, the cleanup and its proof: signed in once, signed out at its end - not once a module.
+    assert [args.get("state") for args in modules.called("service_login")] == [None, "absent"]
+    assert modules.called("service_login")[1]["session"] == "s-cleanup"
+    assert [name for name, args in modules.calls if name != "service_login" and args.get("session") != "s-cleanup"] == []
+
+
+def test_a_cleanup_on_its_own_takes_the_session_its_task_brings():
+    modules = Modules(service_replica_cleanup={"removed": ["web-1-target"], "removed_machines": ["web-1"], "job": None},
+                      service_machine_info=lambda args: read_answer([machine("web-1")], args))
+    result = step(runbook_clean_up, modules, project="production", launch_type="test", session="s-given")
+    assert not result.get("failed") and modules.called("service_login") == []
+    assert [name for name, args in modules.calls if args.get("session") != "s-given"] == []
 
 
 @pytest.mark.parametrize("strict", [False, True])
