@@ -352,7 +352,7 @@ def outcome_of(result, runbook, outcomes):
         return ROLLED_BACK if ROLLED_BACK in words else NOTHING_DONE
     if result == PASSED:
         return PASSED
-    return "waiting for approval" if result == WAITING else FAILED
+    return WAITING if result == WAITING else FAILED  # the node's word is the outcome's
 
 
 def critical_path(nodes, seconds):

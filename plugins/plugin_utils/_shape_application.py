@@ -9,7 +9,7 @@ Its JUnit XML, Markdown, page, and schema."""
 from html import escape
 
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, spoken
-from ansible_collections.replication.recovery.plugins.plugin_utils._application import forecast_said, furthest_behind
+from ansible_collections.replication.recovery.plugins.plugin_utils._application import BLOCKED, WAITING, forecast_said, furthest_behind
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import of_report, said
 from ansible_collections.replication.recovery.plugins.plugin_utils._page import OVER, WITHIN, document, failures_list, headline, table_of
@@ -87,7 +87,7 @@ def markdown(report):
 
 
 # A node's colour on the graph, by its outcome.
-NODE_COLOURS = {"passed": WITHIN, "failed": OVER, "blocked": "#9e9e9e", "waiting for approval": "#fb8c00"}
+NODE_COLOURS = {PASSED: WITHIN, FAILED: OVER, BLOCKED: "#9e9e9e", WAITING: "#fb8c00"}
 
 
 def graph(report, column=190, row=70, box=(150, 44)):
