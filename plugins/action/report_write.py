@@ -6,15 +6,13 @@
 read - in every form, as each run's own files beside the plain names of the newest; enter it in the ledger; then its
 page, which names the entry. Documented in plugins/modules/report_write.py."""
 
-import re
-
 from ansible.module_utils.common.text.converters import to_text
 
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, where_started, write_also, write_run
-from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import directory_of, newest_reports, to_read
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, runbook_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import files_of, made, page_of, shape
-from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, into_ledger
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import to_read
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import made
+from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed
 
 
 class ActionModule(RunbookStep):
@@ -31,32 +29,7 @@ class ActionModule(RunbookStep):
 
     def step(self, args):
         report = self.report_of(args)
-        try:
-            forms = files_of(report)
-        except (ValueError, KeyError) as error:
-            raise StepFailed("The report is no report of the collection's runbooks: %s." % to_text(error))
-        directory = where_started(args["report_dir"], "the report directory")
-        # Named after its runbook (and its project), unless the role names it (the health role's report_name).
-        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", args["name"] or "_".join([runbook_of(report).name] + ([report["project"]] if report.get("project") else [])))
-        ledger_dir, by_default = directory_of(args["ledger_dir"])
-        if self.check_mode:
-            answer = dict(lines=["Check mode: no report is written, and nothing is entered in the ledger (%s%s)." % (
-                ledger_dir, ", the default" if by_default else "")])
-            return dict(answer, made=report) if args["facts"] is not None else answer
-        began = report.get("run_began") or report.get("generated") or controller_now()
-        try:
-            files = write_run(directory, name, began, forms)
-        except OSError as error:
-            raise StepFailed("The report could not be written in %s: %s" % (directory, to_text(error)))
-        ledger = None
-        try:
-            ledger = into_ledger(ledger_dir, report, files["own"][".json"])
-        finally:
-            write_also(files, ".html", page_of(report, ledger))
-        own = files["own"]
-        answer = dict(changed=True, report=dict(json=own[".json"], junit=own[".junit.xml"], markdown=own[".md"], html=own[".html"]),
-                      newest=files["plain"][".json"] if files["newest"] else None, ledger=ledger,
-                      lines=self.files_said(files, ledger, ledger_dir, by_default))
+        answer = self.report_written(report, args["report_dir"], args["name"], args["ledger_dir"])
         return dict(answer, made=report) if args["facts"] is not None else answer
 
     def report_of(self, args):
@@ -67,13 +40,8 @@ class ActionModule(RunbookStep):
             return args["report"]
         if args["runbook"] not in BY_NAME:
             raise StepFailed("No runbook is named %s (the collection's runbooks: %s)." % (args["runbook"], ", ".join(sorted(BY_NAME))))
-        runbook, facts = BY_NAME[args["runbook"]], args["facts"]
         try:
-            module = shape(runbook.shape) if runbook.shape else None
-            if getattr(module, "EARLIER_RUNS", None):
-                # A shape that judges a run against the same kind's earlier runs (a game day's regression) reads them here.
-                facts = dict(facts, earlier=newest_reports(to_read(args["ledger_dir"]), runbook.ledger,
-                                                           lambda report: module.alike(report, args["facts"]), module.EARLIER_RUNS))
-            return made(runbook, facts, controller_now())
+            # A shape that judges a run against the same kind's earlier runs (a game day's regression) reads them in the ledger.
+            return made(BY_NAME[args["runbook"]], args["facts"], controller_now(), to_read(args["ledger_dir"]))
         except ValueError as error:
             raise StepFailed("The report cannot be made: %s." % to_text(error))

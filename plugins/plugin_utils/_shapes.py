@@ -13,7 +13,7 @@ and, for a runbook that launches nothing and judges in Python what its role read
 judgement, a pure function that makes the report (``report_write`` with ``runbook`` and ``facts`` calls it). A shape
 that judges a run against earlier runs of its kind (a game day's regression) has ``EARLIER_RUNS``, how many it reads, and
 ``alike(report, facts)``, whether an earlier report in the ledger is of the same kind of run: ``report_write`` gives it
-those reports, oldest first, as ``facts["earlier"]``.
+those reports, oldest first, as ``facts["earlier"]`` (``made`` reads them).
 
 The one place a report is rendered by its kind: a report of a runbook without a shape, or of a shape without its module,
 is refused by name - never rendered as another."""
@@ -21,6 +21,7 @@ is refused by name - never rendered as another."""
 import importlib
 import re
 
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import newest_reports
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import runbook_of
 
 PACKAGE = "ansible_collections.replication.recovery.plugins.plugin_utils"
@@ -52,12 +53,16 @@ def shape_of(report):
     return shape(runbook.shape)
 
 
-def made(runbook, facts, generated):
-    """The report the shape of ``runbook`` (a row of plugin_utils._runbooks) makes of ``facts``, what its role read; a
+def made(runbook, facts, generated, ledger=None):
+    """The report the shape of ``runbook`` (a row of plugin_utils._runbooks) makes of ``facts``, what its role read - judged
+    against the earlier runs of its kind in ``ledger`` (a directory to read, or None) when its shape judges so; a
     ValueError naming the shape when it makes none."""
     module = shape(runbook.shape) if runbook.shape else None
     if module is None or not hasattr(module, "report"):
         raise ValueError("the %s runbook's report shape (%s) makes no report of facts: its role makes the report" % (runbook.name, runbook.shape))
+    if getattr(module, "EARLIER_RUNS", None):
+        earlier = newest_reports(ledger, runbook.ledger, lambda report: module.alike(report, facts), module.EARLIER_RUNS)
+        facts = dict(facts, earlier=earlier)
     return module.report(facts, generated)
 
 

@@ -22,12 +22,14 @@ so that a run on another controller, or after the controller died, finds it too.
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import tempfile
 import time
 
 from ansible.errors import AnsibleActionFail
+from ansible.module_utils.common.text.converters import to_text
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.playbook.block import Block
 from ansible.playbook.task import Task
@@ -44,11 +46,13 @@ from ansible_collections.replication.recovery.plugins.module_utils._reads import
     AUDIT_LOG_INFO, JOB_INFO, LEVER_READ, POINT_IN_TIME_INFO, PROJECT_INFO, RECOVERY_PLAN_INFO, audit_log_info, job_info, lever_read,
     point_in_time_info, project_info, recovery_plan_info)
 from ansible_collections.replication.recovery.plugins.module_utils._session import Refused, Session, shared_projects
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import PathRefused, write_json
-from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import (
+    PathRefused, controller_now, where_started, write_also, write_json, write_run)
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, append, directory_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import COLLECTION, can_run_here, preload, run_here
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import as_record
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import ledger_kind_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import ledger_kind_of, runbook_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import files_of, page_of
 
 display = Display()
 
@@ -463,6 +467,34 @@ class RunbookStep(ActionBase):
             raise StepFailed(str(error))
         finally:
             session.close()
+
+    def report_written(self, report, report_dir, name, ledger_dir):
+        """Write ``report`` in every form, as a run's own files in ``report_dir`` (named ``name``, else after its runbook and
+        project) beside the plain names of the newest; enter it in the ledger; then its page, which names the entry. Answers
+        where they are, as report_write does; under check mode nothing is written."""
+        try:
+            forms = files_of(report)
+        except (ValueError, KeyError) as error:
+            raise StepFailed("The report is no report of the collection's runbooks: %s." % to_text(error))
+        directory = where_started(report_dir, "the report directory")
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", name or "_".join([runbook_of(report).name] + ([report["project"]] if report.get("project") else [])))
+        ledger_dir, by_default = directory_of(ledger_dir)
+        if self.check_mode:
+            return dict(lines=["Check mode: no report is written, and nothing is entered in the ledger (%s%s)." % (
+                ledger_dir, ", the default" if by_default else "")])
+        try:
+            files = write_run(directory, name, report.get("run_began") or report.get("generated") or controller_now(), forms)
+        except OSError as error:
+            raise StepFailed("The report could not be written in %s: %s" % (directory, to_text(error)))
+        ledger = None
+        try:
+            ledger = into_ledger(ledger_dir, report, files["own"][".json"])
+        finally:
+            write_also(files, ".html", page_of(report, ledger))
+        own = files["own"]
+        return dict(changed=True, report=dict(json=own[".json"], junit=own[".junit.xml"], markdown=own[".md"], html=own[".html"]),
+                    newest=files["plain"][".json"] if files["newest"] else None, ledger=ledger,
+                    lines=self.files_said(files, ledger, ledger_dir, by_default))
 
     def files_said(self, files, ledger, ledger_dir, by_default, reached=True):
         """Where a run's report is (write_run's ``files``), and its ledger entry: lines of the outcome, every path absolute.
