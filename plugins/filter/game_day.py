@@ -8,14 +8,14 @@ the game day's playbook reads, and of an application's, the nodes its levels' pl
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value, parse_flag
-from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import ScenarioRefused, name_of, plan_of
+from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import ScenarioRefused, plan_of, refused_said
 
 
 def game_day_scenario(scenario):
     try:
         return plan_of(scenario)
     except ScenarioRefused as refused:
-        raise AnsibleFilterError("Game day %s: REFUSED. %s. Nothing was read or written." % (name_of(scenario) or "(no name)", str(refused).rstrip(".")))
+        raise AnsibleFilterError(refused_said(scenario, refused))
 
 
 def game_day_plays(scenario, lever=None, dry_run=None, check_mode=False):

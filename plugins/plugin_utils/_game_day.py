@@ -178,6 +178,11 @@ def _targets_and_probes(scenario, runbook):
     return targets, probes, [given_probe for given_probe, probe in zip(given_probes or [], probes) if probe["kind"] != "tasks"]
 
 
+def refused_said(scenario, refused):
+    """What a game day whose scenario cannot run says (a ScenarioRefused): its outcome REFUSED, and nothing done."""
+    return "Game day %s: REFUSED. %s. Nothing was read or written." % (name_of(scenario) or "(no name)", str(refused).rstrip("."))
+
+
 def name_of(scenario):
     """The scenario's name, as far as it can be read (a mapping, or its JSON or YAML text), for a refusal to say; else None."""
     try:

@@ -81,7 +81,8 @@ BY_ID = dict(ids=lambda runbook: runbook.name)
 # The steps that write a report's files, each naming the entry point of the report: the ledger - page - set_stats - fail order.
 WRITERS = ("replication.recovery.report_write", "replication.recovery.runbook_report", "replication.recovery.runbook_finish",
            "replication.recovery.runbook_search",
-           "replication.recovery.application_step", "replication.recovery.ledger_evidence", "replication.recovery.ledger_programme")
+           "replication.recovery.application_step", "replication.recovery.game_day_step", "replication.recovery.ledger_evidence",
+           "replication.recovery.ledger_programme")
 ROLE_ACTIONS = ("ansible.builtin.include_role", "ansible.builtin.import_role")
 
 
