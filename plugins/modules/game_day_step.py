@@ -7,11 +7,12 @@
 
 DOCUMENTATION = r"""
 module: game_day_step
-short_description: A step of the game day runbook, on the controller
+short_description: A step of the game day runbook, on the controller, or its safety lever
 version_added: 2.0.0
 description:
-  - The steps the role C(replication.recovery.game_day) takes on the controller around its rehearsal. They read and write
-    the controller's files (the ledger of runs, the report), never the service.
+  - The steps the role C(replication.recovery.game_day) takes on the controller around its rehearsal, which read and write
+    the controller's files (the ledger of runs, the report), never the service - or instead, with O(phase=lever), its safety
+    lever.
   - O(phase=begin) reads the scenario and checks it against its blast radius - refused by name, before anything is read or
     written, when it cannot run - and takes up the rehearsal a stopped run of the game day left unreported (the newest
     report of its runbook in the ledger is this game day's, and no game day report came after it), which the run reports
@@ -19,6 +20,10 @@ description:
   - O(phase=end) judges what the rehearsal came to against the scenario's earlier runs in the ledger, writes the game day's
     report (JSON, JUnit XML, Markdown and a page) and enters it in the ledger, and says its outcome - not under O(dry_run)
     or check mode, nor when nothing was rehearsed.
+  - O(phase=lever) pulls the safety lever of O(projects) (or of the blast radius of O(scenario)) to O(lever), in one
+    session. Every project's lever is read first - a project that does not exist is refused before any lever is pulled -
+    then each is pulled with M(replication.recovery.service_safety_lever), and the outcome is said once. Under check mode,
+    what would change.
   - Use the role or the playbook C(replication.recovery.game_day); this module is their plumbing, documented so that
     C(ansible-doc) shows what each task does.
 options:
@@ -28,7 +33,9 @@ options:
     required: true
     choices: [begin, end]
   scenario:
-    description: The scenario, as the role's C(game_day_scenario) documents it (a mapping, or its JSON or YAML text). With O(phase=begin).
+    description:
+      - The scenario, as the role's C(game_day_scenario) documents it (a mapping, or its JSON or YAML text). With
+        O(phase=begin), and with O(phase=lever) for its blast radius's projects when O(projects) is empty.
     type: raw
   dry_run:
     description: "The game day's C(game_day_dry_run): its plan only."
@@ -52,11 +59,30 @@ options:
   error:
     description: Why the rehearsal did not pass, when it did not (its runbook's failure). With O(phase=end).
     type: str
+  lever:
+    description: The state to pull the safety lever to. Required with O(phase=lever).
+    type: str
+    choices: [engaged, released]
+  reason:
+    description: Why the lever is pulled. With O(phase=lever).
+    type: str
+  by:
+    description: Who pulls the lever; the AWX user who launched the job when not given, else the user signed in. With O(phase=lever).
+    type: str
+  projects:
+    description: The projects of the safety lever, by name or ID. With O(phase=lever).
+    type: list
+    elements: str
+    default: []
 attributes:
   check_mode:
-    details: Under check mode the game day plans; nothing is read in the ledger or written.
+    support: full
+    details: Under check mode the game day plans; nothing is read in the ledger or written, and no lever is pulled.
+  diff_mode:
+    support: none
 extends_documentation_fragment:
-  - replication.recovery.runbook.LEDGER
+  - replication.recovery.connection
+  - replication.recovery.connection.MODULE
 author:
   - Replication and Recovery collection maintainers (@replication-recovery)
 """
@@ -86,6 +112,10 @@ game_day:
     - What the game day came to, as the role publishes it with C(set_stats) - C(name), C(outcome), C(project), C(dry_run),
       C(regressed), C(regression) (its findings, in words) and C(report) (its files, by form; null when none was written).
   returned: O(phase=end)
+  type: dict
+game_day_lever:
+  description: The lever as the role publishes it with C(set_stats) - C(state), C(reason), C(projects) and C(changed) (the projects whose lever changed).
+  returned: O(phase=lever)
   type: dict
 message:
   description: Why the game day did not pass.

@@ -5,15 +5,18 @@
 """One game day on the controller, around its rehearsal: its begin - the scenario read and checked against its blast
 radius before anything is read or written, and the rehearsal a stopped game day left unreported taken up - and its end -
 what the rehearsal came to, judged against the scenario's earlier runs in the ledger, its report written and entered
-there, its outcome said. The rehearsal itself is a run of its runbook on the engine (an application's nodes, each one),
-which the role replication.recovery.game_day includes between the two, beside what else is Ansible's: your probes' tasks,
-set_stats and the failure."""
+there, its outcome said; or, instead of a rehearsal, the safety lever pulled (pull_lever). The rehearsal itself is a run
+of its runbook on the engine (an application's nodes, each one), which the role replication.recovery.game_day includes
+between the two, beside what else is Ansible's: your probes' tasks, set_stats and the failure."""
 
+from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_list
+from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
 from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import APPLICATION, ScenarioRefused, plan_of, refused_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import newest_entries, to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import PASSED
-from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import CANCELLED, PLANNED, REFUSED
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import CANCELLED, COMMITTED, NOTHING_DONE, PLANNED, REFUSED
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import made
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import Driven, StepFailed, read_report
@@ -94,6 +97,38 @@ class GameDayRun(Driven):
         if outcome is None:
             outcome = PLANNED if self.planned and error is None else CANCELLED if (error or "").startswith("Cancelled") else REFUSED
         return outcome, rehearsal, error
+
+    def pull_lever(self, state, reason, by, projects, scenario):
+        """The safety lever of ``projects`` (else of the scenario's blast radius) pulled to ``state``, in one session: every
+        project's lever read first - a project that does not exist is refused before any lever is pulled - then each pulled,
+        and the outcome said once. Answers ``game_day_lever``, what set_stats publishes."""
+        try:
+            radius = (typed("game_day_scenario", dict(type="dict"), scenario) or {}).get("blast_radius") or {}
+            projects = projects or parse_list(radius.get("projects") if isinstance(radius, dict) else None, "game_day_scenario's blast_radius.projects")
+        except (OptionRefused, ValueError) as error:
+            raise StepFailed("%s. Nothing was changed." % str(error).rstrip("."))
+        if not projects:
+            raise StepFailed("Name the projects of the safety lever (game_day_projects, or the blast_radius.projects of game_day_scenario). "
+                             "Nothing was changed.")
+        if not (reason or "").strip():
+            raise StepFailed("Give the reason the lever is pulled (game_day_lever_reason): every run it stops says it. Nothing was changed.")
+        # By default the AWX user who launched the job, else the user signed in (the module's own default).
+        by = by or self.task_vars.get("awx_user_name", self.task_vars.get("tower_user_name")) or None
+        with self.step.one_session():
+            for project in projects:
+                self.service("service_safety_lever", project=project)
+            pulled = [self.service("service_safety_lever", project=project, state=state, reason=reason, by=by) for project in projects]
+        changed = [project for project, result in zip(projects, pulled) if result.get("changed")]
+        puller = pulled[0]["lever"].get("by")
+        outcome = PLANNED if self.check_mode else COMMITTED if changed else NOTHING_DONE
+        done = (" under --check: %d would change, nothing was written." % len(changed) if self.check_mode else
+                ": %d changed (%s)." % (len(changed), ", ".join(changed)) if changed else ": every lever was so already.")
+        self.say("Safety lever of %s: %s%s (%s). %s%s %s" % (
+            ", ".join(projects), state.upper(), " by %s" % puller if puller else "", reason, outcome.upper(), done,
+            "Every rehearsal there - DR test, clean point search, restore test, a failover that rolls back in a test network, the DR "
+            "tests of an application - is cancelled before it writes, and one that runs stops at its next look and cleans up; a "
+            "failover or failback goes on, and says so." if state == ENGAGED else "Rehearsals there may run again."))
+        return dict(changed=bool(changed), game_day_lever=dict(state=state, reason=reason, projects=projects, changed=changed))
 
     @staticmethod
     def hypothesis_said(outcome, judged, rehearsal):

@@ -72,8 +72,14 @@ READS = dict(
     service_point_in_time_info=(POINT_IN_TIME_INFO, point_in_time_info),
     service_project_info=(PROJECT_INFO, project_info),
     service_recovery_plan_info=(RECOVERY_PLAN_INFO, recovery_plan_info),
-    service_safety_lever=(LEVER_READ, lever_read),  # a step only reads the lever: a pull is the user's
+    service_safety_lever=(LEVER_READ, lever_read),  # given no state (only_reads): a pull is the lever's module's
 )
+
+
+def only_reads(module, args):
+    """Whether running ``module`` with ``args`` writes nothing: a reader, or the lever's module given no state."""
+    return module.endswith("_info") or (module == "service_safety_lever" and not args.get("state"))
+
 
 RECORD = "record.json"
 # Beside the record: the host name and process ID of the ansible-playbook that runs it, so that a later
@@ -381,15 +387,14 @@ class RunbookStep(ActionBase):
         """Run one of the collection's modules with the step's connection and answer its result - a reader's (READS) read
         here instead, where it would run in this process. A module that fails stops the step with its message, unless
         ``failed_ok`` (the caller reads the result)."""
-        if module in READS and can_run_here(self, COLLECTION + module):
+        if module in READS and only_reads(module, args) and can_run_here(self, COLLECTION + module):
             return self.answer(module, failed_ok, args)
         module_args = dict(self.connection)
         module_args.update((key, value) for key, value in args.items() if value is not None)
         # A reader writes nothing: it runs under --check as in the real run, so that what the real run refuses (a project that
-        # does not exist) --check refuses in the same words - never taken for one an earlier task of the play creates. The
-        # lever's module given no state only reads it.
+        # does not exist) --check refuses in the same words - never taken for one an earlier task of the play creates.
         checking = self._task.check_mode
-        if module.endswith("_info") or (module == "service_safety_lever" and not args.get("state")):
+        if only_reads(module, args):
             self._task.check_mode = False
         try:
             result = self._execute_module(module_name=COLLECTION + module, module_args=module_args, task_vars=self.task_vars)

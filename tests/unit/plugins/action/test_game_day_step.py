@@ -29,7 +29,28 @@ def rehearsal(outcome="passed", game_day="nightly", began="2026-11-27T13:12:58.6
                 run_began=began, started=began)  # its start: the ledger's key of a run
 
 
-def step(monkeypatch, check_mode=False, **args):
+# The projects' levers as the service keeps them (service_safety_lever's lever), and the modules the step ran.
+LEVERS = {}
+RAN = []
+
+
+def service(module_name, module_args, task_vars):
+    RAN.append((module_name.rpartition(".")[2], dict(module_args)))
+    if module_name.endswith("service_login"):
+        return dict(session="s-1", user={}) if module_args.get("state") != "absent" else dict(ended=True)
+    project = module_args["project"]
+    if project not in LEVERS:
+        return dict(failed=True, msg="Project %r was not found." % project)
+    lever, state = LEVERS[project], module_args.get("state")
+    if not state or state == lever["state"]:
+        return dict(changed=False, lever=lever)
+    pulled = dict(state=state, by=module_args.get("by") or module_args.get("username"), at="2026-12-07T12:00:00Z", reason=module_args["reason"])
+    if not task_vars["check_mode"]:
+        LEVERS[project] = pulled
+    return dict(changed=True, lever=pulled)
+
+
+def step(monkeypatch, check_mode=False, task_vars=None, **args):
     """The step's answer, and the lines it said."""
     said = MagicMock()
     monkeypatch.setattr(_step, "display", said)
@@ -39,7 +60,8 @@ def step(monkeypatch, check_mode=False, **args):
     task.async_val = 0
     action = game_day_step.ActionModule(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None)
     action._load_name = "replication.recovery.game_day_step"
-    answer = action.run(task_vars={"inventory_hostname": "localhost"})
+    action._execute_module = lambda module_name, module_args, task_vars: service(module_name, module_args, dict(task_vars, check_mode=task.check_mode))
+    answer = action.run(task_vars=dict({"inventory_hostname": "localhost"}, **(task_vars or {})))
     return answer, [call.args[0] for call in said.display.call_args_list]
 
 
@@ -129,3 +151,49 @@ def test_an_applications_game_day_fails_in_the_applications_words_and_the_end_ne
     assert answer["message"] == "Game day nightly did not pass. Node db: its project was not found."
     answer, unused = step(monkeypatch, phase="end", ledger_dir=str(tmp_path / "ledger"))
     assert answer["failed"] and "takes the plan its begin answered" in answer["msg"]
+
+
+def released(*projects):
+    LEVERS.clear()
+    LEVERS.update((project, dict(state="released", by=None, at=None, reason=None)) for project in projects)
+    del RAN[:]
+
+
+def test_the_lever_is_read_in_every_project_before_any_is_pulled_in_one_session(monkeypatch):
+    released("shop", "payments")
+    answer, said = step(monkeypatch, phase="lever", lever="engaged", reason="INC-7", projects=["shop", "nosuch"], username="oncall")
+    assert answer["failed"] and "nosuch" in answer["msg"] and all(lever["state"] == "released" for lever in LEVERS.values())
+    assert [module for module, unused in RAN] == ["service_login", "service_safety_lever", "service_safety_lever", "service_login"]
+    del RAN[:]
+    answer, said = step(monkeypatch, phase="lever", lever="engaged", reason="INC-7", projects=["shop", "payments"], username="oncall",
+                        task_vars=dict(awx_user_name="alice"))
+    assert said == ["localhost: Safety lever of shop, payments: ENGAGED by alice (INC-7). COMMITTED: 2 changed (shop, payments). Every rehearsal "
+                    "there - DR test, clean point search, restore test, a failover that rolls back in a test network, the DR tests of an "
+                    "application - is cancelled before it writes, and one that runs stops at its next look and cleans up; a failover or "
+                    "failback goes on, and says so."]
+    assert answer["game_day_lever"] == dict(state="engaged", reason="INC-7", projects=["shop", "payments"], changed=["shop", "payments"])
+    assert [module for module, unused in RAN].count("service_login") == 2 and all(args.get("session") == "s-1" for module, args in RAN[1:-1])
+    pulls = [args for module, args in RAN if module == "service_safety_lever" and args.get("state")]
+    assert [args.get("by") for args in pulls] == ["alice", "alice"]  # the AWX user, when no one is named
+    answer, said = step(monkeypatch, phase="lever", lever="engaged", reason="INC-7", projects=["shop", "payments"])
+    assert "NOTHING DONE: every lever was so already." in said[0] and answer["game_day_lever"]["changed"] == [] and not answer["changed"]
+
+
+def test_the_lever_under_check_pulls_nothing_and_its_projects_may_be_the_scenarios(monkeypatch):
+    released("shop", "payments")
+    answer, said = step(monkeypatch, check_mode=True, phase="lever", lever="engaged", reason="INC-7", by="on-call",
+                        scenario=json.dumps(dict(SCENARIO, blast_radius=dict(projects="shop, payments"))))
+    assert said[0].startswith("localhost: Safety lever of shop, payments: ENGAGED by on-call (INC-7). PLANNED under --check: 2 would change, "
+                              "nothing was written.")
+    assert all(lever["state"] == "released" for lever in LEVERS.values())
+
+
+@pytest.mark.parametrize("given, refused", [
+    (dict(lever="engaged", reason="INC-7"), "Name the projects of the safety lever (game_day_projects, or the blast_radius.projects of game_day_scenario)"),
+    (dict(lever="engaged", projects=["shop"], reason=" "), "Give the reason the lever is pulled (game_day_lever_reason)"),
+    (dict(projects=["shop"], reason="INC-7"), "game_day_step's lever takes the state to pull it to (lever)"),
+])
+def test_a_lever_without_projects_a_reason_or_a_state_is_refused_before_anything_is_sent(monkeypatch, given, refused):
+    released("shop")
+    answer, unused = step(monkeypatch, phase="lever", **given)
+    assert answer["failed"] and answer["msg"].startswith(refused) and RAN == []

@@ -357,6 +357,9 @@ def test_a_step_answers_every_read_itself_under_check_as_in_the_real_run_and_no_
         failed=True, changed=False, msg="The project has no job j-2.")
     with pytest.raises(StepFailed, match="^The project has no job j-2.$"):
         step.service("service_job_info", project=PROJECT_ID, job="j-2")
-    with pytest.raises(StepFailed, match="^Bug in the step: its read service_safety_lever: .*state"):
-        step.service("service_safety_lever", project=PROJECT_ID, state="engaged")  # a step never pulls the lever
+    # A pull of the lever writes: the lever's module pulls it (the game day's step does), under --check as --check says.
+    pulled = []
+    step._execute_module = lambda module_name=None, **unused: pulled.append((module_name, step._task.check_mode)) or dict(changed=True)
+    assert step.service("service_safety_lever", project=PROJECT_ID, state="engaged", reason="storm")["changed"]
+    assert pulled == [("replication.recovery.service_safety_lever", True)]
     assert set(READS) <= set(SERVICES)
