@@ -10,7 +10,7 @@ of its runbook on the engine (an application's nodes, each one), which the role 
 between the two, beside what else is Ansible's: your probes' tasks, set_stats and the failure."""
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_list
-from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED
+from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, RELEASED
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now
 from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import APPLICATION, ScenarioRefused, plan_of, refused_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import newest_entries, to_read
@@ -20,6 +20,29 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes imp
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import made
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import Driven, StepFailed, read_report
+
+
+# What a pull of the lever means to the rehearsals in its projects, by the state it was pulled to.
+LEVER_MEANS = {
+    ENGAGED: "Every rehearsal there - DR test, clean point search, restore test, a failover that rolls back in a test network, the DR tests "
+             "of an application - is cancelled before it writes, and one that runs stops at its next look and cleans up; a failover or "
+             "failback goes on, and says so.",
+    RELEASED: "Rehearsals there may run again.",
+}
+
+
+def lever_projects(scenario):
+    """The projects of the lever when none are named: the blast radius's of the scenario (a mapping, or its text); refused
+    when it names none."""
+    try:
+        radius = (typed("game_day_scenario", dict(type="dict"), scenario) or {}).get("blast_radius") or {}
+        projects = parse_list(radius.get("projects") if isinstance(radius, dict) else None, "game_day_scenario's blast_radius.projects")
+    except (OptionRefused, ValueError) as error:
+        raise StepFailed("%s. Nothing was changed." % str(error).rstrip("."))
+    if not projects:
+        raise StepFailed("Name the projects of the safety lever (game_day_projects, or the blast_radius.projects of game_day_scenario). "
+                         "Nothing was changed.")
+    return projects
 
 
 class GameDayRun(Driven):
@@ -102,14 +125,7 @@ class GameDayRun(Driven):
         """The safety lever of ``projects`` (else of the scenario's blast radius) pulled to ``state``, in one session: every
         project's lever read first - a project that does not exist is refused before any lever is pulled - then each pulled,
         and the outcome said once. Answers ``game_day_lever``, what set_stats publishes."""
-        try:
-            radius = (typed("game_day_scenario", dict(type="dict"), scenario) or {}).get("blast_radius") or {}
-            projects = projects or parse_list(radius.get("projects") if isinstance(radius, dict) else None, "game_day_scenario's blast_radius.projects")
-        except (OptionRefused, ValueError) as error:
-            raise StepFailed("%s. Nothing was changed." % str(error).rstrip("."))
-        if not projects:
-            raise StepFailed("Name the projects of the safety lever (game_day_projects, or the blast_radius.projects of game_day_scenario). "
-                             "Nothing was changed.")
+        projects = projects or lever_projects(scenario)
         if not (reason or "").strip():
             raise StepFailed("Give the reason the lever is pulled (game_day_lever_reason): every run it stops says it. Nothing was changed.")
         # By default the AWX user who launched the job, else the user signed in (the module's own default).
@@ -119,15 +135,12 @@ class GameDayRun(Driven):
                 self.service("service_safety_lever", project=project)
             pulled = [self.service("service_safety_lever", project=project, state=state, reason=reason, by=by) for project in projects]
         changed = [project for project, result in zip(projects, pulled) if result.get("changed")]
-        puller = pulled[0]["lever"].get("by")
         outcome = PLANNED if self.check_mode else COMMITTED if changed else NOTHING_DONE
         done = (" under --check: %d would change, nothing was written." % len(changed) if self.check_mode else
                 ": %d changed (%s)." % (len(changed), ", ".join(changed)) if changed else ": every lever was so already.")
-        self.say("Safety lever of %s: %s%s (%s). %s%s %s" % (
-            ", ".join(projects), state.upper(), " by %s" % puller if puller else "", reason, outcome.upper(), done,
-            "Every rehearsal there - DR test, clean point search, restore test, a failover that rolls back in a test network, the DR "
-            "tests of an application - is cancelled before it writes, and one that runs stops at its next look and cleans up; a "
-            "failover or failback goes on, and says so." if state == ENGAGED else "Rehearsals there may run again."))
+        puller = pulled[0]["lever"].get("by")
+        self.say("Safety lever of %s: %s%s (%s). %s%s %s" % (", ".join(projects), state.upper(), " by %s" % puller if puller else "", reason,
+                                                             outcome.upper(), done, LEVER_MEANS[state]))
         return dict(changed=bool(changed), game_day_lever=dict(state=state, reason=reason, projects=projects, changed=changed))
 
     @staticmethod
