@@ -133,12 +133,19 @@ class GameDayRun(Driven):
         with self.step.one_session():
             for project in projects:
                 self.service("service_safety_lever", project=project)
-            pulled = [self.service("service_safety_lever", project=project, state=state, reason=reason, by=by) for project in projects]
-        changed = [project for project, result in zip(projects, pulled) if result.get("changed")]
+            # Each pulled, whatever another's pull met: a lever engaged in an emergency holds in every project it can.
+            pulled = dict((project, self.service("service_safety_lever", failed_ok=True, project=project, state=state, reason=reason, by=by))
+                          for project in projects)
+        failed = ["%s (%s)" % (project, result.get("msg")) for project, result in pulled.items() if result.get("failed")]
+        changed = [project for project, result in pulled.items() if result.get("changed") and not result.get("failed")]
+        if failed:
+            raise StepFailed("The safety lever of %s was not pulled: %s. %s" % (
+                ", ".join(project for project, result in pulled.items() if result.get("failed")), "; ".join(failed),
+                "It was pulled in %s." % ", ".join(changed) if changed and not self.check_mode else "Nothing was changed."))
         outcome = PLANNED if self.check_mode else COMMITTED if changed else NOTHING_DONE
         done = (" under --check: %d would change, nothing was written." % len(changed) if self.check_mode else
                 ": %d changed (%s)." % (len(changed), ", ".join(changed)) if changed else ": every lever was so already.")
-        puller = pulled[0]["lever"].get("by")
+        puller = pulled[projects[0]]["lever"].get("by")
         self.say("Safety lever of %s: %s%s (%s). %s%s %s" % (", ".join(projects), state.upper(), " by %s" % puller if puller else "", reason,
                                                              outcome.upper(), done, LEVER_MEANS[state]))
         return dict(changed=bool(changed), game_day_lever=dict(state=state, reason=reason, projects=projects, changed=changed))

@@ -42,6 +42,8 @@ def service(module_name, module_args, task_vars):
     if project not in LEVERS:
         return dict(failed=True, msg="Project %r was not found." % project)
     lever, state = LEVERS[project], module_args.get("state")
+    if state and lever.get("unanswered"):
+        return dict(failed=True, msg="POST /projects/x/recoveryPlans failed: HTTP 503")
     if not state or state == lever["state"]:
         return dict(changed=False, lever=lever)
     pulled = dict(state=state, by=module_args.get("by") or module_args.get("username"), at="2026-12-07T12:00:00Z", reason=module_args["reason"])
@@ -177,6 +179,15 @@ def test_the_lever_is_read_in_every_project_before_any_is_pulled_in_one_session(
     assert [args.get("by") for args in pulls] == ["alice", "alice"]  # the AWX user, when no one is named
     answer, said = step(monkeypatch, phase="lever", lever="engaged", reason="INC-7", projects=["shop", "payments"])
     assert "NOTHING DONE: every lever was so already." in said[0] and answer["game_day_lever"]["changed"] == [] and not answer["changed"]
+
+
+def test_a_pull_the_service_refuses_in_one_project_leaves_the_others_pulled_and_fails_naming_it(monkeypatch):
+    released("shop", "payments", "search")
+    LEVERS["payments"]["unanswered"] = True
+    answer, said = step(monkeypatch, phase="lever", lever="engaged", reason="INC-7", projects=["shop", "payments", "search"], by="on-call")
+    assert answer["failed"] and answer["msg"] == ("The safety lever of payments was not pulled: payments (POST /projects/x/recoveryPlans failed: "
+                                                  "HTTP 503). It was pulled in shop, search.")
+    assert [LEVERS[project]["state"] for project in ("shop", "payments", "search")] == ["engaged", "released", "engaged"]
 
 
 def test_the_lever_under_check_pulls_nothing_and_its_projects_may_be_the_scenarios(monkeypatch):
