@@ -110,13 +110,9 @@ class ActionModule(RunbookStep):
 
     def plan(self):
         inputs = self.inputs()
-        # One session for the stage's reads; the user says which account the search is of.
-        login = self.service("service_login")
-        self.connection = dict(self.connection, session=login["session"])
-        try:
-            return self.plan_in(inputs, (login.get("user") or {}).get("account"))
-        finally:
-            self.service("service_login", failed_ok=True, state="absent", session=login["session"])
+        # One session for the stage's reads; its user says which account the search is of (unknown in a session the task brings).
+        with self.one_session() as login:
+            return self.plan_in(inputs, ((login or {}).get("user") or {}).get("account"))
 
     def plan_in(self, inputs, account):
         journal = load_journal(self.journal_path)

@@ -411,14 +411,15 @@ class RunbookStep(ActionBase):
     @contextlib.contextmanager
     def one_session(self, needed=True):
         """The step's modules in one session of its connection: signed in once, unless the task brings a session (or it is not
-        ``needed``), and signed out once they are done - each module would otherwise sign in, read the account and sign out."""
+        ``needed``), and signed out once they are done - each module would otherwise sign in, read the account and sign out.
+        Yields the sign-in's answer (its ``user``), or None when it signed in to none."""
         if not needed or self.connection.get("session"):
-            yield
+            yield None
             return
-        session = self.service("service_login")["session"]
-        self.connection["session"] = session
+        login = self.service("service_login")
+        session = self.connection["session"] = login["session"]
         try:
-            yield
+            yield login
         finally:
             del self.connection["session"]
             self.sign_out(session)
