@@ -19,8 +19,8 @@ from ansible.module_utils.common.text.converters import to_text
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import unwritable
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import default_directory
-from ansible_collections.replication.recovery.plugins.plugin_utils._options import (NEAR, OptionRefused, argument_specs, options_of, refusal,
-                                                                                    required, role_options, split_text, typed, unknown)
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import (NEAR, OptionRefused, argument_specs, holds_secret, options_of,
+                                                                                    refusal, required, role_options, split_text, typed, unknown)
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, RUNBOOKS
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import AWX_VARIABLES, RunbookStep, StepFailed
 
@@ -96,7 +96,8 @@ class ActionModule(RunbookStep):
         except OptionRefused as refused:
             raise StepFailed("%s (the role %s): nothing was done." % (to_text(refused), name))
         self.warn_of_relative_directories(specs, given, name)
-        secret = any(spec.get("no_log") and options.get(option[len(name) + 1:]) for option, spec in specs.items())
+        # An option of no_log, or one that carries a connection's secret (a scenario's node in another account): not shown.
+        secret = any(spec.get("no_log") and options.get(option[len(name) + 1:]) for option, spec in specs.items()) or holds_secret(options)
         return dict(options, _ansible_no_log=secret)
 
     def warn_of_relative_directories(self, specs, given, name):

@@ -15,7 +15,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._files import
 from ansible_collections.replication.recovery.plugins.plugin_utils._game_day import APPLICATION, ScenarioRefused, plan_of, refused_said
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import newest_entries, to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import PASSED
-from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, holds_secret, typed
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import CANCELLED, COMMITTED, NOTHING_DONE, PLANNED, REFUSED
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import made
@@ -67,7 +67,8 @@ class GameDayRun(Driven):
             self.say("This game day's rehearsal, the %s begun %s, ended (%s) before the game day that ran it reported it - it was "
                      "stopped in between. This run reports it, and rehearses nothing anew; run the game day again for a new "
                      "rehearsal." % (plan["subject"], unreported.get("run_began"), unreported.get("outcome")))
-        return dict(changed=False, plan=plan, unreported=unreported)
+        # A node's connection in another account carries its secrets: then the answer is not shown (-v).
+        return dict(changed=False, plan=plan, unreported=unreported, _ansible_no_log=holds_secret(plan))
 
     def unreported(self, plan):
         """The rehearsal of this game day that a stopped run of it left unreported: the newest report of its runbook in the

@@ -30,6 +30,7 @@ import yaml
 from ansible.parsing.quoting import unquote
 from ansible.parsing.splitter import split_args
 
+from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
 from ansible_collections.replication.recovery.plugins.module_utils._domain import REPLICATION_STATES, no_value, parse_flag, parse_list, parse_number
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION, PathRefused, where_started
 
@@ -42,6 +43,28 @@ TYPED = ("bool", "int", "float", "list", "dict", "path")
 NEAR = 2
 ROLES = os.path.join(COLLECTION, "roles")
 _SPECS = {}
+
+
+# The members that hold a secret wherever a mapping has them: a connection's (an application node's, in a scenario too).
+SECRETS = tuple(sorted(name for name, spec in CONNECTION_ARGUMENT_SPEC.items() if spec.get("no_log")))
+
+
+def holds_secret(value):
+    """Whether ``value`` holds a secret at any depth - a member of SECRETS with a value, in a mapping, a list, or the JSON or
+    YAML text of one (an option of type raw, as AWX gives it): an answer that holds one is not shown."""
+    if isinstance(value, str):
+        if not any(name in value for name in SECRETS):
+            return False
+        try:
+            value = yaml.safe_load(value)
+        except yaml.YAMLError:
+            return True  # text that names a secret and cannot be read: hidden, not guessed at
+        return not isinstance(value, str) and holds_secret(value)
+    if isinstance(value, dict):
+        return any((name in SECRETS and not no_value(member)) or holds_secret(member) for name, member in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(holds_secret(member) for member in value)
+    return False
 
 
 class OptionRefused(ValueError):

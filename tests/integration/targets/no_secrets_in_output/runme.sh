@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Run a playbook that handles every kind of secret at -vvv, then search all of its output (and
+# Run a playbook that handles every kind of secret at -vvv (a game day of an application whose node carries a
+# connection of its own among them), then search all of its output (and
 # the DR test's report) for them: the password, the API token, the session, and a cloud private
 # key (also in the base64 form the service receives), and a project's agent installation token.
 set -eu

@@ -86,6 +86,14 @@ def test_a_scenario_that_cannot_run_is_refused_by_name_before_anything_is_read_o
     assert not os.path.exists(str(tmp_path / "ledger"))
 
 
+def test_a_plan_that_carries_a_nodes_connection_secret_is_not_shown(monkeypatch, tmp_path):
+    nodes = dict(db=dict(project="storefront", connection=dict(url="https://other.example/api/latest", username="u", password="S3CRET")))
+    scenario = dict(SCENARIO, runbook="application", **{"with": dict(nodes=nodes)})
+    answer, unused = step(monkeypatch, phase="begin", scenario=scenario, ledger_dir=str(tmp_path / "ledger"))
+    assert answer["_ansible_no_log"] is True and answer["plan"]["with"]["nodes"]["db"]["connection"]["password"] == "S3CRET"
+    assert begun(monkeypatch, tmp_path)[0]["_ansible_no_log"] is False
+
+
 def test_the_rehearsal_a_stopped_game_day_left_unreported_is_taken_up_and_no_other(monkeypatch, tmp_path):
     ledger = str(tmp_path / "ledger")
     answer, said = begun(monkeypatch, tmp_path)

@@ -4,6 +4,7 @@
 """runbook_options as a role's first task runs it: the role's own argument specs read, every option typed from the text
 given, a bad one refused by name, paths from where ansible-playbook started, and AWX's relative directories warned of."""
 
+import json
 import os
 from unittest.mock import MagicMock, patch
 
@@ -129,6 +130,19 @@ def test_options_a_runbook_is_given_by_the_one_that_runs_it_are_read_over_its_va
     answer = run(dict(HEALTH, replication_recovery_options_given=["health_max_lag"]))
     assert answer["failed"] and answer["msg"] == ("replication_recovery_options_given is a mapping of options by their names, not list: "
                                                   "nothing was done.")
+
+
+def test_an_answer_that_carries_a_connections_secret_is_not_shown(tmp_path, monkeypatch, warnings):
+    """A game day's scenario may give an application's node a connection in another account, with its password: the answer
+    that carries it is hidden (-v shows the results of tasks), as in the JSON text an AWX survey gives it."""
+    monkeypatch.chdir(tmp_path)
+    nodes = dict(db=dict(project="db", connection=dict(url="https://other.example/api/latest", username="u", password="S3CRET")))
+    scenario = dict(name="night", hypothesis="it recovers", runbook="application", blast_radius=dict(projects=["db"]), **{"with": dict(nodes=nodes)})
+    without = dict(scenario, hypothesis="the password vault recovers", **{"with": dict(nodes=dict(db=dict(project="db")))})
+    for given, hidden in ((scenario, True), (json.dumps(scenario), True), (without, False)):
+        answer = run(dict(game_day_scenario=given), role="game_day")
+        assert not answer.get("failed"), answer
+        assert answer["_ansible_no_log"] is hidden
 
 
 # -- what the user cannot have meant, refused by the run's first task ---------------------------------------------------
