@@ -24,7 +24,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._words import
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, said
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import outcome_of, stop_conditions_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, report_path, stamp, write_also
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import Unreadable, controller_now, report_path, stamp, write_also
 
 STAGES = ("plan", "judge", "end", "report")
 # The journal of a search lies beside its report: clean_point_<project>.search.json.
@@ -115,15 +115,17 @@ class ActionModule(RunbookStep):
             return self.plan_in(inputs, ((login or {}).get("user") or {}).get("account"))
 
     def plan_in(self, inputs, account):
-        journal = load_journal(self.journal_path)
         lines = []
+        try:
+            journal = load_journal(self.journal_path)
+        except Unreadable as unreadable:
+            journal = None
+            lines.append(self.set_aside("cannot be read (%s)" % unreadable.why))
         if journal is not None:
             project = self.service("service_project_info", name=self.args["project"])["projects"]
             other = self.another_search(journal, inputs, account, project[0]["id"] if project else None)
             if other:
-                aside = "%s.set-aside-%s.json" % (self.journal_path[:-len(".json")], stamp(now_iso()))
-                os.replace(self.journal_path, aside)
-                lines.append("The journal %s is of %s: it is set aside as %s, and never resumed." % (self.journal_path, other, aside))
+                lines.append(self.set_aside("is of %s" % other))
                 journal = None
         fresh = journal is None
         if fresh:
@@ -176,6 +178,15 @@ class ActionModule(RunbookStep):
             journal["rounds"].remove(planned)  # every candidate of it was thinned out, and its machines are done
             planned, resumed, fresh = plan_round(journal) if searching(journal) else None, None, False
         return planned, adopt, resumed
+
+    def set_aside(self, why):
+        """The journal, which is not this search's to resume (``why``), moved aside - never removed, nor written over by the new
+        search - but under --check, which writes nothing: what it did, in words."""
+        if self.check_mode:
+            return "The journal %s %s: a run would set it aside, and begin a new search." % (self.journal_path, why)
+        aside = "%s.set-aside-%s.json" % (self.journal_path[:-len(".json")], stamp(now_iso()))
+        os.replace(self.journal_path, aside)
+        return "The journal %s %s: it is set aside as %s, and never resumed." % (self.journal_path, why, aside)
 
     def another_search(self, journal, inputs, account, project_id):
         """What makes a journal another search's - another account, another project (a project of the same name in another

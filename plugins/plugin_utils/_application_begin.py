@@ -17,7 +17,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, lever_said
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils import _application as app
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_run
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, read_kept, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import launch_settings_refused, pin_points, points_refused
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, to_read, verify
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
@@ -355,15 +355,14 @@ class Beginning(object):
 
 
 def kept_state(directory):
-    """The record of the application's run kept in ``directory`` (its run.json), or None when there is none to read. One
-    with members this version does not keep (another version's) is refused by name: taken up, it would be misread."""
+    """The record of the application's run kept in ``directory`` (its run.json), or None when there is none. One that cannot be
+    read (read_kept), or with members this version does not keep (another version's), is refused by name: taken up, it would
+    be misread."""
     path = os.path.join(directory, "run.json")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            kept = json.load(handle)
-    except (OSError, ValueError):
+    kept = read_kept(path, "The application's run record")
+    if kept is None:
         return None
-    unknown = sorted(set(kept) - app.RunState.DECLARED) if isinstance(kept, dict) else ["no mapping"]
+    unknown = sorted(set(kept) - app.RunState.DECLARED)
     if unknown:
         raise StepFailed("%s holds %s, which no application run of this version keeps (another version of the collection wrote it?): "
                          "nothing was written. Remove it to begin anew." % (path, ", ".join(map(repr, unknown))))
@@ -379,11 +378,9 @@ def outcomes_in(state, names):
     ended nodes are adopted, never checked or run again."""
     found = {}
     for name in names:
-        try:
-            with open(node_file_in(state, name), encoding="utf-8") as handle:
-                found[name] = json.load(handle)
-        except (OSError, ValueError):
-            pass
+        kept = read_kept(node_file_in(state, name), "The record of the application's node %s" % name)
+        if kept is not None:
+            found[name] = kept
     return found
 
 

@@ -67,6 +67,30 @@ class PathRefused(ValueError):
     """A path no runbook writes to or reads from: inside the installed collection."""
 
 
+class Unreadable(PathRefused):
+    """A file a run kept for the next that cannot be read (read_kept): ``why``."""
+
+    def __init__(self, what, path, why):
+        super(Unreadable, self).__init__("%s %s cannot be read (%s): move it aside to begin anew" % (what, path, why))
+        self.path, self.why = path, why
+
+
+def read_kept(path, what):
+    """The JSON object a run kept at ``path`` for the next run (``what`` it is, in words), or None when there is none. One that
+    cannot be read whole, or holds no JSON object, is refused by name: taken for none, the next run would begin anew over
+    what the run that kept it left."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            kept = json.load(handle)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as error:
+        raise Unreadable(what, path, getattr(error, "strerror", None) or str(error))
+    if not isinstance(kept, dict):
+        raise Unreadable(what, path, "it holds no JSON object")
+    return kept
+
+
 # What a run's first task writes in each directory the run will write, and removes: about what a run's reports of a few
 # hundred machines take (JSON, JUnit XML, Markdown and page), so that a full disk is found before the run, not after it.
 PROBE_BYTES = 1 << 20

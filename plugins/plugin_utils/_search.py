@@ -27,7 +27,7 @@ import os
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils._shapes import files_of
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, write_atomically, write_run
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import Unreadable, controller_now, read_kept, write_atomically, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED, PASSED, SKIPPED
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import CANCELLED, REFUSED, STOPPED
@@ -269,13 +269,12 @@ def judge_by_files(journal, found):
 
 
 def load_journal(path):
-    """The journal at ``path``, or None when there is none (or it is not a journal of this version)."""
-    try:
-        with open(path, encoding="utf-8") as stream:
-            journal = json.load(stream)
-    except (IOError, OSError, ValueError):
-        return None
-    return journal if isinstance(journal, dict) and journal.get("schema") == JOURNAL_SCHEMA else None
+    """The journal at ``path``, or None when there is none; one that cannot be read, or of another version, is refused
+    (_files.Unreadable): never taken for none, which would write a new search over it."""
+    journal = read_kept(path, "The search's journal")
+    if journal is not None and journal.get("schema") != JOURNAL_SCHEMA:
+        raise Unreadable("The search's journal", path, "its schema is %s, not %s" % (journal.get("schema"), JOURNAL_SCHEMA))
+    return journal
 
 
 def save_journal(path, journal):

@@ -500,6 +500,20 @@ def test_a_run_state_this_version_does_not_know_is_refused_by_its_path_before_an
         assert json.load(handle)["stages"] == []  # left as it was
 
 
+@pytest.mark.parametrize("kept, text", [("run.json", '{"began": "2026-'), ("node_identity.json", "[]")])
+def test_a_run_state_that_cannot_be_read_is_refused_by_its_path_never_taken_for_none(tmp_path, kept, text):
+    """Taken for no earlier run, a stopped run's record would be begun anew over what it left - a node's outcome lost is a
+    node run twice."""
+    state = begin(tmp_path, nodes=dict(identity=dict(project="identity")))["state"]
+    with open(os.path.join(state, kept), "w") as handle:
+        handle.write(text)
+    refused = begin(tmp_path, nodes=dict(identity=dict(project="identity")))
+    assert refused["failed"] and "%s cannot be read (" % os.path.join(state, kept) in refused["msg"], refused
+    assert refused["msg"].endswith("move it aside to begin anew; nothing was written.")
+    with open(os.path.join(state, kept)) as handle:
+        assert handle.read() == text  # left as it was
+
+
 def test_every_member_the_application_runs_code_names_is_declared_and_every_declared_one_is_used():
     """Read in the code of the run's phases: ``self.state[...]``, and the record as begin holds it (``run``, ``earlier``)."""
     import ast

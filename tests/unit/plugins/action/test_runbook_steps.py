@@ -1880,6 +1880,29 @@ def test_a_journal_of_another_account_or_project_is_set_aside_and_never_resumed(
     assert [args.get("state") for args in modules.called("service_login")] == [None, "absent"]
 
 
+@pytest.mark.parametrize("check_mode", [False, True])
+@pytest.mark.parametrize("text, why", [('{"schema": "replication', "cannot be read (Unterminated string"),
+                                       ('{"schema": "replication.recovery.clean_point.journal/v0"}', "cannot be read (its schema is "
+                                        "replication.recovery.clean_point.journal/v0, not replication.recovery.clean_point.journal/v1)")])
+def test_a_journal_that_cannot_be_read_is_set_aside_never_written_over(tmp_path, text, why, check_mode):
+    """What a stopped search learnt is never lost: its journal, unreadable or of another version, is moved aside and the new search
+    says so - under --check, which writes nothing, it only says a run would."""
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    path = reports / "clean_point_production.search.json"
+    path.write_text(text)
+    result = step(runbook_search, search_modules(), check_mode=check_mode, stage="plan", project="production", report_dir=str(reports),
+                  checks_tasks="/checks.yml")
+    assert not result.get("failed"), result
+    assert result["lines"][0].startswith("The journal %s %s" % (path, why)), result["lines"][0]
+    aside = [name for name in os.listdir(str(reports)) if "set-aside" in name]
+    if check_mode:
+        assert result["lines"][0].endswith(": a run would set it aside, and begin a new search.") and not aside and path.read_text() == text
+    else:
+        assert result["lines"][0].endswith(", and never resumed.") and (reports / aside[0]).read_text() == text
+        assert load_journal(str(path))["project_id"] == "p-id"  # the new search's
+
+
 def test_the_journal_of_this_search_is_resumed_and_its_round_reads_its_candidates_again(tmp_path):
     reports = tmp_path / "reports"
     modules = search_modules()

@@ -6,12 +6,14 @@ round bound, evidence that is none, the file search, the report and the hand-off
 
 import json
 import os
+import re
 from xml.etree import ElementTree
 
 import jsonschema
 import pytest
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import iso_time, parse_time
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import Unreadable
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import (
     FOUND, JUDGED, NONE_CLEAN, NO_POINTS, PLANNED, UNDECIDED, clean_points_of, judge_by_files, judge_round, load_journal, mark_cleaned,
     max_rounds, new_journal, not_cleaned, plan_round, result_of, save_journal, searching, write_report)
@@ -190,6 +192,10 @@ def test_the_journal_round_trips(tmp_path):
     plan_round(journal)
     save_journal(path, journal)
     assert load_journal(path) == journal
+    with open(path, "w") as handle:
+        handle.write(json.dumps(journal)[:-9])
+    with pytest.raises(Unreadable, match="The search's journal %s cannot be read" % re.escape(path)):
+        load_journal(path)
 
 
 def test_a_round_judged_and_not_cleaned_is_named_until_its_cleanup_is_proven():
