@@ -71,16 +71,16 @@ class ActionModule(RunbookStep):
     OPTIONS = dict(entry_point=dict(type="str"), begins=dict(type="bool", default=False), answer=dict(type="bool", default=True))
 
     def step(self, args):
-        role = self._task._role
-        if role is None:
+        # The role the task is in, as Ansible tells every task of a role (its magic variables).
+        name, role_path = self.task_vars.get("role_name"), self.task_vars.get("role_path")
+        if not name or not role_path:
             raise StepFailed("runbook_options reads the options of the role it runs in: run it in a role's tasks.")
-        name = role.get_name(include_role_fqcn=False)
         entry_point = args["entry_point"] or entry_point_of(self._task)
         try:
-            specs = role_options(argument_specs(role.get_role_path()), entry_point)
-            own = (argument_specs(role.get_role_path()).get(entry_point) or {}).get("options") or {}
+            specs = role_options(argument_specs(role_path), entry_point)
+            own = (argument_specs(role_path).get(entry_point) or {}).get("options") or {}
             if args["begins"] and name in BY_NAME:
-                self.refuse_what_was_not_meant(role, BY_NAME[name], specs, own)
+                self.refuse_what_was_not_meant(role_path, BY_NAME[name], specs, own)
         except (OSError, yaml.YAMLError) as error:
             raise StepFailed("The argument specs of the role %s cannot be read: %s" % (name, to_text(error)))
         if not args["answer"]:
@@ -114,7 +114,7 @@ class ActionModule(RunbookStep):
 
     # -- what the user cannot have meant, refused before anything is read or written -------------------------------------
 
-    def refuse_what_was_not_meant(self, role, runbook, specs, own):
+    def refuse_what_was_not_meant(self, role_path, runbook, specs, own):
         """Refuse, by name and in one line, what the user cannot have meant, before anything is read or written: a play not
         of strategy linear; text -e key=value split at a space; a variable of the runbook's prefixes that is no option of it,
         given by the user (extra variables, the play's, the task's, the role's parameters) or, within NEAR edits of an option,
@@ -135,13 +135,13 @@ class ActionModule(RunbookStep):
             raise StepFailed("%s was given as -e '%s', which Ansible splits at its spaces: it would take the first word and drop the "
                              "rest. Give it as JSON text, -e '%s'; nothing was read or written." % (
                                  key, text, json.dumps({key: whole})))
-        known = known_names(role.get_role_path(), runbook)
+        known = known_names(role_path, runbook)
         given = self.given_by_the_user()
         missing = self.missing(own)
         refused = unknown(given, known, prefixes)
         if refused:
             raise StepFailed(" ".join(refusal(name, given[name], near, title, near[0] in missing) for name, near in sorted(refused.items())))
-        elsewhere = unknown(set(self.task_vars) - set(given) - self.set_by_the_collection(role), known, prefixes)
+        elsewhere = unknown(set(self.task_vars) - set(given) - self.set_by_the_collection(), known, prefixes)
         near = dict((name, found) for name, found in elsewhere.items() if found[1] <= NEAR)
         if near:
             raise StepFailed(" ".join(refusal(name, "an inventory or group variable", found, title, found[0] in missing)
@@ -192,17 +192,25 @@ class ActionModule(RunbookStep):
                              ("a variable of the play", task.get_play().get_vars()),
                              ("a variable of the task that runs the role", task.get_vars()),
                              ("a variable of the task that runs the role", task.get_include_params()),
-                             ("a parameter of the role", task._role.get_role_params(task.get_dep_chain()))):
+                             ("a parameter of the role", dict(pair for role in self.roles_here() for pair in role.get_role_params().items()))):
             for name in names or ():
                 given.setdefault(to_text(name), where)
         return given
 
-    def set_by_the_collection(self, role):
+    def roles_here(self):
+        """The play's instances of the role the task is in - its roles, included and imported ones too, and their dependencies."""
+        role_path = self.task_vars["role_path"]
+        return [role for top in self._task.get_play().get_roles() for role in [top] + top.get_all_dependencies()
+                if role.get_role_path() == role_path]
+
+    def set_by_the_collection(self):
         """The variables tasks set on this host (registered results, facts: the collection's own, a DR test's before a
         failover's in one play) and the role's defaults and vars: never taken for the user's."""
         manager = self._task.get_variable_manager()
         host = self.task_vars.get("inventory_hostname")
-        names = set(role.get_default_vars()) | set(role.get_vars(include_params=False))
+        names = set()
+        for role in self.roles_here():
+            names |= set(role.get_default_vars()) | set(role.get_vars(include_params=False))
         for cache in ("_nonpersistent_fact_cache", "_fact_cache"):
             try:
                 names |= set(getattr(manager, cache, None).get(host) or ())

@@ -24,14 +24,17 @@ def run(task_vars, entry_point="main", role="health"):
     task.args = {}
     task.check_mode = False
     task.async_val = 0
-    task._role.get_name.return_value = role
-    task._role.get_role_path.return_value = os.path.join(COLLECTION, "roles", role)
     task.get_path.return_value = os.path.join(COLLECTION, "roles", role, "tasks", entry_point + ".yml:7")  # the task's file: its entry point
     templar = MagicMock()
     templar.template.side_effect = lambda value: value
     action = runbook_options.ActionModule(task, MagicMock(), templar, loader=None, templar=templar, shared_loader_obj=None)
     action._load_name = "replication.recovery.runbook_options"
-    return action.run(task_vars=dict(task_vars, inventory_hostname="localhost"))
+    return action.run(task_vars=dict(task_vars, inventory_hostname="localhost", **in_role(role)))
+
+
+def in_role(role):
+    """The magic variables Ansible gives every task of the role ``role``."""
+    return dict(role_name=role, role_path=os.path.join(COLLECTION, "roles", role))
 
 
 @pytest.mark.parametrize("path, entry_point", [
@@ -48,6 +51,17 @@ def test_a_task_reads_the_options_of_the_entry_point_whose_tasks_file_it_is_in(p
 def test_a_required_option_of_the_entry_point_the_task_is_in_is_required(tmp_path):
     answer = run(dict(application_nodes={}), entry_point="level", role="application")
     assert answer.get("failed") and "application_level" in answer["msg"], answer
+
+
+def test_a_task_outside_a_role_is_refused_as_it_has_no_options_to_read():
+    task = MagicMock()
+    task.args = {}
+    task.check_mode = False
+    task.async_val = 0
+    action = runbook_options.ActionModule(task, MagicMock(), MagicMock(), loader=None, templar=MagicMock(), shared_loader_obj=None)
+    action._load_name = "replication.recovery.runbook_options"
+    answer = action.run(task_vars=dict(inventory_hostname="localhost"))
+    assert answer["failed"] and answer["msg"] == "runbook_options reads the options of the role it runs in: run it in a role's tasks."
 
 
 @pytest.fixture(autouse=True)
@@ -158,12 +172,15 @@ def begin(role, task_vars, extra=None, play=None, task=None, params=None, facts=
     found.args = dict(begins=True, answer=answer)
     found.check_mode = False
     found.async_val = 0
-    found._role.get_name.return_value = role
-    found._role.get_role_path.return_value = os.path.join(COLLECTION, "roles", role)
     found.get_path.return_value = os.path.join(COLLECTION, "roles", role, "tasks", "main.yml:5")
-    found._role.get_default_vars.return_value = defaults or {}
-    found._role.get_vars.return_value = {}
-    found._role.get_role_params.return_value = params or {}
+    # The play's roles: this one (with its defaults and parameters) as a dependency of another role, whose own are not its.
+    this, other = MagicMock(), MagicMock()
+    this.get_role_path.return_value, other.get_role_path.return_value = in_role(role)["role_path"], in_role("evidence")["role_path"]
+    this.get_default_vars.return_value, other.get_default_vars.return_value = defaults or {}, dict(evidence_of_another_role=1)
+    this.get_vars.return_value = other.get_vars.return_value = {}
+    this.get_role_params.return_value, other.get_role_params.return_value = params or {}, dict(failover_comitt="of another role")
+    this.get_all_dependencies.return_value, other.get_all_dependencies.return_value = [], [this]
+    found.get_play.return_value.get_roles.return_value = [other]
     manager = found.get_variable_manager.return_value
     manager.extra_vars = extra or {}
     manager._nonpersistent_fact_cache = {"localhost": facts or {}}
@@ -180,7 +197,7 @@ def begin(role, task_vars, extra=None, play=None, task=None, params=None, facts=
     for given in (extra, play, task, params, facts):
         every.update(given or {})
     with patch.object(runbook_options.context, "CLIARGS", {"extra_vars": tuple(cli)}):
-        return action.run(task_vars=dict(every, inventory_hostname="localhost"))
+        return action.run(task_vars=dict(every, inventory_hostname="localhost", **in_role(role)))
 
 
 FAILOVER = dict(failover_project="site")
