@@ -114,10 +114,11 @@ def roles_of_tasks(items, given):
 
 
 # What each filter (or option) that decides the plays a playbook reads answers at the most.
-MOST_PLAYS = {"game_day_plays": "game_day_application", "application_level_plays": str(MAX_LEVELS),
-              "application_plays_after": "application_again", "wave_plays": str(WAVES),
-              "launch_policy_address_hosts": "launch_policy_addresses", "1 if ansible_check_mode": str(WAVES), "ansible_check_mode": "application",
-              "application_runbook | default(none) == 'failover'": "application_cleanup"}
+# A template's alternatives, by what it holds (the first that matches): every one that adds plays.
+MOST_PLAYS = {"game_day_plays": ["game_day_application"], "application_level_plays": [str(MAX_LEVELS)],
+              "application_plays_after": ["application_again"], "'planned_wave' if ansible_check_mode": ["planned_wave", "waves/%d" % WAVES],
+              "launch_policy_address_hosts": ["launch_policy_addresses"], "ansible_check_mode": ["application"],
+              "application_runbook | default(none) == 'failover'": ["application_cleanup"]}
 
 
 def roles_run(path, given=None):
@@ -125,10 +126,13 @@ def roles_run(path, given=None):
     given, names = dict(given or {}), set()
     for play in yaml.safe_load(read(path)) or []:
         if play.get("ansible.builtin.import_playbook"):
-            # Plays as many as the extra variables say (replication.recovery.wave_plays and the like): the most here.
-            imported = re.sub(r"\{\{.*\}\}", lambda found: next(most for name, most in MOST_PLAYS.items() if name in found.group(0)),
-                              play["ansible.builtin.import_playbook"].replace("\n", " "))
-            names |= roles_run(os.path.join(os.path.dirname(path), imported), dict(given, **(play.get("vars") or {})))
+            # Plays as many as the extra variables say (replication.recovery.wave_plays and the like): the most here - and
+            # each of a template's alternatives (under --check, the one play that plans the waves).
+            imported = play["ansible.builtin.import_playbook"].replace("\n", " ")
+            template = re.search(r"\{\{.*\}\}", imported)
+            for alternative in next(most for name, most in MOST_PLAYS.items() if name in template.group(0)) if template else [None]:
+                names |= roles_run(os.path.join(os.path.dirname(path), imported.replace(template.group(0), alternative) if template else imported),
+                                   dict(given, **(play.get("vars") or {})))
             continue
         names |= set(rendered(role if isinstance(role, str) else role["role"], given) for role in play.get("roles") or [])
         names |= roles_of_tasks([task for part in ("pre_tasks", "tasks", "post_tasks") for task in play.get(part) or []], given)
@@ -316,14 +320,15 @@ def test_its_playbook_is_the_engines_plays(runbook):
     assert finish["ansible.builtin.import_playbook"] == "parts/runbook_finish.yml"
     assert start["vars"] == waves["vars"] == finish["vars"]
     assert start["vars"]["runbook"] == runbook.name and start["vars"]["runbook_title"]
-    if runbook.shape == SEARCH:  # how many rounds a search takes is known only as it goes; under --check, one
-        assert waves["ansible.builtin.import_playbook"] == "parts/waves/{{ 1 if ansible_check_mode | default(false) else %d }}.yml" % WAVES
+    if runbook.shape == SEARCH:  # how many rounds a search takes is known only as it goes; under --check, one play plans it
+        assert waves["ansible.builtin.import_playbook"] == "parts/{{ 'planned_wave' if ansible_check_mode | default(false) else 'waves/%d' }}.yml" % WAVES
         assert start["vars"]["runbook_steps"] == runbook.name
         assert tasks(runbook.name, "wave") and tasks(runbook.name, "wave_end")
         return
-    # As many waves' plays as the extra variables say, read by the options of the runbook's that decide its waves.
-    counted = re.fullmatch(r"parts/waves/\{\{ (.*) \| replication\.recovery\.wave_plays\(\s*(.*)\) \}\}\.yml",
-                           waves["ansible.builtin.import_playbook"])
+    # As many waves' plays as the extra variables say, read by the options of the runbook's that decide its waves; under --check,
+    # which launches nothing, the one play that plans them all.
+    counted = re.fullmatch(r"parts/\{\{ 'planned_wave' if ansible_check_mode \| default\(false\) else 'waves/%s' % \((.*) \| "
+                           r"replication\.recovery\.wave_plays\((.*)\)\) \}\}\.yml", " ".join(waves["ansible.builtin.import_playbook"].split()))
     assert counted, waves["ansible.builtin.import_playbook"]
     given = re.findall(r"(\w+) \| default\(none\)", counted.group(1) + ", " + counted.group(2))
     options = options_named(runbook.name)
