@@ -3,7 +3,7 @@
 # passes, its report in the ledger; one whose probe fails twice in a row while a launch job runs - it stops within one
 # look, launches nothing more and leaves nothing; one whose probe of your tasks fails after two waves - the third is never
 # launched; one whose probe flaps (fail, pass, fail, ...) - it runs to its end; stopped by SIGKILL and SIGINT while its
-# jobs run and run again - one launch a wave in all, nothing left; stopped between
+# jobs run and run again - one launch a wave in all, nothing left; stopped by SIGKILL between
 # its DR test's end and its own report - run again, it reports that DR test and launches nothing; one slowed down -
 # a regression against its earlier runs in the ledger; a probe of your tasks that fails, a scenario outside its blast
 # radius, a machine outside it, and a game day while the safety lever is engaged - each refused or cancelled with zero
@@ -58,17 +58,24 @@ assert r['outcome'] == 'passed' and r['borne_out'] is True and r['earlier_runs']
 assert g['runbook'] == 'dr_test' and g['met']['rto_seconds'] is True and r['stop_conditions']['looks'] >= 4, g" reports/game_day_nightly-rehearsed.json
 [ "$(grep -l '"runbook": "game_day"' "$ledger"/*.json | wc -l)" = 1 ]
 
-# -- stopped after its DR test ended and before its own report (the ledger as such a stop leaves it: the game day's entry --
-# -- not made), then run again: it reports that DR test, launches nothing; the run after it rehearses anew (below) --------
-newest="$(printf '%s\n' "$ledger"/*.json | tail -n 1)"
-grep -q '"runbook": "game_day"' "$newest"  # the game day's own entry, which such a stop does not make
-rm "$newest"
+# -- stopped for real (SIGKILL: a lost node) after its DR test reported and before its own report, then run again: it --
+# -- reports that DR test and launches nothing; the run after it rehearses anew (below) ---------------------------------
+entries="$(grep -l '"runbook": "game_day"' "$ledger"/*.json | wc -l)"
+HOLD_AT_TASK="Judge it against the scenario's earlier runs" ANSIBLE_CALLBACK_PLUGINS="$(pwd)/../dr_test_stopped/callback_plugins" \
+    ANSIBLE_CALLBACKS_ENABLED=hold_at ansible-playbook replication.recovery.game_day -e "$(scenario)" > held.txt 2>&1 &
+held=$!
+for _ in $(seq 600); do grep -q "^HOLDING AT" held.txt && break; sleep 0.5; done
+grep -q "^HOLDING AT" held.txt || { cat held.txt; exit 1; }
+kill -KILL "$held"
+wait "$held" || true
+grep -q "DR test of rehearsed: PASSED" held.txt
+[ "$(grep -l '"runbook": "game_day"' "$ledger"/*.json | wc -l)" = "$entries" ]  # its own entry not made
 launches="$("${lever[@]}" launches rehearsed)"
 game_day | tee output.txt
 grep -q "This game day's rehearsal, the DR test of rehearsed begun .*, ended (passed) before the game day that ran it reported it" output.txt
 grep -q "Game day nightly-rehearsed: PASSED. Hypothesis: .* - borne out." output.txt
 [ "$("${lever[@]}" launches rehearsed)" = "$launches" ]
-[ "$(grep -l '"runbook": "game_day"' "$ledger"/*.json | wc -l)" = 1 ]
+[ "$(grep -l '"runbook": "game_day"' "$ledger"/*.json | wc -l)" = "$((entries + 1))" ]
 python -c "import json, sys; r = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2])); \
 assert r['rehearsal']['started'] == d['started'] and d['game_day'] == 'nightly-rehearsed', (r['rehearsal'], d['game_day'])" \
     reports/game_day_nightly-rehearsed.json reports/dr_test_rehearsed.json
@@ -87,8 +94,8 @@ assert [w['status'] for w in r['waves']][1:] == ['not launched', 'not launched']
 python -c "import json, sys; r = json.load(open(sys.argv[1])); \
 assert r['outcome'] == 'stopped' and r['borne_out'] is False and r['regression'] is None, r" reports/game_day_nightly-rehearsed.json
 
-# -- its probe flaps (fail, pass, fail, ...): never twice in a row, it runs to its end (and is the third earlier run that --
-# -- passed, of which the regression below needs three) -----------------------------------------------------------------
+# -- its probe flaps (fail, pass, fail, ...): never twice in a row, it runs to its end (and is an earlier run that -------
+# -- passed, of which the regression below needs three: it has four) -----------------------------------------------------
 echo flap > mode.txt
 game_day | tee output.txt
 grep -q "Game day nightly-rehearsed: PASSED" output.txt
@@ -155,13 +162,13 @@ if game_day >output.txt 2>&1; then echo "a game day that misses its RTO target m
 clock 60
 curl -sf -X DELETE "$url/_simulator/faults"
 cat output.txt
-grep -q "Game day nightly-rehearsed: FAILED. Hypothesis: .* - not borne out. REGRESSED against the ledger: it missed its RTO target: .* against 1 h 0 min, which 3 of its 3 earlier runs met" output.txt
-grep -q "its worst RTO, .*, is over the 90th percentile of its 3 earlier runs" output.txt
+grep -q "Game day nightly-rehearsed: FAILED. Hypothesis: .* - not borne out. REGRESSED against the ledger: it missed its RTO target: .* against 1 h 0 min, which 4 of its 4 earlier runs met" output.txt
+grep -q "its worst RTO, .*, is over the 90th percentile of its 4 earlier runs" output.txt
 python - "$ledger" <<'PYTHON'
 import glob, json, sys
 report = json.load(open("reports/game_day_nightly-rehearsed.json"))
 regression = report["regression"]
-assert report["outcome"] == "failed" and regression["regressed"] and regression["earlier_runs"] == 3, regression
+assert report["outcome"] == "failed" and regression["regressed"] and regression["earlier_runs"] == 4, regression
 assert {("slower", "rto_seconds"), ("target", "rto_seconds")} <= set((f["kind"], f["measure"]) for f in regression["findings"]), regression
 newest = json.load(open(sorted(glob.glob(sys.argv[1] + "/*.json"))[-1]))
 assert newest["runbook"] == "game_day" and newest["report"] == report, newest["runbook"]
