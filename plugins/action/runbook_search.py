@@ -27,6 +27,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._report impor
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import Unreadable, controller_now, report_path, stamp, write_also
 
 STAGES = ("plan", "judge", "end", "report")
+# The clean point role's options the search reads (O(options)).
+SEARCHED = ("project", "machines", "exclude", "recovery_plan", "after", "before", "consistent", "find_files", "checks_tasks", "report_dir")
 # The journal of a search lies beside its report: clean_point_<project>.search.json.
 JOURNAL = ".search.json"
 SHOWN = 10
@@ -60,23 +62,16 @@ class ActionModule(RunbookStep):
     OPTIONS = dict(
         stage=dict(type="str", choices=list(STAGES), required=True),
         run=dict(type="str"),
-        project=dict(type="str"),
-        machines=dict(type="raw"),
-        exclude=dict(type="raw"),
-        recovery_plan=dict(type="str"),
-        after=dict(type="raw"),
-        before=dict(type="raw"),
-        consistent=dict(type="raw", default=False),
-        find_files=dict(type="raw"),
-        checks_tasks=dict(type="str"),
-        report_dir=dict(type="path"),
+        options=dict(type="dict", default={}),
         ledger_dir=dict(type="path"),
         stopped=STOPPED_OPTION,
         game_day=dict(type="str"),
     )
 
     def step(self, args):
-        self.args = args
+        # What the search reads of the clean point role's options, as runbook_options typed them: declared in the role's
+        # argument specs alone.
+        self.args = args = dict(args, **dict((name, args["options"].get(name)) for name in SEARCHED))
         if args["stage"] == "judge" or (args["stage"] == "end" and args["run"]):
             if not args["run"]:
                 raise StepFailed("The judge stage takes the run of the round (what runbook_begin returned).")

@@ -15,12 +15,12 @@ description:
     window. Each round launches every machine still searched, each from its own candidate point, in one test launch
     (with the other runbook steps), your checks judge each machine, and the next round halves what is left. A machine
     of n points is decided in at most ceil(log2(n)) + 1 rounds.
-  - With O(consistent), the machines move together on one common moment - each from its newest point at or before
+  - With C(consistent), the machines move together on one common moment - each from its newest point at or before
     it - and a moment is clean when every machine is.
-  - With O(find_files) (backup projects), there is no launch - one file search (M(replication.recovery.service_file_restore))
+  - With C(find_files) (backup projects), there is no launch - one file search (M(replication.recovery.service_file_restore))
     per pattern over every machine finds the points in time in which the damage shows, and each machine's clean point
     is the newest in the window before the first of them.
-  - What the search learns is kept in its journal, C(clean_point_<project>.search.json) in O(report_dir), written
+  - What the search learns is kept in its journal, C(clean_point_<project>.search.json) in C(report_dir), written
     whole after each round is judged. A run stopped at any moment and run again continues from it - a round that was
     planned and not judged is planned again with the same candidates, and its launch is adopted - so that each round is
     launched once. The journal is removed once the report of a finished search is written; a search of other inputs
@@ -50,39 +50,15 @@ options:
       - With O(stage=judge), and O(stage=end) after a round's cleanup, the round's run as
         M(replication.recovery.runbook_begin) returned it.
     type: str
-  project:
-    description: With O(stage=plan), O(stage=report) and O(stage=end) without O(run), the project, by name or ID.
-    type: str
-  machines:
-    description: The machines searched (names, IDs or patterns; a list or text). Every machine whose replication is not stopped if not given.
-    type: raw
-  exclude:
-    description: Machines left out (names, IDs or patterns).
-    type: raw
-  recovery_plan:
-    description: Search the machines of this recovery plan (name or ID) instead of O(machines).
-    type: str
-  after:
-    description: The last moment known good (RFC 3339); the search looks at points in time at or after it. Every point if not given.
-    type: raw
-  before:
-    description: When the damage is suspected to have begun (RFC 3339); points in time after it are not searched. The service's time if not given.
-    type: raw
-  consistent:
-    description: Move the machines together on one common moment, for applications whose machines must agree.
-    type: raw
-    default: false
-  find_files:
+  options:
     description:
-      - Backup projects - file patterns that show the damage (for example V(*.locked) or V(*README_DECRYPT*)), given to
-        the service's file search as they are. The search launches nothing.
-    type: raw
-  checks_tasks:
-    description: With a search by launches, the user's checks (the step refuses a search by launches without them).
-    type: str
-  report_dir:
-    description: Where the journal and the report are written.
-    type: path
+      - The clean point role's options, as M(replication.recovery.runbook_options) answered them (the role passes
+        C(clean_point_options)). The search reads C(project) (by name or ID; with O(stage=plan), O(stage=report) and
+        O(stage=end) without O(run)), C(report_dir) (where the journal and the report are written) and, to plan,
+        C(machines), C(exclude), C(recovery_plan), C(after), C(before), C(consistent), C(find_files) and C(checks_tasks) -
+        each as the role's option of its name describes it. A search by launches without C(checks_tasks) is refused.
+    type: dict
+    default: {}
   ledger_dir:
     description:
       - With O(stage=report), the ledger of runs to enter the report of a finished search in (see
@@ -113,17 +89,15 @@ EXAMPLES = r"""
 - name: Plan the next round of the search
   replication.recovery.runbook_search:
     stage: plan
-    project: production
-    after: "2026-11-18T00:00:00Z"
-    checks_tasks: "{{ playbook_dir }}/ransomware_checks.yml"
-    report_dir: /var/reports
+    options: "{{ clean_point_options }}"  # as replication.recovery.runbook_options answered them
   register: round
 
 - name: Write the report once the search is done
   replication.recovery.runbook_search:
     stage: report
-    project: production
-    report_dir: /var/reports
+    options:
+      project: production
+      report_dir: /var/reports
 """
 
 RETURN = r"""

@@ -1867,7 +1867,7 @@ def test_a_journal_of_another_account_or_project_is_set_aside_and_never_resumed(
                       None, parse_time(T2), account=journal_account)
     save_journal(path, old)
     modules = search_modules()
-    result = step(runbook_search, modules, stage="plan", project="production", report_dir=str(reports), checks_tasks="/checks.yml")
+    result = step(runbook_search, modules, stage="plan", options=dict(project="production", report_dir=str(reports), checks_tasks="/checks.yml"))
     assert not result.get("failed"), result
     assert result["lines"][0].startswith("The journal %s is of %s: it is set aside as %s/clean_point_production.search.set-aside-" % (
         path, said, reports)) and result["lines"][0].endswith(", and never resumed.")
@@ -1891,8 +1891,8 @@ def test_a_journal_that_cannot_be_read_is_set_aside_never_written_over(tmp_path,
     reports.mkdir()
     path = reports / "clean_point_production.search.json"
     path.write_text(text)
-    result = step(runbook_search, search_modules(), check_mode=check_mode, stage="plan", project="production", report_dir=str(reports),
-                  checks_tasks="/checks.yml")
+    result = step(runbook_search, search_modules(), check_mode=check_mode, stage="plan",
+                  options=dict(project="production", report_dir=str(reports), checks_tasks="/checks.yml"))
     assert not result.get("failed"), result
     assert result["lines"][0].startswith("The journal %s %s" % (path, why)), result["lines"][0]
     aside = [name for name in os.listdir(str(reports)) if "set-aside" in name]
@@ -1906,12 +1906,12 @@ def test_a_journal_that_cannot_be_read_is_set_aside_never_written_over(tmp_path,
 def test_the_journal_of_this_search_is_resumed_and_its_round_reads_its_candidates_again(tmp_path):
     reports = tmp_path / "reports"
     modules = search_modules()
-    first = step(runbook_search, modules, stage="plan", project="production", report_dir=str(reports), checks_tasks="/checks.yml")
+    first = step(runbook_search, modules, stage="plan", options=dict(project="production", report_dir=str(reports), checks_tasks="/checks.yml"))
     assert first["round"] == 1 and not first["adopt"]
     # Run again with the round planned and not judged (a stopped run): its launch is adopted, its points not read again.
     again = search_modules()
     again.answers["service_machine_info"] = [{"project": {"id": "p-id", "name": "production"}, "service_time": T2, "machines": [machine("web-1")]}]
-    second = step(runbook_search, again, stage="plan", project="production", report_dir=str(reports), checks_tasks="/checks.yml")
+    second = step(runbook_search, again, stage="plan", options=dict(project="production", report_dir=str(reports), checks_tasks="/checks.yml"))
     assert second["round"] == 1 and second["adopt"] and "(continued: a stopped run planned it)" in second["lines"][-1]
     assert not again.called("service_point_in_time_info")
 
@@ -1934,8 +1934,8 @@ def test_a_failover_removes_a_drills_mark_left_behind_before_it_launches(tmp_pat
 def test_a_search_stopped_before_it_wrote_a_journal_says_so_and_why_in_one_sentence(tmp_path):
     reports = tmp_path / "reports"
     stopped = dict(task="Plan", message="A search by launches needs your checks that tell a clean machine; nothing was launched.")
-    result = step(runbook_search, Modules(), stage="report", project="production", report_dir=str(reports), stopped=stopped)
+    result = step(runbook_search, Modules(), stage="report", options=dict(project="production", report_dir=str(reports)), stopped=stopped)
     assert result["message"] == "The clean point search of production has no journal in %s: %s" % (reports, stopped["message"])
     assert result["outcome"] == {"project": "production", "result": "failed"} and result["lines"] == [result["message"]]
-    unstopped = step(runbook_search, Modules(), stage="report", project="production", report_dir=str(reports))
+    unstopped = step(runbook_search, Modules(), stage="report", options=dict(project="production", report_dir=str(reports)))
     assert unstopped["message"] == "The clean point search of production has no journal in %s." % reports
