@@ -319,8 +319,9 @@ class ActionModule(RunbookStep):
         """The cleanup of the last round judged is done and proven: the journal says so, and the round's run's directory
         (with O(run)) goes."""
         path = report_path(self.args["report_dir"], "clean_point", project or self.args["project"], JOURNAL)
-        journal = load_journal(path)
-        if journal is not None and mark_cleaned(journal) is not None and not self.check_mode:
+        # Under --check the journal is not this run's to write, nor - a journal a run would set aside - to read.
+        journal = None if self.check_mode else load_journal(path)
+        if journal is not None and mark_cleaned(journal) is not None:
             save_journal(path, journal)
         if self.record is not None:
             end_run(self.path)
@@ -330,11 +331,11 @@ class ActionModule(RunbookStep):
     # -- the report -----------------------------------------------------------------------------
 
     def report(self):
-        journal = load_journal(self.journal_path)
-        stopped = (self.args["stopped"] or {}).get("message")
         if self.check_mode:
             return dict(outcome=dict(project=self.args["project"], result="check mode", outcome=PLANNED),
                         lines=["Check mode: nothing was launched, and no report was written."])
+        journal = load_journal(self.journal_path)
+        stopped = (self.args["stopped"] or {}).get("message")
         if journal is None:
             why = ": " + stopped.rstrip(".") if stopped else ""
             message = "The clean point search of %s has no journal in %s%s." % (self.args["project"], self.directory, why)

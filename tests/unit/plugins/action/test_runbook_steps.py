@@ -1898,6 +1898,11 @@ def test_a_journal_that_cannot_be_read_is_set_aside_never_written_over(tmp_path,
     aside = [name for name in os.listdir(str(reports)) if "set-aside" in name]
     if check_mode:
         assert result["lines"][0].endswith(": a run would set it aside, and begin a new search.") and not aside and path.read_text() == text
+        # The rest of the --check run reads it no more than it writes it: the round's end and the report plan, and pass.
+        for stage in ("end", "report"):
+            later = step(runbook_search, Modules(), check_mode=True, stage=stage, options=dict(project="production", report_dir=str(reports)))
+            assert not later.get("failed"), later
+        assert path.read_text() == text and not [name for name in os.listdir(str(reports)) if "set-aside" in name]
     else:
         assert result["lines"][0].endswith(", and never resumed.") and (reports / aside[0]).read_text() == text
         assert load_journal(str(path))["project_id"] == "p-id"  # the new search's
