@@ -331,11 +331,15 @@ class ActionModule(RunbookStep):
     # -- the report -----------------------------------------------------------------------------
 
     def report(self):
+        stopped = (self.args["stopped"] or {}).get("message")
+        if self.check_mode and stopped:
+            # What stops the run stops the check: the search would be refused as the check was.
+            message = "The clean point search of %s under --check: %s" % (self.args["project"], stopped)
+            return dict(outcome=dict(project=self.args["project"], result="failed"), lines=[message], message=message)
         if self.check_mode:
             return dict(outcome=dict(project=self.args["project"], result="check mode", outcome=PLANNED),
                         lines=["Check mode: nothing was launched, and no report was written."])
         journal = load_journal(self.journal_path)
-        stopped = (self.args["stopped"] or {}).get("message")
         if journal is None:
             why = ": " + stopped.rstrip(".") if stopped else ""
             message = "The clean point search of %s has no journal in %s%s." % (self.args["project"], self.directory, why)

@@ -1942,5 +1942,10 @@ def test_a_search_stopped_before_it_wrote_a_journal_says_so_and_why_in_one_sente
     result = step(runbook_search, Modules(), stage="report", options=dict(project="production", report_dir=str(reports)), stopped=stopped)
     assert result["message"] == "The clean point search of production has no journal in %s: %s" % (reports, stopped["message"])
     assert result["outcome"] == {"project": "production", "result": "failed"} and result["lines"] == [result["message"]]
+    # Under --check the same stop fails the check as it fails the run, and writes nothing.
+    checked = step(runbook_search, Modules(), check_mode=True, stage="report", options=dict(project="production", report_dir=str(reports)),
+                   stopped=stopped)
+    assert checked["message"] == "The clean point search of production under --check: %s" % stopped["message"] and not reports.exists()
+    assert checked["outcome"] == {"project": "production", "result": "failed"}
     unstopped = step(runbook_search, Modules(), stage="report", options=dict(project="production", report_dir=str(reports)))
     assert unstopped["message"] == "The clean point search of production has no journal in %s." % reports
