@@ -33,7 +33,7 @@ class ActionModule(RunbookStep):
         if report.get("schema") == LEDGER_SCHEMA:  # an entry of the ledger: its report, and where it stands in the ledger
             report, ledger = report.get("report") or {}, dict(sequence=report.get("sequence"), sha256=report.get("sha256"))
         if ledger and not (isinstance(ledger.get("sequence"), int) and isinstance(ledger.get("sha256"), str)):
-            raise StepFailed("The ledger entry must be as replication.recovery.ledger_entry or runbook_report answer it, with its sequence and sha256.")
+            raise StepFailed("The ledger entry must be as replication.recovery.ledger_entry or runbook_finish answer it, with its sequence and sha256.")
         try:
             texts = [(path, page_of(report, ledger))]
             forms = forms_of(report) if args["junit"] or args["markdown"] else {}

@@ -32,7 +32,7 @@ class ActionModule(RunbookStep):
             run = self.drive(Run(self, args["run"], load(args["run"])))
             return run.clean_up_the_run(parse_flag(args["keep"], "keep"), args["kept_because"])
         if not args["project"]:
-            raise StepFailed("Give the run (the run of replication.recovery.runbook_begin), or the project whose target machines to clean up.")
+            raise StepFailed("Give the run (the run of replication.recovery.runbook_start), or the project whose target machines to clean up.")
         settings = dict(cleanup_timeout=args["cleanup_timeout"], poll_interval=args["poll_interval"], progress_interval=args["progress_interval"])
         with self.one_session():  # its reads, the cleanup and its proof
             return self.drive(Run(self)).clean_up_alone(args["project"], args["machines"], args["launch_type"], settings)

@@ -74,7 +74,7 @@ class ActionModule(RunbookStep):
         self.args = args = dict(args, **dict((name, args["options"].get(name)) for name in SEARCHED))
         if args["stage"] == "judge" or (args["stage"] == "end" and args["run"]):
             if not args["run"]:
-                raise StepFailed("The judge stage takes the run of the round (what runbook_begin returned).")
+                raise StepFailed("The judge stage takes the run of the round (what runbook_start returned).")
             self.path, self.record = args["run"], load(args["run"])
             return self.judge() if args["stage"] == "judge" else self.end(self.record["project"])
         if not args["project"]:

@@ -13,8 +13,8 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._run import R
 from ansible_collections.replication.recovery.plugins.plugin_utils._run_begin import begin_arguments
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, load
 
-# Declared once, where ansible-doc reads them: runbook_begin's (the runbook and its project needed only to begin) and the
-# halves of the start.
+# Declared once, where ansible-doc reads them: its own (the runbook and its project, the halves of the start) and what a
+# run begins with (the doc fragment's BEGIN).
 OPTIONS = dict(documented(runbook_start.DOCUMENTATION), **documented(RunbookDocs.BEGIN))
 
 

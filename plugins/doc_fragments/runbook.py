@@ -13,7 +13,7 @@ notes:
     options given to it, else their environment variables), judges in Python, and keeps what happened in the run's
     record. The README of the role C(replication.recovery.dr_test) draws how the steps make a runbook.
   - The record is a JSON file in a directory of its own on the controller, made by
-    M(replication.recovery.runbook_begin) and removed by M(replication.recovery.runbook_report). It never holds a secret.
+    M(replication.recovery.runbook_start) and removed by M(replication.recovery.runbook_finish). It never holds a secret.
     What an earlier run left is read from the service, never from an earlier record, so that a run on another
     controller finds it too.
 attributes:
@@ -27,7 +27,7 @@ attributes:
     details: Runs on the controller; the modules it runs run where the task runs, usually C(localhost).
 """
 
-    # What a run is asked as it begins: runbook_begin's options but the runbook and its project, runbook_start's too.
+    # What a run is asked as it begins (runbook_start's options but its own: the runbook, its project, the start's halves).
     BEGIN = r"""
 options:
   launch_type:
@@ -115,7 +115,7 @@ options:
         not stopped if not given.
       - V(unproven) - the machines whose replication is not stopped that are not proven today (see
         M(replication.recovery.ledger_proof_info)), from the ledger in O(ledger_dir) or, without it, from their last test
-        launch; M(replication.recovery.runbook_read) picks them, and a run with none launches nothing and passes. Test
+        launch; M(replication.recovery.runbook_start) picks them, and a run with none launches nothing and passes. Test
         launches only, without waves or a recovery plan.
     type: raw
   exclude:
@@ -240,7 +240,7 @@ options:
     default: []
     version_added: 2.0.0
   clean_blocking:
-    description: Whether those target machines are cleaned up first (by runbook_resume) instead of stopping the run.
+    description: Whether those target machines are cleaned up first (by M(replication.recovery.runbook_start)) instead of stopping the run.
     type: raw
     default: false
     version_added: 2.0.0
@@ -308,7 +308,7 @@ options:
     default: false
   add_hosts:
     description:
-      - Whether the launched machines become inventory hosts (M(replication.recovery.runbook_look) answers them) even when
+      - Whether the launched machines become inventory hosts (M(replication.recovery.runbook_wave) answers them) even when
         nothing of the run uses them. They always do when the run has checks of the user's (O(checks_tasks)) or may keep its
         machines (O(keep_on_failure)).
       - A run of a DR test without either sets it false (C(dr_test_add_hosts)); at the size of an estate, hosts nothing uses
@@ -361,7 +361,7 @@ options:
 options:
   run:
     description:
-      - The run, as M(replication.recovery.runbook_begin) returned it (its RV(replication.recovery.runbook_begin#module:run)).
+      - The run, as M(replication.recovery.runbook_start) returned it (its RV(replication.recovery.runbook_start#module:run)).
     type: str
     required: true
 """

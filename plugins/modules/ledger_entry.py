@@ -15,7 +15,7 @@ description:
     the SHA-256 of the entry before it, so that an entry edited, removed or moved is found by
     M(replication.recovery.ledger_evidence).
   - The DR test, failover, failback and clean point runbooks enter their reports themselves
-    (M(replication.recovery.runbook_report)); this module is for the others (the health role) and for your own
+    (M(replication.recovery.runbook_finish)); this module is for the others (the health role) and for your own
     playbooks' reports.
   - Runs that append at once each get their own entry, chained one after the other; no lock is needed. A report
     already in one of the five newest entries (the same runbook, projects and run) is not entered again.

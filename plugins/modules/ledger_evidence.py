@@ -14,7 +14,7 @@ description:
     entry's SHA-256 against its content, each entry's link to the one before it, the numbers in order. Each break is
     named by its entry - an entry changed after it was written, one missing, one moved or renamed, one that cannot be read.
   - Removing the newest entries leaves a whole, shorter chain. Keep the head a run answers (C(outcome.ledger.sha256) of
-    M(replication.recovery.runbook_report)) and give it as O(expected_head) to find that.
+    M(replication.recovery.runbook_finish)) and give it as O(expected_head) to find that.
   - Summarises the entries per project and period - runs of each runbook passed and failed, DR tests (drills), the worst
     RTO and RPO of the DR tests and failovers; per project, the machines the ledger knows (from any report, the health
     role's included) that no passing DR test or failover proved, and the RTO forecast.

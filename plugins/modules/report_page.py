@@ -20,7 +20,7 @@ description:
     each machine gives up and each round. A DR test, failover or failback shows RTO and RPO per machine and the
     timeline of every machine.
   - The DR test, failover, failback and clean point runbooks write their pages themselves
-    (M(replication.recovery.runbook_report), M(replication.recovery.runbook_search)); the health role writes its page
+    (M(replication.recovery.runbook_finish), M(replication.recovery.runbook_search)); the health role writes its page
     with this module. Use it as well to see again a report kept in a ledger of runs.
   - With O(junit) and O(markdown), the report's JUnit XML and Markdown are written too, by the renderer every runbook's
     report uses (chosen by the same schema) - the health role writes all three forms with this module.

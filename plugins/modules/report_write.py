@@ -20,7 +20,7 @@ description:
   - Given O(runbook) and O(facts) instead of O(report), the runbook's report shape makes the report of the facts its role
     read - its judgement, in Python - and the step answers it as RV(made), in check mode too.
   - The engine's runbooks (DR test, failover, failback, clean point search, restore test) write theirs with
-    M(replication.recovery.runbook_report).
+    M(replication.recovery.runbook_finish).
 options:
   report:
     description:

@@ -45,7 +45,7 @@ extends_documentation_fragment:
   - replication.recovery.connection.MODULE
   - replication.recovery.runbook
 seealso:
-  - module: replication.recovery.runbook_look
+  - module: replication.recovery.runbook_wave
 author:
   - Replication and Recovery collection maintainers (@replication-recovery)
 """

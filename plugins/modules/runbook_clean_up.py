@@ -22,7 +22,7 @@ description:
 options:
   run:
     description:
-      - The run, as M(replication.recovery.runbook_begin) returned it. Without it, O(project) is cleaned up.
+      - The run, as M(replication.recovery.runbook_start) returned it. Without it, O(project) is cleaned up.
     type: str
   project:
     description: Without O(run), the project, by name or ID.

@@ -20,7 +20,7 @@ description:
   - Before anything is launched back it writes the recovery machines' IDs to C(failback_<project>.recovery.json) in
     O(memo_dir). The service names only a machine's newest target machine, so once a machine is launched back this memo
     is what finds its recovery machine - for a later run too. Keep O(memo_dir) where later runs find it.
-  - The recovery machines are none of the run's business otherwise - M(replication.recovery.runbook_read) never cleans
+  - The recovery machines are none of the run's business otherwise - M(replication.recovery.runbook_start) never cleans
     them up or counts them as leftovers.
   - With O(direction=original), after the launch back and its checks, returns replication to its original direction and,
     with O(remove_recovery=true), terminates the recovery machines and proves them gone. When the run failed (a phase, a

@@ -48,7 +48,7 @@ options:
   run:
     description:
       - With O(stage=judge), and O(stage=end) after a round's cleanup, the round's run as
-        M(replication.recovery.runbook_begin) returned it.
+        M(replication.recovery.runbook_start) returned it.
     type: str
   options:
     description:
@@ -78,7 +78,7 @@ extends_documentation_fragment:
   - replication.recovery.runbook
   - replication.recovery.runbook.STOPPED
 seealso:
-  - module: replication.recovery.runbook_begin
+  - module: replication.recovery.runbook_start
   - module: replication.recovery.service_point_in_time_info
   - module: replication.recovery.service_file_restore
 author:

@@ -10,14 +10,21 @@ module: runbook_start
 short_description: Start a run of a runbook in one step - its record, the sign-in, the read and judgement, what an earlier run left
 version_added: 2.0.0
 description:
-  - The first step of a runbook on the collection's engine. Does in one task what M(replication.recovery.runbook_begin),
-    M(replication.recovery.runbook_read) and M(replication.recovery.runbook_resume) do one after another - the run's
-    record from what the runbook was asked, one sign-in, the machines and the project's jobs read once and judged (who
-    takes part, in which waves, the gate, the points pinned, what an earlier run left), and what an earlier run left
-    finished - and makes the host of the run's project one of the group C(<runbook>_wave_1) when the run has a wave, as
+  - The first step of a runbook on the collection's engine. Does in one task the run's record from what the runbook was
+    asked (every input read from text the way extra variables and AWX surveys give it; input that does not go together
+    refused before signing in), one sign-in, the machines and the project's jobs read once and judged (who takes part, in
+    which waves, the gate, the points pinned, what an earlier run left), and what an earlier run left finished - and makes
+    the host of the run's project one of the group C(<runbook>_wave_1) when the run has a wave, as
     C(ansible.builtin.group_by) would.
   - A runbook with steps of its own between the sign-in and the read (the failback reverses replication) begins with
     O(read=false), runs them, then reads with O(run) and O(begin=false).
+  - "What an earlier run left: a job is the earlier run's when the same user started it, it is the kind of job the
+    runbook starts (a launch of its type, a run of its plan in that mode, or a cleanup) and all its machines are the
+    run's. Each target machine of the run's kind is traced to the job that launched it. While an earlier run's machines
+    are up and its cleanup has not begun, the run adopts them, wave by wave (M(replication.recovery.runbook_wave) follows,
+    checks and measures them instead of launching again). Once its cleanup has begun, its cleanup is followed, its
+    machines are cleaned up, and the run is a new one. Target machines launched by anything else are never touched on
+    their own."
   - What the read refuses - before anything is written - fails the task; the run's record keeps why, and its finish
     (M(replication.recovery.runbook_finish)) reports it. The session then ends here, so that a failed result, which is
     shown, holds none; the finish signs in again, should it have anything to clean up.

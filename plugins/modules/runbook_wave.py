@@ -10,10 +10,24 @@ module: runbook_wave
 short_description: One wave of a run in one step - launch it and follow its job, look at its machines, the next wave next
 version_added: 2.0.0
 description:
-  - Does in one task what M(replication.recovery.runbook_launch) and M(replication.recovery.runbook_look) do one after
-    another - the wave launched (or an earlier run's launch of it adopted) and its job followed to its end with a line of
-    progress every progress interval, then its launched machines looked at until they run (up to the boot timeout) - and
-    answers the hosts they become, for M(ansible.builtin.add_host).
+  - Launches the machines of one wave with M(replication.recovery.service_launch) - afresh, from the run's point in time
+    - or runs the run's recovery plan with M(replication.recovery.service_recovery_plan_run), and follows the job to its
+    end with a line of progress every progress interval. A wave an earlier run launched (see
+    M(replication.recovery.runbook_start)) is adopted - its job followed, or read when it has ended - and nothing is
+    launched again.
+  - A wave larger than a job may take (the connection option O(service_limits)) is sent in several jobs, one after another,
+    as even as they go; a job that did not complete stops the wave's later jobs. A run again adopts the jobs an earlier run
+    sent, job by job, and sends only the others. A job the account has no room for now is sent again once others end.
+  - Then looks at the wave's target machines until they run (one list for all of them every poll interval, up to the
+    boot timeout). A machine's I(up) moment - where its RTO ends, unless checks of the user's follow - is when the
+    service first showed it running. Machines that launched go on to their checks even when others of their wave failed.
+  - Answers the hosts they become, for M(ansible.builtin.add_host) - named C(<host_prefix><project>/<machine>), in the
+    group of the run, its wave's group, and, when they run and the run has checks of the user's, C(<group>_to_check) and
+    C(<group>_wave_<n>_to_check). Their variables are named after the runbook (C(dr_test_source_name),
+    C(dr_test_public_ips), C(dr_test_target), ...; see the DR test role's README).
+  - Records the wave's jobs, each launched machine's target machine, point in time and whether it runs, and for each
+    machine that did not launch, its last line in the job's log. In check mode nothing is launched; the step records what
+    would be.
   - The host of the run's project joins the group C(<runbook>_wave_<N>) of the next wave, when there is one, as
     C(ansible.builtin.group_by) would; the next wave's launch judges this one, the user's checks of its machines
     included, before it launches anything.
@@ -95,7 +109,7 @@ stopped:
 hosts:
   description:
     - The hosts, as M(ansible.builtin.add_host) takes them (C(name), C(groups) and the host's variables).
-    - Empty when the run makes no hosts of its machines (O(replication.recovery.runbook_begin#module:add_hosts)).
+    - Empty when the run makes no hosts of its machines (O(replication.recovery.runbook_start#module:add_hosts)).
   returned: when the wave was launched
   type: list
   elements: dict

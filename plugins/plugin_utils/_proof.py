@@ -7,7 +7,7 @@ without a ledger, when it was last test-launched (the service's life cycle: laun
 the writes since then that can change how it recovers (the project's audit log, module_utils._audit).
 
 A run proves a machine as it was when the run asked for its launch: a change after that moment is not proven.
-Read by the health role (ledger_proof_info) and by the runbooks' ``machines: unproven`` (runbook_read)."""
+Read by the health role (ledger_proof_info) and by the runbooks' ``machines: unproven`` (the read of runbook_start)."""
 
 import os
 

@@ -4,8 +4,8 @@
 
 """The run's record: what a runbook was asked and what its steps did, one JSON object, with a declared shape.
 
-Every member is in MEMBERS, with the step that makes it and what it holds (docs/developing.md shows the table).
-``runbook_begin`` makes the record with ``new``: every member made when the run begins is there from then on,
+Every member is in MEMBERS, with the phase of the run that makes it and what it holds (docs/developing.md shows the table).
+The run's beginning makes the record with ``new``: every member made when the run begins is there from then on,
 with its first value. The members a later step makes are absent until it does. A step reads and writes the
 record only through these names: a member the table does not declare is a bug, and the record refuses it
 (``UndeclaredMember``), which the unit tests turn into a failure. No step changes what another judges except
@@ -21,17 +21,18 @@ import copy
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 
-BEGIN = "runbook_begin"
-READ = "runbook_read"
-LAUNCH = "runbook_launch"
-LOOK = "runbook_look"
-CLEAN_UP = "runbook_clean_up"
+# The phases of a run (plugin_utils._run) that make members, and the failback's own step.
+BEGIN = "begin"
+READ = "read"
+LAUNCH = "launch"
+LOOK = "look"
+CLEAN_UP = "clean up"
 REVERSE = "runbook_reverse"
 ANY = "any step"
 
-# (member, the step that makes it, what it holds). Made by runbook_begin: there from the start, with the first value below.
+# (member, the phase that makes it, what it holds). Made as the run begins: there from the start, with the first value below.
 MEMBERS = (
-    # -- what the runbook was asked (runbook_begin, from its options) ------------------------------------------------
+    # -- what the runbook was asked (the beginning, from its options) ------------------------------------------------
     ("runbook", BEGIN, "The runbook's name (dr_test, failover, ...): its files, groups, ledger kind and variables' prefix."),
     ("title", BEGIN, "The runbook's name in words, for messages (DR test, failover)."),
     ("project", BEGIN, "The project, as given (a name or an ID)."),
@@ -41,7 +42,7 @@ MEMBERS = (
     ("point_in_time", BEGIN, "The policy in words, for the report."),
     ("points_in_time", BEGIN, "Per machine, the point-in-time ID asked for (a per-machine policy, a plan, a clean point report), or None."),
     ("points_from", BEGIN, "The clean point report the points come from (report, without), or None."),
-    ("pinned", BEGIN, "Per machine, the point it launches from: given (a search round), or pinned by runbook_read when the run begins."),
+    ("pinned", BEGIN, "Per machine, the point it launches from: given (a search round), or pinned by the read when the run begins."),
     ("points_as_of", BEGIN, "The moment (the service's clock) as of which the points are taken when the policy has none of its own - "
                             "when an application's run began - or None."),
     ("points_strict", BEGIN, "Stop before a wave whose pinned point the service thinned out, instead of taking the one before it."),
@@ -52,20 +53,20 @@ MEMBERS = (
     ("stop_when", BEGIN, "The stop conditions (plugin_utils._stops): the probes watched while the run goes on, the failures in a row "
                          "of each, the timeline of their looks, and the one that stopped the run (stopped_by) or None."),
     ("blast_radius", BEGIN, "The machines the run may touch, by name, glob pattern or tag:<tag>, or None (any): one outside it that "
-                            "would take part is refused before the first write (runbook_read)."),
+                            "would take part is refused before the first write (the read)."),
     ("game_day", BEGIN, "The game day the run rehearses for (its scenario's name), or None: in the report, so that a game day stopped "
                         "before its own report reports this run when run again."),
     ("round", BEGIN, "The clean point search's round this run is, or None: its hosts' groups carry it."),
     ("recovery_plan", BEGIN, "The recovery plan run instead of a launch (name or ID), or None."),
     ("asked", BEGIN, "The machines asked for: machines (or None for all), unproven, exclude, waves (groups of names or patterns)."),
     ("ledger_dir", BEGIN, "The ledger of runs the report is entered in (None: the default one)."),
-    ("report_dir", BEGIN, "The directory the report is written in, or None: runbook_read proves it takes the reports at the run's scale."),
+    ("report_dir", BEGIN, "The directory the report is written in, or None: the read proves it takes the reports at the run's scale."),
     ("gate", BEGIN, "The health gate: states, max_lag, no_backlog, lag_threshold, enforce, name."),
     ("adopt", BEGIN, "Whether a launch an earlier run of the runbook left is adopted (else cleaned up and launched again)."),
     ("on_failed_over", BEGIN, "What a failed-over machine means to this runbook: refuse, stand (a failover) or own (a failback)."),
     ("clean_leftovers", BEGIN, "Whether target machines of the launch type that no run of this runbook launched are cleaned up first."),
     ("blocking", BEGIN, "Launch types whose machines block this run (kinds), whether to clean them (clean, option), and those found (machines)."),
-    ("launch_settings", BEGIN, "The launch settings check: check, strict; runbook_read adds region, problems, unchecked, defaults, "
+    ("launch_settings", BEGIN, "The launch settings check: check, strict; the read adds region, problems, unchecked, defaults, "
                                "private_ips, unproven."),
     ("test_network", BEGIN, "The test network (network), the blueprints switched for this run (tested_in), found switched by an earlier run "
                             "(found) and what to (found_in), put back (restored) and left as somebody else set them (refused), and the machines of a "
@@ -77,43 +78,43 @@ MEMBERS = (
     ("max_waves", BEGIN, "The most waves this way of running unrolls (the playbook's), or None for any number."),
     ("began", BEGIN, "When the run began, on the controller's clock: its files are named after it."),
     ("checked_dir", BEGIN, "The directory the user's checks write their results to, one file per machine (plugin_utils._step)."),
-    # -- who signed in (runbook_begin, once the login answered) -------------------------------------------------------
+    # -- who signed in (the beginning, once the login answered) -------------------------------------------------------
     ("username", BEGIN, "The user the run signed in as: an earlier run's jobs are this user's."),
     ("account", BEGIN, "The account signed in to: a clean point journal is this account's."),
-    # -- what the service shows, and what the run did (made empty by runbook_begin, filled by the steps) --------------
-    ("project_id", BEGIN, "The project's ID, once runbook_read (or runbook_reverse) found it; None before."),
-    ("started", BEGIN, "The service's time the machines were read at (runbook_read): the start of every RPO."),
-    ("machines", BEGIN, "The machines taking part (runbook_read): name, id and what the report needs of each."),
-    ("excluded", BEGIN, "The machines left out, by name (runbook_read)."),
-    ("health", BEGIN, "The health gate's verdict per machine (runbook_read)."),
-    ("waves", BEGIN, "The waves (runbook_read): machines, status, and the launch job once launched (runbook_launch)."),
-    ("launched", BEGIN, "Per machine launched: its launch (wave, target, point in time, launch_requested) (runbook_launch)."),
-    ("failed_machines", BEGIN, "Per machine that did not launch, why (runbook_launch)."),
-    ("view", BEGIN, "Per launched machine, its target machine as the service shows it: running, up, addresses (runbook_look)."),
+    # -- what the service shows, and what the run did (made empty by the beginning, filled by the steps) --------------
+    ("project_id", BEGIN, "The project's ID, once the read (or runbook_reverse) found it; None before."),
+    ("started", BEGIN, "The service's time the machines were read at (the read): the start of every RPO."),
+    ("machines", BEGIN, "The machines taking part (the read): name, id and what the report needs of each."),
+    ("excluded", BEGIN, "The machines left out, by name (the read)."),
+    ("health", BEGIN, "The health gate's verdict per machine (the read)."),
+    ("waves", BEGIN, "The waves (the read): machines, status, and the launch job once launched (the launch)."),
+    ("launched", BEGIN, "Per machine launched: its launch (wave, target, point in time, launch_requested) (the launch)."),
+    ("failed_machines", BEGIN, "Per machine that did not launch, why (the launch)."),
+    ("view", BEGIN, "Per launched machine, its target machine as the service shows it: running, up, addresses (the look)."),
     ("checked", BEGIN, "Per machine, the result of the user's checks (collected from checked_dir by the report and the cleanup)."),
     ("earlier", BEGIN, "What an earlier run of the runbook left: its jobs, machines to adopt or clean, the machines its launches "
-                       "launched (runbook_read), then what runbook_resume did with them."),
-    ("cleanup", BEGIN, "The cleanup: its job, what was terminated, kept and proven gone (runbook_clean_up)."),
-    ("stands", BEGIN, "Per failed-over machine that stands (a failover run again): since when, from which point, its instance (runbook_read)."),
-    ("replaced", BEGIN, "Per production machine this run replaces (failover_replace): its target machine before (runbook_read)."),
-    ("production", BEGIN, "Per taking-part machine whose recovery or cutover machine runs production, what runs (runbook_read)."),
+                       "launched (the read), then what the resume did with them."),
+    ("cleanup", BEGIN, "The cleanup: its job, what was terminated, kept and proven gone (the cleanup)."),
+    ("stands", BEGIN, "Per failed-over machine that stands (a failover run again): since when, from which point, its instance (the read)."),
+    ("replaced", BEGIN, "Per production machine this run replaces (failover_replace): its target machine before (the read)."),
+    ("production", BEGIN, "Per taking-part machine whose recovery or cutover machine runs production, what runs (the read)."),
     # -- made later, by the step named ------------------------------------------------------------------------------
     ("failure", ANY, "What stopped the run: phase, message (and task, when a task outside the steps stopped it). The first one stays."),
-    ("run_checks", READ, "Checks of the run as a whole (not of a machine), each name, status, message: runbook_read and runbook_reverse add them."),
+    ("run_checks", READ, "Checks of the run as a whole (not of a machine), each name, status, message: the read and runbook_reverse add them."),
     ("nothing_to_test", READ, "True when machines=unproven found every machine proven: the run passes without a launch."),
     ("to_launch", READ, "The machines the run would launch, by name (what --check reports)."),
     ("pinned_at", READ, "When the points were pinned, on the controller's clock."),
-    ("points_moment", READ, "points_as_of, when runbook_read took it: the newest point at or before it is each machine's."),
+    ("points_moment", READ, "points_as_of, when the read took it: the newest point at or before it is each machine's."),
     ("pins_from", READ, "The points kept in the service (pin marks): the run that pinned them (run), whether this run wrote them (marked), "
                         "the machines whose points it took from them (machines)."),
     ("plan", READ, "The recovery plan run, as read: id, name, steps."),
     ("lever", READ, "The project's safety lever when it was seen engaged (module_utils._lever): state, by, at, reason; obeyed (a rehearsal "
-                    "cancelled or stopped by it, not a failover that went on); seen, when a running rehearsal saw it (runbook_launch)."),
+                    "cancelled or stopped by it, not a failover that went on); seen, when a running rehearsal saw it (the launch)."),
     ("drill_marks", READ, "The machines whose target machine carries a drill mark (an earlier DR test's): a stale one is removed before "
                           "a failover launches over it."),
     ("predicted", LAUNCH, "Under --check, the machines the launches would launch, by name."),
     ("repinned", LAUNCH, "Per machine whose pinned point was thinned out before its wave (or, under --check, before the run "
-                         "that takes up a stopped one: runbook_read plans it): the point planned, the one taken, the data lost."),
+                         "that takes up a stopped one: the read plans it): the point planned, the one taken, the data lost."),
     ("thinned_out", LAUNCH, "A search's round: the machines whose candidate point was thinned out before the launch, left out of it (the "
                             "search plans them again)."),
     ("drill", LAUNCH, "The machines this run launched as a drill (marked), by name."),
@@ -121,16 +122,16 @@ MEMBERS = (
                           "and returned."),
     ("failback_plan", REVERSE, "What the failback's plan binds: its machines and whether it removes the recovery machines."),
     ("keeps_launched", REVERSE, "True for a failback: what it launches is production, adopted when run again and never cleaned up. "
-                                "runbook_read and runbook_resume judge by it."),
-    ("spare", REVERSE, "Replica IDs this run owns though it did not launch them (the failback's recovery machines): runbook_read spares "
+                                "the read and the resume judge by it."),
+    ("spare", REVERSE, "Replica IDs this run owns though it did not launch them (the failback's recovery machines): the read spares "
                        "them from an earlier run's leftovers."),
     ("gate_deferred", REVERSE, "Why the gate is shown and not enforced (the failback's data-loss guard under --check, judged after a "
-                               "reverse that did not happen), or absent: runbook_read judges by it."),
+                               "reverse that did not happen), or absent: the read judges by it."),
 )
 DECLARED = frozenset(name for name, unused_by, unused_what in MEMBERS)
 MADE_BY_BEGIN = tuple(name for name, by, unused_what in MEMBERS if by == BEGIN)
 
-# The first value of each member runbook_begin makes that it does not take from what the runbook was asked.
+# The first value of each member the beginning makes that it does not take from what the runbook was asked.
 EMPTY = dict(project_id=None, username=None, account=None, started=None, machines=[], excluded=[], health={}, waves=[], launched={},
              failed_machines={}, view={}, checked={}, earlier={}, cleanup={}, stands={}, replaced={}, production={}, checked_dir=None)
 
@@ -220,10 +221,10 @@ class Record(Declared):
 
 
 def new(**members):
-    """A new run's record: every member runbook_begin makes, from ``members`` (what the runbook was asked) and EMPTY."""
+    """A new run's record: every member the beginning makes, from ``members`` (what the runbook was asked) and EMPTY."""
     missing = [name for name in MADE_BY_BEGIN if name not in members and name not in EMPTY]
     if missing:
-        raise ValueError("Bug in runbook_begin: the run's record is made without %s." % ", ".join(missing))
+        raise ValueError("Bug in the run's beginning: the run's record is made without %s." % ", ".join(missing))
     record = Record()
     record.update(copy.deepcopy(EMPTY))
     record.update(members)
@@ -237,5 +238,5 @@ def as_record(value):
 
 def parts_of(wave):
     """The machines of each job a wave of the record is sent in: several when it is larger than a job may take (the
-    service's limits: runbook_read)."""
+    service's limits: the read)."""
     return wave.get("parts") or [wave["machines"]]

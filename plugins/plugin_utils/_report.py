@@ -574,7 +574,7 @@ def plan_of(record, schema, generated=None):
     """What a run would do, from the record of a run under --check: every destructive or surprising step first, in words;
     then its machines in their waves, the exact point in time each launches from (pinned as a real run pins it) and the
     data-loss window that implies (the service's time when the run read the machines minus the point's time), the
-    machines that stand (failed over already), and what the run would refuse. A run given this plan (runbook_begin's
+    machines that stand (failed over already), and what the run would refuse. A run given this plan (runbook_start's
     plan) carries it out exactly: the same machines, waves and points."""
     replaced = record.get("replaced") or {}
     wave_of, adopted = _waves_of(record)

@@ -3,15 +3,15 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """A run's first phase (plugin_utils._run): its record, holding what the runbook was asked (read from text where extra
-variables and surveys give text), and one session for every later step. Its options are runbook_begin's (OPTIONS, read from
-its documentation: plugins/modules/runbook_begin.py and the doc fragment runbook's BEGIN), which runbook_start takes too."""
+variables and surveys give text), and one session for every later step. Its options (OPTIONS) are read from their
+documentation: runbook_start's runbook, title and project, and the doc fragment runbook's BEGIN."""
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._stops import new_watch, watched
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
     FROM_REPORT, KINDS, LATEST, PER_MACHINE, PRODUCTION_KINDS, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number,
     parse_point_policy, parse_stop_when, parse_test_network, parse_time)
 from ansible_collections.replication.recovery.plugins.doc_fragments.runbook import ModuleDocFragment as RunbookDocs
-from ansible_collections.replication.recovery.plugins.modules import runbook_begin
+from ansible_collections.replication.recovery.plugins.modules import runbook_start
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import documented, options_answered
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import new
@@ -90,13 +90,14 @@ def _wait_setting(args, name, positive):
     return value
 
 
-# runbook_begin's options, declared once - where ansible-doc reads them: the step's own (the runbook, its title and project)
-# and its doc fragment's, which runbook_start's documentation takes too.
-OPTIONS = dict(documented(runbook_begin.DOCUMENTATION), **documented(RunbookDocs.BEGIN))
+# What a run begins with, declared once - where ansible-doc reads them: runbook_start's runbook, title and project, and the
+# doc fragment's options that runbook_start's documentation takes.
+OPTIONS = dict(((name, spec) for name, spec in documented(runbook_start.DOCUMENTATION).items() if name in ("runbook", "title", "project")),
+               **documented(RunbookDocs.BEGIN))
 
 
 def begin_arguments(args):
-    """runbook_begin's arguments (and runbook_start's) as a run begins with them: a runbook role's options (``options``) are the
+    """runbook_start's arguments as a run begins with them: a runbook role's options (``options``) are the
     engine's inputs of their names, and the runbook's own ones (its hooks, a failover's commit) its own; what the runbook sets
     itself (``inputs``, taken as if each were given on its own: an unknown one is refused by name) goes over them, and an input
     given on its own over both."""

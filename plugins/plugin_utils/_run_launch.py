@@ -60,7 +60,7 @@ class Launching(object):
         if not wave["machines"]:
             wave.update(status="empty", message="no machine takes part")
             return result
-        # A machine failed over already stands: reported as it is, never launched over (runbook_read).
+        # A machine failed over already stands: reported as it is, never launched over (the read).
         names = [name for name in wave["machines"] if name not in record.get("stands", {})]
         if not names:
             wave.update(status="stands", message="every machine of the wave is failed over already: nothing to launch")
@@ -105,7 +105,7 @@ class Launching(object):
 
     def launch_the_parts(self, index, names):
         """Launch (or adopt) the wave's jobs one after another - a wave larger than a job may take goes out in several (the
-        service's limits: runbook_read) - and follow each to its end. Answers the jobs as the record keeps them, the machines
+        service's limits: the read) - and follow each to its end. Answers the jobs as the record keeps them, the machines
         that would launch (check mode), the diffs of the switches to a test network, and whether a failed job cut the wave short
         (the wave's other jobs are not sent: a job that failed as a whole is the wave's failure)."""
         wave = self.record["waves"][index]

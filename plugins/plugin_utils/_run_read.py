@@ -26,7 +26,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._stops import
 # The newest jobs read: enough to find an earlier run's launches (one per wave) and cleanup among others'.
 JOBS_READ = 50
 UNHEALTHY_SHOWN = 5
-# What a runbook does with machines that are failed over (runbook_begin's on_failed_over). One name a line: ansible-core's
+# What a runbook does with machines that are failed over (runbook_start's on_failed_over). One name a line: ansible-core's
 # reader of a plugin's documentation (ansible-lint runs it) warns of a module-level assignment to a tuple.
 REFUSE = "refuse"
 STAND = "stand"
@@ -42,7 +42,7 @@ class Reading(object):
         self.phase = "preflight"
         record = self.record
         # A rehearsal the lever or a stop condition holds back is cancelled before its first write - once what an earlier run
-        # of it left is known: that is taken up (adopted, cleaned up), and nothing more launched (runbook_launch stops).
+        # of it left is known: that is taken up (adopted, cleaned up), and nothing more launched (the launch stops).
         stop = look_at_stops(self, record["project"])
         plan = self.read_plan() if record["recovery_plan"] else None
         jobs, view = self.read_jobs_and_machines()
@@ -369,7 +369,7 @@ class Reading(object):
         read = self.points_in_time(record["project_id"], ids)
         points_of = dict((entry["machine_id"], entry["points_in_time"]) for entry in read)
         asked, problems = pin_points(record["policy"], launching, points_of, record.get("points_in_time"))
-        # A kept point the service thinned out since is launched from the newest point before it (runbook_launch): the same
+        # A kept point the service thinned out since is launched from the newest point before it (the launch): the same
         # as a policy that now resolves to that one.
         gone = thinned(kept, points_of, [(machine["name"], machine["id"]) for machine in launching])
         launched_from = dict((name, (gone[name]["replacement"] if name in gone else point) or {}) for name, point in kept.items())
@@ -384,7 +384,7 @@ class Reading(object):
 
     def plan_replacements(self, kept, launching):
         """Under --check, a point the run it takes up pinned that the service has thinned out since is planned as the point the
-        run launches instead (runbook_launch): the newest point before it. The plan then carries out what a run without a plan
+        run launches instead (the launch): the newest point before it. The plan then carries out what a run without a plan
         does, and says what it costs."""
         record = self.record
         read = self.points_in_time(record["project_id"], [machine["id"] for machine in launching])
@@ -449,7 +449,7 @@ class Reading(object):
 
     def pin(self, machines, to_launch, read_points=None, marked=({}, None), adopted=()):
         """Every machine's point in time, resolved once when the run begins, before the first launch: each wave
-        launches these (runbook_launch replaces one the service thinned out meanwhile). One read of each machine's
+        launches these (the launch replaces one the service thinned out meanwhile). One read of each machine's
         points (the interface has no list of them) - the read the RPO needs anyway - unless the machines' read carried
         them (``read_points``, by machine ID). A failed-over machine that stands is compared with what was asked:
         another point would launch, and that is refused, naming the difference."""

@@ -55,7 +55,7 @@ class Resuming(object):
     def put_back_first(self, messages):
         """Put back the blueprints an earlier run left switched to a test network, before anything else: a
         failover never launches into a test network. Those of a launch this run adopts and that still runs
-        are put back once it ends (runbook_launch). One changed by somebody else since stops the run."""
+        are put back once it ends (the launch). One changed by somebody else since stops the run."""
         record = self.record
         running = set(name for index, jobs in (record["earlier"].get("adopted") or {}).items() for number, job in enumerate(jobs) if active(job)
                       for name in parts_of(record["waves"][int(index)])[number])

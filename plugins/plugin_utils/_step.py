@@ -159,7 +159,7 @@ def load(path):
         with open(path, encoding="utf-8") as stream:
             return as_record(json.load(stream))
     except (IOError, OSError, ValueError) as error:
-        raise AnsibleActionFail("The run's record %s cannot be read (%s): begin the run with replication.recovery.runbook_begin, "
+        raise AnsibleActionFail("The run's record %s cannot be read (%s): begin the run with replication.recovery.runbook_start, "
                                 "and give its run to every later step." % (path, error))
 
 

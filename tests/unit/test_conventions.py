@@ -79,7 +79,7 @@ SHARED_VARIABLES = (
 ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")
 BY_ID = dict(ids=lambda runbook: runbook.name)
 # The steps that write a report's files, each naming the entry point of the report: the ledger - page - set_stats - fail order.
-WRITERS = ("replication.recovery.report_write", "replication.recovery.runbook_report", "replication.recovery.runbook_finish",
+WRITERS = ("replication.recovery.report_write", "replication.recovery.runbook_finish",
            "replication.recovery.runbook_search",
            "replication.recovery.application_step", "replication.recovery.game_day_step", "replication.recovery.ledger_evidence",
            "replication.recovery.ledger_programme")

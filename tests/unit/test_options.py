@@ -5,7 +5,7 @@
 """Every runbook's options as AWX and extra variables give them - text - with the effect of their native form.
 
 The walk: every option of every role's argument specs that takes a boolean, a number, a list, a mapping or a path (and
-the engine's text options that runbook_begin parses), given in its native form and in its text form; the text passes
+the engine's text options that runbook_start parses), given in its native form and in its text form; the text passes
 the role's own argument validation (Ansible's, at the role's start) and runbook_options reads it as the same value.
 The rule that makes that the whole effect: no role reads an option by its variable, only from what runbook_options
 answered (``<role>_options``) - held for every task file and variable of every role.
@@ -28,7 +28,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks imp
 ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")
 # Variables every runbook shares, read by their own names: the ledger, and the engine's.
 SHARED = re.compile(r"^(replication_recovery_ledger_dir|runbook_.*)$")
-# The engine's text options (type raw in the specs): runbook_begin reads them by these parsers.
+# The engine's text options (type raw in the specs): runbook_start reads them by these parsers.
 PARSED = dict(waves=parse_groups, network=parse_test_network, point_in_time=parse_point_policy)
 # Keys whose value is a Jinja expression without braces.
 CONDITIONS = ("when", "failed_when", "changed_when", "until")
@@ -358,11 +358,11 @@ def test_a_steps_options_read_from_its_documentation_keep_what_validates_them_an
 
 
 def test_the_engines_first_step_validates_by_its_documentation_what_it_shows():
-    """runbook_begin's options are its documentation's (plugins/modules/runbook_begin.py and the doc fragment's BEGIN): a
-    launch type it documents is taken (a restore test's, which the table beside it once had and the documentation did not),
-    one it does not is refused naming those it documents."""
+    """What a run begins with is its documentation's (runbook_start's runbook, title and project, and the doc fragment's
+    BEGIN): a launch type it documents is taken (a restore test's, which the table beside it once had and the documentation
+    did not), one it does not is refused naming those it documents."""
     spec = dict(_run_begin.OPTIONS)
-    assert spec["launch_type"]["choices"] == list(LAUNCH_TYPES) and spec["runbook"]["required"] and spec["project"]["required"]
+    assert spec["launch_type"]["choices"] == list(LAUNCH_TYPES) and {"runbook", "title", "project"} <= set(spec)
     given = dict(runbook="restore_test", project="backups", launch_type="restore")
     assert ArgumentSpecValidator(spec).validate(given).error_messages == []
     errors = ArgumentSpecValidator(spec).validate(dict(given, launch_type="holiday")).error_messages

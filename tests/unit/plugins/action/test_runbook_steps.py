@@ -18,14 +18,14 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible.errors import AnsibleActionFail
 
 from ansible_collections.replication.recovery.plugins.action import (
-    ledger_proof_info, ledger_report_info, runbook_begin, runbook_checked, runbook_clean_up, runbook_launch, runbook_look, runbook_read,
-    runbook_report, runbook_resume, runbook_reverse, runbook_wait_replication)
+    ledger_proof_info, ledger_report_info, runbook_checked, runbook_clean_up, runbook_reverse, runbook_wait_replication)
 from ansible_collections.replication.recovery.plugins.module_utils import _wait
 from ansible_collections.replication.recovery.plugins.plugin_utils import _ledger, _options, _run_launch, _run_read, _run_report, _step, _stops
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import argument_specs, options_of, role_options
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import next_run, outcome_of, report_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import load, save
+from ansible_collections.replication.recovery.tests.unit.plugins.action import phases
 
 USER = "dr@example.com"
 RELEASED_LEVER = {"lever": {"state": "released", "by": None, "at": None, "reason": None}}
@@ -115,7 +115,7 @@ def begin(tmp_path, **inputs):
     """A run begun, signed in; answers its record's path."""
     args = dict(runbook="dr_test", title="DR test", project="production", poll_interval=1, progress_interval=1)
     args.update(inputs)
-    result = step(runbook_begin, Modules(service_login={"session": "s3ss10n", "user": {"username": USER}}), **args)
+    result = step(phases.begin, Modules(service_login={"session": "s3ss10n", "user": {"username": USER}}), **args)
     assert not result.get("failed"), result
     return result["run"]
 
@@ -139,7 +139,7 @@ def points_info(points=None):
 
 def read(run, machines, jobs=(), launch_settings=None, points=None, modules=None, **answers):
     modules = modules or Modules(**read_answers(machines, jobs, launch_settings, points, **answers))
-    return dict(step(runbook_read, modules, run=run, session="s3ss10n"), calls=modules.calls)
+    return dict(step(phases.read, modules, run=run, session="s3ss10n"), calls=modules.calls)
 
 
 def read_answers(machines, jobs=(), launch_settings=None, points=None, **answers):
@@ -173,7 +173,7 @@ def no_leftover_runs(monkeypatch, tmp_path):
 
 def test_begin_reads_the_inputs_from_text_and_keeps_the_session_out_of_the_record(tmp_path):
     modules = Modules(service_login={"session": "s3ss10n", "user": {"username": USER}})
-    result = step(runbook_begin, modules, runbook="dr_test", project="production", machines="web-1, db-1", exclude="", waves="",
+    result = step(phases.begin, modules, runbook="dr_test", project="production", machines="web-1, db-1", exclude="", waves="",
                   gate={"states": "continuous,lagging", "max_lag": "900", "no_backlog": "yes"}, targets={"rpo_seconds": "600"},
                   keep_on_failure="no", launch_timeout="120", checks_tasks="None", api_url="https://dr.example.com/api/latest")
     record = load(result["run"])
@@ -199,7 +199,7 @@ def test_begin_removes_what_stopped_runs_left_and_never_the_directory_of_a_run_g
             (tmp_path / ("replication-recovery-dr_test-" + name) / "owner").write_text(owner)
     (tmp_path / "someone-elses").mkdir()
 
-    result = step(runbook_begin, Modules(service_login={"session": "s3ss10n", "user": {"username": USER}}),
+    result = step(phases.begin, Modules(service_login={"session": "s3ss10n", "user": {"username": USER}}),
                   runbook="dr_test", project="production")
 
     left = sorted(os.listdir(str(tmp_path)))
@@ -218,7 +218,7 @@ def test_begin_removes_what_stopped_runs_left_and_never_the_directory_of_a_run_g
 ])
 def test_begin_refuses_input_that_does_not_go_together_and_still_leaves_a_run_to_report(inputs, message):
     modules = Modules()
-    result = step(runbook_begin, modules, runbook="dr_test", title="DR test", project="production", **inputs)
+    result = step(phases.begin, modules, runbook="dr_test", title="DR test", project="production", **inputs)
     assert result["failed"] and message in result["msg"] and "Nothing was launched" in result["msg"]
     assert load(result["run"])["failure"]["phase"] == "preflight"
     assert modules.calls == []  # refused before signing in
@@ -226,13 +226,13 @@ def test_begin_refuses_input_that_does_not_go_together_and_still_leaves_a_run_to
 
 def test_begin_takes_its_options_gathered_as_inputs_and_refuses_one_it_does_not_have(tmp_path):
     modules = Modules(service_login={"session": "s3ss10n", "user": {"username": USER}})
-    result = step(runbook_begin, modules, runbook="dr_test", project="production", launch_timeout="60",
+    result = step(phases.begin, modules, runbook="dr_test", project="production", launch_timeout="60",
                   inputs={"machines": "web-1", "launch_timeout": "120", "gate": {"max_lag": "300"}})
     record = load(result["run"])
     assert record["asked"]["machines"] == ["web-1"] and record["gate"]["max_lag"] == 300
     assert record["settings"]["launch_timeout"] == 60  # given on its own as well: that one wins
     with pytest.raises(AnsibleActionFail, match="Unsupported parameters for .* lunch_timeout"):
-        step(runbook_begin, Modules(), runbook="dr_test", project="production", inputs={"lunch_timeout": "120"})
+        step(phases.begin, Modules(), runbook="dr_test", project="production", inputs={"lunch_timeout": "120"})
 
 
 def test_begin_takes_a_roles_options_by_their_names_grouped_alike_for_every_runbook_under_what_the_runbook_sets(tmp_path):
@@ -240,7 +240,7 @@ def test_begin_takes_a_roles_options_by_their_names_grouped_alike_for_every_runb
     answer = dict(project="production", machines=["web-1", "db-1"], gate_states=["continuous", "lagging"], gate_max_lag=300,
                   rpo_target=600, network={"subnets": ["isolated-a"]}, clean_leftovers=False, launch_timeout=60,
                   after_wave_tasks=None, changed=False, failed=False)  # the DR test's hook, and what Ansible adds to a result
-    result = step(runbook_begin, modules, runbook="dr_test", options=answer, poll_interval=1,
+    result = step(phases.begin, modules, runbook="dr_test", options=answer, poll_interval=1,
                   inputs={"gate": {"enforce": False}, "launch_timeout": 120})
     record = load(result["run"])
     assert record["asked"]["machines"] == ["web-1", "db-1"] and record["targets"]["rpo_seconds"] == 600
@@ -267,12 +267,12 @@ def test_an_option_added_to_a_roles_argument_specs_reaches_the_run_typed_and_def
     for given, strict in (({}, True), ({"dr_test_points_strict": "false"}, False), ({"dr_test_points_strict": "yes"}, True)):
         answer = options_of(specs, dict(given, dr_test_project="production"), "dr_test_")  # text, as AWX gives it
         modules = Modules(service_login={"session": "s3ss10n", "user": {"username": USER}})
-        record = load(step(runbook_begin, modules, runbook="dr_test", options=dict(answer, changed=False))["run"])
+        record = load(step(phases.begin, modules, runbook="dr_test", options=dict(answer, changed=False))["run"])
         assert record["points_strict"] is strict and record["project"] == "production"
 
 
 def test_a_failed_sign_in_is_recorded(tmp_path):
-    result = step(runbook_begin, Modules(service_login={"failed": True, "msg": "POST /login failed: HTTP 401"}), runbook="dr_test",
+    result = step(phases.begin, Modules(service_login={"failed": True, "msg": "POST /login failed: HTTP 401"}), runbook="dr_test",
                   project="production")
     assert result["failed"] and load(result["run"])["failure"] == {"phase": "login", "message": "POST /login failed: HTTP 401"}
 
@@ -358,7 +358,7 @@ def test_a_blueprint_naming_what_the_region_lacks_stops_the_run_before_launching
     assert result["failed"] and result["msg"].startswith(
         "The launch settings check stopped the run; nothing was launched. 1 of 2 machines cannot launch in us-east-1 as their blueprints "
         "say: web-1: subnet subnet-9 is not in region us-east-1; it has private-a (subnet-1). Mend their blueprints, or exclude them.")
-    written = step(runbook_report, Modules(), run=run, session="s3ss10n", report_dir=str(tmp_path / "reports"))
+    written = step(phases.report, Modules(), run=run, session="s3ss10n", report_dir=str(tmp_path / "reports"))
     with open(written["outcome"]["report"]["json"]) as stream:
         report = json.load(stream)
     checks = dict((m["name"], dict((c["name"], c["status"]) for c in m["checks"])) for m in report["machines"])
@@ -366,7 +366,7 @@ def test_a_blueprint_naming_what_the_region_lacks_stops_the_run_before_launching
     run = begin(tmp_path)
     unchecked = {"db-1": ["disk type SSD (the service gives no region's disk types)"]}
     read(run, [machine("web-1"), machine("db-1")], launch_settings=dict(SETTINGS_HOLD, unchecked=unchecked))
-    written = step(runbook_report, Modules(), run=run, session="s3ss10n", report_dir=str(tmp_path / "unchecked"))
+    written = step(phases.report, Modules(), run=run, session="s3ss10n", report_dir=str(tmp_path / "unchecked"))
     with open(written["outcome"]["report"]["json"]) as stream:
         messages = dict((m["name"], dict((c["name"], c["message"]) for c in m["checks"])) for m in json.load(stream)["machines"])
     assert messages["db-1"]["launch settings"] == "as region us-east-1 offers; not checked: disk type SSD (the service gives no region's disk types)"
@@ -432,7 +432,7 @@ def test_unproven_refuses_a_broken_ledger_and_what_does_not_go_with_it(tmp_path)
                                                          "launched. Entry 1 is missing" % ledger)
     for inputs in ({"waves": "web-*"}, {"launch_type": "recovery"}, {"recovery_plan": "all"}):
         args = dict(runbook="dr_test", title="DR test", project="production", machines="unproven", **inputs)
-        refused = step(runbook_begin, Modules(service_login={"session": "s3ss10n", "user": {"username": USER}}), **args)
+        refused = step(phases.begin, Modules(service_login={"session": "s3ss10n", "user": {"username": USER}}), **args)
         assert refused["failed"] and "machines=unproven picks the machines to test" in refused["msg"], inputs
 
 
@@ -495,7 +495,7 @@ def test_machines_of_a_blocking_launch_type_stop_the_run_unless_cleaned_first(tm
     run = begin(tmp_path, runbook="failover", launch_type="recovery", blocking_launch_types=["test"], clean_blocking=True)
     assert not read(run, up, [job("j1", ["web-1"], by="tester@example.com")]).get("failed")
     modules = Modules(service_replica_cleanup={"removed_machines": ["web-1"]})
-    assert step(runbook_resume, modules, run=run, session="s")["cleaned"] == ["web-1"]
+    assert step(phases.resume, modules, run=run, session="s")["cleaned"] == ["web-1"]
     assert modules.called("service_replica_cleanup")[0]["replicas"] == ["r1"]
 
 
@@ -505,7 +505,7 @@ def test_points_given_per_machine_go_with_their_wave_and_name_only_the_runs_mach
     assert not read(run, [machine("web-1"), machine("db-1")], points=listed).get("failed")
     assert load(run)["pinned"] == {"db-1": {"id": "p-db", "date_time": T0}, "web-1": {"id": "p-web", "date_time": T0}}
     modules = Modules(service_launch={"would_launch": ["db-1"]})
-    step(runbook_launch, modules, check_mode=True, run=run, session="s", wave=1)
+    step(phases.launch, modules, check_mode=True, run=run, session="s", wave=1)
     [launched] = modules.called("service_launch")
     assert launched["points_in_time"] == {"db-1-id": "p-db"} and launched["check_points"] is False and launched["machines"] == ["db-1-id"]
     run = begin(tmp_path, point_in_time="app-9=p-app")
@@ -558,7 +558,7 @@ def test_points_as_of_an_applications_start_take_each_machines_newest_point_then
     run = begin(tmp_path, points_as_of="2026-11-22T10:30:00Z")
     assert not read(run, [machine("web-1"), machine("db-1")], points=listed).get("failed")
     assert load(run)["pinned"]["web-1"]["id"] == "web-1-point-new" and "is later than the service's now" in load(run)["point_in_time"]
-    refused = step(runbook_begin, Modules(), runbook="dr_test", project="production", points_as_of="yesterday")
+    refused = step(phases.begin, Modules(), runbook="dr_test", project="production", points_as_of="yesterday")
     assert refused["failed"] and refused["msg"] == "points_as_of is an RFC 3339 date-time, not 'yesterday'. Nothing was launched."
 
 
@@ -589,7 +589,7 @@ def test_the_points_of_a_whole_project_are_read_with_its_machines_and_those_of_a
 ])
 def test_a_moment_a_person_could_mean_two_ways_is_refused_before_signing_in(value, message):
     modules = Modules()
-    result = step(runbook_begin, modules, runbook="failover", project="production", launch_type="recovery", point_in_time=value)
+    result = step(phases.begin, modules, runbook="failover", project="production", launch_type="recovery", point_in_time=value)
     assert result["failed"] and message in result["msg"] and "Nothing was launched" in result["msg"] and modules.calls == []
 
 
@@ -604,7 +604,7 @@ def test_resume_follows_an_earlier_cleanup_then_cleans_up_what_is_left(tmp_path)
                       service_replica_cleanup={"removed_machines": ["web-1"], "job": job("j3", ["web-1"], job_type="CLEANUP", status="STARTED")})
     modules.answers["service_job_info"] = [{"job": job("j2", ["web-1"], job_type="CLEANUP"), "progress": {}},
                                            {"job": job("j3", ["web-1"], job_type="CLEANUP"), "progress": {}}]
-    result = step(runbook_resume, modules, run=run, session="s3ss10n")
+    result = step(phases.resume, modules, run=run, session="s3ss10n")
     assert result["cleaned"] == ["web-1"]
     assert [args["job"] for args in modules.called("service_job_info")] == ["j2", "j3"]
     assert modules.called("service_replica_cleanup")[0]["replicas"] == ["r1"]
@@ -640,11 +640,11 @@ def test_under_an_engaged_lever_a_rerun_takes_up_what_a_stopped_run_launched_cle
     assert not result.get("failed"), result
     assert "this run takes them up and cleans up, and launches nothing more" in capsys.readouterr().out
     modules = Modules(service_safety_lever=ENGAGED_LEVER, service_launch={"job": job("j0", ["web-1"]), "launched": launched("web-1")})
-    assert not step(runbook_launch, modules, run=run, session="s3ss10n", wave=1).get("failed")  # wave 1 adopted, for the cleanup
+    assert not step(phases.launch, modules, run=run, session="s3ss10n", wave=1).get("failed")  # wave 1 adopted, for the cleanup
     record = load(run)
-    record["view"]["web-1"] = {"running": True}  # as runbook_look saw it: wave 1 passed
+    record["view"]["web-1"] = {"running": True}  # as the look saw it: wave 1 passed
     save(run, record)
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=2)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=2)
     assert result["failed"] and "Nothing was launched after it" in result.get("stopped_because", result["msg"])
     record = load(run)
     assert record["waves"][0]["adopted"] and "web-1" in record["launched"] and record["waves"][1]["status"] == "not launched"
@@ -658,7 +658,7 @@ def test_a_lever_read_just_now_is_not_read_again_before_the_launch_but_at_each_l
     running = {"job": job("j1", ["web-1"], status="STARTED"), "progress": dict(machines=1, done=0, running=1, failed=0)}
     modules = Modules(service_launch=[{"job": job("j1", ["web-1"], status="STARTED")}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}],
                       service_job_info=[running, {"job": job("j1", ["web-1"])}])
-    assert not step(runbook_launch, modules, run=run, session="s3ss10n", wave=1).get("failed")
+    assert not step(phases.launch, modules, run=run, session="s3ss10n", wave=1).get("failed")
     # ... and at the look that saw the job end too: a job shorter than the progress interval is watched all the same.
     assert [name for name, unused in modules.calls] == ["service_launch", "service_job_info", "service_safety_lever", "service_job_info",
                                                         "service_safety_lever", "service_launch"]
@@ -684,13 +684,13 @@ def test_before_a_later_wave_the_lever_is_read_again_however_recently_a_look_rea
     run = begin(tmp_path, waves="web-*; db-*")
     read(run, [machine("web-1"), machine("db-1")])
     modules = Modules(service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}])
-    assert not step(runbook_launch, modules, run=run, session="s3ss10n", wave=1).get("failed")
+    assert not step(phases.launch, modules, run=run, session="s3ss10n", wave=1).get("failed")
     assert not modules.called("service_safety_lever")  # read as the run began, a moment ago
     record = load(run)
     record["view"]["web-1"] = {"running": True}
     save(run, record)
     modules = Modules(service_safety_lever=ENGAGED_LEVER)
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=2)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=2)
     assert result["failed"] and [name for name, unused in modules.calls] == ["service_safety_lever"]  # read, and nothing launched
 
 
@@ -699,7 +699,7 @@ def test_a_rehearsal_that_finds_the_lever_engaged_before_a_wave_launches_nothing
     read(run, [machine("web-1"), machine("db-1")])
     lever_read_long_ago(run)
     modules = Modules(service_safety_lever=ENGAGED_LEVER)
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=1)
     assert result["failed"] and result.get("stopped_because", result["msg"]).startswith(
         "Stopped: the safety lever of project production is engaged by on-call"), result
     assert [name for name, unused in modules.calls] == ["service_safety_lever"]  # nothing launched
@@ -718,7 +718,7 @@ def test_a_rehearsal_whose_lever_is_engaged_while_its_job_runs_follows_the_job_t
                                       {"job": job("j1", ["web-1"]), "launched": launched("web-1")}],
                       service_job_info=[{"job": job("j1", ["web-1"], status="STARTED"), "progress": dict(machines=1, done=0, running=1, failed=0)},
                                         {"job": job("j1", ["web-1"])}])
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=1)
     assert result["failed"] and "Nothing was launched after it" in result.get("stopped_because", result["msg"]), result
     assert [name for name, unused in modules.calls] == ["service_safety_lever", "service_launch", "service_job_info", "service_safety_lever",
                                                         "service_job_info", "service_launch"]
@@ -734,7 +734,7 @@ def test_a_failover_never_reads_the_lever_at_its_launch(tmp_path):
     modules = Modules(service_safety_lever=ENGAGED_LEVER, service_machine_tags={"changed_machines": []},
                       service_launch=[{"job": job("j1", ["web-1"], job_type="RECOVERY_LAUNCH")},
                                       {"job": job("j1", ["web-1"], job_type="RECOVERY_LAUNCH"), "launched": launched("web-1")}])
-    assert not step(runbook_launch, modules, run=run, session="s3ss10n", wave=1).get("failed")
+    assert not step(phases.launch, modules, run=run, session="s3ss10n", wave=1).get("failed")
     assert not modules.called("service_safety_lever")
 
 
@@ -774,7 +774,7 @@ def test_a_probe_failing_twice_in_a_row_while_the_job_runs_stops_the_run_once_th
     running = {"job": job("j1", ["web-1"], status="STARTED"), "progress": dict(machines=1, done=0, running=1, failed=0)}
     modules = Modules(service_launch=[{"job": job("j1", ["web-1"], status="STARTED")}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}],
                       service_job_info=[running, running, {"job": job("j1", ["web-1"])}])
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=1)
     assert result["failed"] and "Stopped: the stop condition shop failed 2 times in a row" in result.get("stopped_because", result["msg"])
     assert len(looks) == 4 and len(modules.called("service_job_info")) == 3  # no look at the probe after it stopped the run
     record = load(run)
@@ -806,7 +806,7 @@ def test_a_flapping_probe_lets_the_run_go_on(tmp_path, monkeypatch):
     running = {"job": job("j1", ["web-1"], status="STARTED"), "progress": dict(machines=1, done=0, running=1, failed=0)}
     modules = Modules(service_launch=[{"job": job("j1", ["web-1"], status="STARTED")}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}],
                       service_job_info=[running, running, {"job": job("j1", ["web-1"])}])
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=1)
     assert not result.get("failed") and result["launched"] == 1
     assert load(run)["stop_when"]["stopped_by"] is None
 
@@ -821,7 +821,7 @@ def test_a_wave_is_launched_followed_and_what_it_launched_recorded(tmp_path):
     modules = Modules(service_launch=[{"job": job("j1", ["web-1", "db-1"], status="STARTED")},
                                       {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}],
                       service_job_info={"job": job("j1", ["web-1", "db-1"])})
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=1)
     assert result["launched"] == 2 and result["next_wave"] is None and result["job"] == {"id": "j1", "status": "COMPLETED"}
     followed = modules.called("service_job_info")[0]
     assert followed["progress"] is True and followed["progress_when_ended"] is False
@@ -849,7 +849,7 @@ def test_with_a_test_network_the_blueprints_are_switched_just_before_the_launch_
     read(run, [machine("web-1"), machine("db-1")])
     modules = Modules(service_test_network=[network_answer(switched=["db-1", "web-1"]), network_answer(restored=["db-1", "web-1"])],
                       service_launch=[{"job": job("j1", ["web-1", "db-1"])}, {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}])
-    step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    step(phases.launch, modules, run=run, session="s3ss10n", wave=1)
     # The second service_launch reads what the ended job launched: the put back comes once it ended.
     # The lever read as the run began is fresh: not read again before the launch.
     assert [name for name, args in modules.calls] == ["service_test_network", "service_launch", "service_test_network", "service_launch"]
@@ -871,12 +871,12 @@ def test_each_wave_switches_with_the_overrides_of_its_own_machines_and_overrides
         modules = Modules(service_test_network=[network_answer(switched=[name]), network_answer(restored=[name])],
                           service_launch=[{"job": job("j%d" % wave, [name])}, {"job": job("j%d" % wave, [name]), "launched": launched(name)}],
                           service_point_in_time_info=points_info())  # wave 2's points read again: none thinned out
-        step(runbook_launch, modules, run=run, session="s3ss10n", wave=wave)
+        step(phases.launch, modules, run=run, session="s3ss10n", wave=wave)
         switched = modules.called("service_test_network")[0]
         assert switched["machines"] == [name]
         assert switched["network"] == (dict(NETWORK, machines={"db-1": network["machines"]["db-1"]}) if name == "db-1" else NETWORK)
         record = load(run)
-        record["view"][name] = {"running": True}  # as runbook_look sees it
+        record["view"][name] = {"running": True}  # as the look sees it
         save(run, record)
     run = begin(tmp_path, test_network=dict(NETWORK, machines={"db-9": {"private_ips": ["172.16.0.10"]}}))
     result = read(run, [machine("web-1"), machine("db-1")])
@@ -887,15 +887,15 @@ def test_a_machine_whose_blueprint_cannot_take_the_test_network_stops_the_wave_b
     run = begin(tmp_path, test_network=NETWORK)
     read(run, [machine("web-1")])
     modules = Modules(service_test_network=network_answer(refused={"web-1": "its blueprint has no iamRole"}))
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=1)
     assert result["failed"] and "web-1: its blueprint has no iamRole" in result["msg"] and not modules.called("service_launch")
 
 
 def test_a_test_network_is_refused_for_a_recovery_that_stays(tmp_path):
-    result = step(runbook_begin, Modules(service_login={"session": "s", "user": {"username": USER}}), runbook="failover", project="production",
+    result = step(phases.begin, Modules(service_login={"session": "s", "user": {"username": USER}}), runbook="failover", project="production",
                   launch_type="recovery", test_network=NETWORK)
     assert result["failed"] and "a test network is for test launches and a failover that rolls back, not recovery machines that stay" in result["msg"]
-    result = step(runbook_begin, Modules(), runbook="dr_test", project="production", test_network={"subnet": ["a"]})
+    result = step(phases.begin, Modules(), runbook="dr_test", project="production", test_network={"subnet": ["a"]})
     assert result["failed"] and "test_network has no option subnet" in result["msg"]
 
 
@@ -906,7 +906,7 @@ def test_a_failover_that_rolls_back_launches_into_the_test_network_and_rehearses
     read(run, [machine("web-1")])
     modules = Modules(service_test_network=[network_answer(switched=["web-1"]), network_answer(restored=["web-1"])],
                       service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}])
-    step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    step(phases.launch, modules, run=run, session="s3ss10n", wave=1)
     assert [name for name, args in modules.calls] == ["service_test_network", "service_launch", "service_test_network", "service_launch"]
     assert modules.called("service_launch")[0]["launch_type"] == "recovery"
     assert load(run)["test_network"]["restored"] == ["web-1"]
@@ -922,12 +922,12 @@ def test_blueprints_an_earlier_run_left_switched_are_put_back_first_and_one_chan
     run = begin(tmp_path, runbook="failover", launch_type="recovery")
     read(run, [machine("web-1"), machine("db-1")], launch_settings=dict(SETTINGS_HOLD, switched=["db-1", "web-1"]))
     modules = Modules(service_test_network=network_answer(restored=["db-1", "web-1"]))
-    step(runbook_resume, modules, run=run, session="s3ss10n")
+    step(phases.resume, modules, run=run, session="s3ss10n")
     assert modules.called("service_test_network")[0]["machines"] == ["db-1", "web-1"]
     assert any("put back the blueprints of db-1, web-1" in message for message in load(run)["earlier"]["messages"])
     run = begin(tmp_path, runbook="failover", launch_type="recovery")
     read(run, [machine("web-1")], launch_settings=dict(SETTINGS_HOLD, switched=["web-1"]))
-    result = step(runbook_resume, Modules(service_test_network=network_answer(refused={"web-1": "somebody changed it"})), run=run, session="s")
+    result = step(phases.resume, Modules(service_test_network=network_answer(refused={"web-1": "somebody changed it"})), run=run, session="s")
     assert result["failed"] and "web-1: somebody changed it" in result["msg"] and "Nothing was launched" in result["msg"]
 
 
@@ -935,7 +935,7 @@ def test_a_wave_an_earlier_run_launched_is_adopted_not_launched_again(tmp_path):
     run = begin(tmp_path)
     read(run, [machine("web-1", replica="r1", launched_at=T1)], [job("j1", ["web-1"])])
     modules = Modules(service_launch={"job": job("j1", ["web-1"]), "launched": launched("web-1")})
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=1)
     assert result["launched"] == 1
     assert modules.called("service_launch") == [{"session": "s3ss10n", "project": "p-id", "job": "j1"}]  # only what it launched
     record = load(run)
@@ -950,7 +950,7 @@ def test_an_adopted_machine_whose_blueprint_was_put_back_since_is_not_judged_by_
     run = begin(tmp_path, test_network=NETWORK)
     read(run, [machine("web-1", replica="r1", launched_at=T1)], [job("j1", ["web-1"])])
     modules = Modules(service_launch={"job": job("j1", ["web-1"]), "launched": launched("web-1")}, service_test_network=network_answer())
-    step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    step(phases.launch, modules, run=run, session="s3ss10n", wave=1)
     record = load(run)
     assert record["waves"][0]["adopted"] is True and record["test_network"]["unseen"] == ["web-1"] and record["test_network"]["tested_in"] == {}
     assert [args["state"] for args in modules.called("service_test_network")] == ["restored"]  # nothing switched; none to put back
@@ -968,7 +968,7 @@ def test_a_wave_larger_than_a_job_may_take_goes_out_in_several_jobs_and_a_run_ag
     assert load(run)["waves"][0]["parts"] == [["m-1", "m-2"], ["m-3"]]
     modules = Modules(service_launch=[{"job": job("j1", ["m-1", "m-2"])}, {"job": job("j1", ["m-1", "m-2"]), "launched": launched("m-1", "m-2")},
                                       {"job": job("j2", ["m-3"], created=T1)}, {"job": job("j2", ["m-3"], created=T1), "launched": launched("m-3")}])
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=1)
     assert result["launched"] == 3 and result["jobs"] == [{"id": "j1", "status": "COMPLETED"}, {"id": "j2", "status": "COMPLETED"}]
     assert [args["machines"] for args in modules.called("service_launch") if "machines" in args] == [["m-1-id", "m-2-id"], ["m-3-id"]]
     wave = load(run)["waves"][0]
@@ -981,7 +981,7 @@ def test_a_wave_larger_than_a_job_may_take_goes_out_in_several_jobs_and_a_run_ag
     assert load(again)["earlier"]["adopted"]["0"][0]["id"] == "j1"
     modules = Modules(service_launch=[{"job": job("j1", ["m-1", "m-2"]), "launched": launched("m-1", "m-2")}, {"job": job("j3", ["m-3"])},
                                       {"job": job("j3", ["m-3"]), "launched": launched("m-3")}])
-    result = step(runbook_launch, modules, run=again, session="s3ss10n", wave=1)
+    result = step(phases.launch, modules, run=again, session="s3ss10n", wave=1)
     assert [args.get("machines") for args in modules.called("service_launch")] == [None, ["m-3-id"], None] and result["changed"] is True
     assert [(job["id"], job["adopted"]) for job in load(again)["waves"][0]["jobs"]] == [("j1", True), ("j3", False)]
 
@@ -992,7 +992,7 @@ def test_a_job_of_a_wave_that_failed_as_a_whole_stops_the_wave_later_jobs_not_se
     read(run, [machine("m-1"), machine("m-2")])
     failed = job("j1", ["m-1"], status="FAILED")
     modules = Modules(service_launch=[{"job": failed}, {"job": failed, "launched": [], "failed_machines": ["m-1"], "failed": True, "msg": "m-1 failed"}])
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=1)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=1)
     assert [args["machines"] for args in modules.called("service_launch") if "machines" in args] == [["m-1-id"]]
     wave = load(run)["waves"][0]
     assert wave["status"] == "failed" and wave["message"] == "TEST_LAUNCH j1 FAILED; the wave's later jobs were not sent"
@@ -1063,7 +1063,7 @@ def test_a_launch_that_ends_between_the_reads_of_the_jobs_and_the_machines_is_ad
         return answer
 
     run = begin(tmp_path)
-    result = step(runbook_read, Modules(
+    result = step(phases.read, Modules(
         service_job_info=seen({"jobs": [job("j1", ["web-1"], status="STARTED", ended=None)]}, {"jobs": [job("j1", ["web-1"])]}),
         service_machine_info=seen(dict(project={"id": "p-id", "name": "production"}, service_time=T0, machines=[machine("web-1")]),
                                   dict(project={"id": "p-id", "name": "production"}, service_time=T1,
@@ -1076,28 +1076,28 @@ def test_after_a_wave_that_failed_no_wave_is_launched(tmp_path):
     run = begin(tmp_path, waves="db-1; web-1")
     read(run, [machine("web-1"), machine("db-1")])
     failed = dict(job("j1", ["db-1"], status="FAILED"), log=[{"message": "db-1: conversion failed."}])
-    step(runbook_launch, Modules(service_launch=[{"job": job("j1", ["db-1"])},
-                                                 {"failed": True, "msg": "Launch job j1 FAILED", "job": failed, "failed_machines": ["db-1"],
-                                                  "launched": []}]), run=run, session="s3ss10n", wave=1)
+    step(phases.launch, Modules(service_launch=[{"job": job("j1", ["db-1"])},
+                                                {"failed": True, "msg": "Launch job j1 FAILED", "job": failed, "failed_machines": ["db-1"],
+                                                 "launched": []}]), run=run, session="s3ss10n", wave=1)
     modules = Modules()
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=2)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=2)
     assert modules.calls == [] and result["next_wave"] is None
     assert result["stopped"] == "wave 1 failed: db-1 did not launch"
     record = load(run)
     assert record["failed_machines"] == {"db-1": "db-1: conversion failed."}
     assert [wave["status"] for wave in record["waves"]] == ["failed", "not launched"]
-    again = step(runbook_launch, modules, run=run, session="s3ss10n", wave=2)  # the role in one play asks again: said once
+    again = step(phases.launch, modules, run=run, session="s3ss10n", wave=2)  # the role in one play asks again: said once
     assert modules.calls == [] and again["stopped"] == "wave 1 failed: db-1 did not launch"
 
 
 def test_a_task_of_yours_that_stopped_the_run_stops_this_wave_and_every_later_one(tmp_path):
     run = begin(tmp_path, waves="db-1; app-1; web-1")
     read(run, [machine("web-1"), machine("app-1"), machine("db-1")])
-    step(runbook_launch, Modules(service_launch=[{"job": job("j1", ["db-1"])}, {"job": job("j1", ["db-1"]), "launched": launched("db-1")}]),
+    step(phases.launch, Modules(service_launch=[{"job": job("j1", ["db-1"])}, {"job": job("j1", ["db-1"]), "launched": launched("db-1")}]),
          run=run, session="s3ss10n", wave=1)
     modules = Modules()
     stopped = dict(task="your tasks after wave 1 (Check the database)", message="the database answers with yesterday's orders")
-    result = step(runbook_launch, modules, run=run, session="s3ss10n", wave=2, stopped=stopped)
+    result = step(phases.launch, modules, run=run, session="s3ss10n", wave=2, stopped=stopped)
     assert modules.calls == [] and result["next_wave"] is None
     said = "not launched: the run stopped at your tasks after wave 1 (Check the database)"
     assert result["stopped"] == said
@@ -1111,7 +1111,7 @@ def test_a_task_that_stopped_the_run_does_not_hide_a_failure_a_step_recorded(tmp
     run = begin(tmp_path)
     read(run, [machine("web-1")], jobs=[job("j0", ["web-1"], status="STARTED", by="someone@example.test")])
     assert load(run)["failure"]["phase"] == "preflight"
-    result = step(runbook_launch, Modules(), run=run, session="s3ss10n", wave=1, stopped=dict(task="Read", message="it failed"))
+    result = step(phases.launch, Modules(), run=run, session="s3ss10n", wave=1, stopped=dict(task="Read", message="it failed"))
     assert result["stopped"] == "not launched: the run stopped in preflight" and load(run)["failure"]["phase"] == "preflight"
 
 
@@ -1119,7 +1119,7 @@ def test_in_check_mode_a_wave_says_what_it_would_launch(tmp_path):
     run = begin(tmp_path, waves="db-1; web-1")
     read(run, [machine("web-1"), machine("db-1")])
     for wave, name in ((1, "db-1"), (2, "web-1")):
-        result = step(runbook_launch, Modules(service_launch={"would_launch": [name]}, service_point_in_time_info=points_info()), check_mode=True,
+        result = step(phases.launch, Modules(service_launch={"would_launch": [name]}, service_point_in_time_info=points_info()), check_mode=True,
                       run=run, session="s", wave=wave)
         assert result["would_launch"] == [name] and result["changed"] is True  # under --check, a change where the run would launch
     assert load(run)["predicted"] == ["db-1", "web-1"]
@@ -1133,10 +1133,10 @@ def test_look_waits_for_the_machines_that_do_not_run_and_makes_hosts(tmp_path, w
     read(run, [machine("web-1"), machine("db-1")])
     pending = [dict(entry, target_machine=dict(entry["target_machine"], machineCloudState="pending")) if entry["machine_name"] == "db-1"
                else entry for entry in launched("web-1", "db-1")]
-    step(runbook_launch, Modules(service_launch=[{"job": job("j1", ["web-1", "db-1"])}, {"job": job("j1", ["web-1", "db-1"]), "launched": pending}]),
+    step(phases.launch, Modules(service_launch=[{"job": job("j1", ["web-1", "db-1"])}, {"job": job("j1", ["web-1", "db-1"]), "launched": pending}]),
          run=run, session="s", wave=1)
     modules = Modules(service_machine_info={"service_time": T2, "machines": [dict(machine("db-1"), target_machine=target("db-1"))]})
-    result = step(runbook_look, modules, run=run, session="s", wave=1)
+    result = step(phases.look, modules, run=run, session="s", wave=1)
     assert result["running"] == 2 and result["to_check"] == 2
     assert modules.called("service_machine_info")[0]["machines"] == ["db-1-id"]
     view = load(run)["view"]
@@ -1151,11 +1151,11 @@ def test_a_lever_engaged_while_the_machines_boot_stops_the_run_before_the_checks
     run = begin(tmp_path, checks_tasks="/checks.yml", boot_timeout=600, progress_interval=5)
     read(run, [machine("web-1")])
     booting = [dict(entry, target_machine=dict(entry["target_machine"], machineCloudState="pending")) for entry in launched("web-1")]
-    step(runbook_launch, Modules(service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": booting}]),
+    step(phases.launch, Modules(service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": booting}]),
          run=run, session="s", wave=1)
     still_booting = [dict(machine("web-1"), target_machine=dict(target("web-1"), machineCloudState="pending"))]
     modules = Modules(service_safety_lever=[RELEASED_LEVER, ENGAGED_LEVER], service_machine_info={"service_time": T2, "machines": still_booting})
-    result = step(runbook_look, modules, run=run, session="s", wave=1)
+    result = step(phases.look, modules, run=run, session="s", wave=1)
     assert result["failed"] and result.get("stopped_because", result["msg"]).startswith(
         "Stopped: the safety lever of project production is engaged by on-call")
     # Read before the checks, then not again until the progress interval had passed: 5 looks at the machines, then it.
@@ -1179,10 +1179,10 @@ def test_a_machines_checks_are_written_beside_the_record_and_read_by_the_report(
 def launched_run(tmp_path, **inputs):
     run = begin(tmp_path, **inputs)
     read(run, [machine("web-1"), machine("db-1")])
-    step(runbook_launch, Modules(service_launch=[{"job": job("j1", ["web-1", "db-1"])},
-                                                 {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}]),
+    step(phases.launch, Modules(service_launch=[{"job": job("j1", ["web-1", "db-1"])},
+                                                {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}]),
          run=run, session="s", wave=1)
-    step(runbook_look, Modules(), run=run, session="s", wave=1)
+    step(phases.look, Modules(), run=run, session="s", wave=1)
     return run
 
 
@@ -1237,7 +1237,7 @@ def test_the_report_is_written_and_the_run_ended(tmp_path):
     record["cleanup"] = {"status": "passed", "removed_machines": ["web-1", "db-1"], "message": "terminated"}
     with open(run, "w") as handle:
         json.dump(record, handle)
-    result = step(runbook_report, Modules(), run=run, report_dir=str(tmp_path / "reports"))
+    result = step(phases.report, Modules(), run=run, report_dir=str(tmp_path / "reports"))
     assert result["outcome"]["result"] == "passed" and "message" not in result
     assert result["lines"][0] == "DR test of production: PASSED. 2 of 2 machines passed."
     assert os.path.exists(str(tmp_path / "reports" / "dr_test_production.junit.xml"))
@@ -1255,7 +1255,7 @@ def test_a_report_that_cannot_be_written_at_the_end_is_kept_beside_the_runs_and_
         return real(report, directory, name, newest=newest)
 
     monkeypatch.setattr(_run_report, "write", refused_there)
-    result = step(runbook_report, Modules(), run=run, report_dir=reports)
+    result = step(phases.report, Modules(), run=run, report_dir=reports)
     kept = os.path.join(os.path.dirname(os.path.dirname(run)), "replication-recovery-reports")
     assert result["lines"][1] == "The report could not be written in %s ([Errno 28] No space left on device): it is kept in %s." % (reports, kept)
     assert os.path.exists(result["outcome"]["report"]["json"]) and result["outcome"]["report"]["json"].startswith(kept)
@@ -1265,7 +1265,7 @@ def test_a_report_that_cannot_be_written_at_the_end_is_kept_beside_the_runs_and_
 def test_in_check_mode_the_report_says_what_would_be_done_and_writes_nothing(tmp_path):
     run = begin(tmp_path)
     read(run, [machine("web-1")])
-    result = step(runbook_report, Modules(), check_mode=True, run=run, report_dir=str(tmp_path / "reports"))
+    result = step(phases.report, Modules(), check_mode=True, run=run, report_dir=str(tmp_path / "reports"))
     assert result["lines"] == ["DR test of production under --check: PLANNED. Would launch 1 machines (web-1). Nothing was launched, and no "
                                "report was written.", "Ledger: %s (the default) (nothing is entered under --check)" % (
                                    tmp_path / "data" / "replication.recovery" / "ledger")]
@@ -1286,7 +1286,7 @@ def test_a_recovery_plan_is_run_instead_of_a_launch_and_its_steps_machines_recor
     plan_job = job("j1", ["db-1", "web-1"], job_type="RECOVERY_PLAN_TEST")
     modules = Modules(service_recovery_plan_run=[{"job": plan_job}, {"job": plan_job, "steps": [
         {"name": "db", "machines": launched("db-1")}, {"name": "web", "machines": launched("web-1")}]}])
-    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    result = step(phases.launch, modules, run=run, session="s", wave=1)
     started, outcome = modules.called("service_recovery_plan_run")
     assert started["plan"] == "plan-id" and started["mode"] == "test" and outcome["job"] == "j1"
     assert result["launched"] == 2 and sorted(load(run)["launched"]) == ["db-1", "web-1"]
@@ -1560,7 +1560,7 @@ def test_a_failover_run_again_reports_what_stands_and_launches_nothing(tmp_path)
     assert record["stands"]["web-1"]["said"] == ("failed over since 2026-11-22T10:04:00Z, from the point in time of 2026-11-22T10:00:00Z "
                                                  "(web-1-point), recovery machine i-web-1")
     modules = Modules()
-    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    result = step(phases.launch, modules, run=run, session="s", wave=1)
     assert modules.calls == [] and result["changed"] is False and load(run)["waves"][0]["status"] == "stands"
     # Committed: both are kept, and db-1 (launched by an earlier run that did not commit) gets its mark now; web-1 has it.
     tags = Modules(service_machine_tags={"changed": True})
@@ -1632,8 +1632,8 @@ def test_a_replacement_needs_the_token_its_plan_printed(tmp_path):
     result = read(run, machines)
     assert result["failed"] and "Replacing the production machines of web-1 needs the confirmation token of its plan; none was given" in result["msg"]
     run = failover(tmp_path, replace="web-1", check_mode=True)
-    planned = step(runbook_read, Modules(service_machine_info=lambda args: read_answer(machines, args), service_job_info={"jobs": []},
-                                         service_point_in_time_info=points_info()), check_mode=True, run=run, session="s")
+    planned = step(phases.read, Modules(service_machine_info=lambda args: read_answer(machines, args), service_job_info={"jobs": []},
+                                        service_point_in_time_info=points_info()), check_mode=True, run=run, session="s")
     assert not planned.get("failed"), planned
     token = load(run)["replace"]["token"]
     run = failover(tmp_path, replace="web-1", confirm="not-" + token)
@@ -1643,13 +1643,13 @@ def test_a_replacement_needs_the_token_its_plan_printed(tmp_path):
     record = load(run)
     assert sorted(record["replaced"]) == ["web-1"] and sorted(record["stands"]) == ["db-1"] and record["to_launch"] == ["web-1"]
     modules = Modules(service_launch={"job": None})
-    step(runbook_launch, modules, run=run, session="s", wave=1)
+    step(phases.launch, modules, run=run, session="s", wave=1)
     [launched] = modules.called("service_launch")
     assert launched["machines"] == ["web-1-id"] and launched["replace_production"] == ["web-1-id"]
 
 
 def test_a_replacement_in_a_run_that_rolls_back_is_refused():
-    result = step(runbook_begin, Modules(), runbook="failover", project="production", launch_type="recovery", replace="web-1", roll_back=True)
+    result = step(phases.begin, Modules(), runbook="failover", project="production", launch_type="recovery", replace="web-1", roll_back=True)
     assert result["failed"] and "replace only in a run that commits" in result["msg"]
 
 
@@ -1676,7 +1676,7 @@ def test_a_dr_test_of_recovery_launches_marks_its_drill_and_takes_it_for_its_own
     run = begin(tmp_path, launch_type="recovery")
     assert not read(run, [machine("web-1")]).get("failed")
     modules = Modules(service_machine_tags={"changed": True}, service_launch={"job": None})
-    step(runbook_launch, modules, run=run, session="s", wave=1)
+    step(phases.launch, modules, run=run, session="s", wave=1)
     assert modules.called("service_machine_tags")[0]["tags"] == {"web-1-id": ["replication.recovery/drill=" + T0]}
     # Stopped, run again: its drill is no production; the launch of the stopped run is adopted.
     drill = dict(recovered("web-1", committed=False), tags=["replication.recovery/drill=" + T0])
@@ -1742,7 +1742,7 @@ def test_a_pinned_point_thinned_out_before_its_wave_is_replaced_or_stops_a_stric
     older = point("web-1", "2026-11-22T09:00:00.000000+00:00", "-older")
     modules = Modules(service_point_in_time_info=points_info({"web-1": [point("web-1", T1, "-newer"), older]}),
                       service_launch={"job": None})
-    result = step(runbook_launch, modules, run=run, session="s", wave=2)
+    result = step(phases.launch, modules, run=run, session="s", wave=2)
     record = load(run)
     if strict:
         assert result["failed"] and result["msg"].startswith(
@@ -1766,7 +1766,7 @@ def test_a_launch_refused_because_a_point_was_thinned_out_since_its_last_read_is
     outcome = {"job": job("j1", ["web-1", "db-1"]), "launched": launched("web-1", "db-1")}
     modules = Modules(service_launch=[REFUSED, {"job": job("j1", ["web-1", "db-1"])}, outcome],
                       service_point_in_time_info=points_info({"web-1": [point("web-1", T1, "-newer"), older]}))
-    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    result = step(phases.launch, modules, run=run, session="s", wave=1)
     assert not result.get("failed"), result
     refused, started, unused_outcome = modules.called("service_launch")
     assert refused["points_in_time"]["web-1-id"] == "web-1-point" and started["points_in_time"] == {"web-1-id": "web-1-point-older", "db-1-id": "db-1-point"}
@@ -1782,7 +1782,7 @@ def test_a_point_thinned_again_while_the_points_were_read_again_is_replaced_agai
     modules = Modules(service_launch=[REFUSED, REFUSED, {"job": job("j1", ["web-1", "db-1"])}, outcome],
                       service_point_in_time_info=[points_info({"web-1": [point("web-1", T1, "-newer"), older]}),
                                                   points_info({"web-1": [point("web-1", T1, "-newer"), oldest]})])
-    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    result = step(phases.launch, modules, run=run, session="s", wave=1)
     assert not result.get("failed"), result
     assert [args["points_in_time"]["web-1-id"] for args in modules.called("service_launch")[:3]] == ["web-1-point", "web-1-point-older", "web-1-point-oldest"]
     assert load(run)["repinned"]["web-1"]["extra_seconds"] == 3600.0  # from the older point to the oldest
@@ -1792,7 +1792,7 @@ def test_a_point_thinned_again_while_the_points_were_read_again_is_replaced_agai
     gone = [points_info({"web-1": [point("web-1", T1, "-newer"), point("web-1", "2026-11-22T0%d:00:00.000000+00:00" % hour, "-%d" % hour)]})
             for hour in (9, 8, 7, 6, 5)]
     modules = Modules(service_launch=REFUSED, service_point_in_time_info=gone)
-    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    result = step(phases.launch, modules, run=run, session="s", wave=1)
     assert result["failed"] and len(modules.called("service_launch")) == _run_launch.LAUNCH_ATTEMPTS
 
 
@@ -1804,7 +1804,7 @@ def test_a_search_round_never_launches_a_machine_from_another_point_than_its_can
     outcome = {"job": job("j1", ["db-1"]), "launched": launched("db-1")}
     modules = Modules(service_launch=[REFUSED, {"job": job("j1", ["db-1"])}, outcome],
                       service_point_in_time_info=points_info({"web-1": [point("web-1", T1, "-newer"), point("web-1", T0, "-older")]}))
-    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    result = step(phases.launch, modules, run=run, session="s", wave=1)
     assert not result.get("failed"), result
     refused, started, unused_outcome = modules.called("service_launch")
     # web-1's candidate is gone: it is left out of the round, not launched from the point before it.
@@ -1820,7 +1820,7 @@ def test_a_search_round_whose_every_candidate_was_thinned_out_launches_nothing_a
     run = begin(tmp_path, runbook="clean_point", round=3, pinned=candidates, point_in_time={"web-1-id": "web-1-point"}, machines="web-1")
     read(run, [machine("web-1"), machine("db-1")])
     modules = Modules(service_launch=REFUSED, service_point_in_time_info=points_info({"web-1": [point("web-1", T1, "-newer")]}))
-    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    result = step(phases.launch, modules, run=run, session="s", wave=1)
     assert not result.get("failed") and result["launched"] == 0 and len(modules.called("service_launch")) == 1
     record = load(run)
     assert record["waves"][0]["status"] == "not launched" and record["thinned_out"] == ["web-1"] and not record.get("failure")
@@ -1833,7 +1833,7 @@ def test_a_launch_refused_with_every_point_still_there_or_refused_again_or_unans
     thinned_out = len(answers) == 2
     modules = Modules(service_launch=answers, service_point_in_time_info=points_info(
         {"web-1": [point("web-1", T1, "-newer"), point("web-1", "2026-11-22T09:00:00.000000+00:00", "-older")]} if thinned_out else None))
-    result = step(runbook_launch, modules, run=run, session="s", wave=1)
+    result = step(phases.launch, modules, run=run, session="s", wave=1)
     assert result["failed"] and "HTTP 400 invalidInput" in result["msg"]
     # Tried again only after a point was replaced; each refusal reads the points again (the second finds none gone); a launch
     # that got no answer may have started a job: never sent again.
@@ -1926,7 +1926,7 @@ def test_a_failover_removes_a_drills_mark_left_behind_before_it_launches(tmp_pat
     run = failover(tmp_path)
     assert not read(run, [stale, machine("db-1")]).get("failed")
     modules = Modules(service_machine_tags={"changed": True}, service_launch={"job": None})
-    step(runbook_launch, modules, run=run, session="s", wave=1)
+    step(phases.launch, modules, run=run, session="s", wave=1)
     assert [name for name, unused in modules.calls] == ["service_machine_tags", "service_launch"]
     assert modules.called("service_machine_tags")[0] == {"session": "s", "project": "p-id", "state": "absent",
                                                          "tags": {"web-1-id": ["replication.recovery/drill=*"]}}

@@ -15,7 +15,7 @@ import pytest
 from ansible.module_utils.common.parameters import remove_values
 from ansible.plugins.action.normal import ActionModule as NormalAction
 
-from ansible_collections.replication.recovery.plugins.action import runbook_look
+from ansible_collections.replication.recovery.plugins.action import runbook_wave
 from ansible_collections.replication.recovery.plugins.module_utils import _in_process
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
 from ansible_collections.replication.recovery.plugins.plugin_utils._modules_here import MODULES, ModuleHere, can_run_here, internal_arguments, run_here
@@ -31,7 +31,7 @@ def action(check_mode=False, transport="local", become=False, environment=()):
     connection.transport, connection.socket_path, connection._shell.tmpdir = transport, None, None
     play_context = MagicMock()
     play_context.become, play_context.executable = become, "/bin/sh"
-    step = runbook_look.ActionModule(task, connection, play_context, loader=None, templar=None, shared_loader_obj=None)
+    step = runbook_wave.ActionModule(task, connection, play_context, loader=None, templar=None, shared_loader_obj=None)
     return step
 
 
