@@ -56,6 +56,15 @@ def round_said(number, outcomes):
         ", %d planned again, their candidate thinned out before the launch (%s)" % (len(thinned), shown(thinned, SHOWN)) if thinned else "")
 
 
+def failure_message(report, path):
+    """What the play fails with when the search did not pass: why, the first failures, whether to run it again, the report."""
+    complete = report["complete"]
+    return "Clean point search of %s: %s - %s: %s.%s Report: %s" % (
+        report["project"], said(report["outcome"]), "it found no clean point for some machines" if complete else "it did not end",
+        "; ".join(failure.rstrip(".") for failure in report["failures"][:5]),
+        "" if complete else " Running it again is safe: it goes on where it stood, and launches no round twice.", path)
+
+
 class ActionModule(RunbookStep):
     PHASE = "preflight"
     WITH_RUN = False
@@ -330,15 +339,19 @@ class ActionModule(RunbookStep):
 
     # -- the report -----------------------------------------------------------------------------
 
-    def report(self):
-        stopped = (self.args["stopped"] or {}).get("message")
-        if self.check_mode and stopped:
+    def report_of_a_check(self, stopped):
+        """Under --check no journal is written, so none is read: what a run would do, or what would stop it."""
+        if stopped:
             # What stops the run stops the check: the search would be refused as the check was.
             message = "The clean point search of %s under --check: %s" % (self.args["project"], stopped)
             return dict(outcome=dict(project=self.args["project"], result="failed"), lines=[message], message=message)
+        return dict(outcome=dict(project=self.args["project"], result="check mode", outcome=PLANNED),
+                    lines=["Check mode: nothing was launched, and no report was written."])
+
+    def report(self):
+        stopped = (self.args["stopped"] or {}).get("message")
         if self.check_mode:
-            return dict(outcome=dict(project=self.args["project"], result="check mode", outcome=PLANNED),
-                        lines=["Check mode: nothing was launched, and no report was written."])
+            return self.report_of_a_check(stopped)
         journal = load_journal(self.journal_path)
         if journal is None:
             why = ": " + stopped.rstrip(".") if stopped else ""
@@ -377,9 +390,5 @@ class ActionModule(RunbookStep):
             lines.append("Ledger: %s%s (a search is entered once it ends)" % (ledger_dir, " (the default)" if by_default else ""))
         result = dict(outcome=outcome, lines=lines)
         if report["result"] != "passed":
-            result["message"] = "Clean point search of %s: %s - %s: %s.%s Report: %s" % (
-                report["project"], said(report["outcome"]), "it found no clean point for some machines" if report["complete"] else "it did not end",
-                "; ".join(failure.rstrip(".") for failure in report["failures"][:5]),
-                "" if report["complete"] else " Running it again is safe: it goes on where it stood, and launches no round twice.",
-                files["json"])
+            result["message"] = failure_message(report, files["json"])
         return result
