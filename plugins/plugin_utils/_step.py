@@ -31,8 +31,7 @@ import time
 from ansible.errors import AnsibleActionFail
 from ansible.module_utils.common.text.converters import to_text
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
-from ansible.playbook.block import Block
-from ansible.playbook.task import Task
+from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
@@ -95,6 +94,9 @@ CONNECTION_OPTIONS = dict((name, dict(type=spec["type"], no_log=spec.get("no_log
 RUN_OPTIONS = dict(run=dict(type="str", required=True))
 # What AWX gives every job's variables: a run under AWX works in the job's private directory, lost when the job ends.
 AWX_VARIABLES = ("awx_job_id", "tower_job_id")
+# The variable of a block of the engine's whose rescue takes up a step's failure and notes it for the run's end: the step
+# then says the failure once, by the run's last word.
+RESCUED = "runbook_rescued"
 # A task outside the steps that stopped the run (the user's tasks, a check of the playbook's own).
 STOPPED_OPTION = dict(type="dict", options=dict(task=dict(type="str"), message=dict(type="str")))
 
@@ -227,16 +229,6 @@ def into_ledger(directory, report, path):
     return entry
 
 
-def rescued(task):
-    """Whether a block around ``task`` has a rescue, which takes its failure up (the engine's, which notes it for the end)."""
-    parent = getattr(task, "_parent", None)
-    while isinstance(parent, (Block, Task)):
-        if isinstance(parent, Block) and parent.rescue:
-            return True
-        parent = getattr(parent, "_parent", None)
-    return False
-
-
 class Driven(object):
     """A run as the step that drives it now sees it (plugin_utils._run's, the application's): what its phases ask of
     Ansible - the collection's modules, the output, the task's variables and check mode - goes through that step."""
@@ -319,7 +311,7 @@ class RunbookStep(ActionBase):
                 self.record["failure"] = dict(phase=phase, message=str(failure))
             # A failure the run's record keeps and a rescue of the run takes up is said once, by the run's last word.
             said = str(failure)
-            if recorded and phase != "report" and rescued(self._task):
+            if recorded and phase != "report" and boolean(self.task_vars.get(RESCUED, False), strict=False):
                 said = "The run stops here (%s); its outcome, at its end, says why and what to do next." % phase
                 # Why, for the rescue that notes what stopped the run (the filter stopped_by): a search's rounds
                 # each have a record of their own, and the search reports the reason.

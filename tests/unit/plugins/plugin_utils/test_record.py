@@ -11,7 +11,6 @@ import os
 from unittest.mock import MagicMock
 
 import pytest
-from ansible.playbook.block import Block
 
 from ansible_collections.replication.recovery.plugins.plugin_utils import _record
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import DECLARED, MEMBERS, Record, UndeclaredMember, as_record, new
@@ -92,10 +91,10 @@ class WritesAMemberByAVariable(RunbookStep):
         return {}
 
 
-def run_of(step, path, **task):
+def run_of(step, path, task_vars=None):
     """The step run on the run's record at ``path``, as a task of a play runs it."""
-    task = MagicMock(args=dict(run=path), check_mode=False, async_val=0, **task)
-    return step(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None).run(task_vars={})
+    task = MagicMock(args=dict(run=path), check_mode=False, async_val=0)
+    return step(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None).run(task_vars=task_vars or {})
 
 
 def test_a_step_that_writes_a_member_by_a_variable_fails(tmp_path):
@@ -139,15 +138,19 @@ class RefusesTheRun(RunbookStep):
         raise StepFailed("3 of the machines are failed over")
 
 
-def test_a_failure_a_rescue_takes_up_is_said_once_and_its_reason_goes_to_the_rescue(tmp_path):
-    """The step's task says the run stops there; the reason is the record's, and the rescue's (the filter stopped_by) to note."""
+@pytest.mark.parametrize("rescued", ["true", None])
+def test_a_failure_a_rescue_takes_up_is_said_once_and_its_reason_goes_to_the_rescue(tmp_path, rescued):
+    """Within a block of the engine's whose rescue notes what stopped the run (runbook_rescued), the step's task says the run
+    stops there, and the reason is the record's and the rescue's (the filter stopped_by) to note. Anywhere else (a playbook
+    of the user's, without such a rescue) its failure is the whole reason, since no end may follow to say it."""
     path = new_run(new(**BEGUN))
-    rescuing = Block()
-    rescuing.rescue = [MagicMock()]
-    result = run_of(RefusesTheRun, path, _parent=rescuing)
-    assert result["failed"] and result["msg"] == "The run stops here (preflight); its outcome, at its end, says why and what to do next."
-    assert result["stopped_because"] == "3 of the machines are failed over"
+    result = run_of(RefusesTheRun, path, task_vars=dict(runbook_rescued=rescued) if rescued else None)
     assert load(path)["failure"] == {"phase": "preflight", "message": "3 of the machines are failed over"}
+    if rescued:
+        assert result["failed"] and result["msg"] == "The run stops here (preflight); its outcome, at its end, says why and what to do next."
+        assert result["stopped_because"] == "3 of the machines are failed over"
+    else:
+        assert result["failed"] and result["msg"] == "3 of the machines are failed over" and "stopped_because" not in result
 
 
 # -- every member the steps' code names ------------------------------------------------------------------------------
