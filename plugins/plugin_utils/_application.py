@@ -278,25 +278,32 @@ def furthest_behind(nodes):
     return max(behind, key=lambda node: node["behind_seconds"]) if behind else None
 
 
-def forecast(nodes, levels, entries):
-    """The application's RTO forecast from the ledger's entries: a node's RTO samples are its project's last RECENT_RUNS
-    passing DR tests and failovers (each run's RTO, the slowest machine's); a level takes as long as its slowest node
-    (its nodes run side by side); the application, the sum over its levels, at p50 and p90 (the evidence's percentile
-    rule). Nodes never measured are named, and the forecast is then at least the figures."""
+def rto_samples(nodes, entries):
+    """Each node's RTO samples: its project's last RECENT_RUNS passing DR tests and failovers (each run's RTO, the slowest
+    machine's), from the ledger's ``entries`` newest first - read only until every node has its samples."""
     samples = dict((name, []) for name in nodes)
     for entry in entries:
         report = entry.get("report") or {}
-        if entry.get("runbook") not in PROVING or entry.get("result") != PASSED:
-            continue
         rto = (report.get("measures") or {}).get("rto_seconds")
-        if rto is None:
+        if entry.get("runbook") not in PROVING or entry.get("result") != PASSED or rto is None:
             continue
         for name, node in nodes.items():
-            if report.get("project") == node["project"] or (report.get("project_id") and report.get("project_id") == node["project"]):
+            if len(samples[name]) < RECENT_RUNS and node["project"] in (report.get("project"), report.get("project_id") or None):
                 samples[name].append(rto)
+        if all(len(found) >= RECENT_RUNS for found in samples.values()):
+            break  # no older entry is read
+    return samples
+
+
+def forecast(nodes, levels, entries):
+    """The application's RTO forecast from the ledger's entries, newest first: a node's samples are its rto_samples; a
+    level takes as long as its slowest node (its nodes run side by side); the application, the sum over its levels, at p50
+    and p90 (the evidence's percentile rule). Nodes never measured are named, and the forecast is then at least the
+    figures."""
+    samples = rto_samples(nodes, entries)
     per_node = {}
     for name in nodes:
-        recent = samples[name][-RECENT_RUNS:]
+        recent = samples[name]
         per_node[name] = dict(runs=len(recent), p50_seconds=percentile(recent, 0.5), p90_seconds=percentile(recent, 0.9))
     per_level, total50, total90 = [], 0.0, 0.0
     for number, names in enumerate(levels, 1):

@@ -19,7 +19,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._words import
 from ansible_collections.replication.recovery.plugins.plugin_utils import _application as app
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, read_kept, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import launch_settings_refused, pin_points, points_refused
-from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import LedgerError, to_read, verify
+from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import newest_first, to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed
 from ansible_collections.replication.recovery.plugins.plugin_utils._stops import outside_the_blast_radius
@@ -57,7 +57,7 @@ class Beginning(object):
         if args["approve"] is not None:
             approval = self.approval(as_mapping(args["approve"], "application_approve"), nodes)
             approvals[approval["node"]] = approval
-        estimate = app.forecast(nodes, levels, self.ledger_entries(args["ledger_dir"]))
+        estimate = app.forecast(nodes, levels, newest_first(to_read(args["ledger_dir"])))
         # Every node's points in time as of one moment, on its service's clock: when the run began (a run resumed keeps
         # it), or when its plan was made. However long the levels before a node or an approval take, it launches from
         # its machines' newest points at or before that moment.
@@ -299,16 +299,6 @@ class Beginning(object):
     def controller_user(self):
         """Who runs the application: AWX's user when AWX gives it, else this machine's."""
         return self.task_vars.get("awx_user_name") or getpass.getuser()
-
-    def ledger_entries(self, given):
-        directory = to_read(given)
-        if not directory:
-            return []
-        try:
-            entries, unused = verify(directory)
-        except LedgerError:
-            return []
-        return entries
 
     def host(self, node, level, args, state, report_dir, points_as_of):
         """The host a node is in the inventory: in the group of its level, with its runbook's variables (its connection

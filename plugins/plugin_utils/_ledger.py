@@ -157,13 +157,21 @@ def _entered(directory, runbook, projects, key):
     return None, previous
 
 
-def newest_reports(directory, runbook, matches, count):
-    """The reports of the newest ``count`` entries of ``runbook`` in the ledger whose report ``matches``, oldest first - read
-    from the newest entry back, so that a long ledger is read only as far as it must. An entry that cannot be read is
-    passed over: replication.recovery.evidence is what verifies the ledger."""
-    found = []
+def newest_first(directory):
+    """The ledger's entries, from the newest back, read one at a time as they are asked for - so that a reader of recent
+    runs reads a ledger of years only as far as it must. An entry that cannot be read is passed over:
+    replication.recovery.evidence is what verifies the ledger."""
     for unused, name in reversed(entry_files(directory) if directory else []):
-        entry = read_entry(directory, name) or {}
+        entry = read_entry(directory, name)
+        if entry is not None:
+            yield entry
+
+
+def newest_reports(directory, runbook, matches, count):
+    """The reports of the newest ``count`` entries of ``runbook`` in the ledger whose report ``matches``, oldest first
+    (read as newest_first reads them)."""
+    found = []
+    for entry in newest_first(directory):
         report = entry.get("report")
         if entry.get("runbook") == runbook and isinstance(report, dict) and matches(report):
             found.append(report)

@@ -153,10 +153,19 @@ def test_a_node_never_measured_makes_the_forecast_at_least_and_is_named():
     assert app.forecast_said(nothing).startswith("Forecast RTO: none")
 
 
-def test_only_the_last_ten_passing_runs_count():
+def test_only_the_last_ten_passing_runs_count_and_the_ledger_is_read_no_further_back():
+    """The entries come newest first (the ledger's newest_first): once every node has its ten, no older one is read - a
+    ledger of years costs an application's start no more than its nodes' last runs."""
     nodes = app.nodes_of(dict(a=dict(project="a")), "failover")
-    estimate = app.forecast(nodes, [["a"]], [entry("a", 10000)] + [entry("a", 100, runbook="failover")] * 10)
+
+    def newest_first():
+        for unused in range(10):
+            yield entry("a", 100, runbook="failover")
+        raise AssertionError("read further back than the last ten passing runs")
+    estimate = app.forecast(nodes, [["a"]], newest_first())
     assert estimate["p90_seconds"] == 100 and estimate["nodes"]["a"]["runs"] == 10
+    older = app.forecast(nodes, [["a"]], [entry("a", 100, runbook="failover")] * 10 + [entry("a", 10000)])
+    assert older["p90_seconds"] == 100 and older["nodes"]["a"]["runs"] == 10
 
 
 def test_the_slowest_path_follows_the_slowest_nodes():
