@@ -118,8 +118,8 @@ MEMBERS = (
     ("thinned_out", LAUNCH, "A search's round: the machines whose candidate point was thinned out before the launch, left out of it (the "
                             "search plans them again)."),
     ("drill", LAUNCH, "The machines this run launched as a drill (marked), by name."),
-    ("failback", REVERSE, "The failback's state: the recovery machines (recovery), those removed, its stage, when replication was reversed "
-                          "and returned."),
+    ("failback", REVERSE, "The failback's state: the recovery machines (recovery), those removed, its stage, whether its first write "
+                          "was sent (written), when replication was reversed and returned."),
     ("failback_plan", REVERSE, "What the failback's plan binds: its machines and whether it removes the recovery machines."),
     ("keeps_launched", REVERSE, "True for a failback: what it launches is production, adopted when run again and never cleaned up. "
                                 "the read and the resume judge by it."),

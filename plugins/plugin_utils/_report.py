@@ -401,9 +401,9 @@ def watched_over(watches):
                 timeline=sorted((look for w in watched for look in w["timeline"]), key=lambda look: look["at"]))
 
 
-# The phases a failure stops a run in before its first write: its sign-in, its read and judgement (a failback's reverse
-# before them is a write: its stage says so).
-BEFORE_ANY_WRITE = ("login", "preflight", "wait")
+# The phases a failure stops a run in before its first write: its sign-in, its read and judgement, and a failback's
+# reverse until its first write is sent (its state says so: written).
+BEFORE_ANY_WRITE = ("login", "preflight", "wait", "reverse")
 
 
 NOTHING_CHANGED = "Nothing was launched or changed: "
@@ -421,6 +421,14 @@ def before_any_write(record):
     return CANCELLED if stopped else REFUSED
 
 
+def _stopped(record, launched):
+    """What a run that a failure stopped came to: refused (or cancelled) when it stopped before its first write - nothing
+    launched or adopted, no write of a failback's sent - else stopped."""
+    failback = record.get("failback") or {}
+    wrote = launched or failback.get("written") or failback.get("stage") not in (None, "would reverse")
+    return before_any_write(record) if record["failure"].get("phase") in BEFORE_ANY_WRITE and not wrote else STOPPED
+
+
 def outcome_of(record, result):
     """What the run came to, as one word of plugin_utils._outcomes: refused (stopped before its first write), stopped (after
     it), failed (a check); else nothing done, committed (production now on what it launched), data loss accepted (a failback
@@ -428,10 +436,8 @@ def outcome_of(record, result):
     waves = record.get("waves") or []
     launched = launched_by_itself(record)
     adopted = any(wave.get("adopted") for wave in waves)
-    failure = record.get("failure")
-    reversed_ = (record.get("failback") or {}).get("stage") not in (None, "would reverse")
-    if failure:
-        return before_any_write(record) if failure.get("phase") in BEFORE_ANY_WRITE and not (launched or adopted or reversed_) else STOPPED
+    if record.get("failure"):
+        return _stopped(record, launched or adopted)
     if result == FAILED:
         return FAILED_OUTCOME
     if not launched and not adopted:

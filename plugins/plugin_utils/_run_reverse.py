@@ -157,6 +157,7 @@ class Reversing(object):
     def reverse_replication(self, state, project, machines):
         """Reverse the project's replication: its machines replicate back from their recovery machines."""
         record = self.record
+        self.writes()
         reversed_project = self.service("service_reverse_replication", project=project["id"], direction="reversed",
                                         wait_timeout=record.settings["cleanup_timeout"], poll_interval=record.settings["poll_interval"])
         if self.check_mode:
@@ -169,7 +170,14 @@ class Reversing(object):
 
     def mark(self, project, unmarked):
         if unmarked and not self.check_mode:
+            self.writes()
             self.service("service_machine_tags", project=project["id"], tags=unmarked)
+
+    def writes(self):
+        """Note, before the failback's first write to the service is sent, that one is: a write may take effect without an
+        answer, and what a run stopped before it came to (refused, stopped) is judged by this (_report.outcome_of)."""
+        if not self.check_mode:
+            self.record["failback"]["written"] = True
 
     def at(self, stage, message, wait=False, changed=False):
         state = self.record["failback"]

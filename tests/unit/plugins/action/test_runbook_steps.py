@@ -1411,10 +1411,19 @@ def test_a_failback_under_check_reverses_nothing_writes_no_mark_and_judges_the_g
     assert load(run)["gate"]["enforce"] is True and load(run)["gate_deferred"] == "judged after the reverse, not before"
 
 
-def test_a_machine_never_failed_over_stops_the_failback_before_it_reverses(tmp_path):
-    unused, result, called = reverse(tmp_path, [site_machine("db-1", "away"), machine("web-1")], reversed_now=False)
+def test_a_machine_never_failed_over_stops_the_failback_before_it_reverses_and_it_is_refused(tmp_path):
+    run, result, called = reverse(tmp_path, [site_machine("db-1", "away"), machine("web-1")], reversed_now=False)
     assert result["failed"] and "web-1 has no recovery machine" in result["msg"] and not called.called("service_reverse_replication")
     assert not called.called("service_machine_tags")
+    assert outcome_of(load(run), "failed") == "refused"  # nothing was sent: not "stopped"
+
+
+def test_a_reverse_sent_without_an_answer_is_a_failback_that_stopped_not_one_refused(tmp_path):
+    """A write may take effect though no answer came: once the failback sent one, what it came to is stopped."""
+    run, result, called = reverse(tmp_path, [marked(site_machine("db-1", "away"), "db-1-away")], reversed_now=False,
+                                  service_reverse_replication={"failed": True, "msg": "POST .../reverseReplication: no answer"})
+    assert result["failed"] and called.called("service_reverse_replication") and not called.called("service_machine_tags")
+    assert load(run)["failback"]["written"] is True and outcome_of(load(run), "failed") == "stopped"
 
 
 @pytest.mark.parametrize("reversed_now, region, stage, wait", [

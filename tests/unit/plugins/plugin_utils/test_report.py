@@ -306,6 +306,15 @@ PRODUCTION = dict(kind="recovery", launch_type="recovery", runbook="failover", t
           failure={"phase": "preflight", "message": "The data-loss guard stopped the run; nothing was launched. Not ready (1 of 2)"}),
      "stopped", "wait until every machine named above has caught up, then run the failback again; or accept the data they have not sent "
                 "yet with failback_accept_data_loss=true"),
+    # A failback that refused to reverse (a machine not failed over) sent nothing: refused, not stopped...
+    (dict(PRODUCTION, runbook="failback", title="failback", on_failed_over="own", keeps_launched=True, failback={"stage": None},
+          waves=[], launched={}, view={}, checked={}, cleanup={},
+          failure={"phase": "reverse", "message": "app-1 has no recovery machine: not failed over. Nothing was changed."}),
+     "refused", "Nothing was launched or changed: running the failback again is safe"),
+    # ... but one whose reverse was sent, and stopped without an answer, may have reversed the project.
+    (dict(PRODUCTION, runbook="failback", title="failback", on_failed_over="own", keeps_launched=True, failback={"stage": None, "written": True},
+          waves=[], launched={}, view={}, checked={}, cleanup={}, failure={"phase": "reverse", "message": "POST /reverseReplication: no answer"}),
+     "stopped", "failback"),
 ])
 def test_the_outcome_is_one_word_and_a_run_that_did_not_pass_says_what_running_it_again_does(changes, word, said_next):
     report = report_from(record(**changes))
