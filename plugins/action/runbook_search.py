@@ -56,7 +56,7 @@ def round_said(number, outcomes):
         ", %d planned again, their candidate thinned out before the launch (%s)" % (len(thinned), shown(thinned, SHOWN)) if thinned else "")
 
 
-def failure_message(report, path):
+def search_failed_message(report, path):
     """What the play fails with when the search did not pass: why, the first failures, whether to run it again, the report."""
     complete = report["complete"]
     return "Clean point search of %s: %s - %s: %s.%s Report: %s" % (
@@ -390,5 +390,5 @@ class ActionModule(RunbookStep):
             lines.append("Ledger: %s%s (a search is entered once it ends)" % (ledger_dir, " (the default)" if by_default else ""))
         result = dict(outcome=outcome, lines=lines)
         if report["result"] != "passed":
-            result["message"] = failure_message(report, files["json"])
+            result["message"] = search_failed_message(report, files["json"])
         return result
