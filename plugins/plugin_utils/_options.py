@@ -235,9 +235,10 @@ def unknown(names, known, prefixes):
 
 def refusal(name, where, near, title, nearest_missing=False):
     """One line that refuses ``name`` (given as ``where``), naming the option it is nearest to (``near``: the option, its
-    edits) - and that it is required and was not given, when it is (``nearest_missing``)."""
-    option = near[0]
-    if not option:
+    edits) when that is near enough to be what was meant - and that it is required and was not given, when it is
+    (``nearest_missing``)."""
+    option, distance = near
+    if not option or distance > max(NEAR, len(name) // 6):  # failback_comit is not a misspelt failback_hosts
         return "%s is no option of the %s (given as %s); nothing was read or written." % (name, title, where)
     return "%s: did you mean %s? It is no option of the %s (given as %s)%s; nothing was read or written." % (
         name, option, title, where, ", and %s is required and was not given" % option if nearest_missing else "")

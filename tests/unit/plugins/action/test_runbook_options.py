@@ -249,6 +249,14 @@ def test_a_value_that_is_not_of_its_options_type_is_refused_by_name_before_anyth
     assert answer["failed"] and answer["msg"].startswith("readiness_rpo_target must be a number, not '15m'"), answer
 
 
+def test_a_name_far_from_every_option_is_refused_without_a_guess(warnings):
+    """The failover's commit given to the failback: refused by its name, with no option offered as what was meant (its
+    nearest, failback_hosts, is four edits away)."""
+    answer = begin("failback", {}, extra=dict(failback_project="site", failback_comit="false"))
+    assert answer["failed"] and answer["msg"] == ("failback_comit is no option of the failback (given as an extra variable (-e, or an AWX "
+                                                  "survey)); nothing was read or written."), answer
+
+
 def test_a_misspelt_required_option_is_refused_naming_both_in_one_line(warnings):
     answer = begin("failover", {}, extra=dict(failover_projcet="site"))
     assert answer["failed"] and answer["msg"] == (
