@@ -198,8 +198,9 @@ class ActionModule(RunbookStep):
         return given
 
     def roles_here(self):
-        """The play's instances of the role the task is in - its roles, included and imported ones too, and their dependencies."""
-        role_path = self.task_vars["role_path"]
+        """The play's instances of the role the task is in - its roles, included and imported ones too, and their dependencies.
+        A role knows its path resolved (a collection linked into the collections path, as a checkout often is): so is ours."""
+        role_path = os.path.realpath(self.task_vars["role_path"])
         return [role for top in self._task.get_play().get_roles() for role in [top] + top.get_all_dependencies()
                 if role.get_role_path() == role_path]
 

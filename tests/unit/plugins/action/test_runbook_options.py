@@ -163,11 +163,12 @@ def test_an_answer_that_carries_a_connections_secret_is_not_shown(tmp_path, monk
 
 
 def begin(role, task_vars, extra=None, play=None, task=None, params=None, facts=None, strategy="linear", cli=(), defaults=None,
-          answer=True):
+          answer=True, role_vars=None, role_path=None):
     """runbook_options as a run's first task (begins) in ``role``'s main, with the variables given where the user gives them:
     ``extra`` (-e, an AWX survey), ``play`` (the play's vars), ``task`` (the include's vars), ``params`` (the role's
     parameters); ``facts`` set by tasks (registered results); ``cli`` the extra variables as typed on the command line.
-    Every variable given is in ``task_vars`` too, as Ansible merges them."""
+    ``role_vars`` are the role's vars/main.yml; ``role_path`` the path of the role as the task's role_path gives it (a role
+    knows its own resolved, as Ansible's does). Every variable given is in ``task_vars`` too, as Ansible merges them."""
     found = MagicMock()
     found.args = dict(begins=True, answer=answer)
     found.check_mode = False
@@ -175,9 +176,9 @@ def begin(role, task_vars, extra=None, play=None, task=None, params=None, facts=
     found.get_path.return_value = os.path.join(COLLECTION, "roles", role, "tasks", "main.yml:5")
     # The play's roles: this one (with its defaults and parameters) as a dependency of another role, whose own are not its.
     this, other = MagicMock(), MagicMock()
-    this.get_role_path.return_value, other.get_role_path.return_value = in_role(role)["role_path"], in_role("evidence")["role_path"]
+    this.get_role_path.return_value, other.get_role_path.return_value = (os.path.realpath(in_role(name)["role_path"]) for name in (role, "evidence"))
     this.get_default_vars.return_value, other.get_default_vars.return_value = defaults or {}, dict(evidence_of_another_role=1)
-    this.get_vars.return_value = other.get_vars.return_value = {}
+    this.get_vars.return_value, other.get_vars.return_value = role_vars or {}, {}
     this.get_role_params.return_value, other.get_role_params.return_value = params or {}, dict(failover_comitt="of another role")
     this.get_all_dependencies.return_value, other.get_all_dependencies.return_value = [], [this]
     found.get_play.return_value.get_roles.return_value = [other]
@@ -194,10 +195,11 @@ def begin(role, task_vars, extra=None, play=None, task=None, params=None, facts=
     action = runbook_options.ActionModule(found, MagicMock(), templar, loader=None, templar=templar, shared_loader_obj=None)
     action._load_name = "replication.recovery.runbook_options"
     every = dict(task_vars)
-    for given in (extra, play, task, params, facts):
+    for given in (extra, play, task, params, facts, role_vars):
         every.update(given or {})
     with patch.object(runbook_options.context, "CLIARGS", {"extra_vars": tuple(cli)}):
-        return action.run(task_vars=dict(every, inventory_hostname="localhost", **in_role(role)))
+        here = dict(in_role(role), **({"role_path": role_path} if role_path else {}))
+        return action.run(task_vars=dict(every, inventory_hostname="localhost", **here))
 
 
 FAILOVER = dict(failover_project="site")
@@ -283,6 +285,19 @@ def test_what_tasks_set_and_the_roles_own_defaults_are_never_taken_for_options(w
     answer = begin("failover", FAILOVER, facts=dict(failover_options={"commit": True}, failover_moved=1, dr_test_options={}),
                    defaults=dict(failover_commitment=1))
     assert not answer.get("failed") and warnings == [], answer
+
+
+def test_a_collection_reached_through_a_link_has_its_roles_own_variables_and_parameters_known(tmp_path, warnings):
+    """A checkout linked into the collections path: the task's role_path is the link's, a role knows its path resolved. The
+    health's vars/main.yml were warned of as variables of the inventory (found by a scratch run), and a misspelt parameter of
+    the role was not taken for the user's."""
+    (tmp_path / "recovery").symlink_to(COLLECTION)
+    linked = tmp_path / "recovery" / "roles" / "health"
+    answer = begin("health", {}, role_vars=dict(health_summary="...", health_lag_threshold=600), role_path=str(linked))
+    assert not answer.get("failed") and warnings == [], answer
+    answer = begin("health", {}, params=dict(health_max_lagg="60"), role_path=str(linked))
+    assert answer["failed"] and answer["msg"].startswith("health_max_lagg: did you mean health_max_lag? It is no option of the fleet health "
+                                                         "(given as a parameter of the role)"), answer
 
 
 def test_the_options_of_the_runbooks_it_runs_and_the_shared_ones_are_known(warnings):
