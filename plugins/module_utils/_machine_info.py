@@ -54,7 +54,7 @@ def machine_info(reader, params):
             machine["restore_servers"] = restore_servers_of(reader, project, machine)
     if params["include_points_in_time"]:
         _add_points(reader, project, result, params["points_in_time_limit"])
-    answer = dict(machines=result, project=dict(id=project["id"], name=project["name"]), service_time=iso_time(now))
+    answer = dict(machines=result, project=dict(id=project["id"], name=project["name"], type=project.get("type")), service_time=iso_time(now))
     if params["prove_launch_settings"]:
         region, blueprints = blueprints_proven(reader, project, machine_ids=set(machine["id"] for machine in machines))
         answer["launch_settings"] = dict(region=dict(id=region["id"], name=region.get("name")), problems=problems_by_machine(blueprints),

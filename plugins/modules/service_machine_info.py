@@ -183,10 +183,12 @@ machines:
       sourceProperties: {name: web-1, os: Ubuntu 22.04.4 LTS}
       replicationInfo: {lastConsistencyDateTime: "2026-11-22T08:15:00.000000+00:00"}
 project:
-  description: The project's C(id) and C(name); passing the ID on saves later tasks the look-up by name.
+  description:
+    - The project's C(id), C(name) and C(type) (V(DR), V(MIGRATION) or V(BACKUP)); passing the ID on saves later tasks the
+      look-up by name.
   returned: always
   type: dict
-  sample: {id: 2f6f2c1e-8a0b-4c8e-9a55-6a3d2b1c0e9f, name: production}
+  sample: {id: 2f6f2c1e-8a0b-4c8e-9a55-6a3d2b1c0e9f, name: production, type: DR}
 launch_settings:
   description:
     - The target region (C(id), C(name)) and the problems of each machine whose blueprint names what it does not offer, by

@@ -89,6 +89,11 @@ class Reading(object):
                              include_restore_servers=record["kind"] == RESTORE,
                              include_points_in_time=self.pins_every_machine(), points_in_time_limit=self.newest_point_enough())
         record.update(project_id=view["project"]["id"], started=view["service_time"])
+        kind = view["project"].get("type")
+        if record["kind"] == RESTORE and kind not in (None, "BACKUP"):
+            # The service answers the launch 422 (launchRestoreServers is a backup project's): refused before the run's pins.
+            raise StepFailed("Project %s is a %s project: only a backup project has restore servers to launch, and a restore test "
+                             "is run on one; nothing was launched." % (view["project"]["name"], kind))
         return jobs, view
 
     def read_the_clock(self, service_now):

@@ -1958,3 +1958,22 @@ def test_a_search_stopped_before_it_wrote_a_journal_says_so_and_why_in_one_sente
     assert checked["outcome"] == {"project": "production", "result": "failed"}
     unstopped = step(runbook_search, Modules(), stage="report", options=dict(project="production", report_dir=str(reports)))
     assert unstopped["message"] == "The clean point search of production has no journal in %s." % reports
+
+
+def test_a_restore_test_of_a_project_that_is_no_backup_project_is_refused_before_anything_is_written(tmp_path):
+    """The service launches restore servers for a backup project alone (422 for another): the run pinned its points (marks on
+    the machines) and stopped at the launch - found by a scratch run of the restore test on the demo's DR project."""
+    def answers(kind):
+        found = read_answers([machine("web-1")])
+        listed = found["service_machine_info"]
+        found["service_machine_info"] = lambda args: dict(listed(args), project={"id": "p-id", "name": "production", "type": kind})
+        return Modules(**found)
+    run = begin(tmp_path, runbook="restore_test", title="Restore test", launch_type="restore")
+    modules = answers("DR")
+    result = read(run, [], modules=modules)
+    assert result["failed"] and result["msg"] == ("Project production is a DR project: only a backup project has restore servers to "
+                                                  "launch, and a restore test is run on one; nothing was launched."), result
+    assert [name for name, unused in modules.calls] == ["service_job_info", "service_machine_info"]
+    assert load(run)["failure"]["phase"] == "preflight"
+    run = begin(tmp_path, runbook="restore_test", title="Restore test", launch_type="restore")
+    assert not read(run, [], modules=answers("BACKUP")).get("failed")

@@ -292,7 +292,7 @@ def test_a_step_reads_the_machines_itself_and_answers_what_the_module_answers_wi
     from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed
     from ansible_collections.replication.recovery.tests.unit.plugins.module_utils.path_client import ClockedClient
     from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
-    project = {"id": PROJECT_ID, "name": "p", "agentInstallationToken": "t0k3n-of-the-agent"}
+    project = {"id": PROJECT_ID, "name": "p", "type": "DR", "agentInstallationToken": "t0k3n-of-the-agent"}
     web = {"id": "m-1", "sourceProperties": {"name": "web-1"}, "replicationStatus": "STARTED", "replica": "r-1",
            "replicationInfo": {"lastConsistencyDateTime": "2026-12-01T08:59:00Z", "lastSeenDateTime": "2026-12-01T08:59:50Z"}}
     points = "/projects/%s/machines/m-1/pointsintime" % PROJECT_ID
@@ -312,7 +312,7 @@ def test_a_step_reads_the_machines_itself_and_answers_what_the_module_answers_wi
     step._execute_module = lambda *unused, **ignored: pytest.fail("a module ran for a read")
     by_the_step = step.machines(**options)
     assert dict(by_the_step, changed=False) == by_the_module and by_the_step["machines"][0]["target_machine"]["id"] == "r-1"
-    assert by_the_step["machines"][0]["replication_state"] == "continuous" and by_the_step["project"] == {"id": PROJECT_ID, "name": "p"}
+    assert by_the_step["machines"][0]["replication_state"] == "continuous" and by_the_step["project"] == {"id": PROJECT_ID, "name": "p", "type": "DR"}
     assert "t0k3n-of-the-agent" not in json.dumps(by_the_step)
     with pytest.raises(StepFailed, match="points_in_time_limit is a number of points"):
         step.machines(project=PROJECT_ID, points_in_time_limit=1)
