@@ -19,37 +19,18 @@ from ansible.module_utils.common.text.converters import to_text
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import unwritable
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import default_directory
-from ansible_collections.replication.recovery.plugins.plugin_utils._options import (NEAR, OptionRefused, argument_specs, holds_secret, options_of,
-                                                                                    refusal, required, role_options, split_text, typed, unknown)
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, RUNBOOKS
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import (
+    HANDED, NEAR, SHARED, OptionRefused, argument_specs, holds_secret, known_names, options_of, refusal, required, role_options, split_text, typed,
+    unknown)
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import AWX_VARIABLES, RunbookStep, StepFailed
 
-HANDED = "replication_recovery_options_given"
-# The collection's own prefix: the variables every runbook shares (its ledger), and the options one runbook hands another.
-SHARED = "replication_recovery_"
 # The strategies that move every host of a play through each task together, as a runbook's waves and add_host need:
 # linear, and those built on it (ansible-core's debug, mitogen's mitogen_linear).
 LINEAR = ("linear", "debug", "mitogen_linear")
 # The directories a run writes, by the ends of their options' names (an evidence run only reads the ledger it is named,
 # which may be a read-only copy).
 WRITTEN = ("report_dir", "backup_dir", SHARED + "ledger_dir")
-
-
-def every_option(role_path):
-    """Every option of every entry point of the role at ``role_path``."""
-    return set(role_options(argument_specs(role_path), "main"))
-
-
-def known_names(role_path, runbook):
-    """The names a run of ``runbook`` (its role at ``role_path``) takes: its options and those of the runbooks it uses, every
-    option of the collection's shared prefix, and the options one runbook hands another."""
-    roles = os.path.dirname(role_path)
-    known = every_option(role_path) | {HANDED}
-    for used in runbook.uses:
-        known |= every_option(os.path.join(roles, BY_NAME[used].role))
-    for row in RUNBOOKS:
-        known |= set(option for option in every_option(os.path.join(roles, row.role)) if option.startswith(SHARED))
-    return known
 
 
 def entry_point_of(task):

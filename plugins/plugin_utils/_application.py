@@ -6,12 +6,15 @@
 the nodes after it, the forecast of how long it takes, and the record of its run. Pure: the application's run
 (plugin_utils._application_run) reads and writes the files and runs nothing here but these functions."""
 
+import os
+
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import RECENT_RUNS
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import percentile
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import Declared
 from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import CANCELLED, COMMITTED, NOTHING_DONE, ROLLED_BACK, STOPPED, of_report
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import PROVING
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import ROLES, known_names, meant, unknown
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, PROVING
 from ansible_collections.replication.recovery.plugins.module_utils._words import figure, shown, spoken
 
 
@@ -107,9 +110,9 @@ def nodes_of(given, runbook):
 
 def _node(name, settings, given, runbook, faults):
     """One node settled with its defaults; what is wrong with its settings is added to ``faults``."""
-    unknown = sorted(set(settings) - set(NODE_KEYS))
-    if unknown:
-        faults.append("node %s: unknown settings %s (known: %s)" % (name, ", ".join(unknown), ", ".join(NODE_KEYS)))
+    strange = sorted(set(settings) - set(NODE_KEYS))
+    if strange:
+        faults.append("node %s: unknown settings %s (known: %s)" % (name, ", ".join(strange), ", ".join(NODE_KEYS)))
     node = dict(name=name, project=settings.get("project"), connection=settings.get("connection") or {},
                 impact=settings.get("impact") or "critical", approval=bool(settings.get("approval")),
                 point_in_time=settings.get("point_in_time"), checks_tasks=settings.get("checks_tasks"), vars=settings.get("vars") or {})
@@ -128,6 +131,11 @@ def _node(name, settings, given, runbook, faults):
     if not isinstance(node["vars"], dict) or any(not str(key).startswith(runbook + "_") for key in node["vars"]):
         faults.append("node %s: vars must be the %s runbook's own variables (%s_...)" % (name, runbook, runbook))
         node["vars"] = {}
+    # A typo here would be refused by the node's own run - after the levels before it ran (a failover's, committed).
+    row = BY_NAME[runbook]
+    for key, near in sorted(unknown(node["vars"], known_names(os.path.join(ROLES, row.role), row), (row.prefix,)).items()):
+        guess = meant(key, near)
+        faults.append("node %s: vars %s is no option of the %s%s" % (name, key, row.title, " (did you mean %s?)" % guess if guess else ""))
     for machine in node["optional_machines"]:
         if node["machines"] and machine not in node["machines"]:
             faults.append("node %s: optional machine %s is not one of its machines" % (name, machine))

@@ -33,6 +33,7 @@ from ansible.parsing.splitter import split_args
 from ansible_collections.replication.recovery.plugins.module_utils._connection import CONNECTION_ARGUMENT_SPEC
 from ansible_collections.replication.recovery.plugins.module_utils._domain import REPLICATION_STATES, no_value, parse_flag, parse_list, parse_number
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION, PathRefused, where_started
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, RUNBOOKS
 
 # libyaml's loader where PyYAML has it: a run's first task reads every role's specs (about 0.16 s in Python, 0.01 s in C).
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -41,6 +42,9 @@ TYPED = ("bool", "int", "float", "list", "dict", "path")
 # A name this many edits from an option (a letter left out, added, changed, or two swapped) is taken for a typo of it wherever
 # it was given; one further off, given in the inventory, may be another role's (an estate's agent_ or health_ variables).
 NEAR = 2
+# The collection's own prefix: the variables every runbook shares (its ledger), and the options one runbook hands another.
+SHARED = "replication_recovery_"
+HANDED = SHARED + "options_given"
 ROLES = os.path.join(COLLECTION, "roles")
 _SPECS = {}
 
@@ -227,6 +231,23 @@ def nearest(name, options):
     return (ranked[0][1], ranked[0][0]) if ranked else (None, None)
 
 
+def every_option(role_path):
+    """Every option of every entry point of the role at ``role_path``."""
+    return set(role_options(argument_specs(role_path), "main"))
+
+
+def known_names(role_path, runbook):
+    """The names a run of ``runbook`` (its role at ``role_path``) takes: its options and those of the runbooks it uses, every
+    option of the collection's shared prefix, and the options one runbook hands another."""
+    roles = os.path.dirname(role_path)
+    known = every_option(role_path) | {HANDED}
+    for used in runbook.uses:
+        known |= every_option(os.path.join(roles, BY_NAME[used].role))
+    for row in RUNBOOKS:
+        known |= set(option for option in every_option(os.path.join(roles, row.role)) if option.startswith(SHARED))
+    return known
+
+
 def unknown(names, known, prefixes):
     """Each of ``names`` that begins with one of ``prefixes`` and is none of ``known``: {name: (its nearest option, edits)}."""
     return dict((name, nearest(name, [option for option in known if option.startswith(tuple(prefixes))] or known))
@@ -237,11 +258,18 @@ def refusal(name, where, near, title, nearest_missing=False):
     """One line that refuses ``name`` (given as ``where``), naming the option it is nearest to (``near``: the option, its
     edits) when that is near enough to be what was meant - and that it is required and was not given, when it is
     (``nearest_missing``)."""
-    option, distance = near
-    if not option or distance > max(NEAR, len(name) // 6):  # failback_comit is not a misspelt failback_hosts
+    option = meant(name, near)
+    if not option:
         return "%s is no option of the %s (given as %s); nothing was read or written." % (name, title, where)
     return "%s: did you mean %s? It is no option of the %s (given as %s)%s; nothing was read or written." % (
         name, option, title, where, ", and %s is required and was not given" % option if nearest_missing else "")
+
+
+def meant(name, near):
+    """The option ``name`` is a typo of (``near``: its nearest option and the edits between them), when it is near enough to
+    be what was meant; else None."""
+    option, distance = near
+    return option if option and distance <= max(NEAR, len(name) // 6) else None  # failback_comit is not a misspelt failback_hosts
 
 
 def split_text(texts, prefixes):

@@ -32,6 +32,23 @@ def test_every_fault_is_named_at_once_before_anything_is_written():
         assert fault in said, fault
 
 
+@pytest.mark.parametrize("runbook, given, said", [
+    ("dr_test", dict(dr_test_wavse="db-*"), "node db: vars dr_test_wavse is no option of the DR test (did you mean dr_test_waves?)"),
+    ("failover", dict(failover_comitt="false", failover_pager="ops"), "node db: vars failover_comitt is no option of the Failover (did you "
+                                                                     "mean failover_commit?); node db: vars failover_pager is no option of the "
+                                                                     "Failover"),
+])
+def test_a_nodes_variable_that_is_no_option_of_its_runbook_is_refused_before_any_node_runs(runbook, given, said):
+    """Passed to the node's run, it was refused there - once the levels before the node had run: a failover of the
+    application's first level committed, then its second refused over a typo."""
+    nodes = dict(db=dict(project="p", vars=given), web=dict(project="q", after=["db"]))
+    with pytest.raises(app.ApplicationError) as raised:
+        app.nodes_of(nodes, runbook)
+    assert str(raised.value) == "The application cannot run, and nothing was written: %s." % said
+    nodes["db"]["vars"] = {runbook + "_waves": "db-*", runbook + "_report_dir": "/srv/reports"}
+    assert sorted(app.nodes_of(nodes, runbook)) == ["db", "web"]
+
+
 def test_a_cycle_is_refused_and_shown():
     with pytest.raises(app.ApplicationError, match="in a cycle: a after c, c after b, b after a"):
         app.nodes_of(dict(a=dict(project="1", after=["c"]), b=dict(project="2", after=["a"]), c=dict(project="3", after=["b"])), "dr_test")
