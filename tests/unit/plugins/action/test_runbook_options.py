@@ -116,6 +116,17 @@ def test_a_value_of_no_such_type_is_refused_naming_the_option(warnings):
     assert answer["failed"] and answer["msg"] == "health_max_lag must be a number, not 'a lot' (the role health): nothing was done."
 
 
+def test_a_list_given_for_text_or_a_path_is_refused_naming_the_option(warnings):
+    """Ansible's check of a role's options takes a list's text for the text asked: the evidence read its controls from the
+    file "['dr-tested', 'rpo-met']" (found by a scratch run)."""
+    answer = run(dict(HEALTH, health_report_dir=["dr-tested", "rpo-met"]))
+    assert answer["failed"] and answer["msg"] == ('health_report_dir must be a path, not a list: ["dr-tested", "rpo-met"] (the role health): '
+                                                  'nothing was done.'), answer
+    answer = run(dict(HEALTH, health_report_name={"name": "weekly"}))
+    assert answer["failed"] and answer["msg"].startswith('health_report_name must be text, not a mapping: {"name": "weekly"}'), answer
+    assert not run(dict(HEALTH, health_report_name=2026)).get("failed")  # a number is no list: not refused here
+
+
 def test_a_path_inside_the_installed_collection_is_refused(warnings):
     answer = run(dict(HEALTH, health_report_dir=os.path.join(COLLECTION, "playbooks", "health_report")))
     assert answer["failed"] and "health_report_dir" in answer["msg"] and "inside the installed collection replication.recovery" in answer["msg"]
