@@ -170,8 +170,8 @@ def typed(name, spec, value):
     kind = spec.get("type") or "str"
     if kind in ("str", "path") and isinstance(value, (list, dict)):
         # Ansible's own check of a role's options takes a list's text ("['a', 'b']") for the text it asks for.
-        raise OptionRefused("%s must be %s, not a %s: %s" % (name, "a path" if kind == "path" else "text", "list" if isinstance(value, list) else
-                                                            "mapping", json.dumps(value, default=str)[:80]))
+        what = "list" if isinstance(value, list) else "mapping"
+        raise OptionRefused("%s must be %s, not a %s: %s" % (name, "a path" if kind == "path" else "text", what, json.dumps(value, default=str)[:80]))
     if kind not in TYPED:
         return value
     if no_value(value) or (kind in ("list", "dict") and isinstance(value, str) and not value.strip()):
