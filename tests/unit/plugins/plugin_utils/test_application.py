@@ -34,9 +34,9 @@ def test_every_fault_is_named_at_once_before_anything_is_written():
 
 @pytest.mark.parametrize("runbook, given, said", [
     ("dr_test", dict(dr_test_wavse="db-*"), "node db: vars dr_test_wavse is no option of the DR test (did you mean dr_test_waves?)"),
-    ("failover", dict(failover_comitt="false", failover_pager="ops"), "node db: vars failover_comitt is no option of the Failover (did you "
-                                                                     "mean failover_commit?); node db: vars failover_pager is no option of the "
-                                                                     "Failover"),
+    ("failover", dict(failover_comitt="false", failover_pager="ops"),
+     "node db: vars failover_comitt is no option of the Failover (did you mean failover_commit?); node db: vars failover_pager is no option "
+     "of the Failover"),
 ])
 def test_a_nodes_variable_that_is_no_option_of_its_runbook_is_refused_before_any_node_runs(runbook, given, said):
     """Passed to the node's run, it was refused there - once the levels before the node had run: a failover of the
