@@ -21,7 +21,7 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._search impor
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import (
     STOPPED_OPTION, RunbookStep, StepFailed, collect_checked, end_run, into_ledger, load, note_stopped, now_iso)
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
-from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, said
+from ansible_collections.replication.recovery.plugins.plugin_utils._outcomes import PLANNED, REFUSED, said
 from ansible_collections.replication.recovery.plugins.plugin_utils._measures import FAILED
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import outcome_of, stop_conditions_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import Unreadable, controller_now, report_path, stamp, write_also
@@ -343,8 +343,8 @@ class ActionModule(RunbookStep):
         """Under --check no journal is written, so none is read: what a run would do, or what would stop it."""
         if stopped:
             # What stops the run stops the check: the search would be refused as the check was.
-            message = "The clean point search of %s under --check: %s" % (self.args["project"], stopped)
-            return dict(outcome=dict(project=self.args["project"], result="failed"), lines=[message], message=message)
+            message = "Clean point search of %s under --check: %s. As the real run would be: %s" % (self.args["project"], said(REFUSED), stopped)
+            return dict(outcome=dict(project=self.args["project"], result="failed", outcome=REFUSED), lines=[message], message=message)
         return dict(outcome=dict(project=self.args["project"], result="check mode", outcome=PLANNED),
                     lines=["Check mode: nothing was launched, and no report was written."])
 
@@ -353,9 +353,13 @@ class ActionModule(RunbookStep):
         if self.check_mode:
             return self.report_of_a_check(stopped)
         journal = load_journal(self.journal_path)
+        if journal is None and stopped:
+            # Stopped before its first round was planned (its journal is written before the round launches): nothing launched.
+            message = "Clean point search of %s: %s. %s It wrote no journal in %s: running it again begins anew." % (
+                self.args["project"], said(REFUSED), stopped, self.directory)
+            return dict(outcome=dict(project=self.args["project"], result="failed", outcome=REFUSED), lines=[message], message=message)
         if journal is None:
-            why = ": " + stopped.rstrip(".") if stopped else ""
-            message = "The clean point search of %s has no journal in %s%s." % (self.args["project"], self.directory, why)
+            message = "The clean point search of %s has no journal in %s." % (self.args["project"], self.directory)
             return dict(outcome=dict(project=self.args["project"], result="failed"), lines=[message], message=message)
         report = result_of(journal, controller_now(), stopped=stopped)
         written = write_report(report, self.directory, self.name, journal.get("started") or now_iso())

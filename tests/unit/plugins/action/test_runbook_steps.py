@@ -1945,17 +1945,21 @@ def test_a_failover_removes_a_drills_mark_left_behind_before_it_launches(tmp_pat
     assert "failed over, and their recovery machines run production" in read(run, [committed])["msg"]
 
 
-def test_a_search_stopped_before_it_wrote_a_journal_says_so_and_why_in_one_sentence(tmp_path):
+def test_a_search_stopped_before_it_wrote_a_journal_is_refused_and_says_why_and_that_it_wrote_none(tmp_path):
+    """Its journal is written before its first round launches: without one, nothing was launched - refused, as the other
+    runbooks say (AWX's outcome too), where it said only that it had no journal (found by a scratch run)."""
     reports = tmp_path / "reports"
     stopped = dict(task="Plan", message="A search by launches needs your checks that tell a clean machine; nothing was launched.")
     result = step(runbook_search, Modules(), stage="report", options=dict(project="production", report_dir=str(reports)), stopped=stopped)
-    assert result["message"] == "The clean point search of production has no journal in %s: %s" % (reports, stopped["message"])
-    assert result["outcome"] == {"project": "production", "result": "failed"} and result["lines"] == [result["message"]]
+    assert result["message"] == ("Clean point search of production: REFUSED. A search by launches needs your checks that tell a clean "
+                                 "machine; nothing was launched. It wrote no journal in %s: running it again begins anew." % reports)
+    assert result["outcome"] == {"project": "production", "result": "failed", "outcome": "refused"} and result["lines"] == [result["message"]]
     # Under --check the same stop fails the check as it fails the run, and writes nothing.
     checked = step(runbook_search, Modules(), check_mode=True, stage="report", options=dict(project="production", report_dir=str(reports)),
                    stopped=stopped)
-    assert checked["message"] == "The clean point search of production under --check: %s" % stopped["message"] and not reports.exists()
-    assert checked["outcome"] == {"project": "production", "result": "failed"}
+    assert checked["message"] == ("Clean point search of production under --check: REFUSED. As the real run would be: %s" % stopped["message"]
+                                  ) and not reports.exists()
+    assert checked["outcome"] == {"project": "production", "result": "failed", "outcome": "refused"}
     unstopped = step(runbook_search, Modules(), stage="report", options=dict(project="production", report_dir=str(reports)))
     assert unstopped["message"] == "The clean point search of production has no journal in %s." % reports
 
