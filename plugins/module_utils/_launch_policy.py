@@ -62,6 +62,12 @@ def _network(value, where):
         raise PolicyError("%s must be an address range (10.0.0.0/24), not %r" % (where, value))
 
 
+def rule_said(index, rule):
+    """A rule as its option names it, and what it matches by."""
+    by = (["name %s" % " or ".join(rule["names"])] if rule["names"] else []) + (["tags %s" % ", ".join(rule["tags"])] if rule["tags"] else [])
+    return "launch_policy_rules[%d] (%s)" % (index, "; ".join(by) or "every machine")
+
+
 class Policy(object):
     """The layers, checked: ``defaults``, ``projects`` ({name: settings}), ``rules`` ([{match: {name, tags}, set}]),
     ``machines`` ({name: settings}), ``exclude`` (names or globs), ``subnet_map`` ([{source, subnet, subnet_range,
@@ -140,6 +146,12 @@ class Policy(object):
             layer(mapped, said)
         layer(self.machines.get(name) or {}, "machines.%s" % name)
         return settings, origin, unmapped
+
+    def unmatched(self, machines):
+        """The rules that take none of ``machines`` ({name: launch-time tags}, the excluded left out), each as its option names
+        it - a pattern misspelt, most often (a rule of a policy shared by several projects may match none of one)."""
+        taken = dict((name, tags) for name, tags in machines.items() if not self.excluded(name))
+        return [rule_said(index, rule) for index, rule in enumerate(self.rules) if not any(self.matches(rule, name, tags) for name, tags in taken.items())]
 
     @staticmethod
     def matches(rule, name, tags):

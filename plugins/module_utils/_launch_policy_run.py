@@ -47,6 +47,7 @@ def wanted_by_policy(params, project, by_name, result):
     if strangers:
         raise PolicyError("The policy names %s, not machines of project %s (%s). %s" % (
             ", ".join(strangers), project["name"], ", ".join(sorted(by_name)) or "none", NOTHING_WRITTEN))
+    result["unmatched_rules"] = policy.unmatched(dict((name, machine.get("tags") or []) for name, machine in by_name.items()))
     wanted = {}
     for name in sorted(by_name):
         if policy.excluded(name):

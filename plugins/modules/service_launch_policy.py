@@ -225,6 +225,11 @@ class LaunchPolicyModule(ServiceModule):
             else:
                 wanted = (wanted_by_csv(params["import_csv"], params["subnet_map"], self.project_, self.by_name, self.blueprints, result)
                           if params["import_csv"] else wanted_by_policy(params, self.project_, self.by_name, result))
+                unmatched = result.pop("unmatched_rules", None)
+                if unmatched:
+                    one = len(unmatched) == 1
+                    self.warn("%s %s no machine of project %s, and %s nothing." % (
+                        ", ".join(unmatched), "matches" if one else "match", self.project_["name"], "sets" if one else "set"))
                 plans = apply_plan(wanted, self.by_name, self.blueprints, self.region, lambda settings: with_ids(self, settings, self.region), result)
                 self.warn_irreversible(result.get("irreversible"))
                 self.write_all(plans)

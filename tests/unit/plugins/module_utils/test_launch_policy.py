@@ -99,3 +99,17 @@ def test_a_bad_csv_row_is_named(text, message):
     with pytest.raises(PolicyError) as raised:
         rows_of_csv(text)
     assert str(raised.value).startswith(message)
+
+
+def test_a_rule_that_takes_no_machine_is_named_with_what_it_matches_by():
+    """A pattern misspelt (wbe-*) set nothing and said only 0 of 0 machines would change (a scratch run): the module warns of
+    it by this. A rule that takes only excluded machines takes none."""
+    policy = Policy(rules=[dict(match=dict(name="wbe-*"), set=dict(instance_type="t3.large")),
+                           dict(match=dict(name=["db-*", "scratch-*"], tags=["tier=gold"]), set=dict(tenancy="DEDICATED")),
+                           dict(match=dict(name="web-*"), set=dict(instance_type="t3.small")),
+                           dict(match=dict(name="scratch-*"), set=dict(instance_type="t3.nano"))], exclude=["scratch-*"])
+    machines = {"web-1": [], "db-1": ["tier=silver"], "scratch-1": ["tier=gold"]}
+    assert policy.unmatched(machines) == ["launch_policy_rules[0] (name wbe-*)", "launch_policy_rules[1] (name db-* or scratch-*; tags tier=gold)",
+                                          "launch_policy_rules[3] (name scratch-*)"]
+    machines["db-1"] = ["tier=gold"]
+    assert policy.unmatched(machines) == ["launch_policy_rules[0] (name wbe-*)", "launch_policy_rules[3] (name scratch-*)"]

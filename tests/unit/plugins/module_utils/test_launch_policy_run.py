@@ -12,7 +12,7 @@ import pytest
 
 from ansible_collections.replication.recovery.plugins.module_utils._launch_policy import PolicyError, csv_of, fingerprint
 from ansible_collections.replication.recovery.plugins.module_utils._launch_policy_run import (
-    apply_plan, export_rows, new_result, restore_plan, wanted_by_csv, write_backup)
+    apply_plan, export_rows, new_result, restore_plan, wanted_by_csv, wanted_by_policy, write_backup)
 
 REGION = {"id": "r-1", "name": "us-east-1", "instanceTypes": ["t3.small", "m5.large"], "subnets": [{"subnetId": "s-a", "name": "private-a"}]}
 PROJECT = {"id": "p-1", "name": "demo"}
@@ -71,3 +71,11 @@ def test_a_csv_row_whose_blueprint_changed_since_the_export_refuses_the_whole_cs
         wanted_by_csv(str(path), None, PROJECT, BY_NAME, changed, new_result(REGION))
     assert "the blueprint of web-1 changed since the export (its fingerprint is %s" % fingerprint(changed["web-1-id"]) in str(refused.value)
     assert str(refused.value).endswith("Nothing was written.")
+
+
+def test_the_rules_that_take_no_machine_of_the_project_are_noted_for_the_warning():
+    params = dict(defaults=None, projects=None, machines=None, exclude=None, subnet_map=None, addresses=None,
+                  rules=[dict(match=dict(name="wbe-*"), set=dict(instance_type="m5.large")), dict(match=dict(name="web-*"), set=dict(instance_type="t3.small"))])
+    result = new_result(REGION)
+    assert sorted(wanted_by_policy(params, PROJECT, BY_NAME, result)) == ["web-1", "web-2"]
+    assert result["unmatched_rules"] == ["launch_policy_rules[0] (name wbe-*)"]
