@@ -75,7 +75,8 @@ def test_a_csv_row_whose_blueprint_changed_since_the_export_refuses_the_whole_cs
 
 def test_the_rules_that_take_no_machine_of_the_project_are_noted_for_the_warning():
     params = dict(defaults=None, projects=None, machines=None, exclude=None, subnet_map=None, addresses=None,
-                  rules=[dict(match=dict(name="wbe-*"), set=dict(instance_type="m5.large")), dict(match=dict(name="web-*"), set=dict(instance_type="t3.small"))])
+                  rules=[dict(match=dict(name="wbe-*"), set=dict(instance_type="m5.large")),
+                         dict(match=dict(name="web-*"), set=dict(instance_type="t3.small"))])
     result = new_result(REGION)
     assert sorted(wanted_by_policy(params, PROJECT, BY_NAME, result)) == ["web-1", "web-2"]
     assert result["unmatched_rules"] == ["launch_policy_rules[0] (name wbe-*)"]
