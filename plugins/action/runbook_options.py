@@ -17,7 +17,7 @@ from ansible import context
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import unwritable
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import task_file_problem, unwritable
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import default_directory
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import (
     HANDED, NEAR, SHARED, OptionRefused, argument_specs, holds_secret, known_names, options_of, refusal, required, role_options, split_text, typed,
@@ -31,6 +31,8 @@ LINEAR = ("linear", "debug", "mitogen_linear")
 # The directories a run writes, by the ends of their options' names (an evidence run only reads the ledger it is named,
 # which may be a read-only copy).
 WRITTEN = ("report_dir", "backup_dir", SHARED + "ledger_dir")
+# The user's task files a run includes, by the ends of their options' names: its checks, its hooks.
+TASK_FILES = ("_tasks",)
 
 
 def entry_point_of(task):
@@ -130,6 +132,7 @@ class ActionModule(RunbookStep):
         if missing:
             raise StepFailed("%s is required, and was not given; nothing was read or written." % missing[0])
         self.prove_writable(runbook, specs)
+        self.prove_task_files(runbook, specs)
         if elsewhere:
             self.warn("%s: no option of the %s, and far from every one (another role's, of the inventory?): not read." % (
                 ", ".join(sorted(elsewhere)), title))
@@ -156,6 +159,22 @@ class ActionModule(RunbookStep):
             if why:
                 raise StepFailed("The %s cannot write in %s (%s): %s. Nothing was read or written: give a directory it can write, "
                                  "or make this one writable." % (title_of(runbook), directory, option, why))
+
+    def prove_task_files(self, runbook, specs):
+        """Every task file of the user's the run includes (its checks, its hooks: the options named *_tasks) reads as a list of
+        tasks before anything is launched: Ansible reads one only as it includes it - after the launch - and one missing or not
+        YAML stopped the playbook there, its machines left up and no report written."""
+        for option, spec in sorted(specs.items()):
+            if spec.get("type") != "path" or not option.endswith(TASK_FILES):
+                continue
+            try:
+                path = typed(option, spec, self._templar.template(self.task_vars.get(option, spec.get("default"))))
+            except OptionRefused:
+                continue  # the option's own reading refuses it, by name
+            why = path and task_file_problem(self._loader, path, self._task.get_variable_manager())
+            if why:
+                raise StepFailed("%s: %s %s. Nothing was read or written: give a task file of yours (a YAML list of tasks)." % (
+                    option, path, why))
 
     def missing(self, own):
         """The required options of the entry point (``own``) that were not given, in order."""

@@ -14,8 +14,11 @@ MOST_WAVE_PLAYS = 12
 def stopped_by(failed_task, failed_result, in_tasks=None):
     """{task, message}: the task that failed - in the user's tasks ``in_tasks`` when given - and why. A step of the engine
     that records its failure gives its reason apart from the line it fails with (``stopped_because``)."""
-    task = (failed_task or {}).get("name") or "?"
-    result = failed_result or {}
+    if failed_task is None and failed_result is None:
+        # A rescue of a failed include: Ansible gives it neither the task nor its result, and says why in its own output.
+        task, result = "an include", dict(msg="Ansible could not include its tasks (its output before says why)")
+    else:
+        task, result = (failed_task or {}).get("name") or "?", failed_result or {}
     return dict(task="%s (%s)" % (in_tasks, task) if in_tasks else task,
                 message=result.get("stopped_because") or result.get("msg") or result.get("reason") or "failed")
 

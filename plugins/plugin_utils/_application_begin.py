@@ -17,7 +17,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, lever_said
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils import _application as app
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, read_kept, write_run
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, read_kept, task_file_problem, where_started, write_run
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import launch_settings_refused, pin_points, points_refused
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import newest_first, to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
@@ -166,9 +166,24 @@ class Beginning(object):
             missing = self.points_missing(node, read["machines"], moments.get(name), runbook)
             if missing:
                 faults.append("%s: %s" % (name, points_refused(missing, runbook)))
+            faults.extend("%s: %s" % (name, fault) for fault in self.task_files_refused(node, runbook))
         if faults:
             raise StepFailed("Every node was checked before any acts: %d of %d would be refused, and no node acted; nothing was written. %s" % (
                 len(faults), len(nodes) - len(ended), " ".join("Node %s." % fault.rstrip(".") for fault in faults)))
+
+    def task_files_refused(self, node, runbook):
+        """What is wrong with the task files of the user's a node's run includes (its checks, its hooks): each read as its run's
+        first task reads them (runbook_options), here before any node acts."""
+        given = dict((option, value) for option, value in node["vars"].items() if option.endswith("_tasks"))
+        checks = node["checks_tasks"] or given.get(runbook + "_checks_tasks") or self.task_vars.get(runbook + "_checks_tasks")
+        given[runbook + "_checks_tasks"] = checks
+        problems = []
+        for option, value in sorted(given.items()):
+            path = where_started(value, option) if isinstance(value, str) and value.strip() else None
+            why = path and task_file_problem(self.loader, path, self.variable_manager)
+            if why:
+                problems.append("%s %s %s" % (option, path, why))
+        return problems
 
     def obey_the_levers(self, nodes, ended):
         """An application's DR tests are rehearsals: with the safety lever of any node's project engaged, the application is

@@ -12,6 +12,11 @@ import re
 import tempfile
 from datetime import datetime, timezone
 
+from ansible.module_utils.common.text.converters import to_text
+from ansible.playbook.helpers import load_list_of_tasks
+from ansible.playbook.play import Play
+from ansible.utils.collection_loader import AnsibleCollectionConfig
+
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
 
 
@@ -213,3 +218,35 @@ def write_also(files, suffix, text):
     if files["newest"]:
         write_atomically(files["plain"][suffix], text)
     return files["own"][suffix]
+
+
+def task_file_problem(loader, path, variable_manager=None):
+    """Why the file at ``path`` is no task file Ansible can include (None when it is one): missing, unreadable, not YAML, not a
+    list of tasks, or a task Ansible cannot load (a module's name misspelt). Read and loaded as Ansible includes it in a
+    runbook's play (vaulted, its YAML tags, its own imports from beside it, no collections of a play's). Ansible reads such a
+    file only as it includes it, and one it cannot read or load there ends the playbook - after the run launched machines."""
+    if not os.path.isfile(path):
+        return "does not exist" if not os.path.exists(path) else "is no file"
+    try:
+        tasks = loader.load_from_file(path)
+    except Exception as error:  # pylint: disable=broad-except
+        return "cannot be read as YAML (%s)" % _first_line(error)
+    if tasks is not None and not isinstance(tasks, list):
+        return "is no list of tasks (a %s)" % ("mapping" if isinstance(tasks, dict) else type(tasks).__name__)
+    if not tasks or AnsibleCollectionConfig.collection_finder is None:
+        return None  # no tasks to load, or no Ansible to load them with (no plugin loader: code outside a playbook)
+    basedir = loader.get_basedir()
+    loader.set_basedir(os.path.dirname(path))  # as Ansible includes it: what it imports, from beside it
+    try:
+        play = Play.load(dict(name="a runbook's", hosts="localhost", gather_facts=False), variable_manager=variable_manager, loader=loader)
+        load_list_of_tasks(tasks, play=play, variable_manager=variable_manager, loader=loader)
+    except Exception as error:  # pylint: disable=broad-except
+        return "holds a task Ansible cannot load (%s)" % _first_line(error)
+    finally:
+        loader.set_basedir(basedir)
+    return None
+
+
+def _first_line(error):
+    """An error of Ansible's, by its first line: the reason (what follows shows the file's lines)."""
+    return (to_text(getattr(error, "message", None) or error).strip().splitlines() or ["?"])[0]

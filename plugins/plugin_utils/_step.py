@@ -269,6 +269,16 @@ class Driven(object):
     def task_vars(self):
         return self.step.task_vars
 
+    @property
+    def loader(self):
+        """Ansible's loader of files (YAML as Ansible reads it: vaulted, its tags)."""
+        return self.step._loader  # pylint: disable=protected-access
+
+    @property
+    def variable_manager(self):
+        """Ansible's manager of the run's variables (a task file loaded as Ansible loads one: plugin_utils._files)."""
+        return self.step._task.get_variable_manager()  # pylint: disable=protected-access
+
 
 class RunbookStep(ActionBase):
     """An action plugin of a runbook step. A step declares its OPTIONS (never one of the connection

@@ -3,8 +3,8 @@
 # nearest option, before any request but sign-in and before any file is written - as `-e key=value`, as `-e` JSON text
 # and as a group variable (one far from every option is a warning); every runbook's in test_runbook_options.py. A
 # misspelt required option is one line naming both. Text that `-e key=value` splits at a space is refused. A runbook
-# under the free strategy passes (its playbook's plays are linear) or is refused by its first task. A play that runs a
-# DR test and then a failover passes.
+# under the free strategy passes (its playbook's plays are linear) or is refused by its first task. A checks file with a
+# module's name misspelt is refused as the run begins. A play that runs a DR test and then a failover passes.
 set -euxo pipefail
 
 url="$(sed -n 's/^simulator_url: //p' ../../integration_config.yml)"
@@ -81,6 +81,13 @@ unwritable() {
 unwritable "$work/here/dr_test_report" ansible-playbook replication.recovery.dr_test -e dr_test_project=meant
 # Every other runbook's report directory, the ledger named and the default one: test_runbook_options.py (each runbook's
 # first task is this same step).
+
+# -- a task file of the user's that Ansible cannot load (a module's name misspelt in the checks): refused as the run begins,
+# -- in Ansible's words, before any request but sign-in - Ansible loads it only as it includes it, after the launch, and that
+# -- ended the playbook with the machines launched and no report (one missing, or not YAML: test_runbook_options.py) -------
+printf -- '- name: A check of mine\n  ansible.builtin.uri_get:\n    url: http://127.0.0.1:9\n' > "$work/out/checks.yml"
+refused dr_test_checks_tasks "couldn't resolve module/action 'ansible.builtin.uri_get'" \
+    ansible-playbook replication.recovery.dr_test -e dr_test_project=meant -e dr_test_checks_tasks="$work/out/checks.yml"
 
 # -- the free strategy: the DR test's playbook passes as under linear, nothing left; its role from a free play is refused --
 ANSIBLE_STRATEGY=free ansible-playbook replication.recovery.dr_test -e dr_test_project=meant -e dr_test_poll_interval=1 | tee "$out"

@@ -11,6 +11,7 @@ from unittest.mock import MagicMock
 
 import jsonschema
 import pytest
+from ansible.parsing.dataloader import DataLoader
 from ansible.errors import AnsiblePromptNoninteractive
 
 from ansible_collections.replication.recovery.plugins.action import application_step
@@ -78,7 +79,7 @@ def step(check_mode=False, **args):
     task.args = args
     task.check_mode = check_mode
     task.async_val = 0
-    action = application_step.ActionModule(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None)
+    action = application_step.ActionModule(task, MagicMock(), MagicMock(), loader=DataLoader(), templar=None, shared_loader_obj=None)
     action._load_name = "replication.recovery.application_step"
     action._execute_module = service_login
     return action.run(task_vars={"inventory_hostname": "localhost", "ansible_playbook_python": "/usr/bin/python3", "awx_user_name": "oncall"})
@@ -169,7 +170,7 @@ def test_every_node_takes_its_points_as_of_when_the_run_began_on_its_services_cl
 def test_a_clock_that_cannot_be_read_stops_the_run_before_anything_is_written(tmp_path):
     task_args = dict(phase="begin", name="shop", nodes=dict(identity=dict(project="identity")), report_dir=str(tmp_path / "reports"))
     task = MagicMock(args=task_args, check_mode=False, async_val=0)
-    action = application_step.ActionModule(task, MagicMock(), MagicMock(), loader=None, templar=None, shared_loader_obj=None)
+    action = application_step.ActionModule(task, MagicMock(), MagicMock(), loader=DataLoader(), templar=None, shared_loader_obj=None)
     action._execute_module = lambda **unused: dict(failed=True, msg="Authentication failed: wrong password")
     refused = action.run(task_vars={})
     assert refused["failed"] and refused["msg"] == (
@@ -419,6 +420,21 @@ def test_every_nodes_machines_are_held_to_its_blast_radius_before_any_node_acts(
     refused = begin(tmp_path, nodes=nodes)
     assert refused["failed"] and "1 of 3 would be refused, and no node acted; nothing was written." in refused["msg"]
     assert "Node identity: identity-1 is outside the blast radius (db-1, tag:legacy, app-*)." in refused["msg"]  # db-3 is in by its tag
+    assert not (tmp_path / "reports").exists()
+
+
+def test_every_nodes_task_files_are_read_before_any_node_acts(tmp_path):
+    """A node's checks or hook file missing, or not YAML, was found only by the node's own run - once the levels before it had
+    run - and then stopped the playbook with that node's machines launched."""
+    good, broken = tmp_path / "checks.yml", tmp_path / "broken.yml"
+    good.write_text("- name: A check\n  ansible.builtin.debug:\n    msg: up\n")
+    broken.write_text("not: [valid\n")
+    nodes = dict(db=dict(project="db", checks_tasks=str(good)), identity=dict(project="identity", after=["db"], checks_tasks=str(tmp_path / "gone.yml")),
+                 app=dict(project="app", after=["db"], vars=dict(dr_test_after_wave_tasks=str(broken))))
+    refused = begin(tmp_path, nodes=nodes)
+    assert refused["failed"] and "2 of 3 would be refused, and no node acted; nothing was written." in refused["msg"], refused
+    assert "Node identity: dr_test_checks_tasks %s does not exist." % (tmp_path / "gone.yml") in refused["msg"]
+    assert "Node app: dr_test_after_wave_tasks %s cannot be read as YAML" % broken in refused["msg"]
     assert not (tmp_path / "reports").exists()
 
 

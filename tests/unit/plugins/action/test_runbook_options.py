@@ -9,6 +9,8 @@ import os
 from unittest.mock import MagicMock, patch
 
 import pytest
+from ansible.errors import AnsibleParserError
+from ansible.parsing.dataloader import DataLoader
 
 from ansible_collections.replication.recovery.plugins.action import runbook_options
 from ansible_collections.replication.recovery.plugins.plugin_utils import _files, _step
@@ -203,7 +205,7 @@ def begin(role, task_vars, extra=None, play=None, task=None, params=None, facts=
     found.get_include_params.return_value = {}
     templar = MagicMock()
     templar.template.side_effect = lambda value: value
-    action = runbook_options.ActionModule(found, MagicMock(), templar, loader=None, templar=templar, shared_loader_obj=None)
+    action = runbook_options.ActionModule(found, MagicMock(), templar, loader=DataLoader(), templar=templar, shared_loader_obj=None)
     action._load_name = "replication.recovery.runbook_options"
     every = dict(task_vars)
     for given in (extra, play, task, params, facts, role_vars):
@@ -382,6 +384,49 @@ def test_without_the_answer_nothing_is_answered_and_a_refusal_still_is(warnings)
     assert not answer.get("failed") and "secret" not in str(answer) and "cloud_credentials" not in answer, answer
     answer = begin("protect", task_vars, answer=False, extra=dict(protect_regoin="r"))
     assert answer["failed"] and answer["msg"].startswith("protect_regoin: did you mean protect_region?")
+
+
+@pytest.mark.parametrize("role, option, text, why", [
+    ("dr_test", "dr_test_checks_tasks", None, "does not exist"),
+    ("failover", "failover_after_tasks", "not: [valid\n", "cannot be read as YAML"),
+    ("restore_test", "restore_test_after_wave_tasks", "name: a task, not a list of them\n", "is no list of tasks (a mapping)"),
+    ("clean_point", "clean_point_checks_tasks", None, "does not exist"),
+])
+def test_a_task_file_of_the_users_is_read_before_anything_is_launched(tmp_path, warnings, role, option, text, why):
+    """Ansible reads a checks or hook file only as it includes it, after the launch: one missing, or not YAML, stopped the
+    playbook there - the machines launched left up, no report written (found by a scratch run)."""
+    path = tmp_path / "tasks.yml"
+    if text is not None:
+        path.write_text(text)
+    given = {role + "_project": "meant", option: str(path)}
+    answer = begin(role, {}, extra=given)
+    assert answer["failed"] and answer["msg"].startswith("%s: %s %s" % (option, path, why)), answer
+    assert answer["msg"].endswith("Nothing was read or written: give a task file of yours (a YAML list of tasks).")
+    path.write_text("- name: A check of mine\n  ansible.builtin.debug:\n    msg: up\n")
+    assert not begin(role, {}, extra=given).get("failed")
+    path.write_text("")  # an empty task file includes nothing, as Ansible takes it
+    assert not begin(role, {}, extra=given).get("failed")
+
+
+def test_a_task_file_whose_tasks_ansible_cannot_load_is_refused_in_ansibles_words(tmp_path, warnings, monkeypatch):
+    """A module's name misspelt in a checks file: Ansible's loading of it ended the playbook with its machines launched. The
+    tasks are loaded as Ansible includes them (tests/integration/targets/options_meant runs it with ansible-playbook's own
+    plugin loader); here the loading is Ansible's answer alone."""
+    path = tmp_path / "checks.yml"
+    path.write_text("- ansible.builtin.debgu:\n    msg: up\n")
+    loaded = []
+
+    def load(tasks, play, variable_manager=None, loader=None):
+        loaded.append((tasks, play.hosts, loader.get_basedir()))
+        raise AnsibleParserError("couldn't resolve module/action 'ansible.builtin.debgu'. This often indicates a misspelling.\nOrigin: ...")
+    monkeypatch.setattr(_files.AnsibleCollectionConfig, "_collection_finder", object(), raising=False)
+    monkeypatch.setattr(_files, "load_list_of_tasks", load)
+    answer = begin("failback", {}, extra=dict(failback_project="meant", failback_checks_tasks=str(path)))
+    assert answer["failed"] and answer["msg"] == (
+        "failback_checks_tasks: %s holds a task Ansible cannot load (couldn't resolve module/action 'ansible.builtin.debgu'. This often "
+        "indicates a misspelling.). Nothing was read or written: give a task file of yours (a YAML list of tasks)." % path), answer
+    # Loaded from beside it, as Ansible includes it (its own imports are found there).
+    assert loaded == [([{"ansible.builtin.debgu": {"msg": "up"}}], "localhost", str(tmp_path))]
 
 
 def test_every_directory_the_run_writes_is_proven_before_anything_is_read(tmp_path, monkeypatch, warnings):

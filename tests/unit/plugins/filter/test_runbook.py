@@ -32,6 +32,13 @@ def test_a_failure_in_the_users_tasks_names_them_before_the_task():
     assert noted == {"task": "your tasks after wave 1 (Drain the load balancer)", "message": "HTTP 500"}
 
 
+def test_a_rescue_of_an_include_ansible_gives_neither_is_said_so():
+    """ansible_failed_task and ansible_failed_result are undefined in the rescue of an include_tasks that failed (a file gone):
+    the rescues give none for them - the rescue failed on the undefined variable, and the run stopped with nothing noted."""
+    assert stopped_by(None, None, "your tasks after wave 1") == {
+        "task": "your tasks after wave 1 (an include)", "message": "Ansible could not include its tasks (its output before says why)"}
+
+
 @pytest.mark.parametrize("task", [None, {}, {"name": ""}])
 def test_a_task_without_a_name_is_a_question_mark(task):
     assert stopped_by(task, {"msg": "failed"})["task"] == "?"
