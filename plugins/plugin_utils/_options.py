@@ -179,22 +179,27 @@ def typed(name, spec, value):
         if no_value(value):
             return [] if kind == "list" and "default" in spec else None
     try:
-        if kind == "bool":
-            return parse_flag(value, name)
-        if kind in ("int", "float"):
-            number = parse_number(value, name)
-            if kind == "int" and number != int(number):
-                raise ValueError("%s must be a whole number, not %r" % (name, value))
-            return int(number) if kind == "int" or number == int(number) else float(number)  # a whole number is said as one
-        if kind == "list":
-            return [_element(name, spec, item) for item in parse_list(value, name)]
-        if kind == "dict":
-            return _suboptions(name, spec, _mapping(name, value))
-        return where_started(value, name)
+        return _of_kind(name, spec, kind, value)
     except PathRefused as refused:
         raise OptionRefused(str(refused))
     except (TypeError, ValueError) as error:
         raise OptionRefused(str(error) if name in str(error) else "%s: %s" % (name, error))
+
+
+def _of_kind(name, spec, kind, value):
+    """``value``, given, read as the option's type ``kind`` (one of TYPED) says."""
+    if kind == "bool":
+        return parse_flag(value, name)
+    if kind in ("int", "float"):
+        number = parse_number(value, name)
+        if kind == "int" and number != int(number):
+            raise ValueError("%s must be a whole number, not %r" % (name, value))
+        return int(number) if kind == "int" or number == int(number) else float(number)  # a whole number is said as one
+    if kind == "list":
+        return [_element(name, spec, item) for item in parse_list(value, name)]
+    if kind == "dict":
+        return _suboptions(name, spec, _mapping(name, value))
+    return where_started(value, name)
 
 
 def options_of(specs, given, prefix, entry_point=None):
