@@ -13,9 +13,6 @@ import tempfile
 from datetime import datetime, timezone
 
 from ansible.module_utils.common.text.converters import to_text
-from ansible.playbook.helpers import load_list_of_tasks
-from ansible.playbook.play import Play
-from ansible.utils.collection_loader import AnsibleCollectionConfig
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import parse_time
 
@@ -233,18 +230,31 @@ def task_file_problem(loader, path, variable_manager=None):
         return "cannot be read as YAML (%s)" % _first_line(error)
     if tasks is not None and not isinstance(tasks, list):
         return "is no list of tasks (a %s)" % ("mapping" if isinstance(tasks, dict) else type(tasks).__name__)
-    if not tasks or AnsibleCollectionConfig.collection_finder is None:
-        return None  # no tasks to load, or no Ansible to load them with (no plugin loader: code outside a playbook)
+    if not tasks:
+        return None
     basedir = loader.get_basedir()
     loader.set_basedir(os.path.dirname(path))  # as Ansible includes it: what it imports, from beside it
     try:
-        play = Play.load(dict(name="a runbook's", hosts="localhost", gather_facts=False), variable_manager=variable_manager, loader=loader)
-        load_list_of_tasks(tasks, play=play, variable_manager=variable_manager, loader=loader)
+        load_tasks(tasks, variable_manager, loader)
     except Exception as error:  # pylint: disable=broad-except
         return "holds a task Ansible cannot load (%s)" % _first_line(error)
     finally:
         loader.set_basedir(basedir)
     return None
+
+
+def load_tasks(tasks, variable_manager, loader):
+    """Load ``tasks`` (a task file's data) as Ansible loads an included file's, in a play of no collections: raises what Ansible
+    raises (a module it cannot resolve). Nothing where Ansible's plugin loader is not set up (code outside a playbook: there is
+    nothing to resolve modules with). Imported here: Ansible's playbook objects cost a process that needs none (the event
+    source) most of a second."""
+    from ansible.playbook.helpers import load_list_of_tasks  # pylint: disable=import-outside-toplevel
+    from ansible.playbook.play import Play  # pylint: disable=import-outside-toplevel
+    from ansible.utils.collection_loader import AnsibleCollectionConfig  # pylint: disable=import-outside-toplevel
+    if AnsibleCollectionConfig.collection_finder is None:
+        return
+    play = Play.load(dict(name="a runbook's", hosts="localhost", gather_facts=False), variable_manager=variable_manager, loader=loader)
+    load_list_of_tasks(tasks, play=play, variable_manager=variable_manager, loader=loader)
 
 
 def _first_line(error):

@@ -416,17 +416,16 @@ def test_a_task_file_whose_tasks_ansible_cannot_load_is_refused_in_ansibles_word
     path.write_text("- ansible.builtin.debgu:\n    msg: up\n")
     loaded = []
 
-    def load(tasks, play, variable_manager=None, loader=None):
-        loaded.append((tasks, play.hosts, loader.get_basedir()))
+    def load(tasks, variable_manager, loader):
+        loaded.append((tasks, loader.get_basedir()))
         raise AnsibleParserError("couldn't resolve module/action 'ansible.builtin.debgu'. This often indicates a misspelling.\nOrigin: ...")
-    monkeypatch.setattr(_files.AnsibleCollectionConfig, "_collection_finder", object(), raising=False)
-    monkeypatch.setattr(_files, "load_list_of_tasks", load)
+    monkeypatch.setattr(_files, "load_tasks", load)
     answer = begin("failback", {}, extra=dict(failback_project="meant", failback_checks_tasks=str(path)))
     assert answer["failed"] and answer["msg"] == (
         "failback_checks_tasks: %s holds a task Ansible cannot load (couldn't resolve module/action 'ansible.builtin.debgu'. This often "
         "indicates a misspelling.). Nothing was read or written: give a task file of yours (a YAML list of tasks)." % path), answer
     # Loaded from beside it, as Ansible includes it (its own imports are found there).
-    assert loaded == [([{"ansible.builtin.debgu": {"msg": "up"}}], "localhost", str(tmp_path))]
+    assert loaded == [([{"ansible.builtin.debgu": {"msg": "up"}}], str(tmp_path))]
 
 
 def test_every_directory_the_run_writes_is_proven_before_anything_is_read(tmp_path, monkeypatch, warnings):
