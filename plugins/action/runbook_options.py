@@ -17,7 +17,7 @@ from ansible import context
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.replication.recovery.plugins.module_utils._domain import no_value
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import task_file_problem, unwritable
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import TASK_FILES, task_files_refused, unwritable
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import default_directory
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import (
     HANDED, NEAR, SHARED, OptionRefused, argument_specs, holds_secret, known_names, options_of, refusal, required, role_options, split_text, typed,
@@ -31,8 +31,6 @@ LINEAR = ("linear", "debug", "mitogen_linear")
 # The directories a run writes, by the ends of their options' names (an evidence run only reads the ledger it is named,
 # which may be a read-only copy).
 WRITTEN = ("report_dir", "backup_dir", SHARED + "ledger_dir")
-# The user's task files a run includes, by the ends of their options' names: its checks, its hooks.
-TASK_FILES = ("_tasks",)
 
 
 def entry_point_of(task):
@@ -164,17 +162,17 @@ class ActionModule(RunbookStep):
         """Every task file of the user's the run includes (its checks, its hooks: the options named *_tasks) reads as a list of
         tasks before anything is launched: Ansible reads one only as it includes it - after the launch - and one missing or not
         YAML stopped the playbook there, its machines left up and no report written."""
-        for option, spec in sorted(specs.items()):
-            if spec.get("type") != "path" or not option.endswith(TASK_FILES):
-                continue
-            try:
-                path = typed(option, spec, self._templar.template(self.task_vars.get(option, spec.get("default"))))
-            except OptionRefused:
-                continue  # the option's own reading refuses it, by name
-            why = path and task_file_problem(self._loader, path, self._task.get_variable_manager())
-            if why:
-                raise StepFailed("%s: %s %s. Nothing was read or written: give a task file of yours (a YAML list of tasks)." % (
-                    option, path, why))
+        paths = {}
+        for option, spec in specs.items():
+            if spec.get("type") == "path" and option.endswith(TASK_FILES):
+                try:
+                    paths[option] = typed(option, spec, self._templar.template(self.task_vars.get(option, spec.get("default"))))
+                except OptionRefused:
+                    continue  # the option's own reading refuses it, by name
+        refused = task_files_refused(paths, self._loader, self._task.get_variable_manager())
+        if refused:
+            option, unused, why = refused[0].partition(" ")
+            raise StepFailed("%s: %s. Nothing was read or written: give a task file of yours (a YAML list of tasks)." % (option, why))
 
     def missing(self, own):
         """The required options of the entry point (``own``) that were not given, in order."""

@@ -17,7 +17,8 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.module_utils._lever import ENGAGED, lever_said
 from ansible_collections.replication.recovery.plugins.module_utils._words import shown
 from ansible_collections.replication.recovery.plugins.plugin_utils import _application as app
-from ansible_collections.replication.recovery.plugins.plugin_utils._files import controller_now, read_kept, task_file_problem, where_started, write_run
+from ansible_collections.replication.recovery.plugins.plugin_utils._files import (
+    TASK_FILES, controller_now, read_kept, task_files_refused, where_started, write_run)
 from ansible_collections.replication.recovery.plugins.plugin_utils._judgement import launch_settings_refused, pin_points, points_refused
 from ansible_collections.replication.recovery.plugins.plugin_utils._ledger import newest_first, to_read
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import OptionRefused, typed
@@ -174,16 +175,11 @@ class Beginning(object):
     def task_files_refused(self, node, runbook):
         """What is wrong with the task files of the user's a node's run includes (its checks, its hooks): each read as its run's
         first task reads them (runbook_options), here before any node acts."""
-        given = dict((option, value) for option, value in node["vars"].items() if option.endswith("_tasks"))
+        given = dict((option, value) for option, value in node["vars"].items() if option.endswith(TASK_FILES))
         checks = node["checks_tasks"] or given.get(runbook + "_checks_tasks") or self.task_vars.get(runbook + "_checks_tasks")
         given[runbook + "_checks_tasks"] = checks
-        problems = []
-        for option, value in sorted(given.items()):
-            path = where_started(value, option) if isinstance(value, str) and value.strip() else None
-            why = path and task_file_problem(self.loader, path, self.variable_manager)
-            if why:
-                problems.append("%s %s %s" % (option, path, why))
-        return problems
+        paths = dict((option, where_started(value, option) if isinstance(value, str) else None) for option, value in given.items())
+        return task_files_refused(paths, self.loader, self.variable_manager)
 
     def obey_the_levers(self, nodes, ended):
         """An application's DR tests are rehearsals: with the safety lever of any node's project engaged, the application is

@@ -217,6 +217,20 @@ def write_also(files, suffix, text):
     return files["own"][suffix]
 
 
+# The user's task files a run includes, by the ends of their options' names: its checks, its hooks.
+TASK_FILES = "_tasks"
+
+
+def task_files_refused(paths, loader, variable_manager=None):
+    """What is wrong with the task files ``paths`` ({option: absolute path, or none}), each as "<option> <path> <why>"."""
+    problems = []
+    for option, path in sorted(paths.items()):
+        why = path and task_file_problem(loader, path, variable_manager)
+        if why:
+            problems.append("%s %s %s" % (option, path, why))
+    return problems
+
+
 def task_file_problem(loader, path, variable_manager=None):
     """Why the file at ``path`` is no task file Ansible can include (None when it is one): missing, unreadable, not YAML, not a
     list of tasks, or a task Ansible cannot load (a module's name misspelt). Read and loaded as Ansible includes it in a
