@@ -6,16 +6,14 @@
 earlier run left, and make the first wave next - the run's phases begin, read_and_judge and resume (plugin_utils._run).
 Documented in plugins/modules/runbook_start.py."""
 
-from ansible_collections.replication.recovery.plugins.doc_fragments.runbook import ModuleDocFragment as RunbookDocs
 from ansible_collections.replication.recovery.plugins.modules import runbook_start
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import documented
 from ansible_collections.replication.recovery.plugins.plugin_utils._run import Run
-from ansible_collections.replication.recovery.plugins.plugin_utils._run_begin import begin_arguments
+from ansible_collections.replication.recovery.plugins.plugin_utils._run_begin import begun_with
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import RunbookStep, StepFailed, load
 
-# Declared once, where ansible-doc reads them: its own (the runbook and its project, the halves of the start) and what a
-# run begins with (the doc fragment's BEGIN).
-OPTIONS = dict(documented(runbook_start.DOCUMENTATION), **documented(RunbookDocs.BEGIN))
+# Declared once, where ansible-doc reads them; its options and inputs give the engine's inputs (plugin_utils._run_begin).
+OPTIONS = documented(runbook_start.DOCUMENTATION)
 
 
 def next_wave(record):
@@ -29,19 +27,16 @@ class ActionModule(RunbookStep):
     WITH_RUN = False
     OPTIONS = OPTIONS
 
-    def run(self, tmp=None, task_vars=None):
-        self._task.args = begin_arguments(self._task.args)
-        return super(ActionModule, self).run(tmp, task_vars)
-
     def step(self, args):
         if args["begin"] == bool(args["run"]):
             raise StepFailed("Bug in the runbook: begin a run (runbook, project) or read one begun (run, session), not %s." % (
                 "both" if args["begin"] else "neither"))
-        if args["begin"] and not (args["runbook"] and args["project"]):
+        begun = begun_with(args) if args["begin"] else None
+        if begun and not (begun["runbook"] and begun["project"]):
             raise StepFailed("Bug in the runbook: a run begins with its runbook and its project.")
         run = self.drive(Run(self, args["run"], load(args["run"]) if args["run"] else None))
         with self.timed("sign in"):
-            result = run.begin(args) if args["begin"] else dict(run=run.path, session=self.connection.get("session"), _ansible_no_log=True)
+            result = run.begin(begun) if begun else dict(run=run.path, session=self.connection.get("session"), _ansible_no_log=True)
         if not args["read"]:
             return result
         self.connection["session"] = result["session"]  # the read goes on in the session just begun

@@ -42,14 +42,38 @@ options:
     type: str
   options:
     description:
-      - The runbook role's options, as M(replication.recovery.runbook_options) answered them - each the option of this
-        step of its name (the gate's, the targets' and the test network's grouped), the others the runbook's own.
+      - What a runbook role was asked - its options, as M(replication.recovery.runbook_options) typed them from the role's
+        C(meta/argument_specs.yml), named without the runbook's prefix - which the runbook engine (C(roles/runbook)) passes
+        whole. Each one that is an input of the engine of its name is taken as that input (V(waves), V(machines),
+        V(checks_tasks), ...; the engine's inputs are C(INPUTS) in C(plugins/plugin_utils/_run_begin.py)); V(gate_states),
+        V(gate_max_lag) and V(gate_no_backlog) are taken as the gate's, V(rpo_target) and V(rto_target) as the targets', and
+        V(network) as the test network. The others (the runbook's hooks, a failover's commit) are the runbook's own.
+      - So an option added to a role's argument specs under the name of an input reaches the run, typed and defaulted,
+        with no other file changed.
     type: dict
   inputs:
     description:
-      - What the runbook sets itself of this step's options (a failover's launch type, what its commit means), over
-        O(options); an option given on its own goes over both.
+      - What the runbook sets itself of the engine's inputs (a failover's launch type, what its commit means; C(INPUTS) in
+        C(plugins/plugin_utils/_run_begin.py) types them), over O(options). A key that is no input is refused by its name.
     type: dict
+  max_waves:
+    description: The most waves the caller runs (the DR test playbook runs five); more are refused.
+    type: int
+  points_as_of:
+    description:
+      - An RFC 3339 date-time on the service's clock - when an application's run began, as
+        M(replication.recovery.application_step) read it. The machines whose point in time is the latest (or not given)
+        take their newest point at or before that moment, so that every node of an application recovers to one moment.
+        A moment later than the service's now is not taken, and the report says so.
+    type: str
+  game_day:
+    description:
+      - The game day this run rehearses for (its scenario's name), kept in the run's report, so that a game day stopped after
+        its rehearsal ended reports that rehearsal when run again rather than rehearse anew.
+    type: str
+  ledger_dir:
+    description: The ledger of runs that proves machines, for the machines V(unproven) (C(replication_recovery_ledger_dir)).
+    type: path
   begin:
     description: Begin a run. V(false) reads one begun already, given as O(run), with its session.
     type: bool
@@ -65,7 +89,6 @@ extends_documentation_fragment:
   - replication.recovery.connection
   - replication.recovery.connection.MODULE
   - replication.recovery.runbook
-  - replication.recovery.runbook.BEGIN
 seealso:
   - module: replication.recovery.runbook_wave
   - module: replication.recovery.runbook_finish
@@ -79,10 +102,11 @@ EXAMPLES = r"""
     runbook: dr_test
     title: DR test
     project: production
-    waves: "db-*; app-*; web-*"
-    targets:
-      rpo_seconds: 900
-      rto_seconds: 3600
+    inputs:
+      waves: "db-*; app-*; web-*"
+      targets:
+        rpo_seconds: 900
+        rto_seconds: 3600
   register: run
 
 - name: Then each wave, on the hosts of the group dr_test_wave_<N>

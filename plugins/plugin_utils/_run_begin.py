@@ -2,15 +2,17 @@
 # Copyright: Contributors to the replication.recovery collection
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A run's first phase (plugin_utils._run): its record, holding what the runbook was asked (read from text where extra
-variables and surveys give text), and one session for every later step. Its options (OPTIONS) are read from their
-documentation: runbook_start's runbook, title and project, and the doc fragment runbook's BEGIN."""
+"""A run's first phase (plugin_utils._run): its record, holding what the runbook was asked, and one session for every later
+step. What a run begins with (OPTIONS): runbook_start's runbook, its project and what the engine's role gives it, as its
+documentation declares them, and the engine's inputs (INPUTS) - a runbook role's options of their names, typed by the role's argument specs before they get
+here, and what a runbook sets itself."""
+
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.replication.recovery.plugins.plugin_utils._stops import new_watch, watched
 from ansible_collections.replication.recovery.plugins.module_utils._domain import (
-    FROM_REPORT, KINDS, LATEST, PER_MACHINE, PRODUCTION_KINDS, kind_of, no_value, parse_flag, parse_groups, parse_list, parse_number,
+    FROM_REPORT, KINDS, LATEST, LAUNCH_TYPES, PER_MACHINE, PRODUCTION_KINDS, kind_of, no_value, parse_groups, parse_list, parse_number,
     parse_point_policy, parse_stop_when, parse_test_network, parse_time)
-from ansible_collections.replication.recovery.plugins.doc_fragments.runbook import ModuleDocFragment as RunbookDocs
 from ansible_collections.replication.recovery.plugins.modules import runbook_start
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import documented, options_answered
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
@@ -20,7 +22,33 @@ from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks imp
 from ansible_collections.replication.recovery.plugins.plugin_utils._search import clean_points_of
 from ansible_collections.replication.recovery.plugins.plugin_utils._step import StepFailed, new_run, now_iso
 
-# Seconds the run waits, and how often it looks: (option, whether it must be more than zero).
+# The engine's inputs, declared once. Each is the option of a runbook role of its name (without the role's prefix), which
+# the role's argument specs type and default (plugin_utils._options), or what a runbook sets itself in YAML (its
+# runbook_inputs): these specs type the latter, and default what a role does not declare. The text ones (raw) are read
+# by the domain's parsers - a point-in-time policy, groups of patterns, stop conditions - wherever they come from.
+INPUTS = dict(
+    launch_type=dict(type="str", choices=list(LAUNCH_TYPES), default="test"), recovery_plan=dict(type="str"),
+    machines=dict(type="raw"), exclude=dict(type="raw"), waves=dict(type="raw"), round=dict(type="int"),
+    point_in_time=dict(type="raw"), points_strict=dict(type="bool", default=False), pin_points=dict(type="bool", default=True),
+    pinned=dict(type="dict"), plan=dict(type="path"), replace=dict(type="raw"), confirm=dict(type="str"),
+    roll_back=dict(type="bool", default=False), on_failed_over=dict(type="str", choices=["refuse", "stand", "own"], default="refuse"),
+    report_dir=dict(type="path"), stop_when=dict(type="raw"), blast_radius=dict(type="raw"),
+    gate=dict(type="dict", default={}, options=dict(
+        states=dict(type="raw", default=["continuous"]), max_lag=dict(type="raw"), no_backlog=dict(type="bool", default=False),
+        enforce=dict(type="bool", default=True), name=dict(type="str", default="health gate"))),
+    targets=dict(type="dict", default={}, options=dict(rpo_seconds=dict(type="raw"), rto_seconds=dict(type="raw"))),
+    adopt=dict(type="bool", default=True), clean_leftovers=dict(type="bool", default=False), clean_leftovers_option=dict(type="str"),
+    blocking_launch_types=dict(type="list", elements="str", default=[]), clean_blocking=dict(type="bool", default=False),
+    clean_blocking_option=dict(type="str", default="clean_blocking"),
+    check_launch_settings=dict(type="bool", default=True), launch_settings_strict=dict(type="bool", default=False),
+    test_network=dict(type="raw"),
+    checks_tasks=dict(type="str"), checks_name=dict(type="str", default="checks"), check_public_ip=dict(type="bool", default=True),
+    keep_on_failure=dict(type="bool", default=False), add_hosts=dict(type="bool", default=True),
+    host_prefix=dict(type="str", default="dr-test-"), group=dict(type="str", default="dr_test_machines"),
+    launch_timeout=dict(type="raw", default=3600), boot_timeout=dict(type="raw", default=900), cleanup_timeout=dict(type="raw", default=1800),
+    poll_interval=dict(type="raw", default=5), progress_interval=dict(type="raw", default=60),
+)
+# Seconds the run waits, and how often it looks: (input, whether it must be more than zero).
 DURATIONS = (("launch_timeout", True), ("boot_timeout", False), ("cleanup_timeout", True), ("poll_interval", True), ("progress_interval", True))
 # The options every runbook role names alike that the engine takes grouped: option (without the runbook's prefix) -> the
 # input, and its key within it. Every other option is the input of its own name, when the engine has one.
@@ -54,46 +82,45 @@ def over(under, above):
 def _gate_of(gate):
     """The health gate asked: the states it lets through, its lag and backlog, whether it holds the run, its name."""
     max_lag = parse_number(gate.get("max_lag"), "gate.max_lag")
-    return dict(states=parse_list(gate.get("states"), "gate.states") or ["continuous"], max_lag=max_lag,
-                no_backlog=parse_flag(gate.get("no_backlog"), "gate.no_backlog"), lag_threshold=600 if max_lag is None else max_lag,
-                enforce=parse_flag(gate.get("enforce"), "gate.enforce", default=True), name=gate.get("name") or "health gate")
+    return dict(states=parse_list(gate["states"], "gate.states") or ["continuous"], max_lag=max_lag, no_backlog=gate["no_backlog"],
+                lag_threshold=600 if max_lag is None else max_lag, enforce=gate["enforce"], name=gate["name"] or "health gate")
 
 
 def _blocking_of(args):
     """The launch types that block a run, and whether (and with which option) the run cleans them up."""
-    blocking = parse_list(args["blocking_launch_types"], "blocking_launch_types")
+    blocking = args["blocking_launch_types"]
     unknown = [kind for kind in blocking if kind not in KINDS]
     if unknown:
         raise ValueError("blocking_launch_types are %s, not %s" % (", ".join(KINDS), ", ".join(map(str, unknown))))
-    return dict(kinds=blocking, clean=parse_flag(args["clean_blocking"], "clean_blocking"), option=args["clean_blocking_option"], machines=[])
+    return dict(kinds=blocking, clean=args["clean_blocking"], option=args["clean_blocking_option"], machines=[])
 
 
 def _settings_of(args):
     """The run's settings that the steps after the launch read: the checks, the hosts of the launched machines, the waits."""
     checks_tasks = None if no_value(args["checks_tasks"]) else args["checks_tasks"]
-    keep_on_failure = parse_flag(args["keep_on_failure"], "keep_on_failure")
+    keep_on_failure = args["keep_on_failure"]
     return dict(
         checks_tasks=checks_tasks, checks_name=args["checks_name"],
-        check_public_ip=parse_flag(args["check_public_ip"], "check_public_ip", default=True),
+        check_public_ip=args["check_public_ip"],
         keep_on_failure=keep_on_failure,
         # Hosts of the launched machines cost the controller time at the size of an estate: made when something uses them.
-        add_hosts=parse_flag(args["add_hosts"], "add_hosts", default=True) or bool(checks_tasks) or keep_on_failure,
+        add_hosts=args["add_hosts"] or bool(checks_tasks) or keep_on_failure,
         host_prefix=args["host_prefix"], group=args["group"], clean_leftovers_option=args["clean_leftovers_option"] or None,
         **dict((name, _wait_setting(args, name, positive)) for name, positive in DURATIONS))
 
 
 def _wait_setting(args, name, positive):
     value = parse_number(args[name], name)
-    value = OPTIONS[name]["default"] if value is None else value
+    value = INPUTS[name]["default"] if value is None else value
     if value < 0 or (positive and value == 0):
         raise ValueError("%s must be %s, not %s" % (name, "more than 0" if positive else "0 or more", value))
     return value
 
 
-# What a run begins with, declared once - where ansible-doc reads them: runbook_start's runbook, title and project, and the
-# doc fragment's options that runbook_start's documentation takes.
-OPTIONS = dict(((name, spec) for name, spec in documented(runbook_start.DOCUMENTATION).items() if name in ("runbook", "title", "project")),
-               **documented(RunbookDocs.BEGIN))
+# What a run begins with: runbook_start's options but the halves of the start and what gives the inputs (declared where
+# ansible-doc reads them), and the engine's inputs.
+OPTIONS = dict(((name, spec) for name, spec in documented(runbook_start.DOCUMENTATION).items()
+                if name not in ("options", "inputs", "begin", "read", "run")), **INPUTS)
 
 
 def begin_arguments(args):
@@ -106,7 +133,23 @@ def begin_arguments(args):
     if isinstance(options, dict) and args.get("runbook") in BY_NAME:
         options = options_answered(BY_NAME[args["runbook"]].role, options)
     merged = engine_inputs(args.get("runbook"), options, OPTIONS) if isinstance(options, dict) else {}
-    return over(over(merged, inputs if isinstance(inputs, dict) else {}), args)
+    return _given(over(over(merged, inputs if isinstance(inputs, dict) else {}), args))
+
+
+def begun_with(args):
+    """What a run begins with (OPTIONS), from runbook_start's validated arguments ``args`` (begin_arguments), typed and
+    defaulted: a StepFailed names what the runbook gave that is no input or not of its type."""
+    given = dict((name, value) for name, value in args.items() if value is not None and (name in OPTIONS or name in ("options", "inputs")))
+    checked = ArgumentSpecValidator(OPTIONS).validate(begin_arguments(given))
+    if checked.error_messages:
+        raise StepFailed("Bug in the runbook: %s." % "; ".join(checked.error_messages))
+    return checked.validated_parameters
+
+
+def _given(args):
+    """``args`` without what was not given (None, in them or in a mapping of them): an input not given takes its default."""
+    return dict((name, dict((key, member) for key, member in value.items() if member is not None) if isinstance(value, dict) else value)
+                for name, value in args.items() if value is not None)
 
 
 class Beginning(object):
@@ -119,8 +162,8 @@ class Beginning(object):
         try:
             record, problem = self.new_record(args), None
         except ValueError as error:
-            record, problem = self.new_record(dict(args, **dict((name, spec.get("default")) for name, spec in OPTIONS.items()
-                                                                if name not in ("runbook", "title", "project")))), str(error)
+            defaults = dict((name, spec) for name, spec in OPTIONS.items() if name not in ("runbook", "title", "project"))
+            record, problem = self.new_record(dict(args, **ArgumentSpecValidator(defaults).validate({}).validated_parameters)), str(error)
         self.path, self.record = new_run(record), record
         if problem:
             self.phase = "preflight"
@@ -162,20 +205,17 @@ class Beginning(object):
             launch_type=args["launch_type"], kind=kind_of(args["launch_type"]), policy=policy, point_in_time=policy["said"],
             points_in_time=points, points_from=points_from, pinned=args["pinned"] or {},
             points_as_of=self.points_as_of(args["points_as_of"], policy),
-            points_strict=parse_flag(args["points_strict"], "points_strict"), plan_file=plan,
-            pin=parse_flag(args["pin_points"], "pin_points", default=True),
+            points_strict=args["points_strict"], plan_file=plan, pin=args["pin_points"],
             replace=dict(machines=replace, confirm=None if no_value(args["confirm"]) else args["confirm"].strip()),
-            roll_back=parse_flag(args["roll_back"], "roll_back"),
+            roll_back=args["roll_back"],
             round=args["round"],
             recovery_plan=None if no_value(args["recovery_plan"]) else args["recovery_plan"],
             asked=asked,
             ledger_dir=args["ledger_dir"], report_dir=args["report_dir"],
             gate=gate,
-            adopt=parse_flag(args["adopt"], "adopt", default=True), on_failed_over=args["on_failed_over"],
-            clean_leftovers=parse_flag(args["clean_leftovers"], "clean_leftovers"),
+            adopt=args["adopt"], on_failed_over=args["on_failed_over"], clean_leftovers=args["clean_leftovers"],
             blocking=blocking,
-            launch_settings=dict(check=parse_flag(args["check_launch_settings"], "check_launch_settings", default=True),
-                                 strict=parse_flag(args["launch_settings_strict"], "launch_settings_strict"), problems={}, unproven={}),
+            launch_settings=dict(check=args["check_launch_settings"], strict=args["launch_settings_strict"], problems={}, unproven={}),
             test_network=dict(network=parse_test_network(args["test_network"]), tested_in={}, found=[], found_in={}, restored=[], refused={}),
             targets=dict(rpo_seconds=parse_number(targets.get("rpo_seconds"), "targets.rpo_seconds"),
                          rto_seconds=parse_number(targets.get("rto_seconds"), "targets.rto_seconds")),

@@ -23,7 +23,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
 from ansible_collections.replication.recovery.plugins.plugin_utils._files import COLLECTION
 from ansible_collections.replication.recovery.plugins.plugin_utils import _run_begin
 from ansible_collections.replication.recovery.plugins.plugin_utils._options import TYPED, OptionRefused, choices_of, documented, options_of, required, typed
-from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, RUN
+from ansible_collections.replication.recovery.plugins.plugin_utils._runbooks import BY_NAME, RUN, SEARCH
 
 ROLES = sorted(name for name in os.listdir(os.path.join(COLLECTION, "roles")) if name != "runbook")
 # Variables every runbook shares, read by their own names: the ledger, and the engine's.
@@ -357,13 +357,30 @@ def test_a_steps_options_read_from_its_documentation_keep_what_validates_them_an
                                                         name=dict(type="str", required=True))))
 
 
-def test_the_engines_first_step_validates_by_its_documentation_what_it_shows():
-    """What a run begins with is its documentation's (runbook_start's runbook, title and project, and the doc fragment's
-    BEGIN): a launch type it documents is taken (a restore test's, which the table beside it once had and the documentation
-    did not), one it does not is refused naming those it documents."""
+def test_the_engines_inputs_take_every_launch_type_and_what_a_runbook_sets_as_text_and_refuse_one_they_do_not_know():
+    """What a run begins with: runbook_start's own options and the engine's inputs (INPUTS). A restore test's launch type is
+    taken (the table once lacked it), a runbook's input written as text (ansible-core before 2.19 templates a Jinja
+    expression into text) typed, and a key that is no input refused by its name."""
     spec = dict(_run_begin.OPTIONS)
-    assert spec["launch_type"]["choices"] == list(LAUNCH_TYPES) and {"runbook", "title", "project"} <= set(spec)
-    given = dict(runbook="restore_test", project="backups", launch_type="restore")
-    assert ArgumentSpecValidator(spec).validate(given).error_messages == []
+    assert spec["launch_type"]["choices"] == list(LAUNCH_TYPES) and {"runbook", "title", "project", "max_waves"} <= set(spec)
+    given = _run_begin.begin_arguments(dict(runbook="restore_test", project="backups", inputs=dict(
+        launch_type="restore", roll_back="False", gate=dict(enforce="True", max_lag=None), recovery_plan=None)))
+    checked = ArgumentSpecValidator(spec).validate(given)
+    assert checked.error_messages == []
+    args = checked.validated_parameters
+    assert (args["roll_back"], args["gate"]["enforce"], args["gate"]["states"], args["recovery_plan"]) == (False, True, ["continuous"], None)
     errors = ArgumentSpecValidator(spec).validate(dict(given, launch_type="holiday")).error_messages
     assert errors == ["value of launch_type must be one of: test, recovery, cutover, debug, restore, got: holiday"]
+    unknown = ArgumentSpecValidator(spec).validate(_run_begin.begin_arguments(dict(given, inputs=dict(rol_back=True)))).error_messages
+    assert len(unknown) == 1 and "rol_back" in unknown[0]
+
+
+@pytest.mark.parametrize("role", sorted(row.role for row in BY_NAME.values() if row.shape in (RUN, SEARCH)))
+def test_a_runbook_roles_option_that_is_an_input_of_the_engine_is_of_the_inputs_type(role):
+    """A role's option reaches the engine's input of its name typed by the role (runbook_options); the input's spec takes it
+    as it is: the same type, or text the engine's parsers read (raw)."""
+    prefix = role + "_"
+    for name, option in options(role).items():
+        input_spec = _run_begin.INPUTS.get(name[len(prefix):] if name.startswith(prefix) else name)
+        if input_spec and input_spec["type"] != "raw":
+            assert input_spec["type"] == option.get("type", "str") or (input_spec["type"], option.get("type")) == ("str", "path"), name

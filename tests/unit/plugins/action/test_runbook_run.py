@@ -18,12 +18,27 @@ from ansible_collections.replication.recovery.tests.unit.plugins.action.test_run
 LOGIN = {"session": "s3ss10n", "user": {"username": USER}}
 
 
-def started(tmp_path, listed, modules=None, **inputs):
-    """A run started on a project of the machines ``listed``: its result, and the modules it ran."""
+def started(tmp_path, listed, modules=None, read=True, check_mode=False, **inputs):
+    """A run started on a project of the machines ``listed`` with the engine's ``inputs``: its result, and the modules it ran."""
     modules = modules or Modules(service_login=LOGIN, **read_answers(listed))
-    args = dict(runbook="dr_test", title="DR test", project="production", poll_interval=1, progress_interval=1)
-    args.update(inputs)
+    args = dict(runbook="dr_test", title="DR test", project="production", read=read, check_mode=check_mode,
+                inputs=dict(inputs, poll_interval=1, progress_interval=1))
     return step(runbook_start, modules, **args), modules
+
+
+def test_a_run_begins_with_what_its_roles_options_give_as_the_engine_role_passes_them(tmp_path):
+    """The engine's role gives runbook_start a role's options whole (runbook_options' answer, its project among them) and
+    what the runbook sets itself: the project and the waves reach the run from the options, the inputs go over them, and an
+    input of no such name is refused by it before anything is read."""
+    modules = Modules(service_login=LOGIN, **read_answers([machine("web-1"), machine("db-1")]))
+    options = dict(project="production", waves="db-*; web-*", gate_max_lag=120, checks_tasks=None, poll_interval=1, progress_interval=1)
+    result = step(runbook_start, modules, runbook="dr_test", title="DR test", options=options, inputs=dict(launch_type="debug"))
+    assert not result.get("failed"), result
+    record = load(result["run"])
+    assert (record["project"], record["launch_type"], record["gate"]["max_lag"]) == ("production", "debug", 120)
+    assert result["waves"] == [1, 1]
+    refused = step(runbook_start, Modules(), runbook="dr_test", title="DR test", options=options, inputs=dict(rol_back=True))
+    assert refused["failed"] and "rol_back" in refused["msg"] and refused["msg"].startswith("Bug in the runbook")
 
 
 def test_a_run_starts_in_one_step_begun_read_and_resumed_and_its_first_wave_is_next(tmp_path):
