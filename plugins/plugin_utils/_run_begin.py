@@ -14,7 +14,7 @@ from ansible_collections.replication.recovery.plugins.module_utils._domain impor
     FROM_REPORT, KINDS, LATEST, LAUNCH_TYPES, PER_MACHINE, PRODUCTION_KINDS, kind_of, no_value, parse_groups, parse_list, parse_number,
     parse_point_policy, parse_stop_when, parse_test_network, parse_time)
 from ansible_collections.replication.recovery.plugins.modules import runbook_start
-from ansible_collections.replication.recovery.plugins.plugin_utils._options import documented, options_answered
+from ansible_collections.replication.recovery.plugins.plugin_utils._options import documented, meant, nearest, options_answered
 from ansible_collections.replication.recovery.plugins.plugin_utils._proof import UNPROVEN
 from ansible_collections.replication.recovery.plugins.plugin_utils._record import new
 from ansible_collections.replication.recovery.plugins.plugin_utils._report import read_plan
@@ -139,8 +139,11 @@ def begin_arguments(args):
 def begun_with(args):
     """What a run begins with (OPTIONS), from runbook_start's validated arguments ``args`` (begin_arguments), typed and
     defaulted: a StepFailed names what the runbook gave that is no input or not of its type."""
-    given = dict((name, value) for name, value in args.items() if value is not None and (name in OPTIONS or name in ("options", "inputs")))
-    checked = ArgumentSpecValidator(OPTIONS).validate(begin_arguments(given))
+    given = begin_arguments(dict((name, value) for name, value in args.items() if value is not None and (name in OPTIONS or name in ("options", "inputs"))))
+    for name in sorted(set(given) - set(OPTIONS)):
+        near = meant(name, nearest(name, INPUTS))
+        raise StepFailed("Bug in the runbook: %s is no input of the engine (_run_begin.INPUTS)%s" % (name, "; did you mean %s?" % near if near else "."))
+    checked = ArgumentSpecValidator(OPTIONS).validate(given)
     if checked.error_messages:
         raise StepFailed("Bug in the runbook: %s." % "; ".join(checked.error_messages))
     return checked.validated_parameters

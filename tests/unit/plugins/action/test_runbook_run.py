@@ -38,7 +38,7 @@ def test_a_run_begins_with_what_its_roles_options_give_as_the_engine_role_passes
     assert (record["project"], record["launch_type"], record["gate"]["max_lag"]) == ("production", "debug", 120)
     assert result["waves"] == [1, 1]
     refused = step(runbook_start, Modules(), runbook="dr_test", title="DR test", options=options, inputs=dict(rol_back=True))
-    assert refused["failed"] and "rol_back" in refused["msg"] and refused["msg"].startswith("Bug in the runbook")
+    assert refused["failed"] and refused["msg"] == "Bug in the runbook: rol_back is no input of the engine (_run_begin.INPUTS); did you mean roll_back?"
 
 
 def test_a_run_starts_in_one_step_begun_read_and_resumed_and_its_first_wave_is_next(tmp_path):
