@@ -38,6 +38,33 @@ grep -q "Wave 3 is not launched, nor any after it: wave 2 failed (web-1 did not 
     '["db-1", "web-1", "web-2"]'
 python files/waves.py "$reports/dr_test_shop.json" "$url"
 
+# -- your checks, or your tasks after a wave, include a file that is missing: Ansible leaves each host it failed on failed --
+# -- though the collection rescued it - and a play whose hosts all failed ends the playbook. Each run still ends as a run --
+# -- does: the checks failed (or the run stopped at your tasks), the finish reported it, and nothing launched is left up ----
+python ../setup_simulator/files/simulator.py "$url" faults '[]'
+printf '%s\n' '- name: More checks' '  ansible.builtin.include_tasks: missing_more_checks.yml' > nested_checks.yml
+for case in checks hook; do
+    rm -rf "$reports"
+    if [ "$case" = checks ]; then given=(-e dr_test_checks_tasks="$(pwd)/nested_checks.yml"); \
+    else given=(-e 'dr_test_waves=db-1;web-*' -e dr_test_after_wave_tasks="$(pwd)/nested_checks.yml"); fi
+    if ansible-playbook replication.recovery.dr_test "${common[@]}" -e dr_test_project=shop "${given[@]}" | tee output.txt; then
+        echo "a DR test whose $case could not be included must fail"; exit 1
+    fi
+    grep -q "PLAY \[Finish of the DR test\]" output.txt
+    if [ "$case" = checks ]; then
+        grep -q "DR test of shop: FAILED. 3 of 3 machines failed: db-1 (checks: Ansible could not include a task file of your checks" output.txt
+        python -c "import json, sys; r = json.load(open(sys.argv[1])); c = [c for m in r['machines'] for c in m['checks'] if c['name'] == 'checks']; \
+assert len(c) == 3 and all(c['message'].startswith('Ansible could not include a task file of your checks') for c in c), c" "$reports/dr_test_shop.json"
+        "${outcome[@]}" failed
+    else
+        grep -q "DR test of shop: STOPPED. .* your tasks after wave 1 (an include): Ansible could not include its tasks" output.txt
+        grep -q "wave 2: not launched" output.txt
+        python -c "import json, sys; assert json.load(open(sys.argv[1]))['outcome'] == 'stopped'" "$reports/dr_test_shop.json"
+        "${outcome[@]}" failed
+    fi
+done
+rm nested_checks.yml
+
 # -- check mode: says what it would launch, launches nothing, writes no report ----------------------
 rm -rf "$reports"
 python ../setup_simulator/files/simulator.py "$url" faults '[]'
