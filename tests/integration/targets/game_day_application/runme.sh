@@ -74,6 +74,17 @@ refused '{"blast_radius": {"projects": ["sf-db", "sf-web"], "machines": ["db-*",
     "Node web: web-2 is outside the blast radius (db-\*, web-1)"
 launches 0 0
 
+# -- a probe of your tasks includes a task file that is missing: the probe failed, said as what it was, and the game day -
+# -- is cancelled before the start, nothing launched -----------------------------------------------------------------------
+printf '%s\n' '- name: More probing' '  ansible.builtin.include_tasks: missing_more_probing.yml' > nested_probe.yml
+rm -rf reports
+if game_day "{\"stop_when\": [{\"name\": \"mine\", \"tasks\": \"$(pwd)/nested_probe.yml\", \"after_failures\": 1}]}" > output.txt 2>&1; then
+    cat output.txt; echo "a game day whose probe could not be included must not pass"; exit 1
+fi
+grep -q "Game day storefront-nightly: CANCELLED. Its stop condition mine (Ansible could not include a task file of the probe" output.txt
+rm nested_probe.yml
+launches 0 0
+
 # -- it passes: db's DR test, then web's, each watched by the probe; one launch a node, nothing left; the game day's ------
 # -- report and the application's in the ledger ------------------------------------------------------------------------
 game_day | tee output.txt
