@@ -4,8 +4,8 @@
 
 """A run's first phase (plugin_utils._run): its record, holding what the runbook was asked, and one session for every later
 step. What a run begins with (OPTIONS): runbook_start's runbook, its project and what the engine's role gives it, as its
-documentation declares them, and the engine's inputs (INPUTS) - a runbook role's options of their names, typed by the role's argument specs before they get
-here, and what a runbook sets itself."""
+documentation declares them; and the engine's inputs (INPUTS) - a runbook role's options of their names, typed by the
+role's argument specs before they get here, and what a runbook sets itself."""
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
