@@ -372,7 +372,7 @@ def test_the_engines_inputs_take_every_launch_type_and_what_a_runbook_sets_as_te
     assert (args["roll_back"], args["gate"]["enforce"], args["gate"]["states"], args["recovery_plan"]) == (False, True, ["continuous"], None)
     errors = ArgumentSpecValidator(spec).validate(dict(given, launch_type="holiday")).error_messages
     assert errors == ["value of launch_type must be one of: test, recovery, cutover, debug, restore, got: holiday"]
-    with pytest.raises(StepFailed, match="^Bug in the runbook: argument 'roll_back' is of type str and we were unable to convert to bool"):
+    with pytest.raises(StepFailed, match="^Bug in the runbook: argument 'roll_back' is of type .* unable to convert to bool"):
         _run_begin.begun_with(dict(runbook="restore_test", options=dict(project="backups"), inputs=dict(roll_back="maybe")))
 
 
