@@ -103,35 +103,35 @@ def test_a_run_begun_only_is_read_once_its_own_steps_ran_given_its_run_and_sessi
     result = step(runbook_start, modules, run=begun["run"], session=begun["session"], begin=False)
     assert result["machines"] == 1 and result["add_group"] == "dr_test_wave_1" and result["session"] == "s3ss10n"
     assert not modules.called("service_login")
-    assert step(runbook_start, Modules(), run=begun["run"], session="s", runbook="dr_test", project="production")["failed"]
+    assert step(runbook_start, Modules(), run=begun["run"], session="s3ss10n-2", runbook="dr_test", project="production")["failed"]
 
 
 def test_a_wave_is_launched_and_looked_at_in_one_step_and_the_next_wave_is_next(tmp_path):
     result, unused = started(tmp_path, [machine("web-1"), machine("db-1")], waves="db-*; web-*")
     run = result["run"]
     modules = Modules(service_launch=[{"job": job("j1", ["db-1"])}, {"job": job("j1", ["db-1"]), "launched": launched("db-1")}])
-    first = step(runbook_wave, modules, run=run, session="s", wave=1)
+    first = step(runbook_wave, modules, run=run, session="s3ss10n", wave=1)
     assert (first["launched"], first["running"], first["next_wave"]) == (1, 1, 2)
     assert [host["name"] for host in first["hosts"]] == ["dr-test-production/db-1"]
     assert (first["add_group"], first["parent_groups"]) == ("dr_test_wave_2", ["all"])
     # A later wave reads its pinned points again first: the service may have thinned them out since.
     modules = Modules(service_launch=[{"job": job("j2", ["web-1"])}, {"job": job("j2", ["web-1"]), "launched": launched("web-1")}],
                       service_point_in_time_info=points_info())
-    last = step(runbook_wave, modules, run=run, session="s", wave=2)
+    last = step(runbook_wave, modules, run=run, session="s3ss10n", wave=2)
     assert last["next_wave"] is None and "add_group" not in last and last["running"] == 1
 
 
 def test_a_wave_the_run_stopped_before_is_neither_launched_nor_looked_at(tmp_path):
     result, unused = started(tmp_path, [machine("web-1")])
     modules = Modules()
-    stopped = step(runbook_wave, modules, run=result["run"], session="s", wave=1, stopped={"task": "Your tasks", "message": "failed"})
+    stopped = step(runbook_wave, modules, run=result["run"], session="s3ss10n", wave=1, stopped={"task": "Your tasks", "message": "failed"})
     assert stopped["stopped"] and "hosts" not in stopped and "add_group" not in stopped and modules.calls == []
 
 
 def test_a_search_rounds_run_has_one_wave_which_the_plays_number_by_the_round(tmp_path):
     result, unused = started(tmp_path, [machine("web-1")], round=3)
     modules = Modules(service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}])
-    third = step(runbook_wave, modules, run=result["run"], session="s", wave=3)
+    third = step(runbook_wave, modules, run=result["run"], session="s3ss10n", wave=3)
     assert (third["wave"], third["launched"], third["next_wave"]) == (1, 1, None) and "add_group" not in third
     assert load(result["run"])["waves"][0]["job"]["id"] == "j1"
     # A round whose begin failed has no session: its wave, which the round stopped before, is not launched, and needs none.
@@ -164,7 +164,7 @@ def test_a_cleanup_that_fails_is_recorded_and_the_report_follows_saying_why(tmp_
     result, unused = started(tmp_path, [machine("web-1")])
     run = result["run"]
     step(runbook_wave, Modules(service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}]),
-         run=run, session="s", wave=1)
+         run=run, session="s3ss10n", wave=1)
     modules = Modules(service_replica_cleanup={"removed_machines": ["web-1"], "job": job("j2", ["db-1"], job_type="CLEANUP")},
                       service_machine_info={"machines": [machine("web-1", replica="r9", launched_at="2026-11-22T11:00:00Z")]},
                       service_login={"ended": True})
@@ -185,7 +185,7 @@ def test_what_a_run_refused_before_its_first_write_is_reported_and_published_as_
 
 def test_under_check_the_finish_writes_the_plan_and_publishes_nothing_but_a_plans_token(tmp_path):
     result, unused = started(tmp_path, [machine("web-1")], check_mode=True)
-    step(runbook_wave, Modules(service_launch={"would_launch": ["web-1"]}), check_mode=True, run=result["run"], session="s", wave=1)
+    step(runbook_wave, Modules(service_launch={"would_launch": ["web-1"]}), check_mode=True, run=result["run"], session="s3ss10n", wave=1)
     finished = step(runbook_finish, Modules(service_login={"ended": True}), check_mode=True, run=result["run"], session="s3ss10n",
                     report_dir=str(tmp_path / "reports"), write_plan=True)
     assert finished["outcome"]["outcome"] == "planned" and "ansible_stats" not in finished  # no production replaced: no token
@@ -198,7 +198,7 @@ def test_a_cleanup_that_breaks_is_recorded_as_the_cleanups_failure_and_the_repor
 
     result, unused = started(tmp_path, [machine("web-1")])
     step(runbook_wave, Modules(service_launch=[{"job": job("j1", ["web-1"])}, {"job": job("j1", ["web-1"]), "launched": launched("web-1")}]),
-         run=result["run"], session="s", wave=1)
+         run=result["run"], session="s3ss10n", wave=1)
 
     def broken(*args, **kwargs):
         raise KeyError("phase")
