@@ -109,7 +109,7 @@ stopped:
 hosts:
   description:
     - The hosts, as M(ansible.builtin.add_host) takes them (C(name), C(groups) and the host's variables).
-    - Empty when the run makes no hosts of its machines (O(replication.recovery.runbook_start#module:add_hosts)).
+    - Empty when the run makes no hosts of its machines (the engine's input V(add_hosts) false, with no checks to run and nothing kept).
   returned: when the wave was launched
   type: list
   elements: dict
