@@ -358,7 +358,7 @@ def test_a_steps_options_read_from_its_documentation_keep_what_validates_them_an
                                                         name=dict(type="str", required=True))))
 
 
-def test_the_engines_inputs_take_every_launch_type_and_what_a_runbook_sets_as_text_and_refuse_one_they_do_not_know():
+def test_the_engines_inputs_take_every_launch_type_and_what_a_runbook_sets_as_text_and_refuse_one_not_of_its_type():
     """What a run begins with: runbook_start's own options and the engine's inputs (INPUTS). A restore test's launch type is
     taken (the table once lacked it), a runbook's input written as text (ansible-core before 2.19 templates a Jinja
     expression into text) typed, and one that is not of its type refused by its name."""
