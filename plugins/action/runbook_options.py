@@ -171,8 +171,7 @@ class ActionModule(RunbookStep):
                     continue  # the option's own reading refuses it, by name
         refused = task_files_refused(paths, self._loader, self._task.get_variable_manager())
         if refused:
-            option, unused, why = refused[0].partition(" ")
-            raise StepFailed("%s: %s. Nothing was read or written: give a task file of yours (a YAML list of tasks)." % (option, why))
+            raise StepFailed("%s. Nothing was read or written: give a task file of yours (a YAML list of tasks)." % refused[0])
 
     def missing(self, own):
         """The required options of the entry point (``own``) that were not given, in order."""

@@ -222,12 +222,12 @@ TASK_FILES = "_tasks"
 
 
 def task_files_refused(paths, loader, variable_manager=None):
-    """What is wrong with the task files ``paths`` ({option: absolute path, or none}), each as "<option> <path> <why>"."""
+    """What is wrong with the task files ``paths`` ({option: absolute path, or none}), each as "<option>: <path> <why>"."""
     problems = []
     for option, path in sorted(paths.items()):
         why = path and task_file_problem(loader, path, variable_manager)
         if why:
-            problems.append("%s %s %s" % (option, path, why))
+            problems.append("%s: %s %s" % (option, path, why))
     return problems
 
 

@@ -140,9 +140,11 @@ def begun_with(args):
     """What a run begins with (OPTIONS), from runbook_start's validated arguments ``args`` (begin_arguments), typed and
     defaulted: a StepFailed names what the runbook gave that is no input or not of its type."""
     given = begin_arguments(dict((name, value) for name, value in args.items() if value is not None and (name in OPTIONS or name in ("options", "inputs"))))
-    for name in sorted(set(given) - set(OPTIONS)):
-        near = meant(name, nearest(name, INPUTS))
-        raise StepFailed("Bug in the runbook: %s is no input of the engine (_run_begin.INPUTS)%s" % (name, "; did you mean %s?" % near if near else "."))
+    unknown = sorted(set(given) - set(OPTIONS))
+    if unknown:
+        near = meant(unknown[0], nearest(unknown[0], INPUTS))
+        raise StepFailed("Bug in the runbook: %s is no input of the engine (_run_begin.INPUTS)%s" % (
+            unknown[0], "; did you mean %s?" % near if near else "."))
     checked = ArgumentSpecValidator(OPTIONS).validate(given)
     if checked.error_messages:
         raise StepFailed("Bug in the runbook: %s." % "; ".join(checked.error_messages))

@@ -433,8 +433,8 @@ def test_every_nodes_task_files_are_read_before_any_node_acts(tmp_path):
                  app=dict(project="app", after=["db"], vars=dict(dr_test_after_wave_tasks=str(broken))))
     refused = begin(tmp_path, nodes=nodes)
     assert refused["failed"] and "2 of 3 would be refused, and no node acted; nothing was written." in refused["msg"], refused
-    assert "Node identity: dr_test_checks_tasks %s does not exist." % (tmp_path / "gone.yml") in refused["msg"]
-    assert "Node app: dr_test_after_wave_tasks %s cannot be read as YAML" % broken in refused["msg"]
+    assert "Node identity: dr_test_checks_tasks: %s does not exist." % (tmp_path / "gone.yml") in refused["msg"]
+    assert "Node app: dr_test_after_wave_tasks: %s cannot be read as YAML" % broken in refused["msg"]
     assert not (tmp_path / "reports").exists()
 
 
